@@ -1,0 +1,1 @@
+"""Numba kernels only: imports numpy and numba, never scikit-learn or estimators."""

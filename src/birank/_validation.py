@@ -1,0 +1,206 @@
+"""Input and parameter validation shared by every public estimator and function.
+
+Validation happens once, at the public boundary; kernels receive contiguous
+float64 data and int32/int64 indices and trust them.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.utils.validation import validate_data
+
+__all__ = [
+    "Interval",
+    "Options",
+    "validate_params",
+    "check_random_state",
+    "check_X",
+    "check_X_y",
+    "encode_binary",
+    "as_csr_or_dense",
+    "draw_seed",
+]
+
+
+class Interval:
+    """A numeric parameter constraint ``low <op> value <op> high``.
+
+    Parameters
+    ----------
+    kind : {"real", "integer"}
+    low, high : float or None
+        Bounds; None means unbounded.
+    closed : {"both", "left", "right", "neither"}
+    """
+
+    def __init__(self, kind, low=None, high=None, closed="both"):
+        self.kind, self.low, self.high, self.closed = kind, low, high, closed
+
+    def accepts(self, value):
+        if isinstance(value, bool):
+            return False
+        if self.kind == "integer":
+            if not isinstance(value, numbers.Integral):
+                return False
+        elif not isinstance(value, numbers.Real):
+            return False
+        if not np.isfinite(value):
+            return False
+        lo_ok = self.low is None or (
+            value >= self.low if self.closed in ("both", "left") else value > self.low
+        )
+        hi_ok = self.high is None or (
+            value <= self.high if self.closed in ("both", "right") else value < self.high
+        )
+        return lo_ok and hi_ok
+
+    def __str__(self):
+        left = "[" if self.closed in ("both", "left") else "("
+        right = "]" if self.closed in ("both", "right") else ")"
+        lo = "-inf" if self.low is None else self.low
+        hi = "inf" if self.high is None else self.high
+        return f"{'an int' if self.kind == 'integer' else 'a float'} in {left}{lo}, {hi}{right}"
+
+
+class Options:
+    """A parameter constraint: one of a fixed set of values."""
+
+    def __init__(self, *values):
+        self.values = values
+
+    def accepts(self, value):
+        return any(value is v or (type(value) is type(v) and value == v) for v in self.values)
+
+    def __str__(self):
+        return "one of " + ", ".join(repr(v) for v in self.values)
+
+
+def _accepts(constraint, value):
+    if constraint is None:
+        return value is None
+    if constraint == "boolean":
+        return isinstance(value, (bool, np.bool_))
+    if constraint == "random_state":
+        return value is None or isinstance(value, (numbers.Integral, np.random.Generator,
+                                                   np.random.RandomState))
+    if constraint == "array-like":
+        return value is not None and not isinstance(value, str)
+    if isinstance(constraint, type):
+        return isinstance(value, constraint)
+    return constraint.accepts(value)
+
+
+def _describe(constraint):
+    if constraint is None:
+        return "None"
+    if constraint == "random_state":
+        return "None, an int or a numpy Generator"
+    if isinstance(constraint, type):
+        return f"an instance of {constraint.__name__}"
+    return str(constraint)
+
+
+def validate_params(estimator):
+    """Check ``estimator.get_params()`` against ``estimator._parameter_constraints``.
+
+    Raises
+    ------
+    ValueError
+        Naming the parameter, what is allowed, and the value received.
+    """
+    constraints = getattr(estimator, "_parameter_constraints", {})
+    params = estimator.get_params(deep=False)
+    for name, allowed in constraints.items():
+        value = params[name]
+        if not any(_accepts(c, value) for c in allowed):
+            raise ValueError(
+                f"{type(estimator).__name__}: parameter {name!r} must be "
+                f"{' or '.join(_describe(c) for c in allowed)}; got {value!r}."
+            )
+
+
+def check_random_state(random_state):
+    """Turn ``random_state`` into a :class:`numpy.random.Generator`.
+
+    An int seeds a fresh PCG64 generator, so the same int always gives the same
+    stream; a Generator is used as is; a legacy RandomState is converted by
+    drawing a seed from it.
+    """
+    if random_state is None:
+        return np.random.default_rng()
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if isinstance(random_state, np.random.RandomState):
+        return np.random.default_rng(random_state.randint(0, 2**31 - 1))
+    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
+        return np.random.default_rng(int(random_state))
+    raise ValueError(
+        f"random_state must be None, an int or a numpy Generator; got {random_state!r}."
+    )
+
+
+def draw_seed(rng):
+    """An explicit int64 seed for a numba kernel, drawn from ``rng``."""
+    return int(rng.integers(0, 2**62))
+
+
+def as_csr_or_dense(X):
+    """Canonical kernel layout: C-contiguous float64 ndarray or sorted CSR float64."""
+    if sp.issparse(X):
+        X = sp.csr_matrix(X, dtype=np.float64)
+        if not X.has_sorted_indices:
+            X = X.copy()
+            X.sort_indices()
+        return X
+    return np.ascontiguousarray(X, dtype=np.float64)
+
+
+def check_X(estimator, X, *, reset):
+    """Validate X for ``estimator`` (dense or CSR float64, finite, 2-D)."""
+    X = validate_data(estimator, X, accept_sparse="csr", dtype=np.float64, reset=reset)
+    return as_csr_or_dense(X)
+
+
+def check_X_y(estimator, X, y, *, reset=True, y_numeric=False):
+    """Validate X and y together; y comes back as a 1-D array."""
+    X, y = validate_data(
+        estimator, X, y, accept_sparse="csr", dtype=np.float64, reset=reset,
+        y_numeric=y_numeric,
+    )
+    return as_csr_or_dense(X), np.asarray(y)
+
+
+def encode_binary(y, *, name="y"):
+    """Map two-valued labels to {0, 1}: the larger label is the positive class.
+
+    Returns
+    -------
+    classes : ndarray of shape (2,)
+    y01 : ndarray of int8, 1 where ``y == classes[1]``.
+
+    Raises
+    ------
+    ValueError
+        If y has one class or more than two.
+    """
+    from sklearn.utils.multiclass import type_of_target
+
+    y = np.asarray(y)
+    kind = type_of_target(y, input_name=name)
+    classes, y01 = np.unique(y, return_inverse=True)
+    if len(classes) < 2:
+        raise ValueError(
+            f"{name} has only one class ({classes[0]!r} if any); bipartite ranking "
+            "needs samples of both classes, so there are no pairs to rank."
+            if len(classes) else f"{name} is empty."
+        )
+    if len(classes) > 2 or kind not in ("binary",):
+        raise ValueError(
+            f"{name} must hold exactly two label values for bipartite ranking; got "
+            f"{len(classes)} distinct values (target type {kind!r}). Only binary "
+            "classification is supported; for graded or real-valued labels use RankSVM."
+        )
+    return classes, y01.astype(np.int8).reshape(-1)

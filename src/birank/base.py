@@ -1,0 +1,129 @@
+"""Mixins shared by the estimators: linear scoring, binary ranking, general ranking.
+
+Estimators stay thin: ``fit`` validates, hands off to a solver, then stores
+``coef_`` (1-D, one weight per feature) and ``intercept_`` (a float).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import ClassifierMixin
+from sklearn.utils.extmath import safe_sparse_dot
+from sklearn.utils.validation import check_is_fitted
+
+from ._validation import check_X
+
+__all__ = ["LinearScorerMixin", "BinaryRankerMixin", "RankerMixin", "best_accuracy_threshold"]
+
+
+def best_accuracy_threshold(y01, scores):
+    """Score cut with the highest training accuracy (the optimal ROC operating point).
+
+    Predicting positive for ``score > threshold``; cuts are only placed between
+    distinct score values, halfway. O(N log N).
+
+    Returns
+    -------
+    threshold : float
+    accuracy : float
+    """
+    y01 = np.asarray(y01, dtype=np.int64)
+    scores = np.asarray(scores, dtype=np.float64)
+    n = scores.shape[0]
+    order = np.argsort(-scores, kind="mergesort")
+    s, yy = scores[order], y01[order]
+    n_pos = int(yy.sum())
+    # predicting the top k as positive: correct = tp(k) + (negatives beyond k)
+    tp = np.concatenate(([0], np.cumsum(yy)))
+    k = np.arange(n + 1)
+    correct = tp + (n - n_pos) - (k - tp)
+    # a cut after position k-1 is only valid where s[k-1] > s[k]
+    valid = np.ones(n + 1, dtype=bool)
+    valid[1:n] = s[:-1] > s[1:]
+    correct = np.where(valid, correct, -1)
+    best = int(np.argmax(correct))
+    if best == 0:
+        thr = s[0] + 1.0 if n else 0.0
+    elif best == n:
+        thr = s[-1] - 1.0
+    else:
+        thr = 0.5 * (s[best - 1] + s[best])
+    return float(thr), float(correct[best]) / max(n, 1)
+
+
+class LinearScorerMixin:
+    """``decision_function(X) = X @ coef_ + intercept_``."""
+
+    def decision_function(self, X):
+        """Ranking scores.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        scores : ndarray of shape (n_samples,)
+            Higher means ranked higher (more likely positive / more relevant).
+        """
+        check_is_fitted(self, "coef_")
+        X = check_X(self, X, reset=False)
+        return np.asarray(safe_sparse_dot(X, self.coef_)).reshape(-1) + self.intercept_
+
+
+class BinaryRankerMixin(LinearScorerMixin, ClassifierMixin):
+    """Bipartite ranker: two classes, ``score`` is ROC AUC.
+
+    ``predict`` thresholds the scores at ``threshold_``, the cut with the best
+    training accuracy (for methods that learn a bias, such as CRC-threshold, it
+    is 0). Subclasses call :meth:`_set_threshold` at the end of ``fit``.
+    """
+
+    def _set_threshold(self, X, y01, learned_bias=False):
+        if learned_bias:
+            self.threshold_ = 0.0
+        else:
+            self.threshold_, _ = best_accuracy_threshold(y01, self.decision_function(X))
+
+    def predict(self, X):
+        """Class labels: ``classes_[1]`` where the score exceeds ``threshold_``."""
+        scores = self.decision_function(X)
+        return self.classes_[(scores > self.threshold_).astype(np.intp)]
+
+    def score(self, X, y, sample_weight=None):
+        """ROC AUC of the scores on ``(X, y)`` (ties count 1/2)."""
+        from .metrics import roc_auc
+
+        y = np.asarray(y)
+        return roc_auc(y == self.classes_[1], self.decision_function(X),
+                       sample_weight=sample_weight)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        tags.input_tags.sparse = True
+        return tags
+
+
+class RankerMixin(LinearScorerMixin):
+    """Ranker for binary, graded or real-valued labels.
+
+    ``predict`` returns the ranking scores (as LightGBM's ``LGBMRanker`` does);
+    ``score`` is the pairwise accuracy, which equals ROC AUC for binary labels.
+    """
+
+    def predict(self, X):
+        """Ranking scores (same as :meth:`decision_function`)."""
+        return self.decision_function(X)
+
+    def score(self, X, y, groups=None):
+        """Pairwise accuracy of the scores on ``(X, y)``, within ``groups`` if given."""
+        from .metrics import pairwise_accuracy
+
+        return pairwise_accuracy(y, self.decision_function(X), groups=groups)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        tags.target_tags.required = True
+        return tags

@@ -1,0 +1,1 @@
+"""Data in: LIBSVM/SVMlight files, LIBSVM downloads, bundled sets, generators."""
