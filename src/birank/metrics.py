@@ -1,0 +1,486 @@
+"""Exact ranking metrics in O(N log N): ROC AUC, pairwise accuracy, Kendall tau, MAP, NDCG.
+
+No function here enumerates pairs. Score ties always count as half a
+concordant pair (AUC, pairwise accuracy) or are averaged over every order of
+the tied rows (NDCG); see each function for the exact definition.
+
+Examples
+--------
+>>> from birank.metrics import roc_auc, pairwise_accuracy
+>>> roc_auc([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+0.75
+>>> pairwise_accuracy([1.0, 2.0, 3.0], [0.3, 0.2, 0.9])
+0.6666666666666666
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from ._kernels import metrics as _k
+
+__all__ = [
+    "roc_auc",
+    "pairwise_accuracy",
+    "kendall_tau",
+    "mean_average_precision",
+    "ndcg_at_k",
+    "optroc_accuracy",
+]
+
+
+# --------------------------------------------------------------------------- checks
+def _as_1d(a, name):
+    arr = np.asarray(a)
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        arr = arr[:, 0]
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be 1-D; got an array of shape {arr.shape}.")
+    return arr
+
+
+def _check_scores(y_score, n, name="y_score"):
+    s = _as_1d(y_score, name)
+    if s.shape[0] != n:
+        raise ValueError(
+            f"y_true and {name} have different lengths: {n} and {s.shape[0]}."
+        )
+    if s.dtype.kind not in "biuf":
+        try:
+            s = s.astype(np.float64)
+        except (TypeError, ValueError):
+            raise ValueError(f"{name} must be numeric; got dtype {s.dtype}.") from None
+    s = np.ascontiguousarray(s, dtype=np.float64)
+    if not np.isfinite(s).all():
+        bad = int(np.flatnonzero(~np.isfinite(s))[0])
+        raise ValueError(
+            f"{name} contains NaN or infinite values (first at index {bad}: {s[bad]!r})."
+        )
+    return s
+
+
+def _check_weights(sample_weight, n):
+    if sample_weight is None:
+        return None
+    w = _as_1d(sample_weight, "sample_weight")
+    if w.shape[0] != n:
+        raise ValueError(
+            f"sample_weight has length {w.shape[0]}, but y_true has length {n}."
+        )
+    w = np.ascontiguousarray(w, dtype=np.float64)
+    if not np.isfinite(w).all():
+        raise ValueError("sample_weight contains NaN or infinite values.")
+    if (w < 0).any():
+        bad = int(np.flatnonzero(w < 0)[0])
+        raise ValueError(
+            f"sample_weight must be non-negative; got {w[bad]!r} at index {bad}."
+        )
+    return w
+
+
+def _check_labels_numeric(y_true, name="y_true"):
+    y = _as_1d(y_true, name)
+    if y.shape[0] == 0:
+        raise ValueError(f"{name} is empty.")
+    if y.dtype.kind not in "biuf":
+        try:
+            y = y.astype(np.float64)
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"{name} must be numeric for this metric; got dtype {y.dtype}."
+            ) from None
+    y = np.ascontiguousarray(y, dtype=np.float64)
+    if not np.isfinite(y).all():
+        raise ValueError(f"{name} contains NaN or infinite values.")
+    return y
+
+
+def _binary_mask(y_true, pos_label=None):
+    """Boolean mask of the positive class; exactly two label values required."""
+    y = _as_1d(y_true, "y_true")
+    if y.shape[0] == 0:
+        raise ValueError("y_true is empty.")
+    if y.dtype == bool:
+        mask = y if pos_label is None else y == pos_label
+        classes = (False, True)
+        n_classes = 1 if (mask.all() or not mask.any()) else 2
+    elif y.dtype.kind in "iuf":
+        if y.dtype.kind == "f" and np.isnan(y).any():
+            raise ValueError("y_true contains NaN.")
+        lo, hi = y.min(), y.max()
+        if lo == hi:
+            n_classes = 1
+            classes = (lo,)
+        else:
+            is_hi = y == hi
+            if not (is_hi | (y == lo)).all():
+                n_classes = len(np.unique(y))
+            else:
+                n_classes = 2
+            classes = (lo, hi)
+        mask = y == hi if pos_label is None else y == pos_label
+    else:
+        classes = np.unique(y)
+        n_classes = len(classes)
+        if pos_label is None and n_classes == 2:
+            pos_label = classes[1]
+        mask = y == pos_label if n_classes >= 1 else None
+    if n_classes == 1:
+        raise ValueError(
+            f"y_true has only one class ({np.asarray(y).ravel()[0]!r}); ROC AUC needs "
+            "both a positive and a negative sample."
+        )
+    if n_classes > 2:
+        raise ValueError(
+            f"y_true must hold exactly two label values for ROC AUC; got {n_classes} "
+            "distinct values. For graded or real-valued labels use pairwise_accuracy."
+        )
+    if pos_label is not None and not any(
+        np.asarray(c == pos_label).item() for c in classes
+    ):
+        raise ValueError(
+            f"pos_label={pos_label!r} is not one of the label values "
+            f"{[np.asarray(c).item() for c in classes]}."
+        )
+    return np.ascontiguousarray(mask, dtype=bool)
+
+
+def _group_codes(groups, n):
+    g = _as_1d(groups, "groups")
+    if g.shape[0] != n:
+        raise ValueError(f"groups has length {g.shape[0]}, but y_true has length {n}.")
+    if g.dtype.kind == "f" and not np.isfinite(g).all():
+        raise ValueError("groups contains NaN or infinite values.")
+    _, codes = np.unique(g, return_inverse=True)
+    return codes.reshape(-1).astype(np.int64)
+
+
+# --------------------------------------------------------------------------- ROC AUC
+def roc_auc(y_true, y_score, sample_weight=None, pos_label=None):
+    """Area under the ROC curve, exact (Mann-Whitney), score ties counted 1/2.
+
+    ``AUC = sum_{i pos, j neg} w_i w_j ([s_i > s_j] + 1/2 [s_i = s_j])
+    / ((sum_{pos} w) (sum_{neg} w))``, computed in O(N log N) by sorting; the
+    unweighted value is an exact ratio of integers. Equals
+    :func:`sklearn.metrics.roc_auc_score`.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Exactly two distinct label values (e.g. {0, 1}, {-1, 1}, booleans or
+        strings); the larger one is the positive class unless ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Finite scores; higher means more likely positive.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weights; a pair weighs ``w_i * w_j``.
+    pos_label : scalar, default=None
+        The label value of the positive class.
+
+    Returns
+    -------
+    auc : float in [0, 1]
+
+    Raises
+    ------
+    ValueError
+        One class only, more than two classes, NaN/inf scores, length mismatch,
+        negative weights or a class with zero total weight.
+
+    Examples
+    --------
+    >>> roc_auc([-1, 1, 1, -1], [0.2, 0.9, 0.2, 0.1])
+    0.875
+    """
+    mask = _binary_mask(y_true, pos_label)
+    n = mask.shape[0]
+    s = _check_scores(y_score, n)
+    w = _check_weights(sample_weight, n)
+    if w is None:
+        n_pos = int(np.count_nonzero(mask))
+        n_neg = n - n_pos
+        u2 = _k.merge_count_ties(np.sort(s[mask]), np.sort(s[~mask]))
+        return float(u2 / (2.0 * n_pos * n_neg))
+    w_pos_total = float(w[mask].sum())
+    w_neg_total = float(w[~mask].sum())
+    if w_pos_total <= 0 or w_neg_total <= 0:
+        raise ValueError(
+            "sample_weight gives zero total weight to the "
+            f"{'positive' if w_pos_total <= 0 else 'negative'} class; AUC is undefined."
+        )
+    order = np.argsort(s, kind="stable")
+    ss = s[order]
+    wp = np.where(mask, w, 0.0)[order]
+    wn = np.where(mask, 0.0, w)[order]
+    starts = np.concatenate(([0], np.flatnonzero(ss[1:] != ss[:-1]) + 1))
+    pos_b = np.add.reduceat(wp, starts)
+    neg_b = np.add.reduceat(wn, starts)
+    neg_below = np.cumsum(neg_b) - neg_b
+    num = float(np.dot(pos_b, neg_below + 0.5 * neg_b))
+    return num / (w_pos_total * w_neg_total)
+
+
+# --------------------------------------------------------------------------- pairwise
+def _pair_counts(y_true, y_score, groups, sample_weight):
+    """(concordant, tied-score, total) weights over pairs with different labels."""
+    y = _check_labels_numeric(y_true)
+    n = y.shape[0]
+    s = _check_scores(y_score, n)
+    w = _check_weights(sample_weight, n)
+    if w is None:
+        w = np.ones(n)
+    g = np.zeros(n, dtype=np.int64) if groups is None else _group_codes(groups, n)
+    # label ranks, contiguous within each group (1-based for the Fenwick tree)
+    oy = np.lexsort((y, g))
+    gy, yy = g[oy], y[oy]
+    new = np.empty(n, dtype=bool)
+    new[0] = True
+    new[1:] = (gy[1:] != gy[:-1]) | (yy[1:] != yy[:-1])
+    rank_sorted = np.cumsum(new)
+    yrank = np.empty(n, dtype=np.int64)
+    yrank[oy] = rank_sorted
+    gnew = np.empty(n, dtype=bool)
+    gnew[0] = True
+    gnew[1:] = gy[1:] != gy[:-1]
+    gfirst_rank = rank_sorted[gnew]  # per group code (codes are sorted 0..G-1)
+    gstart = gfirst_rank[g]
+    n_ranks = int(rank_sorted[-1])
+    # totals per group: pairs with different labels = (W^2 - sum_label W_l^2) / 2
+    wy = w[oy]
+    lab_sum = np.add.reduceat(wy, np.flatnonzero(new))
+    grp_sum = np.add.reduceat(wy, np.flatnonzero(gnew))
+    total = 0.5 * (float(np.dot(grp_sum, grp_sum)) - float(np.dot(lab_sum, lab_sum)))
+    # sweep by (group, score, label)
+    os_ = np.lexsort((y, s, g))
+    gs, ss, ys, ws = g[os_], s[os_], y[os_], w[os_]
+    bnew = np.empty(n, dtype=bool)
+    bnew[0] = True
+    bnew[1:] = (gs[1:] != gs[:-1]) | (ss[1:] != ss[:-1])
+    lnew = bnew.copy()
+    lnew[1:] |= ys[1:] != ys[:-1]
+    block_start = np.concatenate((np.flatnonzero(bnew), [n])).astype(np.int64)
+    blk_sum = np.add.reduceat(ws, block_start[:-1])
+    blk_lab_sum = np.add.reduceat(ws, np.flatnonzero(lnew))
+    tied = 0.5 * (float(np.dot(blk_sum, blk_sum)) - float(np.dot(blk_lab_sum, blk_lab_sum)))
+    conc = _k.concordant_weight(os_.astype(np.int64), block_start, yrank, gstart, w, n_ranks)
+    return conc, tied, total
+
+
+def pairwise_accuracy(y_true, y_score, groups=None, sample_weight=None):
+    """Fraction of correctly ordered pairs among pairs with different labels.
+
+    Over pairs (i, j) with ``y_i > y_j`` (lin-jan-lin section III), a pair is
+    concordant when ``s_i > s_j``; a pair with tied scores counts 1/2::
+
+        acc = (sum_conc w_i w_j + 1/2 sum_tied w_i w_j) / sum_{y_i != y_j} w_i w_j
+
+    For binary labels this equals :func:`roc_auc`. With ``groups``, only pairs
+    inside the same group are formed and the result is the overall ratio over
+    all within-group pairs (not a mean of per-group ratios). O(N log N): a
+    sweep in score order with a Fenwick tree over label ranks.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Real-valued or graded labels.
+    y_score : array-like of shape (n_samples,)
+    groups : array-like of shape (n_samples,), default=None
+        Query id of each row; rows of a group need not be contiguous.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative; a pair weighs ``w_i * w_j``.
+
+    Returns
+    -------
+    accuracy : float in [0, 1]
+
+    Raises
+    ------
+    ValueError
+        If no pair has different labels (within a group), or on bad input.
+
+    Examples
+    --------
+    >>> pairwise_accuracy([3, 1, 2, 2], [0.9, 0.1, 0.5, 0.5])
+    1.0
+    >>> pairwise_accuracy([1, 2, 1, 2], [0.5, 0.1, 0.2, 0.9], groups=[0, 0, 1, 1])
+    0.5
+    """
+    conc, tied, total = _pair_counts(y_true, y_score, groups, sample_weight)
+    if total <= 0:
+        raise ValueError(
+            "y_true has no pair of rows with different labels"
+            + (" within a group" if groups is not None else "")
+            + " (or those pairs have zero weight); pairwise accuracy is undefined."
+        )
+    return (conc + 0.5 * tied) / total
+
+
+def kendall_tau(y_true, y_score, groups=None, sample_weight=None):
+    """Kendall's tau as lin-jan-lin define it: ``2 * pairwise_accuracy - 1``.
+
+    Pairs with equal labels are left out and tied scores count 1/2, so this is
+    (concordant - discordant) / (pairs with different labels) -- a tau-b-like
+    variant, not :func:`scipy.stats.kendalltau`.
+
+    Examples
+    --------
+    >>> kendall_tau([1, 2, 3], [3.0, 2.0, 1.0])
+    -1.0
+    """
+    return 2.0 * pairwise_accuracy(y_true, y_score, groups, sample_weight) - 1.0
+
+
+# --------------------------------------------------------------------------- per query
+_NO_REL = {"skip": None, "zero": 0.0, "one": 1.0}
+
+
+def _per_query_prep(y_true, y_score, groups):
+    y = _check_labels_numeric(y_true)
+    n = y.shape[0]
+    s = _check_scores(y_score, n)
+    if groups is None:
+        g = np.zeros(n, dtype=np.int64)
+    else:
+        g = _group_codes(groups, n)
+    order = np.lexsort((-s, g))
+    gs, ss = g[order], s[order]
+    qnew = np.empty(n, dtype=bool)
+    qnew[0] = True
+    qnew[1:] = gs[1:] != gs[:-1]
+    bnew = qnew.copy()
+    bnew[1:] |= ss[1:] != ss[:-1]
+    q_start = np.concatenate((np.flatnonzero(qnew), [n])).astype(np.int64)
+    blocks = np.concatenate((np.flatnonzero(bnew), [n])).astype(np.int64)
+    return y, g, order, q_start, blocks
+
+
+def _reduce_queries(values, no_relevant, name):
+    if no_relevant not in _NO_REL:
+        raise ValueError(
+            f"no_relevant must be one of 'skip', 'zero', 'one'; got {no_relevant!r}."
+        )
+    empty = np.isnan(values)
+    fill = _NO_REL[no_relevant]
+    if fill is None:
+        if empty.all():
+            raise ValueError(
+                f"no query has a relevant item, so {name} is undefined "
+                "(queries without relevant items are skipped; see no_relevant)."
+            )
+        return float(values[~empty].mean())
+    return float(np.where(empty, fill, values).mean())
+
+
+def mean_average_precision(y_true, y_score, groups=None, threshold=0.0, no_relevant="skip"):
+    """Mean over queries of average precision (AP).
+
+    A row is relevant when ``y_true > threshold``. Rows are ranked by
+    decreasing score within their query. Tied scores enter the ranking
+    together, as in :func:`sklearn.metrics.average_precision_score`::
+
+        AP = sum over tie blocks b of (rel_b / R) * (rel_<=b / rows_<=b)
+
+    which is the usual AP when there are no ties.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+    y_score : array-like of shape (n_samples,)
+    groups : array-like of shape (n_samples,), default=None
+        Query id of each row (rows need not be contiguous); None means one query.
+    threshold : float, default=0.0
+        Labels strictly above it are relevant.
+    no_relevant : {"skip", "zero", "one"}, default="skip"
+        What a query without relevant rows contributes: ``"skip"`` leaves it out
+        of the mean; ``"zero"``/``"one"`` count it as 0 or 1.
+
+    Returns
+    -------
+    map : float
+
+    Examples
+    --------
+    >>> mean_average_precision([1, 0, 1, 0, 1], [0.9, 0.8, 0.7, 0.5, 0.1],
+    ...                        groups=[0, 0, 0, 1, 1])
+    0.9166666666666666
+    """
+    y, _, order, q_start, blocks = _per_query_prep(y_true, y_score, groups)
+    rel = (y[order] > threshold).astype(np.int64)
+    ap = _k.average_precision_per_query(rel, q_start, blocks)
+    return _reduce_queries(ap, no_relevant, "mean average precision")
+
+
+def ndcg_at_k(y_true, y_score, groups=None, k=10, no_relevant="skip"):
+    """Mean over queries of NDCG@k with graded gains ``2**rel - 1``.
+
+    ``DCG@k = sum_{p=1..k} (2**rel_p - 1) / log2(p + 1)`` over the rows ranked
+    by decreasing score; the ideal DCG ranks by decreasing label. Tied scores
+    get the mean gain of their tie block (the expected DCG over every order
+    of the tied rows), as ``sklearn.metrics.ndcg_score(ignore_ties=False)``;
+    so ``ndcg_at_k(y, s, k=k) == ndcg_score([2**y - 1], [s], k=k)``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Graded relevance (non-negative); rows with label 0 have gain 0.
+    y_score : array-like of shape (n_samples,)
+    groups : array-like of shape (n_samples,), default=None
+        Query id of each row (rows need not be contiguous); None means one query.
+    k : int or None, default=10
+        Cut-off; None uses every position.
+    no_relevant : {"skip", "zero", "one"}, default="skip"
+        What a query whose ideal DCG is 0 (no row with a positive label)
+        contributes: skipped from the mean, or counted as 0 or 1.
+
+    Returns
+    -------
+    ndcg : float in [0, 1]
+
+    Examples
+    --------
+    >>> round(ndcg_at_k([2, 0, 1], [0.1, 0.2, 0.3], k=3), 4)
+    0.6021
+    """
+    y, g, order, q_start, blocks = _per_query_prep(y_true, y_score, groups)
+    if (y < 0).any():
+        raise ValueError("y_true must be non-negative relevance grades for ndcg_at_k.")
+    if k is not None and (
+        not isinstance(k, numbers.Integral) or isinstance(k, bool) or k < 1
+    ):
+        raise ValueError(f"k must be a positive int or None; got {k!r}.")
+    gains = np.exp2(y) - 1.0
+    ideal_order = np.lexsort((-y, g))
+    max_len = int(np.diff(q_start).max())
+    pos = np.arange(max_len, dtype=np.float64)
+    disc = 1.0 / np.log2(pos + 2.0)
+    if k is not None:
+        disc[k:] = 0.0
+    cum = np.concatenate(([0.0], np.cumsum(disc)))
+    vals = _k.ndcg_per_query(
+        np.ascontiguousarray(gains[order]), np.ascontiguousarray(gains[ideal_order]),
+        q_start, blocks, cum,
+    )
+    return _reduce_queries(vals, no_relevant, "NDCG")
+
+
+# --------------------------------------------------------------------------- OPTROC
+def optroc_accuracy(y_true, y_score, pos_label=None):
+    """Classification accuracy at the optimal operating point of the ROC curve.
+
+    The best accuracy over every score threshold (predict positive when the
+    score exceeds it; thresholds fall between distinct scores, plus
+    "all positive" and "all negative"), i.e. the "accuracy at OPTROC" of
+    khalid-ray-chitsaz Table 4. It uses the labels it is evaluated on, so it
+    is an optimistic, threshold-free summary like AUC.
+
+    Examples
+    --------
+    >>> optroc_accuracy([0, 0, 1, 1, 0], [0.1, 0.2, 0.6, 0.7, 0.65])
+    0.8
+    """
+    from .base import best_accuracy_threshold
+
+    mask = _binary_mask(y_true, pos_label)
+    s = _check_scores(y_score, mask.shape[0])
+    return best_accuracy_threshold(mask.astype(np.int64), s)[1]

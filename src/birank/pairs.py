@@ -1,0 +1,288 @@
+"""Pair spaces as index arithmetic: a pair is two row indices, never a vector.
+
+Every space numbers its pairs ``0 .. n_pairs - 1`` and decodes an array of pair
+ids into two arrays ``(a, b)`` of row indices meaning "row ``a`` should rank
+above row ``b``", i.e. the pair vector is ``z = x[a] - x[b]``. The index ``-1``
+stands for the origin, so a pseudo-pair (shen-lin section 3.4) is ``(k, -1)``
+for a positive point (``z = x_k``) and ``(-1, k)`` for a negative one
+(``z = -x_k``). Uniform sampling of pairs is uniform sampling of integers, so
+nothing of size ``n_pairs`` is ever allocated.
+
+Spaces
+------
+BipartitePairs   positive x negative, optionally within query groups
+PseudoPairs      every point against the origin (shen-lin D_pseu^+)
+OrdinalPairs     (i, j) with y_i > y_j for real or graded labels, optionally per group
+UnionPairs       concatenation, e.g. shen-lin's joint set D* = D_pair U D_pseu
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = [
+    "BipartitePairs",
+    "PseudoPairs",
+    "OrdinalPairs",
+    "UnionPairs",
+    "ChosenSet",
+    "sample_pair_ids",
+]
+
+
+def _as_groups(groups, n):
+    if groups is None:
+        return None
+    groups = np.asarray(groups).reshape(-1)
+    if groups.shape[0] != n:
+        raise ValueError(f"groups has {groups.shape[0]} entries but y has {n}.")
+    return groups
+
+
+class _PairSpace:
+    n_pairs: int
+
+    def __len__(self):
+        return self.n_pairs
+
+    def decode(self, ids):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _check_ids(self, ids):
+        ids = np.asarray(ids, dtype=np.int64).reshape(-1)
+        if ids.size and (ids.min() < 0 or ids.max() >= self.n_pairs):
+            raise ValueError(f"pair ids must lie in [0, {self.n_pairs}); got "
+                             f"[{ids.min()}, {ids.max()}].")
+        return ids
+
+    def enumerate(self):
+        """All pairs as ``(a, b)``. Only for small spaces: tests and brute force."""
+        return self.decode(np.arange(self.n_pairs, dtype=np.int64))
+
+
+class BipartitePairs(_PairSpace):
+    """All (positive, negative) pairs, within each group when ``groups`` is given.
+
+    Parameters
+    ----------
+    y01 : array of shape (n_samples,) with values in {0, 1}
+    groups : array of shape (n_samples,), optional
+        Query id per row; pairs form only inside a group.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> space = BipartitePairs(np.array([1, 0, 1, 0, 0]))
+    >>> space.n_pairs
+    6
+    >>> a, b = space.decode(np.array([0, 5]))
+    >>> a.tolist(), b.tolist()
+    ([0, 2], [1, 4])
+    """
+
+    def __init__(self, y01, groups=None):
+        y01 = np.asarray(y01).reshape(-1).astype(bool)
+        groups = _as_groups(groups, y01.shape[0])
+        if groups is None:
+            self.pos = np.flatnonzero(y01).astype(np.int64)
+            self.neg = np.flatnonzero(~y01).astype(np.int64)
+            self._grouped = False
+            self.n_pairs = int(self.pos.size) * int(self.neg.size)
+            return
+        # rows sorted by group; per group the positives and negatives are contiguous
+        _, gid = np.unique(groups, return_inverse=True)
+        order_p = np.flatnonzero(y01)[np.argsort(gid[y01], kind="stable")]
+        order_n = np.flatnonzero(~y01)[np.argsort(gid[~y01], kind="stable")]
+        n_groups = gid.max() + 1 if gid.size else 0
+        npos = np.bincount(gid[y01], minlength=n_groups).astype(np.int64)
+        nneg = np.bincount(gid[~y01], minlength=n_groups).astype(np.int64)
+        self.pos, self.neg = order_p.astype(np.int64), order_n.astype(np.int64)
+        self._pos_start = np.concatenate(([0], np.cumsum(npos)))
+        self._neg_start = np.concatenate(([0], np.cumsum(nneg)))
+        self._nneg = nneg
+        counts = npos * nneg
+        self._offsets = np.concatenate(([0], np.cumsum(counts)))
+        self._grouped = True
+        self.n_pairs = int(counts.sum())
+
+    def decode(self, ids):
+        ids = self._check_ids(ids)
+        if not self._grouped:
+            n_neg = self.neg.size
+            return self.pos[ids // n_neg], self.neg[ids % n_neg]
+        g = np.searchsorted(self._offsets, ids, side="right") - 1
+        local = ids - self._offsets[g]
+        nneg = self._nneg[g]
+        return (self.pos[self._pos_start[g] + local // nneg],
+                self.neg[self._neg_start[g] + local % nneg])
+
+
+class PseudoPairs(_PairSpace):
+    """Every point against the origin: ``(k, -1)`` if positive, ``(-1, k)`` if negative.
+
+    These are shen-lin's positive pseudo-pairs D_pseu^+ (section 3.4): the hinge
+    loss of a point in the point-wise SVM (their eq. 2) is the hinge loss of its
+    pseudo-pair.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> a, b = PseudoPairs(np.array([1, 0])).decode(np.array([0, 1]))
+    >>> a.tolist(), b.tolist()
+    ([0, -1], [-1, 1])
+    """
+
+    def __init__(self, y01):
+        self.y01 = np.asarray(y01).reshape(-1).astype(bool)
+        self.n_pairs = int(self.y01.shape[0])
+
+    def decode(self, ids):
+        ids = self._check_ids(ids)
+        pos = self.y01[ids]
+        minus = np.full(ids.shape, -1, dtype=np.int64)
+        return np.where(pos, ids, minus), np.where(pos, minus, ids)
+
+
+class OrdinalPairs(_PairSpace):
+    """Pairs ``(i, j)`` with ``y_i > y_j`` (real or graded labels), per group if given.
+
+    Equal labels form no pair. Rows are sorted by (group, y); a row's partners
+    are the rows of its group with strictly smaller label, which are contiguous
+    in that order, so pair ids decode with one binary search.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> space = OrdinalPairs(np.array([0.5, 2.0, 0.5, 1.0]))
+    >>> space.n_pairs
+    5
+    """
+
+    def __init__(self, y, groups=None):
+        y = np.asarray(y, dtype=np.float64).reshape(-1)
+        if not np.all(np.isfinite(y)):
+            raise ValueError("y must be finite to form ordinal pairs.")
+        groups = _as_groups(groups, y.shape[0])
+        gid = (np.zeros(y.shape[0], dtype=np.int64) if groups is None
+               else np.unique(groups, return_inverse=True)[1].astype(np.int64))
+        self.order = np.lexsort((y, gid)).astype(np.int64)
+        ys, gs = y[self.order], gid[self.order]
+        n = y.shape[0]
+        # start of each row's group, and of its run of equal labels, in sorted order
+        new_group = np.ones(n, dtype=bool)
+        new_group[1:] = gs[1:] != gs[:-1]
+        new_run = new_group.copy()
+        new_run[1:] |= ys[1:] != ys[:-1]
+        idx = np.arange(n)
+        group_start = np.maximum.accumulate(np.where(new_group, idx, 0))
+        run_start = np.maximum.accumulate(np.where(new_run, idx, 0))
+        self._lower = (run_start - group_start).astype(np.int64)  # partners per row
+        self._group_start = group_start.astype(np.int64)
+        self._offsets = np.concatenate(([0], np.cumsum(self._lower)))
+        self.n_pairs = int(self._offsets[-1])
+
+    def decode(self, ids):
+        ids = self._check_ids(ids)
+        r = np.searchsorted(self._offsets, ids, side="right") - 1
+        local = ids - self._offsets[r]
+        return self.order[r], self.order[self._group_start[r] + local]
+
+
+class UnionPairs(_PairSpace):
+    """Concatenation of spaces: ids ``[0, n1)`` from the first, then the second, ...
+
+    ``part(ids)`` tells which space each id came from (shen-lin's gamma weighting
+    treats real pairs and pseudo-pairs differently).
+    """
+
+    def __init__(self, *spaces):
+        self.spaces = spaces
+        self._offsets = np.concatenate(([0], np.cumsum([s.n_pairs for s in spaces])))
+        self.n_pairs = int(self._offsets[-1])
+
+    def part(self, ids):
+        ids = self._check_ids(ids)
+        return np.searchsorted(self._offsets, ids, side="right") - 1
+
+    def decode(self, ids):
+        ids = self._check_ids(ids)
+        part = self.part(ids)
+        a = np.empty(ids.shape, dtype=np.int64)
+        b = np.empty(ids.shape, dtype=np.int64)
+        for k, space in enumerate(self.spaces):
+            m = part == k
+            if m.any():
+                a[m], b[m] = space.decode(ids[m] - self._offsets[k])
+        return a, b
+
+
+class ChosenSet:
+    """Set of chosen pair ids (a sorted array; size is the budget, not n_pairs).
+
+    Membership of a batch of candidate ids is one vectorized binary search.
+    """
+
+    def __init__(self, ids=()):
+        self._ids = np.unique(np.asarray(ids, dtype=np.int64))
+
+    def __len__(self):
+        return int(self._ids.size)
+
+    def __contains__(self, pair_id):
+        return bool(self.contains(np.array([pair_id]))[0])
+
+    def contains(self, ids):
+        ids = np.asarray(ids, dtype=np.int64)
+        if self._ids.size == 0:
+            return np.zeros(ids.shape, dtype=bool)
+        pos = np.minimum(np.searchsorted(self._ids, ids), self._ids.size - 1)
+        return self._ids[pos] == ids
+
+    def add(self, ids):
+        self._ids = np.union1d(self._ids, np.asarray(ids, dtype=np.int64))
+
+    def to_array(self):
+        return self._ids.copy()
+
+
+def sample_pair_ids(n_pairs, size, rng, chosen=None, replace=False):
+    """Uniform pair ids in ``[0, n_pairs)``.
+
+    Parameters
+    ----------
+    n_pairs : int
+    size : int
+        Number of ids to return.
+    rng : numpy.random.Generator
+    chosen : ChosenSet, optional
+        Ids to avoid (sampling from the unchosen pool).
+    replace : bool, default=False
+        With ``replace=False`` the returned ids are distinct and not in ``chosen``.
+
+    Returns
+    -------
+    ids : ndarray of int64, in draw order.
+    """
+    n_pairs = int(n_pairs)
+    available = n_pairs - (len(chosen) if chosen is not None else 0)
+    if replace:
+        if n_pairs == 0 and size:
+            raise ValueError("cannot sample from an empty pair space.")
+        return rng.integers(0, n_pairs, size=size, dtype=np.int64)
+    if size > available:
+        raise ValueError(f"cannot sample {size} distinct pairs: only {available} are left.")
+    if size > available // 2:  # dense regime: a permutation of what is left is cheaper
+        pool = np.arange(n_pairs, dtype=np.int64)
+        if chosen is not None and len(chosen):
+            pool = pool[~chosen.contains(pool)]
+        return rng.permutation(pool)[:size]
+    out = np.empty(0, dtype=np.int64)
+    while out.size < size:
+        draw = rng.integers(0, n_pairs, size=2 * (size - out.size) + 8, dtype=np.int64)
+        if chosen is not None and len(chosen):
+            draw = draw[~chosen.contains(draw)]
+        # keep first occurrences, in draw order, of ids not already taken
+        merged = np.concatenate((out, draw))
+        _, first = np.unique(merged, return_index=True)
+        out = merged[np.sort(first)][:size]
+    return out

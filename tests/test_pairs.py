@@ -1,0 +1,109 @@
+import itertools
+
+import numpy as np
+import pytest
+
+from birank.pairs import (BipartitePairs, ChosenSet, OrdinalPairs, PseudoPairs, UnionPairs,
+                          sample_pair_ids)
+
+
+def brute_pairs(y, groups=None):
+    """All (i, j) with y_i > y_j (same group), by enumeration."""
+    n = len(y)
+    g = np.zeros(n) if groups is None else np.asarray(groups)
+    return {(i, j) for i, j in itertools.product(range(n), range(n))
+            if y[i] > y[j] and g[i] == g[j]}
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_bipartite_pairs_decode_every_pair_once(seed):
+    rng = np.random.default_rng(seed)
+    n = rng.integers(2, 30)
+    y = rng.integers(0, 2, n)
+    groups = rng.integers(0, 4, n) if seed % 2 else None
+    space = BipartitePairs(y, groups)
+    a, b = space.enumerate()
+    got = list(zip(a.tolist(), b.tolist()))
+    assert len(got) == len(set(got)) == space.n_pairs
+    assert set(got) == brute_pairs(y, groups)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_ordinal_pairs_decode_every_pair_once(seed):
+    rng = np.random.default_rng(seed)
+    n = rng.integers(1, 30)
+    y = rng.integers(0, 4, n).astype(float) + (0.5 * rng.random(n) if seed % 3 == 0 else 0)
+    groups = rng.integers(0, 3, n) if seed % 2 else None
+    space = OrdinalPairs(y, groups)
+    a, b = space.enumerate()
+    got = list(zip(a.tolist(), b.tolist()))
+    assert len(got) == len(set(got)) == space.n_pairs
+    assert set(got) == brute_pairs(y, groups)
+
+
+def test_ordinal_equals_bipartite_set_for_binary_labels():
+    y = np.array([1, 0, 0, 1, 1, 0, 0])
+    a1, b1 = BipartitePairs(y).enumerate()
+    a2, b2 = OrdinalPairs(y).enumerate()
+    assert set(zip(a1.tolist(), b1.tolist())) == set(zip(a2.tolist(), b2.tolist()))
+
+
+def test_pseudo_and_union():
+    y = np.array([1, 0, 1])
+    pseudo = PseudoPairs(y)
+    a, b = pseudo.enumerate()
+    assert a.tolist() == [0, -1, 2] and b.tolist() == [-1, 1, -1]
+    union = UnionPairs(BipartitePairs(y), pseudo)
+    assert union.n_pairs == 2 + 3
+    assert union.part(np.arange(5)).tolist() == [0, 0, 1, 1, 1]
+    a, b = union.enumerate()
+    assert list(zip(a.tolist(), b.tolist()))[2:] == [(0, -1), (-1, 1), (2, -1)]
+
+
+def test_decode_rejects_out_of_range():
+    with pytest.raises(ValueError, match="pair ids"):
+        BipartitePairs(np.array([1, 0])).decode(np.array([1]))
+
+
+def test_n_pairs_is_exact_python_int_beyond_int32():
+    y = np.zeros(200_000, dtype=np.int8)
+    y[:70_000] = 1
+    space = BipartitePairs(y)
+    assert space.n_pairs == 70_000 * 130_000
+    i, j = space.decode(np.array([space.n_pairs - 1]))
+    assert (i[0], j[0]) == (69_999, 199_999)
+
+
+@pytest.mark.parametrize("n_pairs,size,n_chosen", [(50, 10, 0), (50, 30, 15), (10**12, 1000, 100)])
+def test_sampling_without_replacement_avoids_chosen(n_pairs, size, n_chosen):
+    rng = np.random.default_rng(1)
+    chosen = ChosenSet(rng.choice(min(n_pairs, 10**6), n_chosen, replace=False))
+    ids = sample_pair_ids(n_pairs, size, rng, chosen=chosen)
+    assert ids.size == size and np.unique(ids).size == size
+    assert not chosen.contains(ids).any()
+    assert ids.min() >= 0 and ids.max() < n_pairs
+
+
+def test_sampling_is_uniform():
+    rng = np.random.default_rng(2)
+    counts = np.bincount(np.concatenate([sample_pair_ids(20, 5, rng) for _ in range(4000)]),
+                         minlength=20)
+    expected = 4000 * 5 / 20
+    # chi-square with 19 dof: 99.9% quantile is about 43.8
+    assert ((counts - expected) ** 2 / expected).sum() < 43.8
+
+
+def test_sampling_errors_and_reproducibility():
+    with pytest.raises(ValueError, match="only 2 are left"):
+        sample_pair_ids(5, 3, np.random.default_rng(0), chosen=ChosenSet([0, 1, 2]))
+    a = sample_pair_ids(10**9, 100, np.random.default_rng(7))
+    b = sample_pair_ids(10**9, 100, np.random.default_rng(7))
+    assert np.array_equal(a, b)
+
+
+def test_chosen_set():
+    s = ChosenSet([5, 1, 5])
+    assert len(s) == 2 and 5 in s and 2 not in s
+    s.add([2, 9])
+    assert s.to_array().tolist() == [1, 2, 5, 9]
+    assert ChosenSet().contains(np.array([1, 2])).tolist() == [False, False]
