@@ -209,7 +209,7 @@ def roc_auc(y_true, y_score, sample_weight=None, pos_label=None):
             "sample_weight gives zero total weight to the "
             f"{'positive' if w_pos_total <= 0 else 'negative'} class; AUC is undefined."
         )
-    order = np.argsort(s, kind="stable")
+    order = np.argsort(s)  # tie order is irrelevant: tie blocks are summed below
     ss = s[order]
     wp = np.where(mask, w, 0.0)[order]
     wn = np.where(mask, 0.0, w)[order]
@@ -403,7 +403,7 @@ def mean_average_precision(y_true, y_score, groups=None, threshold=0.0, no_relev
     --------
     >>> mean_average_precision([1, 0, 1, 0, 1], [0.9, 0.8, 0.7, 0.5, 0.1],
     ...                        groups=[0, 0, 0, 1, 1])
-    0.9166666666666666
+    0.6666666666666666
     """
     y, _, order, q_start, blocks = _per_query_prep(y_true, y_score, groups)
     rel = (y[order] > threshold).astype(np.int64)
@@ -440,7 +440,7 @@ def ndcg_at_k(y_true, y_score, groups=None, k=10, no_relevant="skip"):
     Examples
     --------
     >>> round(ndcg_at_k([2, 0, 1], [0.1, 0.2, 0.3], k=3), 4)
-    0.6021
+    0.6885
     """
     y, g, order, q_start, blocks = _per_query_prep(y_true, y_score, groups)
     if (y < 0).any():

@@ -1,0 +1,175 @@
+"""Dual coordinate descent on implicit pair rows (Hsieh et al. 2008, Algorithm 1 + 3.2 shrinking).
+
+Problem (one row p per pair or pseudo-pair, computed on the fly from X)::
+
+    min_w  1/2 |w|^2 + sum_p C_p loss(1 - w . z_p),   z_p = x[a_p] - x[b_p] (+ t_p e_theta)
+
+with row index -1 standing for the origin and ``t_p`` the coefficient of the
+extra threshold coordinate (shen-lin eq. (8): -1 for (k, -1), +1 for (-1, k), 0
+for real pairs; all zero without a threshold). Its dual, as in LIBLINEAR's
+``solve_l2r_l1l2_svc``::
+
+    min_alpha  1/2 alpha' (Q + D) alpha - e' alpha,   0 <= alpha_p <= U_p
+
+    hinge:          U_p = C_p,   D_pp = 0
+    squared hinge:  U_p = inf,   D_pp = 1 / (2 C_p)
+
+with ``Q_pq = z_p . z_q`` and ``w = sum_p alpha_p z_p`` kept up to date. The
+variable names follow the paper: ``QD`` (= Q_pp + D_pp), ``G`` (partial
+gradient), ``PG`` (projected gradient). ``w`` has ``n_features + 1`` entries;
+the last one is the threshold weight theta (zero when unused).
+"""
+
+import numpy as np
+from numba import njit
+
+from .sparse_rows import pair_axpy, pair_dot_w, pair_sqnorm, rng_init, rng_int
+
+_INF = np.inf
+
+
+@njit(cache=True)
+def pair_qd(sparse, Xd, data, indices, indptr, sqnorms, a, b, tcoef, C, squared, start,
+            stop, QD):
+    """``QD[p] = |z_p|^2 + t_p^2 + D_pp`` for rows ``start <= p < stop`` (a new block)."""
+    for p in range(start, stop):
+        q = pair_sqnorm(sparse, Xd, data, indices, indptr, sqnorms, a[p], b[p])
+        q += tcoef[p] * tcoef[p]
+        if squared:
+            q += 0.5 / C[p]
+        QD[p] = q
+
+
+@njit(cache=True)
+def pair_margins(sparse, Xd, data, indices, indptr, w, a, b, tcoef, n_rows):
+    """``w . z_p`` for the first ``n_rows`` rows (theta is ``w[-1]``)."""
+    theta = w[w.shape[0] - 1]
+    out = np.empty(n_rows)
+    for p in range(n_rows):
+        out[p] = pair_dot_w(sparse, Xd, data, indices, indptr, w, a[p], b[p]) + tcoef[p] * theta
+    return out
+
+
+@njit(cache=True)
+def rebuild_w(sparse, Xd, data, indices, indptr, w, alpha, a, b, tcoef, n_rows):
+    """``w = sum_p alpha_p z_p`` (overwrites w)."""
+    w[:] = 0.0
+    theta = 0.0
+    for p in range(n_rows):
+        if alpha[p] != 0.0:
+            pair_axpy(sparse, Xd, data, indices, indptr, w, alpha[p], a[p], b[p])
+            theta += alpha[p] * tcoef[p]
+    w[w.shape[0] - 1] = theta
+
+
+@njit(cache=True)
+def dual_cd(sparse, Xd, data, indices, indptr, w, alpha, a, b, tcoef, C, QD, n_rows,
+            squared, seed, tol, max_iter, shrinking):
+    """Dual CD from the current ``alpha`` (w must equal sum_p alpha_p z_p on entry).
+
+    Each outer iteration visits the active rows in a fresh random order
+    (Fisher-Yates from ``seed``). With ``shrinking`` a row at a bound whose
+    gradient points outside by more than last iteration's extreme projected
+    gradient leaves the active set (Hsieh et al. 2008, section 3.2). The loop
+    stops when ``PGmax - PGmin <= tol`` on the active set and, if rows were
+    shrunk, again on all rows (LIBLINEAR's rule).
+
+    Returns
+    -------
+    n_iter : int
+        Outer iterations done (``max_iter`` when the tolerance was not met).
+    gap : float
+        The final ``PGmax - PGmin`` (on the last pass).
+    """
+    state = rng_init(seed)
+    index = np.arange(n_rows)
+    active_size = n_rows
+    PGmax_old = _INF
+    PGmin_old = -_INF
+    last = w.shape[0] - 1
+    it = 0
+    gap = 0.0
+    while it < max_iter:
+        PGmax_new = -_INF
+        PGmin_new = _INF
+        # random permutation of the active rows
+        for i in range(active_size):
+            j = i + rng_int(state, active_size - i)
+            tmp = index[i]
+            index[i] = index[j]
+            index[j] = tmp
+        s = 0
+        while s < active_size:
+            p = index[s]
+            ap = a[p]
+            bp = b[p]
+            tp = tcoef[p]
+            if squared:
+                U = _INF
+                Dp = 0.5 / C[p]
+            else:
+                U = C[p]
+                Dp = 0.0
+            # G = (Q alpha + D alpha - e)_p = w . z_p - 1 + D_pp alpha_p
+            G = pair_dot_w(sparse, Xd, data, indices, indptr, w, ap, bp) + tp * w[last]
+            G += -1.0 + Dp * alpha[p]
+            PG = 0.0
+            if alpha[p] == 0.0:
+                if G > PGmax_old and shrinking:
+                    active_size -= 1
+                    index[s] = index[active_size]
+                    index[active_size] = p
+                    continue
+                elif G < 0.0:
+                    PG = G
+            elif alpha[p] == U:
+                if G < PGmin_old and shrinking:
+                    active_size -= 1
+                    index[s] = index[active_size]
+                    index[active_size] = p
+                    continue
+                elif G > 0.0:
+                    PG = G
+            else:
+                PG = G
+            if PG > PGmax_new:
+                PGmax_new = PG
+            if PG < PGmin_new:
+                PGmin_new = PG
+            if abs(PG) > 1e-12:
+                old = alpha[p]
+                if QD[p] > 0.0:
+                    new = old - G / QD[p]
+                    if new < 0.0:
+                        new = 0.0
+                    elif new > U:
+                        new = U
+                else:
+                    # z_p = 0 (hinge): the dual is linear in alpha_p, go to the bound G points at
+                    new = U if G < 0.0 else 0.0
+                alpha[p] = new
+                d = new - old
+                if d != 0.0:
+                    pair_axpy(sparse, Xd, data, indices, indptr, w, d, ap, bp)
+                    w[last] += d * tp
+            s += 1
+        it += 1
+        if active_size == 0:
+            gap = 0.0
+        else:
+            gap = PGmax_new - PGmin_new
+        if gap <= tol:
+            if active_size == n_rows:
+                break
+            # shrunk rows may have become violating: one more pass on all rows
+            active_size = n_rows
+            PGmax_old = _INF
+            PGmin_old = -_INF
+            continue
+        PGmax_old = PGmax_new
+        PGmin_old = PGmin_new
+        if PGmax_old <= 0.0:
+            PGmax_old = _INF
+        if PGmin_old >= 0.0:
+            PGmin_old = -_INF
+    return it, gap

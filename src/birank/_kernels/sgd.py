@@ -1,0 +1,160 @@
+"""Pegasos-style SGD for combined ranking and classification (Sculley 2010, CRR).
+
+Objective (Sculley 2010, "Combined regression and ranking", eq. (2) with
+sofia-ml's hinge in place of the squared loss)::
+
+    lambda/2 |w|^2 + (1 - p) E_k[ sw_k loss(y_k w.x_k) ] + p E_(i,j)[ sw_i sw_j loss(w.(x_i - x_j)) ]
+
+with ``k`` a uniform random point (labels y in {-1, +1}) and ``(i, j)`` a
+uniform random (positive, negative) pair; ``p`` is the rank-step probability.
+Step t (1-based, counted over both kinds of step) is sofia-ml's
+``sgd-svm`` step with ``eta_t = 1 / (lambda t)``::
+
+    m = y w.x                       (margin before the step)
+    w <- (1 - eta lambda) w         (L2 shrink)
+    w <- w + eta sw g(m) y x        (g = -dloss/dm: hinge 1[m < 1], squared hinge 2 max(0, 1-m))
+    w <- min(1, 1/(sqrt(lambda)|w|)) w      (only with projection: Pegasos)
+
+``w`` is stored as ``scale * v`` (Shalev-Shwartz et al. 2007) so the shrink is
+O(1) and a sparse step costs O(nnz(x)). ``v`` has ``n_features + 1`` entries;
+the last is the weight of the constant bias feature 1 (sofia-ml adds it unless
+``--no_bias_term``), used only when ``use_bias`` is true and cancelling in
+pair steps.
+"""
+
+import math
+
+import numpy as np
+from numba import njit
+
+from .sparse_rows import rng_int, rng_uniform
+
+HINGE = 0
+SQUARED_HINGE = 1
+
+
+@njit(cache=True, inline="always")
+def _dloss(loss, m):
+    """``-d loss / d m`` at margin m."""
+    if loss == HINGE:
+        return 1.0 if m < 1.0 else 0.0
+    r = 1.0 - m
+    return 2.0 * r if r > 0.0 else 0.0
+
+
+@njit(cache=True, inline="always")
+def _axpy_norm(sparse, Xd, data, indices, indptr, v, c, a, nsq):
+    """``v += c x_a``; returns the updated ``|v|^2`` (changed coordinates only)."""
+    if sparse:
+        for k in range(indptr[a], indptr[a + 1]):
+            j = indices[k]
+            old = v[j]
+            new = old + c * data[k]
+            v[j] = new
+            nsq += new * new - old * old
+    else:
+        for j in range(Xd.shape[1]):
+            old = v[j]
+            new = old + c * Xd[a, j]
+            v[j] = new
+            nsq += new * new - old * old
+    return nsq
+
+
+@njit(cache=True, inline="always")
+def _dot(sparse, Xd, data, indices, indptr, v, a):
+    s = 0.0
+    if sparse:
+        for k in range(indptr[a], indptr[a + 1]):
+            s += v[indices[k]] * data[k]
+    else:
+        for j in range(Xd.shape[1]):
+            s += v[j] * Xd[a, j]
+    return s
+
+
+@njit(cache=True)
+def crr_sgd(sparse, Xd, data, indices, indptr, y_pm, sw, pos, neg, w, lam, t0, n_steps,
+            rank_prob, loss, projection, use_bias, state):
+    """Run ``n_steps`` CRR steps from ``w`` (updated in place), global steps ``t0+1 ..``.
+
+    Parameters
+    ----------
+    y_pm : float64 array, labels in {-1, +1} per row
+    sw : float64 array, per-row weights (all ones when unweighted)
+    pos, neg : int64 arrays, the rows of each class (pairs are drawn from pos x neg)
+    w : float64 array of length n_features + 1 (last = bias weight)
+    state : int64 array of 4, xorshift128 state (advanced in place)
+
+    Returns
+    -------
+    n_rank : int
+        How many of the steps were rank (pair) steps.
+    """
+    n = y_pm.shape[0]
+    n_pos = pos.shape[0]
+    n_neg = neg.shape[0]
+    d = w.shape[0] - 1
+    v = w.copy()
+    scale = 1.0
+    nsq = 0.0
+    for j in range(v.shape[0]):
+        nsq += v[j] * v[j]
+    radius_sq = 1.0 / lam
+    n_rank = 0
+    for step in range(n_steps):
+        t = t0 + step + 1
+        eta = 1.0 / (lam * t)
+        rank = n_pos > 0 and n_neg > 0 and rng_uniform(state) < rank_prob
+        yi = 1.0
+        if rank:
+            n_rank += 1
+            i = pos[rng_int(state, n_pos)]
+            k = neg[rng_int(state, n_neg)]
+            m = scale * (_dot(sparse, Xd, data, indices, indptr, v, i)
+                         - _dot(sparse, Xd, data, indices, indptr, v, k))
+            wt = sw[i] * sw[k]
+        else:
+            i = rng_int(state, n)
+            k = -1
+            yi = y_pm[i]
+            s = _dot(sparse, Xd, data, indices, indptr, v, i)
+            if use_bias:
+                s += v[d]
+            m = yi * scale * s
+            wt = sw[i]
+        # L2 shrink: w <- (1 - eta lambda) w
+        shrink = 1.0 - eta * lam
+        if shrink <= 0.0:  # t = 1 with eta = 1/lambda: w becomes 0
+            v[:] = 0.0
+            scale = 1.0
+            nsq = 0.0
+        else:
+            scale *= shrink
+        g = _dloss(loss, m) * wt
+        if g != 0.0:
+            c = eta * g / scale
+            if rank:
+                nsq = _axpy_norm(sparse, Xd, data, indices, indptr, v, c, i, nsq)
+                nsq = _axpy_norm(sparse, Xd, data, indices, indptr, v, -c, k, nsq)
+            else:
+                c *= yi
+                nsq = _axpy_norm(sparse, Xd, data, indices, indptr, v, c, i, nsq)
+                if use_bias:
+                    old = v[d]
+                    v[d] = old + c
+                    nsq += v[d] * v[d] - old * old
+        if projection:
+            wsq = scale * scale * nsq
+            if wsq > radius_sq:
+                scale *= math.sqrt(radius_sq / wsq)
+        if scale < 1e-9:  # fold the scale into v before it underflows
+            for j in range(v.shape[0]):
+                v[j] *= scale
+            nsq = 0.0
+            for j in range(v.shape[0]):
+                nsq += v[j] * v[j]
+            scale = 1.0
+    for j in range(v.shape[0]):
+        w[j] = scale * v[j]
+    return n_rank

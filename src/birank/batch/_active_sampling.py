@@ -1,0 +1,270 @@
+"""Active sampling of pairs and pseudo-pairs (shen-lin sections 3.2-3.4, 4.1).
+
+The joint set D* = D_pair U D_pseu is numbered as in :class:`birank.pairs.UnionPairs`:
+ids ``[0, P)`` are the real (positive, negative) pairs, ids ``[P, P + N)`` the
+pseudo-pairs (a point against the origin). An item is never a vector: its margin
+``w . z`` is ``s[a] - s[b]`` with ``s = X w + intercept`` computed once per round
+and the origin scored 0.
+
+Pieces:
+
+- :func:`acceptance_probability` -- the sigmoid-shaped p of section 3.3;
+- :func:`crc_weights` -- the per-item C of section 4.1 (bias correction);
+- :class:`JointSpace` -- D* restricted to the parts with non-zero Gamma;
+- :func:`soft_sample` -- Algorithm 2 (rejection sampling) run in vectorized
+  batches: equal in distribution to calling Algorithm 2 ``need`` times with a
+  fixed ``w``, but one numpy pass per few thousand draws;
+- :func:`hard_select` -- the hard strategies: the ``need`` unchosen items with
+  the lowest closeness / correctness, by a k-way merge (no pair enumeration).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._kernels.active_select import hard_select_pairs
+from ..pairs import BipartitePairs, ChosenSet, PseudoPairs, UnionPairs, sample_pair_ids
+
+__all__ = [
+    "STRATEGIES",
+    "acceptance_probability",
+    "crc_weights",
+    "JointSpace",
+    "soft_sample",
+    "hard_select",
+]
+
+STRATEGIES = ("random", "soft-close", "soft-correct", "hard-close", "hard-correct")
+
+_MIN_BATCH = 256
+_MAX_BATCH = 1 << 20
+
+
+def acceptance_probability(margin, strategy):
+    """Probability p of accepting an item with margin ``w . z`` (shen-lin section 3.3).
+
+    ``random``: 1. ``soft-close``: ``2 / (1 + exp(|m|))``. ``soft-correct``:
+    ``1 - 2 / (1 + exp([1 - m]_+))``. Both are evaluated through the identities
+    ``2 / (1 + e^x) = 1 - tanh(x / 2)`` and ``1 - 2 / (1 + e^h) = tanh(h / 2)``,
+    which never overflow (the test suite checks them against the paper's form).
+    """
+    margin = np.asarray(margin, dtype=np.float64)
+    if strategy == "random":
+        return np.ones_like(margin)
+    if strategy == "soft-close":
+        return 1.0 - np.tanh(0.5 * np.abs(margin))  # shen-lin p for closeness, eq. (3)
+    if strategy == "soft-correct":
+        return np.tanh(0.5 * np.maximum(1.0 - margin, 0.0))  # shen-lin p for correctness, eq. (4)
+    raise ValueError(f"strategy must be one of {STRATEGIES[:3]} for soft sampling; got {strategy!r}.")
+
+
+def crc_weights(p, big_gamma, C, bias_correction=True):
+    """Per-item cost ``C_crc = Gamma |L*| / (p Z) * C``, ``Z = sum_{L*} 1 / p`` (shen-lin 4.1).
+
+    Parameters
+    ----------
+    p : array of shape (n_chosen,)
+        The acceptance probability of each chosen item when it was sampled (the
+        value function of section 3.3, without the Gamma factor). Without bias
+        correction every p is taken as 1, so the weights are ``Gamma * C``.
+    big_gamma : array of shape (n_chosen,)
+        gamma for real pairs, 1 - gamma for pseudo-pairs.
+    C : float
+
+    Notes
+    -----
+    Section 4.1 puts Gamma both in the acceptance probability (Algorithm 2 with
+    p multiplied by gamma or 1 - gamma) and in this weight; we follow the paper
+    literally, so gamma acts on how often a kind of item is drawn and on its
+    weight. With gamma in {0, 1} (the paper's main experiments) only one kind
+    of item is ever drawn and the question does not arise.
+    """
+    p = np.asarray(p, dtype=np.float64)
+    if not bias_correction:
+        p = np.ones_like(p)
+    inv = 1.0 / p
+    Z = inv.sum()
+    return np.asarray(big_gamma, dtype=np.float64) * (p.shape[0] * C) * inv / Z
+
+
+class JointSpace:
+    """The joint set D* with a gamma: which ids may be drawn, and their Gamma.
+
+    Parameters
+    ----------
+    y01 : array of {0, 1}
+    gamma : float in [0, 1]
+        1 keeps only real pairs, 0 only pseudo-pairs.
+    """
+
+    def __init__(self, y01, gamma):
+        self.pairs = BipartitePairs(y01)
+        self.pseudo = PseudoPairs(y01)
+        self.union = UnionPairs(self.pairs, self.pseudo)
+        self.n_pair = self.pairs.n_pairs
+        self.n_pseudo = self.pseudo.n_pairs
+        self.gamma = float(gamma)
+        self.lo = self.n_pair if self.gamma == 0.0 else 0
+        self.hi = self.n_pair if self.gamma == 1.0 else self.n_pair + self.n_pseudo
+        self.n_active = self.hi - self.lo
+
+    def decode(self, ids):
+        return self.union.decode(ids)
+
+    def big_gamma(self, ids):
+        """gamma for real pairs, 1 - gamma for pseudo-pairs."""
+        ids = np.asarray(ids, dtype=np.int64)
+        return np.where(ids < self.n_pair, self.gamma, 1.0 - self.gamma)
+
+    def is_pair(self, ids):
+        return np.asarray(ids) < self.n_pair
+
+    def margins(self, s_ext, ids):
+        """``w . z`` of items ``ids``; ``s_ext`` holds the point scores then a 0 for the origin.
+
+        ``s_ext[:-1] = X w + intercept`` (the intercept is ``-theta`` of
+        CRC-threshold; it cancels in real pairs and gives ``w.x_k - theta`` for
+        the pseudo-pair ``(k, -1)``), ``s_ext[-1] = 0``, so index -1 is the origin.
+        """
+        a, b = self.decode(ids)
+        return s_ext[a] - s_ext[b]
+
+    def initial(self, size, rng):
+        """``size`` distinct items drawn uniformly from the active part of D*."""
+        return sample_pair_ids(self.n_active, size, rng) + self.lo
+
+
+class SoftSampler:
+    """Algorithm 2 of shen-lin in vectorized batches, with its state across rounds.
+
+    ``sample`` returns exactly what ``need`` sequential calls of Algorithm 2
+    (draw uniformly from the unchosen pool U*, accept with probability
+    ``Gamma * p``) would return with the same ``w``: candidates are drawn with
+    replacement from the active ids, those already chosen are redrawn (skipped,
+    as U* excludes them), a candidate equal to one accepted earlier in the
+    round is skipped for the same reason, and the first ``need`` accepted
+    candidates are kept. Rejections are the candidates of U* that failed the
+    acceptance test before the last kept one (shen-lin Fig. 6).
+
+    When the active part of D* is less than twice the budget, candidates come
+    from an explicit array of unchosen ids (dense mode), so drawing never
+    stalls on an almost exhausted pool, and a pool whose acceptance
+    probabilities are all zero is detected exactly.
+    """
+
+    def __init__(self, space, strategy, budget, max_draws):
+        self.space = space
+        self.strategy = strategy
+        self.dense = space.n_active < 2 * budget
+        self.max_draws = int(max_draws)
+        self._rate = 1.0
+
+    def sample(self, s_ext, need, chosen, rng):
+        """Draw ``need`` items; returns ``(ids, p, n_rejected, n_drawn, exhausted)``.
+
+        ``exhausted`` is True when fewer than ``need`` items could be accepted
+        (every acceptance probability zero, or ``max_draws`` candidates tried).
+        """
+        space = self.space
+        got_ids = np.empty(0, dtype=np.int64)
+        got_p = np.empty(0)
+        n_rej = 0
+        n_drawn = 0
+        if self.dense:
+            unchosen = np.arange(space.lo, space.hi, dtype=np.int64)
+            if len(chosen):
+                unchosen = unchosen[~chosen.contains(unchosen)]
+            p_un = acceptance_probability(space.margins(s_ext, unchosen), self.strategy)
+            acceptable = np.flatnonzero(space.big_gamma(unchosen) * p_un > 0)
+            if acceptable.size <= need:
+                # Algorithm 2 would take every acceptable item, then loop forever
+                take = rng.permutation(acceptable)
+                return unchosen[take], p_un[take], 0, 0, acceptable.size < need
+        while got_ids.size < need:
+            remaining = need - got_ids.size
+            m = int(min(max(1.5 * remaining / max(self._rate, 1e-9), _MIN_BATCH), _MAX_BATCH))
+            if self.dense:
+                pos = rng.integers(0, unchosen.size, size=m)
+                cand = unchosen[pos]
+            else:
+                cand = rng.integers(space.lo, space.hi, size=m, dtype=np.int64)
+                if len(chosen):
+                    cand = cand[~chosen.contains(cand)]
+            u = rng.random(cand.size)
+            if self.dense:
+                p = p_un[pos]
+            else:
+                p = acceptance_probability(space.margins(s_ext, cand), self.strategy)
+            acc = u < space.big_gamma(cand) * p
+            # a candidate equal to an item accepted earlier (this round) is not in U*
+            valid = np.ones(cand.size, dtype=bool)
+            if got_ids.size:
+                valid &= ~np.isin(cand, got_ids)
+            acc &= valid
+            acc_pos = np.flatnonzero(acc)
+            if acc_pos.size:
+                uniq, first = np.unique(cand[acc_pos], return_index=True)
+                first_pos = acc_pos[first]
+                k = np.searchsorted(uniq, cand)
+                k = np.minimum(k, uniq.size - 1)
+                later_dup = (uniq[k] == cand) & (first_pos[k] < np.arange(cand.size))
+                valid &= ~later_dup
+                acc &= valid
+                acc_pos = np.flatnonzero(acc)
+            take = acc_pos[:remaining]
+            cut = take[-1] + 1 if take.size == remaining else cand.size
+            n_valid = int(np.count_nonzero(valid[:cut]))
+            n_rej += n_valid - take.size
+            n_drawn += n_valid
+            got_ids = np.concatenate((got_ids, cand[take]))
+            got_p = np.concatenate((got_p, p[take]))
+            # running acceptance rate, used to size the next batch
+            self._rate = max(take.size, 0.5) / max(n_valid, 1)
+            if got_ids.size < need and n_drawn >= self.max_draws:
+                return got_ids, got_p, n_rej, n_drawn, True
+        return got_ids, got_p, n_rej, n_drawn, False
+
+
+def hard_select(space, s_ext, need, strategy, chosen):
+    """The ``need`` unchosen items of D* with the lowest closeness / correctness.
+
+    Ranked by ``(key, id)`` with key ``|w.z|`` (hard-close) or ``w.z``
+    (hard-correct; correctness ``-[1 - w.z]_+`` is non-increasing in ``w.z``,
+    so this is its order with ties broken by the margin, then the id). Real
+    pairs come from the k-way merge kernel, pseudo-pairs from one sort; the two
+    candidate lists are merged. Cost O(N log N + (need + |L*|) log N).
+    """
+    mode = 0 if strategy == "hard-close" else 1
+    s = s_ext[:-1]
+    chosen_ids = chosen.to_array()
+    ids_list, keys_list = [], []
+    if space.lo < space.n_pair:  # real pairs are active
+        s_pos = s[space.pairs.pos]
+        s_neg = s[space.pairs.neg]
+        jn = np.arange(s_neg.size, dtype=np.int64)
+        asc = np.lexsort((jn, s_neg)).astype(np.int64)
+        desc = np.lexsort((jn, -s_neg)).astype(np.int64)
+        if mode == 0:
+            start = np.empty(2 * s_pos.size, dtype=np.int64)
+            start[0::2] = np.searchsorted(s_neg[asc], s_pos, side="left")
+            start[1::2] = np.searchsorted(-s_neg[desc], -s_pos, side="right")
+        else:
+            start = np.zeros(s_pos.size, dtype=np.int64)
+        pair_chosen = chosen_ids[chosen_ids < space.n_pair]
+        ids, keys = hard_select_pairs(s_pos, s_neg, asc, desc, start, mode, int(need),
+                                      np.ascontiguousarray(pair_chosen))
+        ids_list.append(ids)
+        keys_list.append(keys)
+    if space.hi > space.n_pair:  # pseudo-pairs are active
+        ids = np.arange(space.n_pair, space.hi, dtype=np.int64)
+        d = space.margins(s_ext, ids)
+        keys = np.abs(d) if mode == 0 else d
+        keep = ~chosen.contains(ids)
+        ids, keys = ids[keep], keys[keep]
+        order = np.lexsort((ids, keys))[:need]
+        ids_list.append(ids[order])
+        keys_list.append(keys[order])
+    ids = np.concatenate(ids_list)
+    keys = np.concatenate(keys_list)
+    order = np.lexsort((ids, keys))[:need]
+    return ids[order]

@@ -1,0 +1,289 @@
+"""ActiveRankSVM: active sampling of pairs and points (shen-lin ASRankSVM / ASCRC)."""
+
+from __future__ import annotations
+
+import time
+import warnings
+
+import numpy as np
+from sklearn.base import BaseEstimator
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils.extmath import safe_sparse_dot
+from sklearn.utils.multiclass import check_classification_targets
+
+from .._progress import make_progress
+from .._validation import (Interval, Options, check_random_state, check_X, check_X_y,
+                           draw_seed, encode_binary, validate_params)
+from ..base import BinaryRankerMixin
+from ..pairs import ChosenSet
+from ..solvers.dual_cd import PairDualCD
+from ._active_sampling import STRATEGIES, JointSpace, SoftSampler, crc_weights, hard_select
+
+__all__ = ["ActiveRankSVM"]
+
+
+class ActiveRankSVM(BinaryRankerMixin, BaseEstimator):
+    """Linear RankSVM trained on a small, actively sampled set of pairs and points.
+
+    Algorithm 1 of Shen & Lin (2014), "Active sampling of pairs and points for
+    large-scale linear bipartite ranking": start from ``batch_size`` items drawn
+    uniformly from the joint set D* of real pairs (positive, negative) and
+    pseudo-pairs (a point against the origin); then repeatedly score the
+    points once, sample ``batch_size`` more items with the chosen strategy,
+    and warm-start a dual coordinate descent solver on the chosen pool, until
+    ``budget`` items are chosen. Cost depends on the budget, not on the number
+    of pairs: one pass ``X @ w`` per round plus the solver on at most
+    ``budget`` rows. Pairs are never enumerated.
+
+    ``gamma=1`` is ASRankSVM (real pairs only), ``gamma=0`` the point-wise SVM
+    on pseudo-pairs, values in between the CRC framework (shen-lin eq. (5)).
+
+    Parameters
+    ----------
+    budget : int, default=8000
+        Number of items (pairs + pseudo-pairs) to choose, B. Capped at the size
+        of the part of D* that can be sampled (then ``budget_`` says so and a
+        ``UserWarning`` is raised).
+    batch_size : int, default=100
+        Items sampled per round, b; the initial pool has ``batch_size`` items.
+    strategy : {'soft-correct', 'soft-close', 'random', 'hard-close', 'hard-correct'}, \
+default='soft-correct'
+        ``random``: uniform from the unchosen pool. ``soft-*``: rejection
+        sampling (Algorithm 2) accepting an item with probability
+        ``2 / (1 + exp(|w.z|))`` (close) or ``1 - 2 / (1 + exp([1 - w.z]_+))``
+        (correct), times gamma (real pairs) or 1 - gamma (pseudo-pairs).
+        ``hard-*``: the ``batch_size`` unchosen items with the lowest closeness
+        ``|w.z|`` / correctness ``-[1 - w.z]_+`` (ties: by margin ``w.z``,
+        then by item id), found by a k-way merge over sorted scores.
+    gamma : float in [0, 1] or 'uniform', default=1.0
+        Weight of real pairs against pseudo-pairs (shen-lin eq. (5));
+        ``'uniform'`` is ``|D_pair| / |D*|``.
+    threshold : bool, default=False
+        CRC-threshold (shen-lin section 3.5, eq. (8)): pseudo-pairs get a
+        threshold theta, regularized together with w; ``intercept_ = -theta``.
+    bias_correction : bool, default=True
+        Weight each sampled item by ``1 / p`` (section 3.3); without it every
+        chosen item weighs ``Gamma * C``.
+    C : float, default=0.1
+        Global regularization; item ``k`` costs
+        ``C_k = Gamma_k |L*| / (p_k Z) * C`` with ``Z = sum_{L*} 1 / p`` (section 4.1),
+        so the costs sum to ``C * budget`` when ``gamma=1``.
+    loss : {'hinge', 'squared_hinge'}, default='hinge'
+    tol : float, default=0.1
+        Stopping tolerance of the dual CD solver (LIBLINEAR's default, as in the paper).
+    max_iter : int, default=1000
+        Solver passes per round.
+    max_draws : int, default=20_000_000
+        Candidate draws allowed per round before soft sampling gives up (when
+        almost no unchosen item can be accepted); fitting then stops early with
+        a warning and ``budget_`` tells how many items were chosen.
+    random_state : None, int or numpy Generator, default=None
+    verbose : bool, default=False
+        Show progress per round.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_features,)
+    intercept_ : float
+        ``-theta`` for CRC-threshold, else 0.
+    classes_ : ndarray of shape (2,)
+    threshold_ : float
+        Score cut used by ``predict`` (0 with CRC-threshold, else the best
+        training-accuracy cut).
+    budget_ : int
+        Items actually chosen (``budget`` unless capped or stopped early).
+    n_pairs_ : int
+        Real pairs in the chosen pool.
+    n_pseudo_pairs_ : int
+        Pseudo-pairs in the chosen pool.
+    rejections_ : ndarray of shape (n_rounds - 1,)
+        Rejected draws of each sampling round (shen-lin Fig. 6); zeros for
+        the random and hard strategies with gamma in {0, 1}.
+    history_ : list of dict
+        One entry per solver call: ``n_chosen``, ``n_pairs``, ``rejections``,
+        ``select_seconds`` (sampling or hard selection), ``solve_seconds``,
+        ``seconds`` (cumulative fit time, without evaluation), ``n_iter`` and,
+        with ``eval_set``, ``auc``.
+    n_iter_ : int
+        Solver passes summed over rounds.
+    n_features_in_ : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from birank import ActiveRankSVM
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(2000, 5))
+    >>> y = (X @ [1.0, -2.0, 0.5, 0.0, 1.0] + rng.normal(size=2000) > 1.5).astype(int)
+    >>> model = ActiveRankSVM(budget=1000, random_state=0).fit(X, y)
+    >>> model.n_pairs_, len(model.history_)
+    (1000, 10)
+    >>> bool(model.score(X, y) > 0.9)
+    True
+    """
+
+    _parameter_constraints = {
+        "budget": [Interval("integer", 1, None)],
+        "batch_size": [Interval("integer", 1, None)],
+        "strategy": [Options(*STRATEGIES)],
+        "gamma": [Interval("real", 0, 1, closed="both"), Options("uniform")],
+        "threshold": ["boolean"],
+        "bias_correction": ["boolean"],
+        "C": [Interval("real", 0, None, closed="neither")],
+        "loss": [Options("hinge", "squared_hinge")],
+        "tol": [Interval("real", 0, None, closed="neither")],
+        "max_iter": [Interval("integer", 1, None)],
+        "max_draws": [Interval("integer", 1, None)],
+        "random_state": ["random_state"],
+        "verbose": ["boolean", Interval("integer", 0, None)],
+    }
+
+    def __init__(self, budget=8000, batch_size=100, strategy="soft-correct", gamma=1.0,
+                 threshold=False, bias_correction=True, C=0.1, loss="hinge", tol=0.1,
+                 max_iter=1000, max_draws=20_000_000, random_state=None, verbose=False):
+        self.budget = budget
+        self.batch_size = batch_size
+        self.strategy = strategy
+        self.gamma = gamma
+        self.threshold = threshold
+        self.bias_correction = bias_correction
+        self.C = C
+        self.loss = loss
+        self.tol = tol
+        self.max_iter = max_iter
+        self.max_draws = max_draws
+        self.random_state = random_state
+        self.verbose = verbose
+
+    def fit(self, X, y, eval_set=None):
+        """Choose ``budget`` pairs / pseudo-pairs actively and fit on them.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Two label values; the larger one is the positive class.
+        eval_set : tuple (X_eval, y_eval), optional
+            Scored after every round: ``history_[k]['auc']`` (shen-lin Fig. 5).
+
+        Returns
+        -------
+        self
+        """
+        validate_params(self)
+        X, y = check_X_y(self, X, y, reset=True)
+        check_classification_targets(y)
+        self.classes_, y01 = encode_binary(y)
+        eval_data = None
+        if eval_set is not None:
+            if not (isinstance(eval_set, (tuple, list)) and len(eval_set) == 2):
+                raise ValueError("eval_set must be a tuple (X_eval, y_eval); got "
+                                 f"{type(eval_set).__name__}.")
+            Xe = check_X(self, eval_set[0], reset=False)
+            ye = np.asarray(eval_set[1]).reshape(-1)
+            if ye.shape[0] != Xe.shape[0]:
+                raise ValueError(f"eval_set: X_eval has {Xe.shape[0]} rows but y_eval has "
+                                 f"{ye.shape[0]} labels.")
+            eval_data = (Xe, ye == self.classes_[1])
+        self._fit(X, y01, eval_data)
+        self._set_threshold(X, y01, learned_bias=self.threshold)
+        return self
+
+    # ------------------------------------------------------------------ driver
+    def _fit(self, X, y01, eval_data):
+        from ..metrics import roc_auc
+
+        rng = check_random_state(self.random_state)
+        n_pos = int(y01.sum())
+        n_pair, n_pseudo = n_pos * (y01.size - n_pos), y01.size
+        gamma = (n_pair / (n_pair + n_pseudo) if isinstance(self.gamma, str)
+                 else float(self.gamma))
+        self.gamma_ = gamma
+        space = JointSpace(y01, gamma)
+        budget = int(self.budget)
+        if budget > space.n_active:
+            warnings.warn(
+                f"ActiveRankSVM: budget={budget} exceeds the {space.n_active} items that can be "
+                f"sampled (gamma={gamma:g}); using all of them.", UserWarning, stacklevel=3)
+            budget = space.n_active
+        b = min(int(self.batch_size), budget)
+        hard = self.strategy.startswith("hard")
+        sampler = None if hard else SoftSampler(space, self.strategy, budget, self.max_draws)
+        solver = PairDualCD(X, loss=self.loss, fit_threshold=self.threshold, tol=self.tol,
+                            max_iter=self.max_iter, random_state=draw_seed(rng))
+        report = make_progress(self.verbose, "ActiveRankSVM")
+
+        t0 = time.perf_counter()
+        ids = space.initial(b, rng)  # Algorithm 1 input: a random initial chosen pool
+        chosen = ChosenSet(ids)
+        pool_ids = ids
+        pool_p = np.ones(b)  # drawn uniformly: acceptance probability 1
+        select_s = time.perf_counter() - t0
+        history, rejections = [], []
+        n_iter_total = 0
+        n_rej = 0
+        stopped = False
+        last_warning = None
+        while True:
+            t1 = time.perf_counter()
+            a, bb = space.decode(ids)
+            C_all = crc_weights(pool_p, space.big_gamma(pool_ids), self.C, self.bias_correction)
+            solver.add_rows(a, bb, C_all[-ids.size:])
+            solver.set_weights(C_all)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", ConvergenceWarning)
+                n_iter_total += solver.solve()
+            last_warning = next((w for w in caught if issubclass(w.category, ConvergenceWarning)),
+                                None)
+            solve_s = time.perf_counter() - t1
+            entry = {"n_chosen": int(pool_ids.size),
+                     "n_pairs": int(np.count_nonzero(pool_ids < space.n_pair)),
+                     "rejections": int(n_rej), "select_seconds": select_s,
+                     "solve_seconds": solve_s, "n_iter": int(solver.n_iter_)}
+            entry["seconds"] = (history[-1]["seconds"] if history else 0.0) + select_s + solve_s
+            if eval_data is not None:
+                scores = np.asarray(safe_sparse_dot(eval_data[0], solver.coef_)).reshape(-1)
+                entry["auc"] = roc_auc(eval_data[1], scores + solver.intercept_)
+            history.append(entry)
+            report(pool_ids.size, budget, f"pairs={entry['n_pairs']}"
+                   + (f" auc={entry['auc']:.4f}" if "auc" in entry else ""))
+            if pool_ids.size >= budget or stopped:
+                break
+            # ---- sampling step of Algorithm 1: b items from U* with the current w
+            t1 = time.perf_counter()
+            need = min(b, budget - pool_ids.size)
+            s_ext = np.empty(X.shape[0] + 1)
+            s_ext[:-1] = np.asarray(safe_sparse_dot(X, solver.coef_)).reshape(-1)
+            s_ext[:-1] += solver.intercept_
+            s_ext[-1] = 0.0  # the origin of pseudo-pairs
+            if hard:
+                ids = hard_select(space, s_ext, need, self.strategy, chosen)
+                p = np.ones(ids.size)
+                n_rej = 0
+            else:
+                ids, p, n_rej, _, exhausted = sampler.sample(s_ext, need, chosen, rng)
+                if exhausted:
+                    stopped = True
+                    warnings.warn(
+                        f"ActiveRankSVM: {self.strategy} sampling found only {ids.size} of "
+                        f"{need} acceptable items in a round (almost every unchosen item has "
+                        f"acceptance probability 0); stopping with {pool_ids.size + ids.size} "
+                        "chosen items.", UserWarning, stacklevel=3)
+            rejections.append(int(n_rej))
+            chosen.add(ids)
+            pool_ids = np.concatenate((pool_ids, ids))
+            pool_p = np.concatenate((pool_p, p))
+            select_s = time.perf_counter() - t1
+            if ids.size == 0:
+                break
+        if last_warning is not None:
+            warnings.warn(str(last_warning.message), ConvergenceWarning, stacklevel=3)
+        self.coef_ = solver.coef_.copy()
+        self.intercept_ = float(solver.intercept_)
+        self.budget_ = int(pool_ids.size)
+        self.n_pairs_ = int(np.count_nonzero(pool_ids < space.n_pair))
+        self.n_pseudo_pairs_ = int(pool_ids.size - self.n_pairs_)
+        self.rejections_ = np.asarray(rejections, dtype=np.int64)
+        self.history_ = history
+        self.n_iter_ = int(n_iter_total)
+        self.pool_ids_ = pool_ids

@@ -1,0 +1,398 @@
+"""BBR and LCBR: pairwise squared loss from pair moments (gultekin-paisley).
+
+Both minimize ``1/2 w'Sigma w - mu'w`` over the ball ``|w| <= radius``
+(gultekin-paisley Alg. 1 and 2, line 10); they differ in the pairs behind
+``(mu, Sigma)``: BBR uses all N1*N0 (positive, negative) pairs, computed exactly
+from per-class moments without enumerating pairs; LCBR averages S pairs sampled
+uniformly with replacement.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import BaseEstimator
+from sklearn.utils.multiclass import check_classification_targets
+
+from .._progress import make_progress
+from .._validation import (
+    Interval,
+    Options,
+    check_random_state,
+    check_X_y,
+    validate_params,
+)
+from ..base import BinaryRankerMixin
+from ..solvers.ball_quadratic import solve_ball_quadratic
+from ..solvers.pair_moments import (
+    AllPairsOperator,
+    ClassMoments,
+    SampledPairsOperator,
+    all_pairs_moments,
+    draw_pairs,
+    sampled_pair_sums,
+    update_class_moments,
+)
+
+__all__ = ["BBR", "LCBR"]
+
+#: above this many features ``solver="auto"`` never forms the D x D moment matrix
+AUTO_DENSE_MAX_FEATURES = 2000
+#: ``radius=None``: ridge = RIDGE * trace(Sigma) / D (see the class docstrings)
+RIDGE = 1e-10
+
+
+def _encode_chunk(est, y, classes):
+    """Map y to {0,1} given (or fixing) ``est.classes_``; validate labels."""
+    y = np.asarray(y).reshape(-1)
+    if not hasattr(est, "classes_"):
+        if classes is None:
+            classes = np.unique(y)
+            if classes.shape[0] != 2:
+                raise ValueError(
+                    f"{type(est).__name__}: the first call to partial_fit needs `classes` "
+                    f"(the two label values) unless y holds both; got y with "
+                    f"{classes.shape[0]} distinct value(s) and classes=None.")
+        classes = np.unique(np.asarray(classes))
+        if classes.shape[0] != 2:
+            raise ValueError(f"{type(est).__name__}: classes must hold exactly two label "
+                             f"values for bipartite ranking; got {classes!r}.")
+        est.classes_ = classes
+    elif classes is not None and not np.array_equal(np.unique(classes), est.classes_):
+        raise ValueError(f"{type(est).__name__}: classes={classes!r} differs from the "
+                         f"classes_ {est.classes_!r} of the first call.")
+    unknown = ~np.isin(y, est.classes_)
+    if unknown.any():
+        raise ValueError(f"{type(est).__name__}: y holds label(s) "
+                         f"{np.unique(y[unknown])!r} not in classes_ {est.classes_!r}.")
+    return (y == est.classes_[1]).astype(np.int8)
+
+
+class _PairMomentRanker(BinaryRankerMixin, BaseEstimator):
+    """Shared fit/partial_fit path; subclasses add pairs to the moments."""
+
+    _parameter_constraints = {
+        "radius": [None, Interval("real", 0, None, closed="neither")],
+        "solver": [Options("auto", "eigh", "cg")],
+        "tol": [Interval("real", 0, None, closed="neither")],
+        "max_iter": [Interval("integer", 1, None)],
+        "verbose": ["boolean", Interval("integer", 0, None)],
+    }
+
+    def fit(self, X, y):
+        """Fit on (X, y), discarding any state from earlier calls.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Two label values; the larger one is the positive class.
+
+        Returns
+        -------
+        self
+        """
+        for attr in ("classes_", "coef_", "_state"):
+            if hasattr(self, attr):
+                delattr(self, attr)
+        return self._partial_fit(X, y, classes=None, reset=True)
+
+    def partial_fit(self, X, y, classes=None):
+        """Add one chunk of samples to the moments and re-solve.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        classes : array-like of shape (2,), default=None
+            The two label values. Needed on the first call unless ``y`` holds both.
+
+        Returns
+        -------
+        self
+        """
+        return self._partial_fit(X, y, classes=classes, reset=not hasattr(self, "_state"))
+
+    def _partial_fit(self, X, y, classes, reset):
+        validate_params(self)
+        report = make_progress(self.verbose, type(self).__name__)
+        X, y = check_X_y(self, X, y, reset=reset)
+        check_classification_targets(y)
+        if reset:
+            if classes is None and not hasattr(self, "classes_"):
+                from .._validation import encode_binary
+
+                self.classes_, y01 = encode_binary(y)
+            else:
+                y01 = _encode_chunk(self, y, classes)
+            d = X.shape[1]
+            solver = self.solver
+            if solver == "auto":
+                solver = "eigh" if d <= AUTO_DENSE_MAX_FEATURES else "cg"
+            self._solver_used = solver
+            self._state = self._new_state(d, solver)
+        else:
+            y01 = _encode_chunk(self, y, classes)
+        report(0, 2, "accumulating pair moments")
+        self._accumulate(X, y01)
+        report(1, 2, "solving the ball-constrained quadratic")
+        self._solve()
+        self._set_threshold(X, y01)
+        report(2, 2, "done")
+        return self
+
+    def _solve(self):
+        d = self.n_features_in_
+        mu, sigma = self._moments()
+        self.pair_mean_, self.pair_second_moment_ = mu, sigma
+        if mu is None:  # no pair seen yet (one class only)
+            self.coef_ = np.zeros(d)
+            self.intercept_ = 0.0
+            self.lambda_, self.n_iter_ = 0.0, 1
+            return
+        if isinstance(sigma, np.ndarray):
+            trace = float(np.trace(sigma))
+        else:
+            trace = sigma.trace()
+        ridge = RIDGE * max(trace, np.finfo(float).tiny) / max(d, 1)
+        res = solve_ball_quadratic(sigma, mu, self.radius, ridge=ridge, tol=self.tol,
+                                   max_iter=self.max_iter)
+        self.coef_ = np.asarray(res.w, dtype=np.float64)
+        self.intercept_ = 0.0
+        self.lambda_ = res.lam
+        # iterations of the solver: CG iterations ("cg"), or 1 + secular Newton steps ("eigh")
+        self.n_iter_ = max(1, res.cg_iter if self._solver_used == "cg" else 1 + res.n_iter)
+
+    def phi_risk(self, X, y):
+        """Mean pairwise squared loss ``1/2 (1 - w.(x_i - x_j))^2`` over all pairs of (X, y).
+
+        Computed from pair moments in O(N D), never enumerating pairs:
+        ``1/2 - mu'w + 1/2 w'Sigma w``, with ``w'Sigma w = var1(s) + var0(s) +
+        (mean1(s) - mean0(s))^2`` for the scores ``s = Xw``.
+        """
+        from .._validation import check_X
+
+        X = check_X(self, X, reset=False)
+        y01 = np.asarray(y).reshape(-1) == self.classes_[1]
+        s = self.decision_function(X) - self.intercept_
+        s1, s0 = s[y01], s[~y01]
+        m = s1.mean() - s0.mean()
+        # gultekin-paisley Sec. 1 writes R_N(w) = 1/2 w'Sigma w - mu'w, dropping the
+        # constant 1/2 of 1/2 (1 - w.z)^2; we keep it so the value is the mean loss.
+        return float(0.5 - m + 0.5 * (s1.var() + s0.var() + m * m))
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.non_deterministic = False
+        return tags
+
+
+class BBR(_PairMomentRanker):
+    """Batch Bipartite Ranking: exact all-pairs pairwise squared loss in a ball.
+
+    Minimizes the mean over all N1*N0 (positive, negative) pairs of
+    ``1/2 (1 - w.(x_i - x_j))^2`` subject to ``|w| <= radius`` (gultekin-paisley,
+    Algorithm 1). The pair moments ``mu = m1 - m0`` and
+    ``Sigma = C1 + C0 + mu mu'`` come from per-class means and covariances, so fitting
+    costs O(N D^2) (dense) instead of O(N1 N0 D^2); with ``solver="cg"`` Sigma is never
+    formed and each product ``Sigma v`` costs O(nnz). The ball constraint is solved
+    exactly (trust-region subproblem).
+
+    Parameters
+    ----------
+    radius : float or None, default=None
+        The ball radius W*. ``None``: unconstrained minimizer of
+        ``1/2 w'(Sigma + r I) w - mu'w`` with a tiny ridge
+        ``r = 1e-10 * trace(Sigma) / n_features`` (numerically flat directions of Sigma
+        carry no part of mu, so this is the minimum-norm minimizer).
+    solver : {"auto", "eigh", "cg"}, default="auto"
+        ``"eigh"``: form the D x D moments and solve by eigendecomposition;
+        ``"cg"``: implicit Sigma, conjugate gradients (for sparse, high-dimensional
+        X; keeps the training rows, O(nnz) memory, to apply Sigma);
+        ``"auto"``: ``"eigh"`` up to 2000 features, else ``"cg"``.
+    tol : float, default=1e-10
+        CG stops at residual ``tol * |mu|`` (``solver="cg"`` only).
+    max_iter : int, default=1000
+        Maximum CG iterations per linear solve.
+    verbose : bool or int, default=False
+        Report progress on stderr.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+    coef_ : ndarray of shape (n_features,)
+    intercept_ : float
+        Always 0.0 (pairwise losses do not see a bias).
+    threshold_ : float
+        Score cut with the best accuracy on the (last) training chunk, for ``predict``.
+    pair_mean_ : ndarray of shape (n_features,)
+        mu over all pairs.
+    pair_second_moment_ : ndarray of shape (n_features, n_features) or LinearOperator
+        Sigma over all pairs (an implicit operator with ``solver="cg"``).
+    lambda_ : float
+        Lagrange multiplier of the ball constraint (0 when inactive).
+    n_iter_ : int
+        Solver iterations: total CG iterations (``"cg"``), or 1 + Newton steps on the
+        secular equation (``"eigh"``; 1 when the constraint is inactive).
+    n_pairs_ : int
+        N1 * N0, the number of pairs the moments average over.
+    n_features_in_ : int
+
+    Notes
+    -----
+    ``partial_fit`` merges per-class moments chunk by chunk (Chan et al.'s update),
+    so pairs *across* chunks count too: the result equals ``fit`` on all the data.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from birank import BBR
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(200, 3)); y = (X[:, 0] + 0.5 * rng.normal(size=200) > 0)
+    >>> model = BBR(radius=1.0).fit(X, y)
+    >>> bool(model.score(X, y) > 0.9)
+    True
+    >>> bool(np.linalg.norm(model.coef_) <= 1.0 + 1e-12)
+    True
+    """
+
+    def __init__(self, radius=None, *, solver="auto", tol=1e-10, max_iter=1000, verbose=False):
+        self.radius = radius
+        self.solver = solver
+        self.tol = tol
+        self.max_iter = max_iter
+        self.verbose = verbose
+
+    def _new_state(self, d, solver):
+        if solver == "eigh":
+            return {"pos": ClassMoments(d), "neg": ClassMoments(d)}
+        return {"pos": [], "neg": []}
+
+    def _accumulate(self, X, y01):
+        st = self._state
+        if self._solver_used == "eigh":
+            update_class_moments(st["pos"], st["neg"], X, y01)
+        else:
+            pos = np.flatnonzero(y01 == 1)
+            neg = np.flatnonzero(y01 == 0)
+            if pos.size:
+                st["pos"].append(X[pos])
+            if neg.size:
+                st["neg"].append(X[neg])
+
+    def _moments(self):
+        st = self._state
+        if self._solver_used == "eigh":
+            n1, n0 = st["pos"].n, st["neg"].n
+            self.n_pairs_ = int(n1) * int(n0)
+            if n1 == 0 or n0 == 0:
+                return None, None
+            return all_pairs_moments(st["pos"], st["neg"])
+        n1 = sum(b.shape[0] for b in st["pos"])
+        n0 = sum(b.shape[0] for b in st["neg"])
+        self.n_pairs_ = int(n1) * int(n0)
+        if n1 == 0 or n0 == 0:
+            return None, None
+        op = AllPairsOperator(st["pos"], st["neg"], self.n_features_in_)
+        return op.mu, op
+
+
+class LCBR(_PairMomentRanker):
+    """Low Cost Bipartite Ranking: pairwise squared loss on S sampled pairs, in a ball.
+
+    Draws ``n_pairs`` (positive, negative) pairs uniformly with replacement,
+    averages their moments ``mu_S``, ``Sigma_S`` (gultekin-paisley, Algorithm 2) and
+    minimizes ``1/2 w'Sigma_S w - mu_S'w`` over ``|w| <= radius`` exactly.
+    Cost O(S D^2) with ``solver="eigh"``; ``solver="cg"`` keeps only the pair
+    indices and applies Sigma_S in O(nnz + S).
+
+    Parameters
+    ----------
+    n_pairs : int, default=5000
+        S, the number of pairs sampled (per call of ``fit`` or ``partial_fit``).
+    radius : float or None, default=None
+        Ball radius W*; ``None`` as in :class:`BBR` (tiny ridge
+        ``1e-10 * trace(Sigma_S) / n_features``).
+    solver : {"auto", "eigh", "cg"}, default="auto"
+        As in :class:`BBR`.
+    tol : float, default=1e-10
+        CG residual tolerance relative to ``|mu_S|``.
+    max_iter : int, default=1000
+        Maximum CG iterations per linear solve.
+    random_state : None, int or numpy Generator, default=None
+        Pair sampling. The same int gives the same pairs and a bit-identical model.
+    verbose : bool or int, default=False
+
+    Attributes
+    ----------
+    classes_, coef_, intercept_, threshold_, pair_mean_, pair_second_moment_,
+    lambda_, n_iter_, n_features_in_ : as in :class:`BBR`
+    n_pairs_ : int
+        Total number of sampled pairs behind the moments.
+
+    Notes
+    -----
+    ``partial_fit`` samples ``n_pairs`` pairs *within each chunk* (a chunk with a
+    single class contributes none) and averages all pairs sampled so far; pairs
+    across chunks are never drawn, unlike :class:`BBR`'s exact stream.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from birank import LCBR
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(500, 3)); y = (X[:, 0] + 0.5 * rng.normal(size=500) > 0)
+    >>> model = LCBR(n_pairs=2000, radius=1.0, random_state=0).fit(X, y)
+    >>> bool(model.score(X, y) > 0.9)
+    True
+    >>> model.n_pairs_
+    2000
+    """
+
+    _parameter_constraints = {
+        **_PairMomentRanker._parameter_constraints,
+        "n_pairs": [Interval("integer", 1, None)],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(self, n_pairs=5000, radius=None, *, solver="auto", tol=1e-10, max_iter=1000,
+                 random_state=None, verbose=False):
+        self.n_pairs = n_pairs
+        self.radius = radius
+        self.solver = solver
+        self.tol = tol
+        self.max_iter = max_iter
+        self.random_state = random_state
+        self.verbose = verbose
+
+    def _new_state(self, d, solver):
+        self._rng = check_random_state(self.random_state)
+        if solver == "eigh":
+            return {"n": 0, "sz": np.zeros(d), "szz": np.zeros((d, d))}
+        return {"n": 0, "chunks": []}
+
+    def _accumulate(self, X, y01):
+        pos = np.flatnonzero(y01 == 1).astype(np.int64)
+        neg = np.flatnonzero(y01 == 0).astype(np.int64)
+        if pos.size == 0 or neg.size == 0:
+            return
+        a, b = draw_pairs(self._rng, pos, neg, int(self.n_pairs))  # gultekin-paisley Alg. 2, l. 4
+        st = self._state
+        st["n"] += a.shape[0]
+        if self._solver_used == "eigh":
+            sz, szz = sampled_pair_sums(X, a, b)
+            st["sz"] += sz
+            st["szz"] += szz
+        else:
+            st["chunks"].append((X, a, b))
+
+    def _moments(self):
+        st = self._state
+        self.n_pairs_ = int(st["n"])
+        if st["n"] == 0:
+            return None, None
+        if self._solver_used == "eigh":
+            # gultekin-paisley Alg. 2, lines 5-6: the 1/S factor applied once at the end
+            return st["sz"] / st["n"], st["szz"] / st["n"]
+        op = SampledPairsOperator(st["chunks"], self.n_features_in_)
+        return op.mu, op
+

@@ -1,0 +1,156 @@
+"""``birank datasets list|fetch|info``: bundled sets, LIBSVM downloads, file summaries."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from . import UserError
+
+
+def register(subparsers):
+    p = subparsers.add_parser(
+        "datasets", help="list, download or describe datasets",
+        description="Bundled datasets, LIBSVM downloads (cached), and summaries of "
+                    "LIBSVM/SVMlight files.",
+    )
+    sub = p.add_subparsers(dest="datasets_command", metavar="ACTION")
+    sub.required = True
+
+    pl = sub.add_parser("list", help="bundled and downloadable datasets")
+    pl.add_argument("--data-home", default=None,
+                    help="cache folder (default $BIRANK_DATA or ~/.cache/birank)")
+    pl.set_defaults(func=_list)
+
+    pf = sub.add_parser("fetch", help="download a LIBSVM dataset into the cache")
+    pf.add_argument("name", help="dataset name, see `birank datasets list`")
+    pf.add_argument("--data-home", default=None,
+                    help="cache folder (default $BIRANK_DATA or ~/.cache/birank)")
+    pf.add_argument("--base-url", default=None, help="mirror of the LIBSVM dataset page")
+    pf.add_argument("--subset", default="all", choices=("all", "train", "test"))
+    pf.add_argument("--refresh", action="store_true",
+                    help="delete the cached copy first and download again")
+    pf.set_defaults(func=_fetch)
+
+    pi = sub.add_parser(
+        "info", help="rows, features, nnz, labels and groups of a file or dataset",
+        description="PATH_OR_NAME is a LIBSVM/SVMlight file (plain, .gz, .bz2, .xz), a "
+                    "bundled dataset name, or a cached LIBSVM dataset name.",
+    )
+    pi.add_argument("target", metavar="PATH_OR_NAME")
+    pi.add_argument("--data-home", default=None)
+    pi.add_argument("--zero-based", action="store_true", help="indices start at 0")
+    pi.add_argument("--duplicates", default="error", choices=("error", "sum", "last"),
+                    help="what to do with an index repeated in a row")
+    pi.set_defaults(func=_info)
+
+
+def _fmt_bytes(n):
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if n < 1024 or unit == "GiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024.0
+
+
+def _list(args):
+    from importlib import resources
+
+    from ..datasets import BUNDLED, LIBSVM_DATASETS, NOT_ON_LIBSVM, get_data_home
+
+    print("Bundled (no download; birank.datasets.load_<name>):")
+    print(f"  {'name':<15}{'rows':>7}{'features':>10}  {'size (xz)':>10}  labels")
+    data = resources.files("birank.datasets") / "data"
+    for name, (fname, n_feat, rows, labels, _desc) in BUNDLED.items():
+        size = len((data / fname).read_bytes())
+        print(f"  {name:<15}{rows:>7}{n_feat:>10}  {_fmt_bytes(size):>10}  {labels}")
+    cache = os.path.join(get_data_home(args.data_home), "libsvm")
+    print(f"\nDownloadable from LIBSVM (`birank datasets fetch NAME`; cache {cache}):")
+    print(f"  {'name':<15}{'kind':<12}{'features':>9}  {'cached':>10}  used by")
+    for name, info in LIBSVM_DATASETS.items():
+        size = 0
+        for part in ("train", "test"):
+            if info[part] is not None:
+                path = os.path.join(cache, info[part].replace("/", "__"))
+                if os.path.exists(path):
+                    size += os.path.getsize(path)
+        cached = _fmt_bytes(size) if size else "-"
+        print(f"  {name:<15}{info['kind']:<12}{info['n_features']:>9}  {cached:>10}  "
+              f"{info['papers']}")
+    print("\nUsed by the papers but not on LIBSVM: "
+          + "; ".join(f"{k}: {v}" for k, v in NOT_ON_LIBSVM.items()))
+    return 0
+
+
+def _fetch(args):
+    from ..datasets import download_libsvm
+
+    try:
+        paths = download_libsvm(args.name, data_home=args.data_home, base_url=args.base_url,
+                                subset=args.subset, refresh=args.refresh, verbose=True)
+    except ConnectionError as exc:
+        raise UserError(str(exc)) from None
+    for part, path in paths.items():
+        print(f"{part}: {path} ({_fmt_bytes(os.path.getsize(path))})")
+    return 0
+
+
+def summarize(X, y, groups=None):
+    """Lines of text describing a dataset (used by ``datasets info``)."""
+    n, d = X.shape
+    lines = [f"rows      {n}", f"features  {d}",
+             f"nnz       {X.nnz} ({X.nnz / max(n * d, 1):.2%} dense, "
+             f"{X.nnz / max(n, 1):.1f} per row)"]
+    values, counts = np.unique(y, return_counts=True)
+    if len(values) <= 20:
+        lab = ", ".join(f"{v:g}: {c}" for v, c in zip(values, counts))
+        lines.append(f"labels    {len(values)} distinct [{lab}]")
+    else:
+        lines.append(f"labels    {len(values)} distinct, min {y.min():g}, max {y.max():g}, "
+                     f"mean {y.mean():.4g}")
+    if groups is not None:
+        _, sizes = np.unique(groups, return_counts=True)
+        lines.append(f"groups    {len(sizes)} (size min {sizes.min()}, median "
+                     f"{np.median(sizes):g}, max {sizes.max()})")
+    return lines
+
+
+def _info(args):
+    from ..datasets import BUNDLED, LIBSVM_DATASETS, get_data_home, load_bundled
+    from ..datasets._svmlight import load_svmlight_bytes, read_bytes, read_query_file
+
+    target = args.target
+    groups = None
+    if os.path.exists(target):
+        X, y, groups = load_svmlight_bytes(
+            read_bytes(target), target, zero_based=args.zero_based, duplicates=args.duplicates
+        )
+        if groups is None and os.path.exists(target + ".query"):
+            groups = read_query_file(target + ".query", n_rows=X.shape[0])
+        title = target
+    elif target in BUNDLED:
+        out = load_bundled(target)
+        X, y = out[:2]
+        groups = out[2] if len(out) == 3 else None
+        title = f"{target} (bundled: {BUNDLED[target][4]})"
+    elif target in LIBSVM_DATASETS:
+        info = LIBSVM_DATASETS[target]
+        path = os.path.join(get_data_home(args.data_home), "libsvm",
+                            info["train"].replace("/", "__"))
+        if not os.path.exists(path):
+            raise UserError(
+                f"{target} is not downloaded yet; run `birank datasets fetch {target}`."
+            )
+        from ..datasets import fetch_libsvm
+
+        X, y = fetch_libsvm(target, data_home=args.data_home, download_if_missing=False)
+        title = f"{target} (cached LIBSVM train file {path})"
+    else:
+        raise UserError(
+            f"{target!r} is neither an existing file nor a dataset name "
+            "(see `birank datasets list`)."
+        )
+    print(title)
+    for line in summarize(X, y, groups):
+        print("  " + line)
+    return 0

@@ -1,0 +1,31 @@
+"""``birank reproduce PAPER``: run a paper's experiments, write tables and figures."""
+
+from __future__ import annotations
+
+import importlib
+
+# paper name on the command line -> experiment module (add_arguments, run)
+EXPERIMENTS = {
+    "shen-lin": ("birank.experiments.shen_lin",
+                 "Shen & Lin: active sampling of pairs and points (ASRankSVM, ASCRC)"),
+    "gultekin": ("birank.experiments.gultekin_paisley",
+                 "Gultekin & Paisley: BBR and LCBR, pairwise squared loss"),
+}
+
+
+def register(subparsers):
+    parser = subparsers.add_parser(
+        "reproduce", help="reproduce a paper's tables and figures",
+        description="Reproduce the published experiments of a paper birank builds on.")
+    papers = parser.add_subparsers(dest="paper", metavar="PAPER")
+    papers.required = True
+    for name, (module_name, help_text) in EXPERIMENTS.items():
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:  # an experiment not written yet
+            if exc.name == module_name:
+                continue
+            raise
+        sub = papers.add_parser(name, help=help_text, description=help_text)
+        module.add_arguments(sub)
+        sub.set_defaults(func=module.run)

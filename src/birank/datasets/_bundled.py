@@ -1,0 +1,189 @@
+"""Small real datasets shipped inside the package (xz-compressed LIBSVM text).
+
+Origins and licenses: ``birank/datasets/data/SOURCE.md``.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+import numpy as np
+
+from ._svmlight import load_svmlight_bytes
+
+__all__ = [
+    "BUNDLED",
+    "load_bundled",
+    "load_heart",
+    "load_german_numer",
+    "load_ionosphere",
+    "load_housing",
+    "load_diabetes",
+    "load_w1a",
+    "load_a9a",
+    "load_tfranking_toy",
+]
+
+# name -> (file in data/, n_features, rows, label kind, description)
+BUNDLED = {
+    "heart": ("heart_scale.xz", 13, 270, "binary -1/+1", "Statlog heart, scaled"),
+    "german.numer": ("german.numer.xz", 24, 1000, "binary -1/+1", "Statlog German credit, numeric"),
+    "ionosphere": ("ionosphere_scale.xz", 34, 351, "binary -1/+1", "UCI ionosphere, scaled"),
+    "housing": ("housing_scale.xz", 13, 506, "real 5..50", "Boston housing, scaled; MEDV target"),
+    "diabetes": ("diabetes.xz", 8, 768, "binary -1/+1", "Pima Indians diabetes, unscaled"),
+    "w1a": ("w1a.xz", 300, 2477, "binary -1/+1", "Platt web pages, sparse binary features"),
+    "a9a": ("a9a.xz", 123, 32561, "binary -1/+1", "UCI Adult (Platt), training file"),
+    "a9a.t": ("a9a.t.xz", 123, 16281, "binary -1/+1", "UCI Adult (Platt), test file"),
+    "tfranking_toy": ("tfranking_toy_train.txt.xz", 136, 119, "graded 0..2 + qid",
+                      "TF-Ranking toy LETOR train.txt"),
+}
+
+
+def _read(filename):
+    return (resources.files("birank.datasets") / "data" / filename).read_bytes()
+
+
+def load_bundled(name):
+    """Load a bundled dataset by name (see :data:`BUNDLED`).
+
+    Returns ``(X, y)``, or ``(X, y, groups)`` for ``"tfranking_toy"``.
+    """
+    if name not in BUNDLED:
+        raise ValueError(
+            f"unknown bundled dataset {name!r}; choose one of {', '.join(sorted(BUNDLED))}."
+        )
+    filename, n_features = BUNDLED[name][:2]
+    dup = "last" if name == "tfranking_toy" else "error"
+    X, y, qid = load_svmlight_bytes(
+        _read(filename), f"birank/datasets/data/{filename}", n_features, duplicates=dup
+    )
+    if name == "tfranking_toy":
+        return X, y, qid
+    return X, y
+
+
+def load_heart():
+    """Statlog heart (LIBSVM ``heart_scale``): 270 rows, 13 features, labels -1/+1.
+
+    Returns
+    -------
+    X : csr_matrix of shape (270, 13)
+    y : ndarray of float64 (-1: 150, +1: 120)
+
+    Examples
+    --------
+    >>> from birank.datasets import load_heart
+    >>> X, y = load_heart()
+    >>> X.shape, int((y == 1).sum())
+    ((270, 13), 120)
+    """
+    return load_bundled("heart")
+
+
+def load_german_numer():
+    """Statlog German credit, numeric (LIBSVM ``german.numer``, unscaled): 1000 x 24, -1/+1.
+
+    Examples
+    --------
+    >>> from birank.datasets import load_german_numer
+    >>> X, y = load_german_numer()
+    >>> X.shape, int((y == 1).sum())
+    ((1000, 24), 700)
+    """
+    return load_bundled("german.numer")
+
+
+def load_ionosphere():
+    """UCI ionosphere (LIBSVM ``ionosphere_scale``): 351 x 34, labels -1/+1 (225 are +1).
+
+    Examples
+    --------
+    >>> from birank.datasets import load_ionosphere
+    >>> load_ionosphere()[0].shape
+    (351, 34)
+    """
+    return load_bundled("ionosphere")
+
+
+def load_housing():
+    """Boston housing (LIBSVM ``housing_scale``): 506 x 13, real-valued target 5..50.
+
+    Examples
+    --------
+    >>> from birank.datasets import load_housing
+    >>> X, y = load_housing()
+    >>> X.shape, float(y.min()), float(y.max())
+    ((506, 13), 5.0, 50.0)
+    """
+    return load_bundled("housing")
+
+
+def load_diabetes():
+    """Pima Indians diabetes (LIBSVM ``diabetes``, unscaled): 768 x 8, -1 (268) / +1 (500).
+
+    Examples
+    --------
+    >>> from birank.datasets import load_diabetes
+    >>> load_diabetes()[0].shape
+    (768, 8)
+    """
+    return load_bundled("diabetes")
+
+
+def load_w1a():
+    """LIBSVM ``w1a`` (Platt web pages): 2477 x 300 sparse binary features, 72 positives.
+
+    Examples
+    --------
+    >>> from birank.datasets import load_w1a
+    >>> X, y = load_w1a()
+    >>> X.shape, int((y == 1).sum())
+    ((2477, 300), 72)
+    """
+    return load_bundled("w1a")
+
+
+def load_a9a(subset="train"):
+    """LIBSVM ``a9a`` (UCI Adult, Platt's binarised features), 123 features, labels -1/+1.
+
+    Parameters
+    ----------
+    subset : {"train", "test"}, default="train"
+        ``"train"`` is ``a9a`` (32561 rows), ``"test"`` is ``a9a.t`` (16281 rows);
+        both have 123 columns.
+
+    Examples
+    --------
+    >>> from birank.datasets import load_a9a
+    >>> X, y = load_a9a()
+    >>> X.shape, int((y == 1).sum())
+    ((32561, 123), 7841)
+    >>> load_a9a("test")[0].shape
+    (16281, 123)
+    """
+    if subset not in ("train", "test"):
+        raise ValueError(f"subset must be 'train' or 'test'; got {subset!r}.")
+    return load_bundled("a9a" if subset == "train" else "a9a.t")
+
+
+def load_tfranking_toy():
+    """TF-Ranking toy LETOR data (``train.txt``): 119 rows, 27 queries, grades 0..2.
+
+    The file repeats a feature index within some rows; the last value wins
+    (as in TF-Ranking's own parser, which fills a dict).
+
+    Returns
+    -------
+    X : csr_matrix of shape (119, 136)
+    y : ndarray of float64, grades 0, 1, 2
+    groups : ndarray of int64, the ``qid`` of each row
+
+    Examples
+    --------
+    >>> from birank.datasets import load_tfranking_toy
+    >>> X, y, groups = load_tfranking_toy()
+    >>> X.shape, len(np.unique(groups))
+    ((119, 136), 27)
+    """
+    return load_bundled("tfranking_toy")
+

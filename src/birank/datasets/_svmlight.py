@@ -1,0 +1,371 @@
+"""LIBSVM / SVMlight text files: reading (with ``qid:`` or a ``.query`` file) and writing.
+
+The format, one sample per line::
+
+    <label> [qid:<int>] <index>:<value> <index>:<value> ... [# comment]
+
+Indices are one-based unless ``zero_based=True``; zeros may be omitted. Files
+may be plain, gzip, bzip2 or xz compressed (recognised by their first bytes).
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import io
+import lzma
+import math
+import os
+
+import numpy as np
+import scipy.sparse as sp
+
+__all__ = ["load_svmlight", "load_svmlight_bytes", "dump_svmlight", "read_query_file"]
+
+_MAGIC = (
+    (b"\x1f\x8b", gzip.decompress),
+    (b"BZh", bz2.decompress),
+    (b"\xfd7zXZ\x00", lzma.decompress),
+)
+_DUPLICATES = ("error", "sum", "last")
+
+
+def read_bytes(path):
+    """Whole content of ``path``, decompressed if it is gzip, bzip2 or xz."""
+    with open(path, "rb") as fh:
+        raw = fh.read()
+    return decompress_bytes(raw, str(path))
+
+
+def decompress_bytes(raw, name="<bytes>"):
+    for magic, decompress in _MAGIC:
+        if raw.startswith(magic):
+            try:
+                return decompress(raw)
+            except (OSError, EOFError, lzma.LZMAError, ValueError) as exc:
+                raise ValueError(f"{name}: cannot decompress ({exc}).") from None
+    return raw
+
+
+def read_query_file(path, n_rows=None):
+    """Group ids from a LightGBM-style ``.query`` file (one count of consecutive rows a line).
+
+    Returns an int64 array of length ``sum(counts)`` holding 0, 0, ..., 1, 1, ...
+
+    Raises
+    ------
+    ValueError
+        Naming the file and the line of a count that is not a positive
+        integer, or when the counts do not add up to ``n_rows``.
+    """
+    text = read_bytes(path).decode("utf-8", errors="replace")
+    counts = []
+    for lineno, line in enumerate(text.splitlines(), 1):
+        tok = line.split("#", 1)[0].strip()
+        if not tok:
+            continue
+        try:
+            c = int(tok)
+        except ValueError:
+            c = -1
+        if c <= 0:
+            raise ValueError(
+                f"{path}, line {lineno}: a query size must be a positive integer; got {tok!r}."
+            )
+        counts.append(c)
+    counts = np.asarray(counts, dtype=np.int64)
+    total = int(counts.sum())
+    if n_rows is not None and total != n_rows:
+        raise ValueError(
+            f"{path}: the query sizes add up to {total} rows, but the data file has "
+            f"{n_rows} rows."
+        )
+    return np.repeat(np.arange(len(counts), dtype=np.int64), counts)
+
+
+def _check_options(n_features, zero_based, duplicates):
+    if n_features is not None and (
+        isinstance(n_features, bool) or not isinstance(n_features, (int, np.integer))
+        or n_features < 1
+    ):
+        raise ValueError(f"n_features must be a positive int or None; got {n_features!r}.")
+    if not isinstance(zero_based, (bool, np.bool_)):
+        raise ValueError(f"zero_based must be True or False; got {zero_based!r}.")
+    if duplicates not in _DUPLICATES:
+        raise ValueError(
+            f"duplicates must be one of {', '.join(map(repr, _DUPLICATES))}; got {duplicates!r}."
+        )
+
+
+def _fast_parse(data, n_features, zero_based):
+    """scikit-learn's compiled parser; returns None where the slow path must decide."""
+    from sklearn.datasets import load_svmlight_file
+
+    try:
+        X, y, qid = load_svmlight_file(
+            io.BytesIO(data), n_features=n_features, dtype=np.float64,
+            zero_based=zero_based, query_id=True,
+        )
+    except (ValueError, IndexError, OverflowError, TypeError, UnicodeDecodeError):
+        return None
+    if X.shape[0] == 0:
+        return None
+    if not (np.isfinite(y).all() and np.isfinite(X.data).all()):
+        return None
+    has_qid = b"qid:" in data
+    if has_qid and data.count(b"qid:") != X.shape[0]:
+        return None  # qid missing on some line, or in a comment: let the slow path decide
+    X = sp.csr_matrix(X, dtype=np.float64)
+    X.sort_indices()
+    return X, y.astype(np.float64), (qid.astype(np.int64) if has_qid else None)
+
+
+def _slow_parse(data, name, n_features, zero_based, duplicates):
+    """Line-by-line parser: the reference for what is valid, with line numbers in errors."""
+    offset = 0 if zero_based else 1
+    labels, qids, indptr, indices, values = [], [], [0], [], []
+    first_qid_line = first_noqid_line = None
+    text = data.decode("utf-8", errors="replace")
+    for lineno, line in enumerate(text.splitlines(), 1):
+        body = line.split("#", 1)[0]
+        tokens = body.split()
+        if not tokens:
+            continue
+        where = f"{name}, line {lineno}"
+        try:
+            label = float(tokens[0])
+        except ValueError:
+            label = math.nan
+        if not math.isfinite(label):
+            raise ValueError(f"{where}: bad label {tokens[0]!r} (expected a finite number).")
+        start = 1
+        if len(tokens) > 1 and tokens[1].startswith("qid:"):
+            try:
+                q = int(tokens[1][4:])
+            except ValueError:
+                raise ValueError(f"{where}: bad query id {tokens[1]!r}.") from None
+            qids.append(q)
+            if first_qid_line is None:
+                first_qid_line = lineno
+            start = 2
+        elif first_noqid_line is None:
+            first_noqid_line = lineno
+        row = {}
+        row_idx, row_val = [], []
+        for tok in tokens[start:]:
+            if tok.startswith("qid:"):
+                raise ValueError(
+                    f"{where}: {tok!r} is misplaced; qid: must come right after the label."
+                )
+            idx_s, sep, val_s = tok.partition(":")
+            try:
+                idx = int(idx_s)
+                val = float(val_s)
+            except ValueError:
+                idx, val = None, math.nan
+            if not sep or idx is None or not math.isfinite(val):
+                raise ValueError(
+                    f"{where}: bad feature token {tok!r} (expected index:value with an "
+                    "integer index and a finite value)."
+                )
+            col = idx - offset
+            if col < 0:
+                raise ValueError(
+                    f"{where}: feature index {idx} is invalid "
+                    + ("(indices are one-based; pass zero_based=True for 0-based files)."
+                       if offset else "(must be >= 0).")
+                )
+            if n_features is not None and col >= n_features:
+                raise ValueError(
+                    f"{where}: feature index {idx} exceeds n_features={n_features}."
+                )
+            if col in row:
+                if duplicates == "error":
+                    raise ValueError(
+                        f"{where}: feature index {idx} appears twice in the row "
+                        "(pass duplicates='sum' or 'last' to accept such files)."
+                    )
+                if duplicates == "sum":
+                    row_val[row[col]] += val
+                else:
+                    row_val[row[col]] = val
+                continue
+            row[col] = len(row_idx)
+            row_idx.append(col)
+            row_val.append(val)
+        labels.append(label)
+        indices.extend(row_idx)
+        values.extend(row_val)
+        indptr.append(len(indices))
+        if first_qid_line is not None and first_noqid_line is not None:
+            bad = max(first_qid_line, first_noqid_line)
+            raise ValueError(
+                f"{name}, line {bad}: qid: is given on some lines but not on others "
+                f"(line {first_qid_line} has one, line {first_noqid_line} has none)."
+            )
+    if not labels:
+        raise ValueError(f"{name}: no data lines (empty file or only comments).")
+    indices = np.asarray(indices, dtype=np.int64)
+    width = int(indices.max()) + 1 if indices.size else 0
+    if n_features is not None:
+        width = n_features
+    X = sp.csr_matrix(
+        (np.asarray(values, dtype=np.float64), indices, np.asarray(indptr, dtype=np.int64)),
+        shape=(len(labels), width),
+    )
+    X.sort_indices()
+    X = sp.csr_matrix(X)
+    y = np.asarray(labels, dtype=np.float64)
+    return X, y, (np.asarray(qids, dtype=np.int64) if qids else None)
+
+
+def load_svmlight_bytes(data, name="<bytes>", n_features=None, *, zero_based=False,
+                        duplicates="error"):
+    """Parse LIBSVM text held in memory; returns ``(X, y, qid or None)``."""
+    _check_options(n_features, zero_based, duplicates)
+    data = decompress_bytes(data, name)
+    out = _fast_parse(data, n_features, zero_based)
+    if out is None:
+        out = _slow_parse(data, name, n_features, zero_based, duplicates)
+    X, y, qid = out
+    if X.indices.dtype != np.int32 and X.shape[1] < 2**31 and X.nnz < 2**31:
+        X.indices = X.indices.astype(np.int32)
+        X.indptr = X.indptr.astype(np.int32)
+    return X, y, qid
+
+
+def load_svmlight(path, n_features=None, *, query_id=False, query_file="auto",
+                  zero_based=False, duplicates="error"):
+    """Read a LIBSVM / SVMlight file into a CSR matrix.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file; plain text or gzip / bzip2 / xz compressed (detected from its
+        first bytes, whatever its name).
+    n_features : int, default=None
+        Number of columns; None uses the largest index in the file. Give it to
+        make a train and a test file agree (an index beyond it is an error).
+    query_id : bool, default=False
+        Also return the group (query) of each row: from ``qid:`` tokens when
+        the file has them, else from the query file.
+    query_file : str, os.PathLike, "auto" or None, default="auto"
+        A LightGBM-style file of query sizes (one count of consecutive rows
+        per line). ``"auto"`` uses ``<path>.query`` if it exists and the file
+        has no ``qid:``; an explicit path always wins over ``qid:``.
+    zero_based : bool, default=False
+        Whether indices start at 0 (LIBSVM files are one-based).
+    duplicates : {"error", "sum", "last"}, default="error"
+        What to do with an index repeated in one row. Indices out of order
+        are always accepted (and sorted).
+
+    Returns
+    -------
+    X : scipy.sparse.csr_matrix of float64, shape (n_samples, n_features)
+        Sorted indices.
+    y : ndarray of float64, shape (n_samples,)
+        Labels as written in the file.
+    groups : ndarray of int64, shape (n_samples,)
+        Only when ``query_id=True``.
+
+    Raises
+    ------
+    ValueError
+        Malformed input, naming the file and the line: a bad label, a bad
+        ``index:value`` token, an index < 1 (one-based) or beyond
+        ``n_features``, ``qid:`` misplaced or on some lines only, a repeated
+        index with ``duplicates="error"``, query sizes not adding up.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from birank.datasets import load_svmlight
+    >>> path = os.path.join(tempfile.mkdtemp(), "toy.txt")
+    >>> with open(path, "w") as fh:
+    ...     _ = fh.write("1 qid:7 1:0.5 3:2\\n0 qid:7 2:1\\n")
+    >>> X, y, groups = load_svmlight(path, query_id=True)
+    >>> X.shape, y.tolist(), groups.tolist()
+    ((2, 3), [1.0, 0.0], [7, 7])
+    """
+    path = os.fspath(path)
+    if not isinstance(query_id, (bool, np.bool_)):
+        raise ValueError(f"query_id must be True or False; got {query_id!r}.")
+    data = read_bytes(path)
+    X, y, qid = load_svmlight_bytes(
+        data, path, n_features, zero_based=zero_based, duplicates=duplicates
+    )
+    if not query_id:
+        return X, y
+    if query_file == "auto":
+        qf = path + ".query"
+        query_file = qf if (qid is None and os.path.exists(qf)) else None
+    if query_file is not None:
+        groups = read_query_file(os.fspath(query_file), n_rows=X.shape[0])
+    elif qid is not None:
+        groups = qid
+    else:
+        raise ValueError(
+            f"{path}: query_id=True but the file has no qid: tokens and no query file "
+            f"was found (looked for {path + '.query'!r})."
+        )
+    return X, y, groups
+
+
+def dump_svmlight(X, y, path, *, groups=None, zero_based=False, overwrite=False,
+                  comment=None):
+    """Write ``(X, y[, groups])`` as a LIBSVM / SVMlight file.
+
+    The file is compressed when ``path`` ends in ``.gz``, ``.bz2`` or ``.xz``.
+    An existing file is only replaced with ``overwrite=True``. Values are
+    written with ``repr`` (shortest exact text), so a reload gives the same
+    numbers; explicit zeros are dropped; ``groups`` (ints) become ``qid:``.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import numpy as np
+    >>> from birank.datasets import dump_svmlight, load_svmlight
+    >>> path = os.path.join(tempfile.mkdtemp(), "out.txt.gz")
+    >>> dump_svmlight(np.array([[0.0, 1.5], [2.0, 0.0]]), [1, -1], path)
+    >>> load_svmlight(path)[1].tolist()
+    [1.0, -1.0]
+    """
+    path = os.fspath(path)
+    if os.path.exists(path) and not overwrite:
+        raise FileExistsError(f"{path} exists; pass overwrite=True to replace it.")
+    X = sp.csr_matrix(X, dtype=np.float64) if sp.issparse(X) else sp.csr_matrix(
+        np.asarray(X, dtype=np.float64))
+    X.sort_indices()
+    y = np.asarray(y, dtype=np.float64).reshape(-1)
+    if y.shape[0] != X.shape[0]:
+        raise ValueError(f"y has {y.shape[0]} values but X has {X.shape[0]} rows.")
+    if groups is not None:
+        groups = np.asarray(groups).reshape(-1)
+        if groups.shape[0] != X.shape[0]:
+            raise ValueError(f"groups has {groups.shape[0]} values but X has {X.shape[0]} rows.")
+    if not (np.isfinite(X.data).all() and np.isfinite(y).all()):
+        raise ValueError("X and y must be finite to be written as LIBSVM text.")
+    off = 0 if zero_based else 1
+    buf = io.StringIO()
+    if comment:
+        for line in str(comment).splitlines():
+            buf.write(f"# {line}\n")
+    data, ind, ptr = X.data.tolist(), (X.indices + off).tolist(), X.indptr.tolist()
+    for i, lab in enumerate(y.tolist()):
+        toks = [f"{int(lab)}" if lab.is_integer() and abs(lab) < 2**53 else repr(lab)]
+        if groups is not None:
+            toks.append(f"qid:{int(groups[i])}")
+        # repr(float) is the shortest text that reads back to the same double
+        toks.extend(f"{ind[t]}:{data[t]!r}" for t in range(ptr[i], ptr[i + 1]) if data[t] != 0)
+        buf.write(" ".join(toks) + "\n")
+    raw = buf.getvalue().encode()
+    if path.endswith(".gz"):
+        raw = gzip.compress(raw)
+    elif path.endswith(".bz2"):
+        raw = bz2.compress(raw)
+    elif path.endswith(".xz"):
+        raw = lzma.compress(raw)
+    tmp = f"{path}.part{os.getpid()}"
+    with open(tmp, "wb") as fh:
+        fh.write(raw)
+    os.replace(tmp, path)

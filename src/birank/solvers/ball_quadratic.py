@@ -1,0 +1,313 @@
+"""Quadratic over a Euclidean ball: the trust-region subproblem, solved exactly.
+
+    minimize   q(w) = 1/2 w'Hw - g'w     subject to   |w| <= radius
+
+(gultekin-paisley Alg. 1 and 2, line 10, with H = Sigma, g = mu). A point w is
+optimal iff, for some lambda >= 0 (Moré & Sorensen 1983; Nocedal & Wright Thm 4.1):
+
+    (H + lambda I) w = g,   H + lambda I positive semidefinite,
+    |w| <= radius,          lambda (radius - |w|) = 0.
+
+If the unconstrained minimizer has norm <= radius it is the answer (lambda = 0);
+otherwise lambda > 0 solves the secular equation |w(lambda)| = radius with
+``w(lambda) = (H + lambda I)^{-1} g``. We find it with a safeguarded Newton
+iteration on ``psi(lambda) = 1/|w(lambda)| - 1/radius``, which is increasing and
+concave for lambda > -lambda_min(H), so Newton converges monotonically from the
+left; a bracket [lo, hi] with bisection guards against rounding or inexact solves.
+
+Two back ends:
+
+* :func:`solve_ball_quadratic_eigh` (small D): eigendecomposition; any symmetric H,
+  including singular and indefinite H and the *hard case* (g orthogonal to the
+  eigenspace of lambda_min and the boundary not reachable by ``w(lambda)``), where
+  a multiple of the bottom eigenvector is added to reach the sphere.
+* :func:`solve_ball_quadratic_cg` (large D): H given only as a matrix-vector
+  product and assumed positive semidefinite (true for pair second moments);
+  each Newton step is two conjugate-gradient solves with ``H + lambda I``.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from sklearn.exceptions import ConvergenceWarning
+
+__all__ = ["solve_ball_quadratic", "solve_ball_quadratic_eigh", "solve_ball_quadratic_cg",
+           "conjugate_gradient", "BallQuadraticResult"]
+
+
+_SMALL_EIGH = 512
+_CONTROLLER = []
+
+
+def _blas_controller():
+    if not _CONTROLLER:
+        from threadpoolctl import ThreadpoolController
+
+        _CONTROLLER.append(ThreadpoolController())
+    return _CONTROLLER[0]
+
+
+class BallQuadraticResult:
+    """Solution ``w``, multiplier ``lam``, Newton iterations ``n_iter``, case label."""
+
+    def __init__(self, w, lam, n_iter, case, cg_iter=0):
+        self.w, self.lam, self.n_iter, self.case, self.cg_iter = w, lam, n_iter, case, cg_iter
+
+    def __repr__(self):
+        return (f"BallQuadraticResult(|w|={np.linalg.norm(self.w):.6g}, lam={self.lam:.6g}, "
+                f"n_iter={self.n_iter}, case={self.case!r})")
+
+
+def _secular_newton(norm_and_slope, lo, hi, radius, lam0, rtol, max_iter, lam_atol=0.0):
+    """Root of psi(lam) = 1/|w(lam)| - 1/radius on (lo, hi] by safeguarded Newton.
+
+    ``norm_and_slope(lam)`` returns ``(|w|, w'(H + lam I)^{-1} w)``; then
+    ``psi' = w'(H + lam I)^{-1} w / |w|^3`` and the Newton step is
+    ``lam += (|w| - radius)/radius * |w|^2 / (w'(H + lam I)^{-1} w)`` (Moré-Sorensen).
+    A Newton point outside the bracket is replaced by bisection, or by ``hi / 10``
+    while ``lo`` is 0 (the root can be orders of magnitude below the first ``hi``).
+    With inexact solves, a step smaller than ``lam_atol`` ends the iteration: it
+    would change the linear system by less than the solver's tolerance.
+    """
+    lam = lam0
+    it = 0
+    for it in range(1, max_iter + 1):
+        nrm, slope = norm_and_slope(lam)
+        if abs(nrm - radius) <= rtol * radius:
+            return lam, it, True
+        if nrm > radius:
+            lo = lam
+        else:
+            hi = lam
+        if hi - lo <= 4 * np.finfo(float).eps * max(hi, 1.0):
+            return lam, it, True
+        step = (nrm - radius) / radius * nrm * nrm / slope if slope > 0 else np.inf
+        if abs(step) <= lam_atol:
+            return lam, it, True
+        new = lam + step
+        if not (lo < new < hi) or not np.isfinite(new):
+            new = 0.1 * hi if lo == 0.0 else 0.5 * (lo + hi)
+        lam = new
+    return lam, it, False
+
+
+def solve_ball_quadratic_eigh(H, g, radius, *, ridge=0.0, rtol=1e-14, max_iter=200):
+    """Exact trust-region subproblem by eigendecomposition (small D).
+
+    Parameters
+    ----------
+    H : ndarray of shape (D, D), symmetric
+    g : ndarray of shape (D,)
+    radius : float or None
+        ``None``: unconstrained; H must then be positive semidefinite and the
+        minimizer ``(H + ridge I)^{-1} g`` over the numerically nonzero
+        eigenvalues is returned.
+    ridge : float
+        Added to H only when ``radius is None``.
+
+    Returns
+    -------
+    BallQuadraticResult
+    """
+    H = np.asarray(H, dtype=np.float64)
+    g = np.asarray(g, dtype=np.float64)
+    if 32 < H.shape[0] <= _SMALL_EIGH:
+        # mid-size eigenproblems: one BLAS thread is as fast and immune to
+        # oversubscription on a busy machine (OpenBLAS does not thread tiny ones)
+        with _blas_controller().limit(limits=1, user_api="blas"):
+            evals, Q = np.linalg.eigh(0.5 * (H + H.T))
+    else:
+        evals, Q = np.linalg.eigh(0.5 * (H + H.T))
+    gt = Q.T @ g
+    d = evals.shape[0]
+    gnorm = float(np.linalg.norm(g))
+    scale = max(float(np.max(np.abs(evals))) if d else 0.0, np.finfo(float).tiny)
+    tiny = 10.0 * d * np.finfo(float).eps * scale
+    evals = np.where(np.abs(evals) <= tiny, 0.0, evals)
+    lam_min = float(evals[0]) if d else 0.0
+    # components of g on the eigenspace of the bottom eigenvalue decide the hard case
+    bottom = evals <= lam_min + tiny
+    g_bottom = float(np.linalg.norm(gt[bottom]))
+    g_orth_bottom = g_bottom <= 1e-10 * max(gnorm, np.finfo(float).tiny)
+    if gnorm == 0.0:
+        return BallQuadraticResult(np.zeros(d), max(0.0, -lam_min), 0, "zero-gradient")
+
+    def w_of(lam, drop_bottom=False):
+        den = evals + lam
+        coef = np.zeros(d)
+        ok = den > tiny
+        if drop_bottom:
+            ok &= ~bottom
+        coef[ok] = gt[ok] / den[ok]
+        return coef
+
+    if radius is None:
+        if lam_min < 0:
+            raise ValueError("radius=None needs a positive semidefinite H; "
+                             f"lambda_min(H) = {lam_min:.3g}.")
+        # zero eigenvalues: g has no component there (mu in range(Sigma)); drop rounding
+        coef = w_of(ridge) if ridge > 0 else w_of(0.0)
+        coef[evals <= 0.0] = 0.0
+        return BallQuadraticResult(Q @ coef, float(ridge), 0, "unconstrained")
+
+    # interior: H positive semidefinite and g reachable with |H^+ g| <= radius
+    if lam_min > 0 or (lam_min == 0 and g_orth_bottom):
+        coef = w_of(0.0)
+        coef[evals <= 0.0] = 0.0
+        if np.linalg.norm(coef) <= radius:
+            return BallQuadraticResult(Q @ coef, 0.0, 0, "interior")
+    lo = max(0.0, -lam_min)
+    if g_orth_bottom:
+        coef = w_of(lo, drop_bottom=True)
+        nrm = float(np.linalg.norm(coef))
+        if nrm <= radius:
+            # hard case: lam = -lambda_min, move along the bottom eigenvector to the sphere
+            tau = np.sqrt(max(radius * radius - nrm * nrm, 0.0))
+            k = int(np.flatnonzero(bottom)[0])
+            coef[k] += tau
+            return BallQuadraticResult(Q @ coef, lo, 0, "hard")
+        gt_use = np.where(bottom, 0.0, gt)
+    else:
+        gt_use = gt
+
+    def norm_and_slope(lam):
+        den = evals + lam
+        c = np.where(den > 0, gt_use / np.where(den > 0, den, 1.0), 0.0)
+        return float(np.linalg.norm(c)), float(np.sum(c * c / np.where(den > 0, den, np.inf)))
+
+    hi = gnorm / radius - lam_min
+    hi = max(hi, lo)
+    lam, it, ok = _secular_newton(norm_and_slope, lo, hi, radius, hi, rtol, max_iter)
+    if not ok:
+        warnings.warn(f"ball-constrained quadratic: secular Newton did not converge in "
+                      f"{max_iter} iterations.", ConvergenceWarning, stacklevel=2)
+    den = evals + lam
+    coef = np.where(den > 0, gt_use / np.where(den > 0, den, 1.0), 0.0)
+    return BallQuadraticResult(Q @ coef, float(lam), it, "boundary")
+
+
+def conjugate_gradient(matvec, b, *, shift=0.0, x0=None, atol=0.0, max_iter=1000,
+                       radius=None, diag=None):
+    """Solve ``(A + shift I) x = b`` for symmetric positive (semi)definite A by CG.
+
+    Stops when ``|r| <= atol``. With ``diag`` (the diagonal of A) the iteration is
+    Jacobi-preconditioned by ``diag + shift``. Without a preconditioner, with
+    ``radius`` set and ``x0`` zero, it also stops as soon as ``|x_k| > radius``: plain
+    CG iterates started at zero grow monotonically in norm (Steihaug 1983), so the
+    solution is then known to lie outside the ball.
+
+    Returns
+    -------
+    x, n_iter, status : status is "converged", "outside" or "max_iter".
+    """
+    x = np.zeros_like(b) if x0 is None else np.array(x0, dtype=np.float64)
+    r = b - (matvec(x) + shift * x) if x0 is not None else b.copy()
+    if np.sqrt(float(r @ r)) <= atol:
+        return x, 0, "converged"
+    minv = None if diag is None else 1.0 / (diag + shift)
+    watch = radius is not None and x0 is None and minv is None
+    zv = r if minv is None else minv * r
+    p = zv.copy()
+    rz = float(r @ zv)
+    for k in range(1, max_iter + 1):
+        Ap = matvec(p) + shift * p
+        pAp = float(p @ Ap)
+        if pAp <= 0:
+            ok = np.sqrt(float(r @ r)) <= max(atol, 1e-300)
+            return x, k, "converged" if ok else "max_iter"
+        alpha = rz / pAp
+        x += alpha * p
+        if watch and float(x @ x) > radius * radius:
+            return x, k, "outside"
+        r -= alpha * Ap
+        if np.sqrt(float(r @ r)) <= atol:
+            return x, k, "converged"
+        zv = r if minv is None else minv * r
+        rz_new = float(r @ zv)
+        p = zv + (rz_new / rz) * p
+        rz = rz_new
+    return x, max_iter, "max_iter"
+
+
+def solve_ball_quadratic_cg(matvec, g, radius, *, ridge=0.0, tol=1e-10, max_iter=1000,
+                            rtol=1e-12, max_newton=100, diag=None):
+    """Trust-region subproblem with H positive semidefinite given as ``matvec``.
+
+    CG solves stop at residual ``tol * |g|``. Unconstrained (``radius=None``):
+    ``(H + ridge I) w = g``. Otherwise the interior solution is tried first (CG
+    from zero, abandoned as soon as its iterate leaves the ball), then the secular
+    equation is solved by safeguarded Newton in lambda, two CG solves per step,
+    warm-started from the previous lambda's solution.
+
+    Returns
+    -------
+    BallQuadraticResult
+    """
+    g = np.asarray(g, dtype=np.float64)
+    gnorm = float(np.linalg.norm(g))
+    d = g.shape[0]
+    if gnorm == 0.0:
+        return BallQuadraticResult(np.zeros(d), 0.0, 0, "zero-gradient")
+    atol = tol * gnorm
+    total_cg = 0
+    if radius is None:
+        w, k, status = conjugate_gradient(matvec, g, shift=ridge, atol=atol, max_iter=max_iter,
+                                          diag=diag)
+        if status != "converged":
+            warnings.warn(f"conjugate gradient did not reach tol={tol} in {max_iter} "
+                          "iterations; increase max_iter or radius regularization.",
+                          ConvergenceWarning, stacklevel=2)
+        return BallQuadraticResult(w, float(ridge), 0, "unconstrained", k)
+    w, k, status = conjugate_gradient(matvec, g, atol=atol, max_iter=max_iter, radius=radius,
+                                      diag=diag)
+    total_cg += k
+    if status == "converged" and np.linalg.norm(w) <= radius:
+        return BallQuadraticResult(w, 0.0, 0, "interior", total_cg)
+
+    state = {"w": None, "lam": None, "q": None}
+
+    def norm_and_slope(lam):
+        nonlocal total_cg
+        wl, k1, _ = conjugate_gradient(matvec, g, shift=lam, x0=state["w"], atol=atol,
+                                       max_iter=max_iter, diag=diag)
+        # the slope only steers Newton (the stopping test uses |w| alone), so
+        # q = (H + lam I)^{-1} w is solved loosely, warm-started from the last q
+        nw = float(np.linalg.norm(wl))
+        q, k2, _ = conjugate_gradient(matvec, wl, shift=lam, x0=state["q"],
+                                      atol=1e-6 * max(nw, np.finfo(float).tiny),
+                                      max_iter=max_iter, diag=diag)
+        total_cg += k1 + k2
+        state["w"], state["lam"], state["q"] = wl, lam, q
+        return nw, float(wl @ q)
+
+    hi = gnorm / radius  # |w(lam)| <= |g| / lam for H >= 0
+    lam, it, ok = _secular_newton(norm_and_slope, 0.0, hi, radius, hi, rtol, max_newton,
+                                  lam_atol=atol / radius)
+    if state["lam"] != lam:
+        norm_and_slope(lam)
+    if not ok:
+        warnings.warn(f"ball-constrained quadratic: secular Newton did not converge in "
+                      f"{max_newton} iterations.", ConvergenceWarning, stacklevel=2)
+    w = state["w"]
+    nw = float(np.linalg.norm(w))
+    if nw > radius:
+        # inexact CG can leave |w| a hair above the radius; pull it onto the sphere
+        # (changes the KKT residual by (|w| - radius)/|w| * |g|, below tolerance)
+        w = w * (radius / nw)
+    return BallQuadraticResult(w, float(lam), it, "boundary", total_cg)
+
+
+def solve_ball_quadratic(H, g, radius, **kwargs):
+    """Dispatch: ndarray H -> :func:`solve_ball_quadratic_eigh`; operator -> CG.
+
+    CG runs unpreconditioned by default: started at zero with g in range(H) its
+    iterates stay in range(H), so for singular H it returns the minimum-norm
+    solution, as the eigendecomposition does (a Jacobi preconditioner, ``diag=``,
+    gives up that property; on a9a it saved under half the iterations).
+    """
+    if isinstance(H, np.ndarray):
+        kw = {k: v for k, v in kwargs.items() if k in ("ridge", "rtol")}
+        return solve_ball_quadratic_eigh(H, g, radius, **kw)
+    return solve_ball_quadratic_cg(H.matvec, g, radius, **kwargs)

@@ -1,0 +1,242 @@
+"""ActiveRankSVM (shen-lin ASRankSVM / ASCRC) against exact solutions and its own contract."""
+
+import doctest
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.svm import LinearSVC
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+import birank.batch.active_ranksvm as active_module
+from birank.batch.active_ranksvm import ActiveRankSVM
+from birank.batch.weighted_svm import WeightedSVM
+from birank.metrics import roc_auc
+from birank.pairs import BipartitePairs
+
+STRATEGIES = ["random", "soft-close", "soft-correct", "hard-close", "hard-correct"]
+
+
+def _data(n=40, d=4, seed=0, sparse=False):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    y = (X @ rng.normal(size=d) + rng.normal(size=n) > 0.3).astype(int)
+    if sparse:
+        X[np.abs(X) < 0.5] = 0.0
+        X = sp.csr_matrix(X)
+    return X, y
+
+
+def _dense(X):
+    return X.toarray() if sp.issparse(X) else X
+
+
+def _brute_ranksvm_hinge(X, y, C):
+    """All-pairs hinge RankSVM by LinearSVC on materialized +-z rows (tiny data only).
+
+    Rows z (label +1) and -z (label -1) with C/2 each give C * hinge(1 - w.z) per pair.
+    """
+    a, b = BipartitePairs(y).enumerate()
+    Xd = _dense(X)
+    Z = Xd[a] - Xd[b]
+    ZZ = np.vstack((Z, -Z))
+    lab = np.concatenate((np.ones(len(Z)), -np.ones(len(Z))))
+    svc = LinearSVC(C=C / 2, loss="hinge", fit_intercept=False, tol=1e-10, max_iter=200000,
+                    dual=True).fit(ZZ, lab)
+    return svc.coef_.ravel()
+
+
+def _objective(w, X, y, C):
+    a, b = BipartitePairs(y).enumerate()
+    s = _dense(X) @ w
+    return 0.5 * w @ w + C * np.maximum(0, 1 - (s[a] - s[b])).sum()
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_random_with_budget_covering_all_pairs_is_all_pairs_hinge_ranksvm(sparse):
+    X, y = _data(30, 3, seed=1, sparse=sparse)
+    n_pairs = int(y.sum() * (len(y) - y.sum()))
+    C = 0.05
+    with pytest.warns(UserWarning, match="exceeds"):
+        model = ActiveRankSVM(budget=10**6, batch_size=37, strategy="random", C=C, tol=1e-9,
+                              max_iter=100000, random_state=0).fit(X, y)
+    assert model.n_pairs_ == n_pairs == model.budget_ and model.n_pseudo_pairs_ == 0
+    w_ref = _brute_ranksvm_hinge(X, y, C)
+    assert _objective(model.coef_, X, y, C) == pytest.approx(_objective(w_ref, X, y, C),
+                                                            rel=1e-6)
+    np.testing.assert_allclose(model.coef_, w_ref, atol=1e-4)
+    assert model.intercept_ == 0.0
+
+
+@pytest.mark.parametrize("threshold", [False, True])
+def test_gamma0_budget_covering_every_point_is_weighted_svm(layout, threshold):
+    X, y = _data(50, 4, seed=2)
+    X = layout(X)
+    C = 0.3
+    with pytest.warns(UserWarning, match="exceeds"):
+        model = ActiveRankSVM(budget=10**4, batch_size=16, strategy="random", gamma=0.0, C=C,
+                              threshold=threshold, tol=1e-10, max_iter=100000,
+                              random_state=0).fit(X, y)
+    assert model.n_pseudo_pairs_ == 50 and model.n_pairs_ == 0
+    # every point weighs Gamma |L*| C / (p Z) = C: the same class weights C+ = C- = C
+    ref = WeightedSVM(C=C, fit_threshold=threshold, tol=1e-10, max_iter=100000,
+                      random_state=0).fit(X, y)
+    np.testing.assert_allclose(model.coef_, ref.coef_, atol=1e-6)
+    assert model.intercept_ == pytest.approx(ref.intercept_, abs=1e-6)
+    assert (model.intercept_ != 0.0) == threshold
+    assert model.threshold_ == (0.0 if threshold else model.threshold_)
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@pytest.mark.parametrize("gamma", [1.0, 0.5, "uniform"])
+def test_same_random_state_same_model(strategy, gamma):
+    X, y = _data(80, 5, seed=3)
+    kw = dict(budget=300, batch_size=20, strategy=strategy, gamma=gamma)
+    m1 = ActiveRankSVM(random_state=7, **kw).fit(X, y)
+    m2 = ActiveRankSVM(random_state=7, **kw).fit(X, y)
+    np.testing.assert_array_equal(m1.coef_, m2.coef_)
+    np.testing.assert_array_equal(m1.pool_ids_, m2.pool_ids_)
+    np.testing.assert_array_equal(m1.rejections_, m2.rejections_)
+    assert m1.intercept_ == m2.intercept_
+    if not strategy.startswith("hard"):
+        m3 = ActiveRankSVM(random_state=8, **kw).fit(X, y)
+        assert not np.array_equal(m1.pool_ids_, m3.pool_ids_)
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_pool_bookkeeping(strategy):
+    X, y = _data(120, 5, seed=4)
+    Xe, ye = _data(60, 5, seed=5)
+    model = ActiveRankSVM(budget=250, batch_size=30, strategy=strategy, random_state=0)
+    model.fit(X, y, eval_set=(Xe, ye))
+    # b initial items, then rounds of b, last round tops up to the budget
+    sizes = [h["n_chosen"] for h in model.history_]
+    assert sizes == [30, 60, 90, 120, 150, 180, 210, 240, 250]
+    assert model.budget_ == 250 == model.n_pairs_ and model.n_pseudo_pairs_ == 0
+    assert np.unique(model.pool_ids_).size == 250
+    assert model.rejections_.shape == (8,)
+    assert [h["rejections"] for h in model.history_[1:]] == model.rejections_.tolist()
+    if strategy in ("random",) or strategy.startswith("hard"):
+        assert np.all(model.rejections_ == 0)
+    else:
+        assert model.rejections_.sum() > 0
+    last = model.history_[-1]
+    assert last["auc"] == pytest.approx(roc_auc(ye, model.decision_function(Xe)))
+    secs = [h["seconds"] for h in model.history_]
+    assert np.all(np.diff(secs) >= 0)
+    assert all(h["select_seconds"] >= 0 and h["solve_seconds"] > 0 for h in model.history_)
+
+
+def test_hard_rounds_pick_what_hard_select_picks():
+    """Each hard round adds the b unchosen pairs with the smallest margin (brute force)."""
+    X, y = _data(40, 3, seed=6)
+    model = ActiveRankSVM(budget=60, batch_size=20, strategy="hard-correct", random_state=0,
+                          tol=1e-6).fit(X, y)
+    # replay round 2 from round 1's model: refit with budget 40 gives that model
+    m40 = ActiveRankSVM(budget=40, batch_size=20, strategy="hard-correct", random_state=0,
+                        tol=1e-6).fit(X, y)
+    np.testing.assert_array_equal(model.pool_ids_[:40], m40.pool_ids_)
+    a, b = BipartitePairs(y).enumerate()
+    s = X @ m40.coef_
+    d = s[a] - s[b]
+    ids = np.arange(len(a))
+    free = ~np.isin(ids, m40.pool_ids_)
+    order = np.lexsort((ids[free], d[free]))
+    np.testing.assert_array_equal(np.sort(model.pool_ids_[40:]), np.sort(ids[free][order[:20]]))
+
+
+def test_gamma_mixes_pairs_and_pseudo_pairs():
+    X, y = _data(200, 5, seed=8)
+    m = ActiveRankSVM(budget=400, batch_size=50, gamma=0.5, strategy="random",
+                      random_state=0).fit(X, y)
+    assert m.n_pairs_ > 0 and m.n_pseudo_pairs_ > 0 and m.n_pairs_ + m.n_pseudo_pairs_ == 400
+    n_pos = int(y.sum())
+    n_pair = n_pos * (200 - n_pos)
+    mu = ActiveRankSVM(budget=100, batch_size=50, gamma="uniform", random_state=0).fit(X, y)
+    assert mu.gamma_ == pytest.approx(n_pair / (n_pair + 200))
+    m0 = ActiveRankSVM(budget=100, batch_size=50, gamma=0.0, random_state=0).fit(X, y)
+    assert m0.n_pairs_ == 0 and m0.n_pseudo_pairs_ == 100
+
+
+def test_bias_correction_off_gives_constant_weights():
+    X, y = _data(100, 4, seed=9)
+    m_on = ActiveRankSVM(budget=200, batch_size=50, random_state=0).fit(X, y)
+    m_off = ActiveRankSVM(budget=200, batch_size=50, random_state=0,
+                          bias_correction=False).fit(X, y)
+    # same seed, same first pool and model; sampling then diverges through the weights
+    np.testing.assert_array_equal(m_on.pool_ids_[:50], m_off.pool_ids_[:50])
+    assert not np.allclose(m_on.coef_, m_off.coef_)
+
+
+def test_soft_correct_reaches_good_auc_on_separable_signal():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(3000, 10))
+    w = rng.normal(size=10)
+    y = (X @ w + 0.5 * rng.normal(size=3000) > 1.0).astype(int)
+    m = ActiveRankSVM(budget=1500, random_state=0).fit(X, y)
+    rnd = ActiveRankSVM(budget=1500, strategy="random", random_state=0).fit(X, y)
+    assert m.score(X, y) > 0.97
+    assert m.score(X, y) >= rnd.score(X, y) - 0.005
+
+
+def test_soft_correct_stops_when_nothing_can_be_accepted():
+    X = np.array([[3.0], [4.0], [-3.0], [-4.0]] * 10)
+    y = np.array([1, 1, 0, 0] * 10)
+    with pytest.warns(UserWarning, match="stopping"):
+        m = ActiveRankSVM(budget=300, batch_size=20, C=10.0, random_state=0,
+                          max_draws=20000).fit(X, y)
+    assert m.budget_ < 300
+    assert m.score(X, y) == 1.0
+
+
+@pytest.mark.parametrize("param,value", [("budget", 0), ("batch_size", -1),
+                                         ("strategy", "greedy"), ("gamma", 1.5),
+                                         ("gamma", "balanced"), ("C", 0.0), ("loss", "log")])
+def test_bad_parameters_name_the_parameter(param, value):
+    X, y = _data()
+    with pytest.raises(ValueError, match=param):
+        ActiveRankSVM(**{param: value}).fit(X, y)
+
+
+def test_bad_eval_set():
+    X, y = _data()
+    with pytest.raises(ValueError, match="eval_set"):
+        ActiveRankSVM(budget=50).fit(X, y, eval_set=(X, y[:-1]))
+    with pytest.raises(ValueError, match="eval_set"):
+        ActiveRankSVM(budget=50).fit(X, y, eval_set=X)
+
+
+def test_one_class_is_an_error():
+    X, _ = _data()
+    with pytest.raises(ValueError, match="one class"):
+        ActiveRankSVM().fit(X, np.ones(X.shape[0]))
+
+
+def test_docstring_example_runs():
+    res = doctest.testmod(active_module, optionflags=doctest.ELLIPSIS)
+    assert res.attempted > 0 and res.failed == 0
+
+
+_SHARED_XFAIL = {
+    # BinaryRankerMixin (base.py) predicts with threshold_ while sklearn wants
+    # predict == (decision_function > 0); see .notes/H4_STATUS.md for the lead.
+    "check_classifiers_train": "base mixin: predict uses threshold_, not decision > 0",
+}
+
+
+def _xfail(est):
+    return {} if est.threshold else _SHARED_XFAIL
+
+
+@parametrize_with_checks(
+    [ActiveRankSVM(budget=200, batch_size=50, random_state=0),
+     ActiveRankSVM(budget=200, batch_size=50, strategy="hard-close", random_state=0),
+     ActiveRankSVM(budget=200, batch_size=50, gamma=0.5, threshold=True,
+                   strategy="soft-close", random_state=0)],
+    expected_failed_checks=_xfail,
+)
+def test_sklearn_compatible(estimator, check):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # budget capped on tiny check data
+        check(estimator)

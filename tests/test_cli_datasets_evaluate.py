@@ -1,0 +1,167 @@
+"""`birank datasets ...` and `birank evaluate` through birank.cli.main."""
+
+import http.server
+import json
+import lzma
+import threading
+from importlib import resources
+
+import numpy as np
+import pytest
+
+from birank.cli import main
+from birank.datasets import dump_svmlight, load_tfranking_toy
+from birank.metrics import (
+    kendall_tau,
+    mean_average_precision,
+    ndcg_at_k,
+    optroc_accuracy,
+    pairwise_accuracy,
+    roc_auc,
+)
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_datasets_list(capsys, tmp_path):
+    code, out, err = run(capsys, "datasets", "list", "--data-home", str(tmp_path))
+    assert code == 0 and err == ""
+    for name in ("heart", "a9a", "tfranking_toy", "covtype.binary", "url", "letter", "housing"):
+        assert name in out
+    assert "32561" in out and "not on LIBSVM" in out
+
+
+def test_datasets_info_bundled_and_file(capsys, tmp_path):
+    code, out, _ = run(capsys, "datasets", "info", "heart")
+    assert code == 0
+    assert "rows      270" in out and "features  13" in out and "-1: 150, 1: 120" in out
+    X, y, g = load_tfranking_toy()
+    path = tmp_path / "toy.txt"
+    dump_svmlight(X, y, path, groups=g)
+    code, out, _ = run(capsys, "datasets", "info", str(path))
+    assert code == 0 and "rows      119" in out and "groups    27" in out
+
+
+def test_datasets_info_errors(capsys, tmp_path):
+    code, out, err = run(capsys, "datasets", "info", "no-such-thing")
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "neither an existing file nor a dataset name" in err
+    code, _, err = run(capsys, "datasets", "info", "covtype.binary", "--data-home", str(tmp_path))
+    assert code == 2 and "birank datasets fetch covtype.binary" in err
+    bad = tmp_path / "bad.txt"
+    bad.write_text("1 1:1\n0 1:zz\n")
+    code, _, err = run(capsys, "datasets", "info", str(bad))
+    assert code == 2 and "line 2" in err and err.count("\n") == 1
+
+
+@pytest.fixture
+def heart_server(monkeypatch):
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
+    body = lzma.decompress(
+        (resources.files("birank.datasets") / "data" / "heart_scale.xz").read_bytes())
+
+    class H(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802
+            if self.path != "/binary/heart_scale":
+                self.send_error(404)
+                return
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
+    threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05},
+                     daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def test_datasets_fetch(capsys, tmp_path, heart_server):
+    code, out, err = run(capsys, "datasets", "fetch", "heart", "--data-home", str(tmp_path),
+                         "--base-url", heart_server)
+    assert code == 0 and "binary__heart_scale" in out
+    code, out, _ = run(capsys, "datasets", "info", "heart", "--data-home", str(tmp_path))
+    assert code == 0  # bundled name wins; the cached copy is used by fetch_libsvm
+    code, _, err = run(capsys, "datasets", "fetch", "german.numer", "--data-home",
+                       str(tmp_path), "--base-url", heart_server)
+    # pooch's "Downloading ..." line, then exactly one error line, no traceback
+    last = err.strip().splitlines()[-1]
+    assert code == 2 and last.startswith("birank datasets: error:") and "404" in last
+    assert "Traceback" not in err and err.count("error") == 1
+    code, _, err = run(capsys, "datasets", "fetch", "bank")
+    assert code == 2 and "UCI Bank Marketing" in err
+
+
+def _write(path, values):
+    path.write_text("\n".join(str(v) for v in values) + "\n")
+    return str(path)
+
+
+def test_evaluate_binary_plain_files(capsys, tmp_path):
+    rng = np.random.default_rng(0)
+    y = rng.choice([-1, 1], 300)
+    s = rng.integers(0, 10, 300) / 10
+    lab, sc = _write(tmp_path / "y.txt", y), _write(tmp_path / "s.txt", s)
+    code, out, _ = run(capsys, "evaluate", "--labels", lab, "--scores", sc, "--json")
+    assert code == 0
+    res = json.loads(out)
+    assert res["roc_auc"] == pytest.approx(roc_auc(y, s), abs=1e-12)
+    assert res["optroc_accuracy"] == pytest.approx(optroc_accuracy(y, s), abs=1e-12)
+    assert res["pairwise_accuracy"] == pytest.approx(roc_auc(y, s), abs=1e-12)
+    assert "mean_average_precision" not in res  # no groups
+    code, out, _ = run(capsys, "evaluate", "--labels", lab, "--scores", sc)
+    assert code == 0 and out.startswith("rows") and "roc_auc" in out
+
+
+def test_evaluate_graded_with_groups_and_libsvm_labels(capsys, tmp_path):
+    X, y, g = load_tfranking_toy()
+    rng = np.random.default_rng(1)
+    s = rng.standard_normal(len(y)).round(3)
+    svm = tmp_path / "toy.txt"
+    dump_svmlight(X, y, svm, groups=g)
+    sc = _write(tmp_path / "s.txt", s)
+    code, out, _ = run(capsys, "evaluate", "--labels", str(svm), "--scores", sc, "--json")
+    assert code == 0
+    res = json.loads(out)
+    assert "roc_auc" not in res and res["groups"] == 27
+    assert res["pairwise_accuracy"] == pytest.approx(pairwise_accuracy(y, s, groups=g))
+    assert res["kendall_tau"] == pytest.approx(kendall_tau(y, s, groups=g))
+    assert res["mean_average_precision"] == pytest.approx(mean_average_precision(y, s, g))
+    assert res["ndcg@10"] == pytest.approx(ndcg_at_k(y, s, g, k=10))
+    # a separate groups file (string ids) gives the same result
+    gfile = _write(tmp_path / "g.txt", [f"q{v}" for v in g])
+    lab = _write(tmp_path / "y.txt", y)
+    code, out, _ = run(capsys, "evaluate", "--labels", lab, "--scores", sc, "--groups", gfile,
+                       "--json", "--k", "5")
+    res2 = json.loads(out)
+    assert res2["mean_average_precision"] == pytest.approx(res["mean_average_precision"])
+    assert res2["ndcg@5"] == pytest.approx(ndcg_at_k(y, s, g, k=5))
+
+
+def test_evaluate_errors(capsys, tmp_path):
+    lab = _write(tmp_path / "y.txt", [0, 1, 1])
+    code, _, err = run(capsys, "evaluate", "--labels", lab, "--scores",
+                       _write(tmp_path / "s.txt", [0.1, 0.2]))
+    assert code == 2 and "has 2 scores but" in err and err.count("\n") == 1
+    code, _, err = run(capsys, "evaluate", "--labels", lab, "--scores",
+                       _write(tmp_path / "s2.txt", [0.1, "x", 0.3]))
+    assert code == 2 and "s2.txt, line 2: bad score 'x'" in err
+    code, _, err = run(capsys, "evaluate", "--labels", lab, "--scores",
+                       _write(tmp_path / "s3.txt", [0.1, "nan", 0.3]))
+    assert code == 2 and "line 2" in err
+    code, _, err = run(capsys, "evaluate", "--labels", str(tmp_path / "missing"), "--scores",
+                       lab)
+    assert code == 2 and "no such file" in err
+    code, _, err = run(capsys, "evaluate", "--labels", _write(tmp_path / "c.txt", [1, 1, 1]),
+                       "--scores", _write(tmp_path / "s4.txt", [1, 2, 3]))
+    assert code == 2 and "single value" in err

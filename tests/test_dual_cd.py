@@ -1,0 +1,322 @@
+"""PairDualCD (dual CD on implicit pair rows) against brute force on materialized pairs."""
+
+import doctest
+import warnings
+
+import numpy as np
+import pytest
+import scipy.optimize
+import scipy.sparse as sp
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.svm import LinearSVC
+
+import birank.solvers.dual_cd as dual_cd_module
+from birank._kernels import sparse_rows
+from birank.solvers.dual_cd import PairDualCD
+
+
+# ----------------------------------------------------------------- helpers
+def make_problem(rng, n=9, d=3, density=0.6, pseudo=True):
+    """Tiny data, all (pos, neg) pairs plus (optionally) every pseudo-pair, random weights."""
+    X = rng.normal(size=(n, d)) * (rng.random((n, d)) < density)
+    X[0, 0] = 1.0  # no all-zero data
+    y = np.zeros(n, dtype=int)
+    y[rng.permutation(n)[: n // 2]] = 1
+    pos, neg = np.flatnonzero(y == 1), np.flatnonzero(y == 0)
+    a = np.repeat(pos, neg.size)
+    b = np.tile(neg, pos.size)
+    if pseudo:
+        a = np.r_[a, pos, -np.ones(neg.size, dtype=int)]
+        b = np.r_[b, -np.ones(pos.size, dtype=int), neg]
+    C = rng.uniform(0.2, 2.0, a.size)
+    return X, a, b, C
+
+
+def materialize(X, a, b, fit_threshold):
+    """Explicit pair vectors z = x_a - x_b (row -1 = origin), extended by the threshold column."""
+    Xd = X.toarray() if sp.issparse(X) else np.asarray(X)
+    Xo = np.vstack([Xd, np.zeros((1, Xd.shape[1]))])  # index -1 -> last row = origin
+    Z = Xo[a] - Xo[b]
+    if fit_threshold:
+        t = np.where(b == -1, -1.0, np.where(a == -1, 1.0, 0.0))
+        Z = np.hstack([Z, t[:, None]])
+    return Z
+
+
+def reference_solution(Z, C, loss):
+    """Brute force: the dual QP on the materialized rows by L-BFGS-B, w = Z' alpha."""
+    Q = Z @ Z.T
+    if loss == "squared_hinge":
+        Q = Q + np.diag(0.5 / C)
+        bounds = [(0, None)] * len(C)
+    else:
+        bounds = [(0, c) for c in C]
+
+    def f(al):
+        g = Q @ al - 1.0
+        return 0.5 * al @ (Q @ al) - al.sum(), g
+
+    res = scipy.optimize.minimize(f, np.zeros(len(C)), jac=True, method="L-BFGS-B",
+                                  bounds=bounds,
+                                  options={"ftol": 0, "gtol": 1e-13, "maxiter": 100000,
+                                           "maxfun": 100000})
+    return Z.T @ res.x
+
+
+def primal(Z, C, w, loss):
+    xi = np.maximum(0.0, 1.0 - Z @ w)
+    if loss == "squared_hinge":
+        xi = xi**2
+    return 0.5 * w @ w + C @ xi
+
+
+def full_w(solver):
+    return np.r_[solver.coef_, -solver.intercept_]
+
+
+# --------------------------------------------------------- brute force check
+@pytest.mark.parametrize("loss", ["hinge", "squared_hinge"])
+@pytest.mark.parametrize("fit_threshold", [False, True])
+def test_solution_equals_bruteforce_qp(loss, fit_threshold, layout):
+    rng = np.random.default_rng(3)
+    X, a, b, C = make_problem(rng, n=14, d=4)
+    solver = PairDualCD(layout(X), loss=loss, fit_threshold=fit_threshold, tol=1e-10,
+                        max_iter=100000, random_state=0)
+    solver.add_rows(a, b, C)
+    solver.solve()
+    Z = materialize(X, a, b, fit_threshold)
+    w_ref = reference_solution(Z, C, loss)
+    w = full_w(solver) if fit_threshold else solver.coef_
+    np.testing.assert_allclose(w, w_ref, atol=1e-6)
+    p, p_ref = primal(Z, C, w, loss), primal(Z, C, w_ref, loss)
+    assert p <= p_ref * (1 + 1e-9)
+    assert solver.primal_objective() == pytest.approx(p, rel=1e-12)
+    if not fit_threshold:
+        assert solver.intercept_ == 0.0
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("loss,fit_threshold,sparse", [("hinge", True, False),
+                                                       ("squared_hinge", False, True)])
+def test_kernel_tiny_bruteforce(loss, fit_threshold, sparse):
+    """Small enough to run as plain Python under NUMBA_DISABLE_JIT=1."""
+    rng = np.random.default_rng(11)
+    X, a, b, C = make_problem(rng, n=6, d=3)
+    solver = PairDualCD(sp.csr_matrix(X) if sparse else X, loss=loss,
+                        fit_threshold=fit_threshold, tol=1e-9, max_iter=20000, random_state=1)
+    solver.add_rows(a, b, C)
+    solver.solve()
+    Z = materialize(X, a, b, fit_threshold)
+    w = full_w(solver) if fit_threshold else solver.coef_
+    np.testing.assert_allclose(w, reference_solution(Z, C, loss), atol=1e-6)
+    # w is kept equal to sum_p alpha_p z_p throughout
+    np.testing.assert_allclose(Z.T @ solver.alpha_, w, atol=1e-12)
+
+
+@pytest.mark.parametrize("loss", ["hinge", "squared_hinge"])
+def test_objective_matches_linearsvc_on_explicit_pairs(loss):
+    rng = np.random.default_rng(5)
+    X, a, b, C = make_problem(rng, n=24, d=5, pseudo=False)
+    Z = materialize(X, a, b, False)
+    # LIBLINEAR needs two classes: each pair as +z and -z, each with half its weight
+    Z2 = np.vstack([Z, -Z])
+    y2 = np.r_[np.ones(len(Z)), -np.ones(len(Z))]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        svc = LinearSVC(C=1.0, loss=loss, fit_intercept=False, tol=1e-10, max_iter=200000,
+                        dual=True).fit(Z2, y2, sample_weight=np.r_[C, C] / 2)
+    solver = PairDualCD(X, loss=loss, tol=1e-8, max_iter=100000, random_state=0)
+    solver.add_rows(a, b, C)
+    solver.solve()
+    ref = primal(Z, C, svc.coef_.ravel(), loss)
+    ours = solver.primal_objective()
+    assert ours <= ref * (1 + 1e-6)
+    assert ours == pytest.approx(ref, rel=1e-4)
+
+
+def test_dense_and_csr_identical():
+    rng = np.random.default_rng(2)
+    X, a, b, C = make_problem(rng, n=20, d=6, density=0.4)
+    out = []
+    for Xl in (X, sp.csr_matrix(X)):
+        s = PairDualCD(Xl, loss="hinge", fit_threshold=True, tol=1e-6, random_state=7)
+        s.add_rows(a, b, C)
+        s.solve()
+        out.append((full_w(s), s.alpha_.copy(), s.n_iter_))
+    np.testing.assert_allclose(out[0][0], out[1][0], rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(out[0][1], out[1][1], rtol=1e-12, atol=1e-14)
+    assert out[0][2] == out[1][2]
+
+
+# ------------------------------------------------------------- warm starts
+def _medium(rng, n=300, d=20):
+    X = rng.normal(size=(n, d))
+    y = (X[:, 0] + 0.5 * rng.normal(size=n) > 0).astype(int)
+    pos, neg = np.flatnonzero(y == 1), np.flatnonzero(y == 0)
+    m = 3000
+    a = pos[rng.integers(0, pos.size, m)]
+    b = neg[rng.integers(0, neg.size, m)]
+    return X, a, b
+
+
+@pytest.mark.parametrize("loss", ["hinge", "squared_hinge"])
+def test_warm_start_after_add_rows(loss, layout):
+    rng = np.random.default_rng(0)
+    X, a, b = _medium(rng)
+    C = np.full(a.size, 0.05)
+    cut = 2700
+    warm = PairDualCD(layout(X), loss=loss, tol=1e-4, max_iter=10000, random_state=0)
+    warm.add_rows(a[:cut], b[:cut], C[:cut])
+    warm.solve()
+    w_before = warm.coef_.copy()
+    warm.add_rows(a[cut:], b[cut:], C[cut:])
+    np.testing.assert_array_equal(warm.coef_, w_before)  # new rows enter with alpha = 0
+    assert np.all(warm.alpha_[cut:] == 0)
+    warm.solve()
+    cold = PairDualCD(layout(X), loss=loss, tol=1e-4, max_iter=10000, random_state=0)
+    cold.add_rows(a, b, C)
+    cold.solve()
+    assert warm.n_iter_ < cold.n_iter_
+    assert warm.primal_objective() == pytest.approx(cold.primal_objective(), rel=1e-5)
+    np.testing.assert_allclose(warm.coef_, cold.coef_, atol=2e-3)
+
+
+@pytest.mark.parametrize("loss", ["hinge", "squared_hinge"])
+def test_warm_start_after_set_weights(loss):
+    rng = np.random.default_rng(1)
+    X, a, b = _medium(rng)
+    C1 = rng.uniform(0.02, 0.1, a.size)
+    C2 = C1 * rng.uniform(0.5, 1.2, a.size)
+    warm = PairDualCD(X, loss=loss, tol=1e-4, max_iter=10000, random_state=3)
+    warm.add_rows(a, b, C1)
+    warm.solve()
+    warm.set_weights(C2)
+    if loss == "hinge":
+        assert np.all(warm.alpha_ <= C2) and np.all(warm.alpha_ >= 0)
+    # w is rebuilt from the (clipped) alpha
+    w_check = (X[a] - X[b]).T @ warm.alpha_
+    np.testing.assert_allclose(warm.coef_, w_check, atol=1e-10)
+    warm.solve()
+    cold = PairDualCD(X, loss=loss, tol=1e-4, max_iter=10000, random_state=3)
+    cold.add_rows(a, b, C2)
+    cold.solve()
+    assert warm.n_iter_ < cold.n_iter_
+    assert warm.primal_objective() == pytest.approx(cold.primal_objective(), rel=1e-5)
+
+
+def test_same_seed_same_w_and_shrinking_same_optimum():
+    rng = np.random.default_rng(4)
+    X, a, b = _medium(rng, n=200, d=10)
+    runs = []
+    for seed, shrinking in [(5, True), (5, True), (6, True), (5, False)]:
+        s = PairDualCD(sp.csr_matrix(X), tol=1e-6, random_state=seed, shrinking=shrinking)
+        s.add_rows(a, b, 0.1)
+        s.solve()
+        runs.append(s)
+    np.testing.assert_array_equal(runs[0].coef_, runs[1].coef_)
+    np.testing.assert_array_equal(runs[0].alpha_, runs[1].alpha_)
+    assert not np.array_equal(runs[0].alpha_, runs[2].alpha_)  # a different order was used
+    for other in runs[2:]:
+        assert other.primal_objective() == pytest.approx(runs[0].primal_objective(), rel=1e-6)
+
+
+@pytest.mark.parametrize("loss", ["hinge", "squared_hinge"])
+def test_duality_gap(loss):
+    rng = np.random.default_rng(8)
+    X, a, b = _medium(rng, n=150, d=8)
+    s = PairDualCD(X, loss=loss, fit_threshold=True, tol=1e-2, random_state=0)
+    s.add_rows(np.r_[a, a[:50]], np.r_[b, -np.ones(50, dtype=int)], 0.3)
+    s.add_rows(-np.ones(20, dtype=int), b[:20], 0.2)
+    p0, d0 = s.primal_objective(), s.dual_objective()
+    assert p0 == pytest.approx(s.C_.sum()) and d0 == 0.0  # alpha = 0, w = 0
+    s.solve()
+    p1, d1 = s.primal_objective(), s.dual_objective()
+    assert d1 <= p1 + 1e-9  # weak duality
+    assert (p1 - d1) / p1 < 1e-2
+    s.tol, s.max_iter = 1e-8, 100000
+    s.solve()
+    p2, d2 = s.primal_objective(), s.dual_objective()
+    assert d1 <= d2 + 1e-12  # dual CD only increases the dual objective
+    assert (p2 - d2) / p2 < 1e-8
+
+
+def test_convergence_warning_and_bad_input():
+    rng = np.random.default_rng(0)
+    X, a, b = _medium(rng, n=100, d=5)
+    s = PairDualCD(X, tol=1e-12, max_iter=2, random_state=0)
+    s.add_rows(a, b, 1.0)
+    with pytest.warns(ConvergenceWarning, match="max_iter=2"):
+        assert s.solve() == 2
+    with pytest.raises(ValueError, match="C must be finite and > 0"):
+        s.add_rows([0], [1], [0.0])
+    with pytest.raises(ValueError, match="outside"):
+        s.add_rows([0], [100], 1.0)
+    with pytest.raises(ValueError, match="zero vector"):
+        s.add_rows([-1], [-1], 1.0)
+    with pytest.raises(ValueError, match="same length"):
+        s.add_rows([0, 1], [2], 1.0)
+    with pytest.raises(ValueError, match="expected"):
+        s.set_weights(np.ones(3))
+    with pytest.raises(TypeError, match="integer"):
+        s.add_rows([0.5], [1.0], 1.0)
+    with pytest.raises(ValueError, match="loss"):
+        PairDualCD(X, loss="log")
+    with pytest.raises(TypeError, match="X must be"):
+        PairDualCD([[1.0, 2.0]])
+
+
+def test_empty_pool_and_zero_rows():
+    X = np.array([[1.0, 2.0], [1.0, 2.0], [0.0, 1.0]])
+    s = PairDualCD(X, tol=1e-10, random_state=0)
+    assert s.solve() == 1 and s.n_rows == 0
+    s.add_rows([0, 0], [1, 2], [1.0, 1.0])  # row 0 is z = 0: its alpha goes to its bound
+    s.solve()
+    assert s.alpha_[0] == 1.0
+    assert s.primal_objective() == pytest.approx(s.dual_objective(), abs=1e-9)
+
+
+# ------------------------------------------------------------ the primitives
+@pytest.mark.kernel
+def test_row_primitives_against_numpy(layout):
+    rng = np.random.default_rng(9)
+    X = rng.normal(size=(7, 5)) * (rng.random((7, 5)) < 0.5)
+    Xl = layout(X)
+    xa = dual_cd_module.xargs(dual_cd_module.as_csr_or_dense(Xl))
+    w = rng.normal(size=6)
+    sq = sparse_rows.row_sqnorms(*xa, 7)
+    np.testing.assert_allclose(sq, (X**2).sum(1))
+    for i, j in [(0, 1), (2, 2), (3, -1), (-1, 4), (5, 6)]:
+        xi = X[i] if i >= 0 else np.zeros(5)
+        xj = X[j] if j >= 0 else np.zeros(5)
+        assert sparse_rows.rows_dot(*xa, i, j) == pytest.approx(xi @ xj)
+        assert sparse_rows.pair_dot_w(*xa, w, i, j) == pytest.approx(w[:5] @ (xi - xj))
+        assert sparse_rows.pair_sqnorm(*xa, sq, i, j) == pytest.approx(((xi - xj) ** 2).sum(),
+                                                                       abs=1e-12)
+        w2 = w.copy()
+        sparse_rows.pair_axpy(*xa, w2, 0.7, i, j)
+        np.testing.assert_allclose(w2[:5], w[:5] + 0.7 * (xi - xj))
+        assert w2[5] == w[5]
+
+
+@pytest.mark.kernel
+def test_rng_is_xorshift128_and_in_range():
+    state = sparse_rows.rng_init(12345)
+    w, z, y, x = (int(v) for v in state)  # state[0] is the newest word, state[3] the oldest
+    m = 0xFFFFFFFF
+    for _ in range(200):  # Marsaglia's xorshift128 recurrence, in plain Python ints
+        t = x ^ ((x << 11) & m)
+        x, y, z = y, z, w
+        w = (w ^ (w >> 19)) ^ (t ^ (t >> 8))
+        assert sparse_rows.rng_next(state) == w
+    draws = np.array([sparse_rows.rng_int(state, 7) for _ in range(2000)])
+    assert draws.min() == 0 and draws.max() == 6
+    assert np.all(np.abs(np.bincount(draws) / 2000 - 1 / 7) < 0.04)
+    u = np.array([sparse_rows.rng_uniform(state) for _ in range(2000)])
+    assert 0 <= u.min() and u.max() < 1 and abs(u.mean() - 0.5) < 0.03
+    s1, s2 = sparse_rows.rng_init(1), sparse_rows.rng_init(2)
+    assert [sparse_rows.rng_next(s1) for _ in range(3)] != [sparse_rows.rng_next(s2)
+                                                            for _ in range(3)]
+
+
+def test_docstring_examples():
+    assert doctest.testmod(dual_cd_module).failed == 0

@@ -1,0 +1,70 @@
+"""The architecture rules of DESIGN.md, checked on the source: arrows point one way."""
+
+import ast
+import doctest
+import importlib
+import pkgutil
+from pathlib import Path
+
+import pytest
+
+import birank
+
+SRC = Path(birank.__file__).parent
+
+
+def _imports(path):
+    tree = ast.parse(path.read_text())
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            mod = node.module or ""
+            names.add(("." * node.level) + mod)
+    return names
+
+
+@pytest.mark.parametrize("path", sorted((SRC / "_kernels").glob("*.py")), ids=lambda p: p.name)
+def test_kernels_import_only_numpy_numba_and_stdlib(path):
+    allowed_roots = {"numpy", "numba", "math", "__future__", "."}
+    for name in _imports(path):
+        root = name.split(".")[0] or "."
+        assert root in allowed_roots, f"{path.name} imports {name}"
+
+
+@pytest.mark.parametrize("path", sorted((SRC / "_kernels").glob("*.py")), ids=lambda p: p.name)
+def test_kernels_are_cached_and_not_fastmath(path):
+    text = path.read_text()
+    for line in text.splitlines():
+        if line.strip().startswith(("@njit", "@numba.njit", "@jit", "@numba.jit")):
+            assert "cache=True" in line, f"{path.name}: {line.strip()} lacks cache=True"
+            assert "fastmath=True" not in line, f"{path.name}: fastmath on {line.strip()}"
+
+
+def _modules():
+    out = []
+    for info in pkgutil.walk_packages(birank.__path__, "birank."):
+        if ".cli" in info.name or info.name.endswith("__main__"):
+            continue
+        out.append(info.name)
+    return sorted(out)
+
+
+@pytest.mark.parametrize("name", _modules())
+def test_docstring_examples_run(name):
+    module = importlib.import_module(name)
+    finder = doctest.DocTestFinder(exclude_empty=True)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    for test in finder.find(module, name):
+        runner.run(test)
+    result = runner.summarize(verbose=False)
+    assert result.failed == 0, f"{result.failed} docstring example(s) failed in {name}"
+
+
+def test_public_estimators_have_examples():
+    for name in birank.__all__:
+        obj = getattr(birank, name)
+        doc = obj.__doc__ or ""
+        assert "Examples" in doc and ">>>" in doc, f"{name} has no runnable example"
+        assert "Parameters" in doc, f"{name} docstring lacks a Parameters section"

@@ -1,0 +1,199 @@
+"""load_svmlight / dump_svmlight: formats, compression, qid, .query files, error lines."""
+
+import bz2
+import doctest
+import gzip
+import lzma
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from birank.datasets import _svmlight, dump_svmlight, load_svmlight, load_tfranking_toy
+from birank.datasets._svmlight import _slow_parse, load_svmlight_bytes, read_query_file
+
+TOY = b"""# a comment line
+1 1:0.5 3:-2 # trailing comment
+-1 2:1e-3
+
++1 1:1 2:2 3:3
+"""
+
+
+def write(tmp_path, name, content, compress=None):
+    data = content if isinstance(content, bytes) else content.encode()
+    if compress == "gz":
+        data = gzip.compress(data)
+    elif compress == "bz2":
+        data = bz2.compress(data)
+    elif compress == "xz":
+        data = lzma.compress(data)
+    path = tmp_path / name
+    path.write_bytes(data)
+    return str(path)
+
+
+@pytest.mark.parametrize("compress", [None, "gz", "bz2", "xz"])
+def test_toy_file_all_compressions(tmp_path, compress):
+    path = write(tmp_path, "toy.txt", TOY, compress)
+    X, y = load_svmlight(path)
+    assert sp.isspmatrix_csr(X) and X.dtype == np.float64 and X.has_sorted_indices
+    np.testing.assert_array_equal(y, [1, -1, 1])
+    np.testing.assert_array_equal(X.toarray(), [[0.5, 0, -2], [0, 1e-3, 0], [1, 2, 3]])
+
+
+def test_n_features_and_zero_based(tmp_path):
+    path = write(tmp_path, "t.txt", "1 1:1 3:1\n0 2:5\n")
+    X, _ = load_svmlight(path, n_features=10)
+    assert X.shape == (2, 10)
+    X0, _ = load_svmlight(path, zero_based=True)
+    assert X0.shape == (2, 4) and X0[1, 2] == 5
+    path0 = write(tmp_path, "z.txt", "1 0:1 3:1\n")
+    with pytest.raises(ValueError, match=r"z\.txt, line 1: feature index 0 is invalid"):
+        load_svmlight(path0)
+    assert load_svmlight(path0, zero_based=True)[0].toarray().tolist() == [[1, 0, 0, 1]]
+
+
+def test_qid_groups_and_query_file(tmp_path):
+    path = write(tmp_path, "q.txt", "2 qid:5 1:1\n0 qid:5 2:1\n1 qid:9 1:3\n")
+    X, y, g = load_svmlight(path, query_id=True)
+    assert g.tolist() == [5, 5, 9] and y.tolist() == [2, 0, 1]
+    assert len(load_svmlight(path)) == 2  # groups only on request
+    # LightGBM-style query file next to a qid-less file is found automatically
+    plain = write(tmp_path, "r.txt", "2 1:1\n0 2:1\n1 1:3\n")
+    write(tmp_path, "r.txt.query", "2\n1\n")
+    assert load_svmlight(plain, query_id=True)[2].tolist() == [0, 0, 1]
+    other = write(tmp_path, "other.query", "1\n2\n")
+    assert load_svmlight(plain, query_id=True, query_file=other)[2].tolist() == [0, 1, 1]
+    # an explicit query file wins over qid:
+    assert load_svmlight(path, query_id=True, query_file=other)[2].tolist() == [0, 1, 1]
+
+
+def test_unsorted_indices_are_sorted_and_duplicates_policy(tmp_path):
+    path = write(tmp_path, "d.txt", "1 3:1 1:2\n0 2:1 2:4 1:1\n")
+    with pytest.raises(ValueError, match=r"d\.txt, line 2: feature index 2 appears twice"):
+        load_svmlight(path)
+    Xs, _ = load_svmlight(path, duplicates="sum")
+    Xl, _ = load_svmlight(path, duplicates="last")
+    assert Xs.toarray().tolist() == [[2, 0, 1], [1, 5, 0]]
+    assert Xl.toarray().tolist() == [[2, 0, 1], [1, 4, 0]]
+    assert Xs.has_sorted_indices
+
+
+@pytest.mark.parametrize(
+    "content, line, match",
+    [
+        ("1 1:1\nabc 1:2\n", 2, "bad label 'abc'"),
+        ("1 1:1\nnan 1:2\n", 2, "bad label 'nan'"),
+        ("1 1:1\n1 2:1\n0 1:x\n", 3, "bad feature token '1:x'"),
+        ("1 1:1\n1 foo\n", 2, "bad feature token 'foo'"),
+        ("1 a:1\n", 1, "bad feature token 'a:1'"),
+        ("1 1:inf\n", 1, "bad feature token '1:inf'"),
+        ("1 1:1\n\n0 0:1\n", 3, "feature index 0 is invalid"),
+        ("1 1:1\n0 -3:1\n", 2, "feature index -3 is invalid"),
+        ("1 qid:1 1:1\n0 1:1 qid:1\n", 2, "misplaced"),
+        ("1 qid:1 1:1\n0 qid:1 2:1\n0 2:1\n", 3, "qid: is given on some lines"),
+        ("1 1:1\n0 qid:1 2:1\n", 2, "qid: is given on some lines"),
+        ("1 qid:x 1:1\n", 1, "bad query id"),
+        ("1 1:1 1:2\n", 1, "appears twice"),
+    ],
+)
+def test_malformed_input_names_file_and_line(tmp_path, content, line, match):
+    path = write(tmp_path, "bad.txt", content)
+    with pytest.raises(ValueError, match=rf"bad\.txt, line {line}: .*{match}"):
+        load_svmlight(path)
+    # same diagnosis inside a compressed file
+    path = write(tmp_path, "bad.txt.gz", content, "gz")
+    with pytest.raises(ValueError, match=rf"bad\.txt\.gz, line {line}: .*{match}"):
+        load_svmlight(path)
+
+
+def test_n_features_too_small_names_line(tmp_path):
+    path = write(tmp_path, "w.txt", "1 1:1\n0 2:1\n1 7:1\n")
+    with pytest.raises(ValueError, match=r"w\.txt, line 3: feature index 7 exceeds n_features=5"):
+        load_svmlight(path, n_features=5)
+
+
+def test_empty_and_bad_query_files(tmp_path):
+    with pytest.raises(ValueError, match="no data lines"):
+        load_svmlight(write(tmp_path, "e.txt", "# nothing\n\n"))
+    data = write(tmp_path, "r.txt", "1 1:1\n0 1:2\n1 1:3\n")
+    write(tmp_path, "r.txt.query", "2\n2\n")
+    with pytest.raises(ValueError, match=r"r\.txt\.query: the query sizes add up to 4 rows, but "
+                                         r"the data file has 3"):
+        load_svmlight(data, query_id=True)
+    q = write(tmp_path, "bad.query", "2\nx\n")
+    with pytest.raises(ValueError, match=r"bad\.query, line 2: a query size must be a positive"):
+        read_query_file(q)
+    q = write(tmp_path, "zero.query", "3\n0\n")
+    with pytest.raises(ValueError, match=r"zero\.query, line 2"):
+        read_query_file(q)
+    nogroups = write(tmp_path, "n.txt", "1 1:1\n")
+    with pytest.raises(ValueError, match="no qid: tokens and no query file"):
+        load_svmlight(nogroups, query_id=True)
+
+
+def test_bad_options():
+    with pytest.raises(ValueError, match="duplicates must be one of"):
+        load_svmlight_bytes(b"1 1:1\n", duplicates="max")
+    with pytest.raises(ValueError, match="n_features must be a positive int"):
+        load_svmlight_bytes(b"1 1:1\n", n_features=0)
+    with pytest.raises(ValueError, match="cannot decompress"):
+        load_svmlight_bytes(b"\x1f\x8b garbage", "x.gz")
+
+
+def random_svmlight_text(rng, n_rows, n_features, with_qid):
+    lines = []
+    for i in range(n_rows):
+        k = int(rng.integers(0, min(6, n_features) + 1))
+        idx = np.sort(rng.choice(n_features, k, replace=False)) + 1
+        vals = rng.standard_normal(k).round(4)
+        toks = [f"{rng.integers(-2, 3)}"]
+        if with_qid:
+            toks.append(f"qid:{i // 3}")
+        toks += [f"{j}:{v}" for j, v in zip(idx, vals)]
+        lines.append(" ".join(toks))
+    return ("\n".join(lines) + "\n").encode()
+
+
+def test_fast_path_equals_line_parser():
+    rng = np.random.default_rng(0)
+    for trial in range(30):
+        text = random_svmlight_text(rng, int(rng.integers(1, 40)), 12, trial % 2 == 0)
+        X, y, q = load_svmlight_bytes(text, n_features=12)
+        X2, y2, q2 = _slow_parse(text, "t", 12, False, "error")
+        assert (X != X2).nnz == 0 and X.shape == X2.shape
+        np.testing.assert_array_equal(y, y2)
+        assert (q is None) == (q2 is None)
+        if q is not None:
+            np.testing.assert_array_equal(q, q2)
+
+
+@pytest.mark.parametrize("suffix", ["", ".gz", ".bz2", ".xz"])
+def test_dump_roundtrip_and_no_overwrite(tmp_path, suffix):
+    rng = np.random.default_rng(1)
+    X = sp.random(20, 7, density=0.3, random_state=1, format="csr")
+    y = rng.integers(0, 3, 20).astype(float)
+    g = np.repeat(np.arange(5), 4)
+    path = str(tmp_path / f"out.txt{suffix}")
+    dump_svmlight(X, y, path, groups=g)
+    X2, y2, g2 = load_svmlight(path, n_features=7, query_id=True)
+    np.testing.assert_array_equal(X2.toarray(), X.toarray())
+    np.testing.assert_array_equal(y2, y)
+    np.testing.assert_array_equal(g2, g)
+    with pytest.raises(FileExistsError, match="overwrite=True"):
+        dump_svmlight(X, y, path)
+    dump_svmlight(X[:3], y[:3], path, overwrite=True)
+    assert load_svmlight(path)[0].shape[0] == 3
+
+
+def test_tfranking_toy_last_duplicate_wins():
+    X, y, g = load_tfranking_toy()
+    # first row of train.txt has "17:-0.763873 17:0.369905"
+    assert X[0, 16] == pytest.approx(0.369905)
+    assert X[0, 114] == pytest.approx(-0.617277)
+
+
+def test_doctests():
+    result = doctest.testmod(_svmlight)
+    assert result.failed == 0 and result.attempted > 0
