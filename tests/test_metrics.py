@@ -249,7 +249,8 @@ def test_pairwise_accuracy_groups_need_not_be_contiguous():
         yy, ss = y[m], s[m]
         d = np.sign(yy[:, None] - yy[None, :]) > 0
         den += d.sum()
-        conc += ((ss[:, None] > ss[None, :]) & d).sum() + 0.5 * ((ss[:, None] == ss[None, :]) & d).sum()
+        ties = (ss[:, None] == ss[None, :]) & d
+        conc += ((ss[:, None] > ss[None, :]) & d).sum() + 0.5 * ties.sum()
     assert a == pytest.approx(conc / den, abs=1e-12)
 
 

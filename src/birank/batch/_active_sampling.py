@@ -119,15 +119,20 @@ class JointSpace:
     def is_pair(self, ids):
         return np.asarray(ids) < self.n_pair
 
-    def margins(self, s_ext, ids):
-        """``w . z`` of items ``ids``; ``s_ext`` holds the point scores then a 0 for the origin.
+    def margins(self, score, ids):
+        """``w . z`` of items ``ids``.
 
-        ``s_ext[:-1] = X w + intercept`` (the intercept is ``-theta`` of
-        CRC-threshold; it cancels in real pairs and gives ``w.x_k - theta`` for
-        the pseudo-pair ``(k, -1)``), ``s_ext[-1] = 0``, so index -1 is the origin.
+        ``score(rows)`` returns ``x_r . w + intercept`` for row indices, and 0
+        for the origin ``-1``: an array ``s_ext`` of all scores followed by a 0
+        works (``s_ext.__getitem__``), and so does a function scoring only the
+        rows asked for, which is what keeps soft sampling independent of the
+        number of rows. The intercept (``-theta`` of CRC-threshold) cancels in
+        real pairs and gives ``w.x_k - theta`` for the pseudo-pair ``(k, -1)``.
         """
+        if isinstance(score, np.ndarray):
+            score = score.__getitem__
         a, b = self.decode(ids)
-        return s_ext[a] - s_ext[b]
+        return score(a) - score(b)
 
     def initial(self, size, rng):
         """``size`` distinct items drawn uniformly from the active part of D*."""
@@ -159,8 +164,11 @@ class SoftSampler:
         self.max_draws = int(max_draws)
         self._rate = 1.0
 
-    def sample(self, s_ext, need, chosen, rng):
+    def sample(self, score, need, chosen, rng):
         """Draw ``need`` items; returns ``(ids, p, n_rejected, n_drawn, exhausted)``.
+
+        ``score`` as in :meth:`JointSpace.margins`: only the rows of drawn
+        candidates are scored.
 
         ``exhausted`` is True when fewer than ``need`` items could be accepted
         (every acceptance probability zero, or ``max_draws`` candidates tried).
@@ -174,7 +182,7 @@ class SoftSampler:
             unchosen = np.arange(space.lo, space.hi, dtype=np.int64)
             if len(chosen):
                 unchosen = unchosen[~chosen.contains(unchosen)]
-            p_un = acceptance_probability(space.margins(s_ext, unchosen), self.strategy)
+            p_un = acceptance_probability(space.margins(score, unchosen), self.strategy)
             acceptable = np.flatnonzero(space.big_gamma(unchosen) * p_un > 0)
             if acceptable.size <= need:
                 # Algorithm 2 would take every acceptable item, then loop forever
@@ -194,7 +202,7 @@ class SoftSampler:
             if self.dense:
                 p = p_un[pos]
             else:
-                p = acceptance_probability(space.margins(s_ext, cand), self.strategy)
+                p = acceptance_probability(space.margins(score, cand), self.strategy)
             acc = u < space.big_gamma(cand) * p
             # a candidate equal to an item accepted earlier (this round) is not in U*
             valid = np.ones(cand.size, dtype=bool)

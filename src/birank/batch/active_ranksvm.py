@@ -6,11 +6,13 @@ import time
 import warnings
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.extmath import safe_sparse_dot
 from sklearn.utils.multiclass import check_classification_targets
 
+from .._kernels.active_select import csr_rows_dot, dense_rows_dot
 from .._progress import make_progress
 from .._validation import (Interval, Options, check_random_state, check_X, check_X_y,
                            draw_seed, encode_binary, validate_params)
@@ -20,6 +22,20 @@ from ..solvers.dual_cd import PairDualCD
 from ._active_sampling import STRATEGIES, JointSpace, SoftSampler, crc_weights, hard_select
 
 __all__ = ["ActiveRankSVM"]
+
+
+class _RowScorer:
+    """``rows -> X[rows] @ w + intercept`` (0 for the origin ``-1``), rows scored on demand."""
+
+    def __init__(self, X, w, intercept):
+        self.X, self.w, self.intercept = X, w, float(intercept)
+
+    def __call__(self, rows):
+        rows = np.ascontiguousarray(rows, dtype=np.int64)
+        if sp.issparse(self.X):
+            return csr_rows_dot(self.X.data, self.X.indices, self.X.indptr, rows, self.w,
+                                self.intercept)
+        return dense_rows_dot(self.X, rows, self.w, self.intercept)
 
 
 class ActiveRankSVM(BinaryRankerMixin, BaseEstimator):
@@ -252,16 +268,17 @@ default='soft-correct'
             # ---- sampling step of Algorithm 1: b items from U* with the current w
             t1 = time.perf_counter()
             need = min(b, budget - pool_ids.size)
-            s_ext = np.empty(X.shape[0] + 1)
-            s_ext[:-1] = np.asarray(safe_sparse_dot(X, solver.coef_)).reshape(-1)
-            s_ext[:-1] += solver.intercept_
-            s_ext[-1] = 0.0  # the origin of pseudo-pairs
-            if hard:
+            if hard:  # every score is needed: one pass over X, then the k-way merge
+                s_ext = np.empty(X.shape[0] + 1)
+                s_ext[:-1] = np.asarray(safe_sparse_dot(X, solver.coef_)).reshape(-1)
+                s_ext[:-1] += solver.intercept_
+                s_ext[-1] = 0.0  # the origin of pseudo-pairs
                 ids = hard_select(space, s_ext, need, self.strategy, chosen)
                 p = np.ones(ids.size)
                 n_rej = 0
-            else:
-                ids, p, n_rej, _, exhausted = sampler.sample(s_ext, need, chosen, rng)
+            else:  # only the rows of drawn candidates are scored: cost independent of N
+                score = _RowScorer(X, solver.coef_.copy(), solver.intercept_)
+                ids, p, n_rej, _, exhausted = sampler.sample(score, need, chosen, rng)
                 if exhausted:
                     stopped = True
                     warnings.warn(

@@ -10,41 +10,22 @@ from . import UserError
 
 
 def read_data(path, n_features=None, with_groups=True):
-    """Read a LIBSVM/SVMlight file (qid optional) -> (X, y, groups or None)."""
-    from ..datasets import load_svmlight
+    """Read a LIBSVM/SVMlight file -> (X, y, groups or None).
 
-    if not Path(path).exists():
+    Groups come from ``qid:`` tokens or a ``<path>.query`` file when present.
+    """
+    import os
+
+    from ..datasets._svmlight import load_svmlight_bytes, read_bytes, read_query_file
+
+    if not Path(path).is_file():
         raise UserError(f"no such file: {path}")
-    out = load_svmlight(path, n_features=n_features, query_id=with_groups)
-    if with_groups:
-        X, y, groups = out
-        if groups is not None and len(groups) and (groups == groups[0]).all() and \
-                not _file_has_qid(path):
-            groups = None
-        return X, y, groups
-    X, y = out
-    return X, y, None
-
-
-def _file_has_qid(path):
-    from ..datasets import load_svmlight  # noqa: F401  (same opener as the loader)
-
-    opener = _opener(path)
-    with opener(path, "rt") as fh:
-        for line in fh:
-            line = line.split("#", 1)[0].strip()
-            if line:
-                return "qid:" in line
-    return False
-
-
-def _opener(path):
-    import bz2
-    import gzip
-    import lzma
-
-    suffix = Path(path).suffix
-    return {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}.get(suffix, open)
+    X, y, qid = load_svmlight_bytes(read_bytes(path), os.fspath(path), n_features)
+    if not with_groups:
+        return X, y, None
+    if qid is None and os.path.exists(f"{path}.query"):
+        qid = read_query_file(f"{path}.query", n_rows=X.shape[0])
+    return X, y, qid
 
 
 def parse_params(items):
@@ -63,9 +44,7 @@ def parse_params(items):
 
 
 def open_output(path, force):
-    """A writable text stream: stdout for None or '-', else a new file (no clobbering)."""
-    if path in (None, "-"):
-        return sys.stdout
+    """A new file opened for writing; an existing one only with ``force``."""
     path = Path(path)
     if path.exists() and not force:
         raise UserError(f"{path} exists; use --force to overwrite it")

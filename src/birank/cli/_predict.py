@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 
 def register(subparsers):
     p = subparsers.add_parser(
@@ -21,10 +23,10 @@ def run(args):
     model = load_model(args.model)
     X, _, _ = read_data(args.data_file, with_groups=False)
     scores = model.decision_function(X)
-    out = open_output(args.output, args.force)
-    try:
-        out.write("".join(f"{s:.12g}\n" for s in scores))
-    finally:
-        if out.name != "<stdout>":
-            out.close()
+    text = "".join(f"{s:.12g}\n" for s in scores)
+    if args.output in (None, "-"):
+        sys.stdout.write(text)
+    else:
+        with open_output(args.output, args.force) as out:
+            out.write(text)
     return 0

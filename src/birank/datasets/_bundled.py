@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from importlib import resources
 
-import numpy as np
-
 from ._svmlight import load_svmlight_bytes
 
 __all__ = [
@@ -180,6 +178,7 @@ def load_tfranking_toy():
 
     Examples
     --------
+    >>> import numpy as np
     >>> from birank.datasets import load_tfranking_toy
     >>> X, y, groups = load_tfranking_toy()
     >>> X.shape, len(np.unique(groups))

@@ -90,9 +90,15 @@ def fill_sparse_bipartite(seeds, block_size, first_block, n_rows_total, nnz, w,
                     t -= 1
                 indices[base + t] = j
                 filled += 1
-            for t in range(nnz):
+            # Box-Muller gives two independent normals per pair of uniforms
+            for t in range(0, nnz, 2):
+                rad = math.sqrt(-2.0 * math.log(mrg_next(st)))
+                ang = 2.0 * math.pi * mrg_next(st)
                 j = indices[base + t]
-                data[base + t] = shift * sign * w[j] + noise * mrg_normal(st)
+                data[base + t] = shift * sign * w[j] + noise * rad * math.cos(ang)
+                if t + 1 < nnz:
+                    j = indices[base + t + 1]
+                    data[base + t + 1] = shift * sign * w[j] + noise * rad * math.sin(ang)
             r += 1
         b += 1
     return b

@@ -1,0 +1,92 @@
+"""`birank train` / `predict` / `demo` / `reproduce` and the JSON model files."""
+
+import json
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from birank.cli import main
+from birank.datasets import dump_svmlight, load_heart
+from birank.model_io import load_model, save_model
+
+
+@pytest.fixture
+def heart_file(tmp_path):
+    X, y = load_heart()
+    path = tmp_path / "heart.svm"
+    dump_svmlight(X, y, path)
+    return path, X, y
+
+
+def test_train_predict_roundtrip_matches_estimator(heart_file, tmp_path, capsys):
+    path, X, y = heart_file
+    model = tmp_path / "m.json"
+    assert main(["train", "-m", "wsvm", "-c", "0.5", "--quiet", str(path), "-o", str(model)]) == 0
+    assert main(["predict", str(model), str(path)]) == 0
+    scores = np.array(capsys.readouterr().out.split(), dtype=float)
+    est = load_model(model).estimator()
+    assert est.C == 0.5
+    np.testing.assert_allclose(scores, est.decision_function(X), rtol=1e-10, atol=1e-10)
+    # the rebuilt estimator predicts labels from the file's classes
+    assert set(np.unique(est.predict(X))) <= set(np.unique(y))
+
+
+def test_train_refuses_to_overwrite_without_force(heart_file, tmp_path, capsys):
+    path, _, _ = heart_file
+    model = tmp_path / "m.json"
+    model.write_text("precious")
+    assert main(["train", "-m", "wsvm", "--quiet", str(path), "-o", str(model)]) == 2
+    assert "exists" in capsys.readouterr().err
+    assert model.read_text() == "precious"
+    assert main(["train", "-m", "wsvm", "--quiet", "--force", str(path), "-o", str(model)]) == 0
+    assert json.loads(model.read_text())["format"].startswith("birank-linear-model")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["train", "-m", "wsvm", "/no/such/file.svm", "-o", "x.json"], "no such file"),
+    (["train", "-m", "wsvm", "--param", "nonsense=1", "DATA", "-o", "x.json"], "no parameter"),
+    (["train", "-m", "wsvm", "--param", "C=-1", "DATA", "-o", "x.json"], "C"),
+    (["predict", "MODEL_BAD", "DATA"], "not a birank model"),
+])
+def test_user_errors_are_one_line_exit_2(argv, message, heart_file, tmp_path, capsys,
+                                         monkeypatch):
+    path, _, _ = heart_file
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    monkeypatch.chdir(tmp_path)
+    argv = [str(path) if a == "DATA" else str(bad) if a == "MODEL_BAD" else a for a in argv]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and message in err[0] and "Traceback" not in err[0]
+
+
+def test_malformed_data_file_names_the_line(tmp_path, capsys):
+    data = tmp_path / "bad.svm"
+    data.write_text("1 1:0.5 2:1\n0 1:zz\n")
+    assert main(["train", "-m", "wsvm", str(data), "-o", str(tmp_path / "m.json")]) == 2
+    err = capsys.readouterr().err
+    assert "bad.svm" in err and "line 2" in err
+
+
+def test_predict_rejects_wider_data(heart_file, tmp_path, capsys):
+    path, X, y = heart_file
+    model = tmp_path / "m.json"
+    main(["train", "-m", "wsvm", "--quiet", str(path), "-o", str(model)])
+    wide = tmp_path / "wide.svm"
+    dump_svmlight(sp.hstack([X, sp.csr_matrix(np.ones((X.shape[0], 2)))]).tocsr(), y, wide)
+    assert main(["predict", str(model), str(wide)]) == 2
+    assert "features" in capsys.readouterr().err
+
+
+def test_save_model_refuses_overwrite(tmp_path):
+    from birank.batch.weighted_svm import WeightedSVM
+
+    X, y = load_heart()
+    est = WeightedSVM().fit(X, y)
+    path = tmp_path / "m.json"
+    save_model(est, path)
+    with pytest.raises(FileExistsError):
+        save_model(est, path)
+    loaded = load_model(path)
+    np.testing.assert_array_equal(loaded.coef, est.coef_)
