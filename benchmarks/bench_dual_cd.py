@@ -1,13 +1,21 @@
-"""PairDualCD on random a9a pairs versus LIBLINEAR (LinearSVC) on the explicit pair vectors.
+"""PairDualCD, WeightedSVM and CombinedRanking on a9a against in-process references.
 
-Both solve the same problem, ``min 1/2|w|^2 + C sum_p loss(1 - w.(x_a - x_b))``
+``pairs`` (default): PairDualCD on random a9a pairs versus LIBLINEAR
+(LinearSVC) on the explicit pair vectors. Both solve the same problem, ``min 1/2|w|^2 + C sum_p loss(1 - w.(x_a - x_b))``
 on ``--n-pairs`` uniformly drawn (positive, negative) pairs: LinearSVC gets the
 materialized pair vectors (each as +z and -z with half the weight, as
 LIBLINEAR needs two classes), PairDualCD gets the index pairs only. Prints
 fit times, objectives and the time ratio, and a warm-start line (solve, add
 10% more pairs, solve again) as ActiveRankSVM uses it.
 
-Usage: python benchmarks/bench_dual_cd.py [--data ../shared/data/a9a/a9a] [--n-pairs 8000]
+``wsvm``: WeightedSVM versus LinearSVC(fit_intercept=False) with the same
+per-point weights (sample_weight), same loss and tol: objectives and time ratio.
+
+``crr``: CombinedRanking (lambda 1e-4, 10^6 steps, as the sofia-ml reference
+run) versus scikit-learn's SGDClassifier with the same lambda and about the
+same number of (point-wise) steps: test AUC on a9a.t and fit-time ratio.
+
+Usage: python benchmarks/bench_dual_cd.py [pairs|wsvm|crr|all] [--data ../shared/data/a9a/a9a]
 """
 
 import argparse
@@ -16,6 +24,7 @@ import warnings
 from pathlib import Path
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.datasets import load_svmlight_file
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import LinearSVC
@@ -25,9 +34,18 @@ from birank.solvers.dual_cd import PairDualCD
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def objective(Z, w, C, loss):
+def objective(Z, w, C, loss, weights=None):
     xi = np.maximum(0.0, 1.0 - Z @ w)
-    return 0.5 * w @ w + C * (xi**2 if loss == "squared_hinge" else xi).sum()
+    xi = xi**2 if loss == "squared_hinge" else xi
+    return 0.5 * w @ w + C * (xi.sum() if weights is None else weights @ xi)
+
+
+def load_a9a_file(path):
+    X, y = load_svmlight_file(path, n_features=123)
+    X = sp.csr_matrix((X.data, X.indices.astype(np.int32), X.indptr.astype(np.int32)),
+                      shape=X.shape)
+    X.sort_indices()
+    return X, y
 
 
 def best_of(fn, repeat):
@@ -41,6 +59,7 @@ def best_of(fn, repeat):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("what", nargs="?", default="pairs", choices=["pairs", "wsvm", "crr", "all"])
     ap.add_argument("--data", default=str(ROOT.parent / "shared/data/a9a/a9a"))
     ap.add_argument("--n-pairs", type=int, default=8000)
     ap.add_argument("--C", type=float, default=0.1)
@@ -49,9 +68,70 @@ def main():
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
 
-    X, y = load_svmlight_file(args.data, n_features=123)
-    X = X.tocsr()
-    X.sort_indices()
+    X, y = load_a9a_file(args.data)
+    if args.what in ("wsvm", "all"):
+        bench_wsvm(X, y, args)
+    if args.what in ("crr", "all"):
+        bench_crr(X, y, args)
+    if args.what in ("pairs", "all"):
+        bench_pairs(X, y, args)
+
+
+def bench_wsvm(X, y, args):
+    from birank import WeightedSVM
+
+    print(f"WeightedSVM vs LinearSVC on a9a ({X.shape[0]} rows), C=1, tol={args.tol}")
+    WeightedSVM(C=0.01).fit(X[:200], y[:200])  # JIT warm-up
+    y_pm = np.where(y > 0, 1.0, -1.0)
+    for loss in ("hinge", "squared_hinge"):
+        for cw in (None, "balanced"):
+            def ours():
+                return WeightedSVM(C=1.0, class_weight=cw, loss=loss, tol=args.tol,
+                                   random_state=args.seed).fit(X, y)
+            t_ours, est = best_of(ours, args.repeat)
+            C_point = est.class_C_[(y > 0).astype(int)]
+
+            def ref():
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", ConvergenceWarning)
+                    return LinearSVC(C=1.0, loss=loss, fit_intercept=False, dual=True,
+                                     tol=args.tol, random_state=args.seed).fit(
+                                         X, y, sample_weight=C_point)
+            t_ref, svc = best_of(ref, args.repeat)
+            o_ref = objective(X.multiply(y_pm[:, None]).tocsr(), svc.coef_.ravel(), 1.0,
+                              loss, C_point)
+            print(f"  {loss:14s} class_weight={str(cw):9s} WeightedSVM {t_ours:6.3f} s "
+                  f"({est.n_iter_} iter, obj {est.objective_:.4f}) | LinearSVC {t_ref:6.3f} s"
+                  f" (obj {o_ref:.4f}) | obj rel diff {(est.objective_ - o_ref) / o_ref:+.2e}"
+                  f" | time ratio {t_ours / t_ref:.2f}")
+
+
+def bench_crr(X, y, args):
+    from sklearn.linear_model import SGDClassifier
+
+    from birank import CombinedRanking
+    from birank.metrics import roc_auc
+
+    Xt, yt = load_a9a_file(args.data + ".t")
+    print(f"CombinedRanking (alpha=1e-4, 10^6 steps) on a9a, test AUC on a9a.t; "
+          f"sofia-ml combined-ranking reference: AUC 0.898626 in 0.20 s (its own machine)")
+    CombinedRanking(n_iter=1000, random_state=0).fit(X[:500], y[:500])  # JIT warm-up
+    CombinedRanking(n_iter=1000, random_state=0).fit(X[:500].toarray(), y[:500])
+    epochs = int(np.ceil(1e6 / X.shape[0]))
+    for seed in range(args.repeat):
+        t0 = time.perf_counter()
+        est = CombinedRanking(alpha=1e-4, n_iter=10**6, random_state=seed).fit(X, y)
+        t_ours = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        sgd = SGDClassifier(alpha=1e-4, max_iter=epochs, tol=None, random_state=seed).fit(X, y)
+        t_ref = time.perf_counter() - t0
+        print(f"  seed {seed}: CombinedRanking AUC {est.score(Xt, yt):.5f} fit {t_ours:.3f} s"
+              f" | SGDClassifier ({epochs} epochs) AUC "
+              f"{roc_auc(yt, sgd.decision_function(Xt)):.5f} fit {t_ref:.3f} s"
+              f" | time ratio {t_ours / t_ref:.2f}")
+
+
+def bench_pairs(X, y, args):
     rng = np.random.default_rng(args.seed)
     pos, neg = np.flatnonzero(y > 0), np.flatnonzero(y <= 0)
     a = pos[rng.integers(0, pos.size, args.n_pairs)]
@@ -73,7 +153,6 @@ def main():
 
         def ref():
             Z = X[a] - X[b]  # materializing is part of the reference's cost
-            import scipy.sparse as sp
             Z2 = sp.vstack([Z, -Z]).tocsr()
             y2 = np.r_[np.ones(Z.shape[0]), -np.ones(Z.shape[0])]
             with warnings.catch_warnings():

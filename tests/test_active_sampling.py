@@ -148,3 +148,21 @@ def test_joint_space_parts():
     s = np.array([1.0, 2.0, 4.0, 8.0, 16.0])
     m = sp_.margins(_ext(s), np.arange(11))
     assert m.tolist() == [1 - 2, 1 - 4, 1 - 16, 8 - 2, 8 - 4, 8 - 16, 1, -2, -4, 8, -16]
+
+
+@pytest.mark.kernel
+def test_row_scoring_kernels_equal_numpy():
+    import scipy.sparse as sp
+
+    from birank._kernels.active_select import csr_rows_dot, dense_rows_dot
+
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(30, 7))
+    X[rng.random(X.shape) < 0.5] = 0.0
+    w = rng.normal(size=7)
+    rows = np.array([3, -1, 0, 29, 3, -1, 17], dtype=np.int64)
+    want = np.where(rows >= 0, X[np.maximum(rows, 0)] @ w + 0.25, 0.0)
+    Xs = sp.csr_matrix(X)
+    np.testing.assert_allclose(csr_rows_dot(Xs.data, Xs.indices, Xs.indptr, rows, w, 0.25),
+                               want, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(dense_rows_dot(X, rows, w, 0.25), want, rtol=1e-12, atol=1e-12)

@@ -154,3 +154,11 @@ def test_jacobi_preconditioned_cg_matches(rng):
         a = solve_ball_quadratic_eigh(H, g, radius)
         b = solve_ball_quadratic_cg(lambda v: H @ v, g, radius, tol=1e-13, diag=np.diag(H))
         np.testing.assert_allclose(b.w, a.w, rtol=1e-7, atol=1e-9 * np.linalg.norm(a.w))
+
+
+@pytest.mark.parametrize("radius", [0.0, -1.0, np.inf, np.nan])
+def test_bad_radius(radius):
+    with pytest.raises(ValueError, match="radius"):
+        solve_ball_quadratic_eigh(np.eye(2), np.ones(2), radius)
+    with pytest.raises(ValueError, match="radius"):
+        solve_ball_quadratic_cg(lambda v: v, np.ones(2), radius)

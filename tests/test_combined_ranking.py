@@ -67,14 +67,14 @@ def test_kernel_matches_numpy_reference_step_by_step(sparse, loss, projection, u
     n_rank = 0
     for t, w_ref in enumerate(ref):
         # one kernel call per step: the scale is folded into w after each call
-        n_rank += crr_sgd(*xa, y_pm, sw, pos, neg, w, lam, t, 1, p, loss, projection,
+        n_rank += crr_sgd(xa, y_pm, sw, pos, neg, w, lam, t, 1, p, loss, projection,
                           use_bias, state_k)
         np.testing.assert_allclose(w, w_ref, rtol=1e-9, atol=1e-12, err_msg=f"step {t + 1}")
     assert 0 < n_rank < n_steps
     np.testing.assert_array_equal(state_k, state_r)
     # one call for all steps (scale kept across steps) lands on the same w
     w_all = np.zeros(5)
-    crr_sgd(*xa, y_pm, sw, pos, neg, w_all, lam, 0, n_steps, p, loss, projection, use_bias,
+    crr_sgd(xa, y_pm, sw, pos, neg, w_all, lam, 0, n_steps, p, loss, projection, use_bias,
             sparse_rows.rng_init(42))
     np.testing.assert_allclose(w_all, w, rtol=1e-8, atol=1e-12)
 

@@ -112,3 +112,26 @@ def test_docstring_examples():
 
     failures, _ = doctest.testmod(mod, verbose=False)
     assert failures == 0
+
+
+def test_reproduction_smoke(tmp_path):
+    """The section 5.1 reproduction runs end to end and writes JSON, markdown and PNG."""
+    import argparse
+    import json
+
+    from birank.experiments import gultekin_paisley as gp
+
+    args = gp.add_arguments(argparse.ArgumentParser()).parse_args(
+        ["--quick", "--part", "5.1", "--repetitions", "1", "--output", str(tmp_path),
+         "--quiet"])
+    assert gp.run(args) == 0
+    res = json.loads((tmp_path / "gultekin-paisley-quick.json").read_text())
+    summ = res["section_5_1"]["summary"]
+    assert [(s["K"], s["sigma"]) for s in summ] == [(1, 2.0), (2, 3.0), (3, 4.0)]
+    for s in summ:  # BBR is the exact minimizer of the empirical risk, never below optimal
+        assert s["phi_bbr"]["mean"] >= s["phi_optimal"]["mean"] - 1e-12
+        assert 0.5 <= s["auc_bbr"]["mean"] <= 1.0
+    assert (tmp_path / "gultekin-paisley-fig1.png").stat().st_size > 10_000
+    assert "Section 5.1" in (tmp_path / "gultekin-paisley-quick.md").read_text()
+    with pytest.raises(ValueError, match="radius"):
+        gp.run(gp.add_arguments(argparse.ArgumentParser()).parse_args(["--radius", "-1"]))

@@ -15,8 +15,9 @@ for real pairs; all zero without a threshold). Its dual, as in LIBLINEAR's
     squared hinge:  U_p = inf,   D_pp = 1 / (2 C_p)
 
 with ``Q_pq = z_p . z_q`` and ``w = sum_p alpha_p z_p`` kept up to date. The
-variable names follow the paper: ``QD`` (= Q_pp + D_pp), ``G`` (partial
-gradient), ``PG`` (projected gradient). ``w`` has ``n_features + 1`` entries;
+variable names follow the paper: ``QD`` (= Q_pp + D_pp; the pool stores ``Q_pp``
+so that new weights need no new merges), ``G`` (partial gradient), ``PG``
+(projected gradient). ``X`` is the rows argument of :mod:`.sparse_rows`. ``w`` has ``n_features + 1`` entries;
 the last one is the threshold weight theta (zero when unused).
 """
 
@@ -29,42 +30,37 @@ _INF = np.inf
 
 
 @njit(cache=True)
-def pair_qd(sparse, Xd, data, indices, indptr, sqnorms, a, b, tcoef, C, squared, start,
-            stop, QD):
-    """``QD[p] = |z_p|^2 + t_p^2 + D_pp`` for rows ``start <= p < stop`` (a new block)."""
+def pair_q(X, sqnorms, a, b, tcoef, start, stop, Q):
+    """``Q[p] = |z_p|^2 = |x_a - x_b|^2 + t_p^2`` for rows ``start <= p < stop`` (a new block)."""
     for p in range(start, stop):
-        q = pair_sqnorm(sparse, Xd, data, indices, indptr, sqnorms, a[p], b[p])
-        q += tcoef[p] * tcoef[p]
-        if squared:
-            q += 0.5 / C[p]
-        QD[p] = q
+        Q[p] = pair_sqnorm(X, sqnorms, a[p], b[p]) + tcoef[p] * tcoef[p]
 
 
 @njit(cache=True)
-def pair_margins(sparse, Xd, data, indices, indptr, w, a, b, tcoef, n_rows):
+def pair_margins(X, w, a, b, tcoef, n_rows):
     """``w . z_p`` for the first ``n_rows`` rows (theta is ``w[-1]``)."""
     theta = w[w.shape[0] - 1]
     out = np.empty(n_rows)
     for p in range(n_rows):
-        out[p] = pair_dot_w(sparse, Xd, data, indices, indptr, w, a[p], b[p]) + tcoef[p] * theta
+        out[p] = pair_dot_w(X, w, a[p], b[p]) + tcoef[p] * theta
     return out
 
 
 @njit(cache=True)
-def rebuild_w(sparse, Xd, data, indices, indptr, w, alpha, a, b, tcoef, n_rows):
+def rebuild_w(X, w, alpha, a, b, tcoef, n_rows):
     """``w = sum_p alpha_p z_p`` (overwrites w)."""
     w[:] = 0.0
     theta = 0.0
     for p in range(n_rows):
         if alpha[p] != 0.0:
-            pair_axpy(sparse, Xd, data, indices, indptr, w, alpha[p], a[p], b[p])
+            pair_axpy(X, w, alpha[p], a[p], b[p])
             theta += alpha[p] * tcoef[p]
     w[w.shape[0] - 1] = theta
 
 
 @njit(cache=True)
-def dual_cd(sparse, Xd, data, indices, indptr, w, alpha, a, b, tcoef, C, QD, n_rows,
-            squared, seed, tol, max_iter, shrinking):
+def dual_cd(X, w, alpha, a, b, tcoef, C, Q, n_rows, squared, seed, tol, max_iter,
+            shrinking):
     """Dual CD from the current ``alpha`` (w must equal sum_p alpha_p z_p on entry).
 
     Each outer iteration visits the active rows in a fresh random order
@@ -111,7 +107,7 @@ def dual_cd(sparse, Xd, data, indices, indptr, w, alpha, a, b, tcoef, C, QD, n_r
                 U = C[p]
                 Dp = 0.0
             # G = (Q alpha + D alpha - e)_p = w . z_p - 1 + D_pp alpha_p
-            G = pair_dot_w(sparse, Xd, data, indices, indptr, w, ap, bp) + tp * w[last]
+            G = pair_dot_w(X, w, ap, bp) + tp * w[last]
             G += -1.0 + Dp * alpha[p]
             PG = 0.0
             if alpha[p] == 0.0:
@@ -138,8 +134,9 @@ def dual_cd(sparse, Xd, data, indices, indptr, w, alpha, a, b, tcoef, C, QD, n_r
                 PGmin_new = PG
             if abs(PG) > 1e-12:
                 old = alpha[p]
-                if QD[p] > 0.0:
-                    new = old - G / QD[p]
+                QD = Q[p] + Dp
+                if QD > 0.0:
+                    new = old - G / QD
                     if new < 0.0:
                         new = 0.0
                     elif new > U:
@@ -150,7 +147,7 @@ def dual_cd(sparse, Xd, data, indices, indptr, w, alpha, a, b, tcoef, C, QD, n_r
                 alpha[p] = new
                 d = new - old
                 if d != 0.0:
-                    pair_axpy(sparse, Xd, data, indices, indptr, w, d, ap, bp)
+                    pair_axpy(X, w, d, ap, bp)
                     w[last] += d * tp
             s += 1
         it += 1

@@ -25,9 +25,10 @@ pair steps.
 import math
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
-from .sparse_rows import rng_int, rng_uniform
+from .sparse_rows import row_dot_w, rng_int, rng_uniform
 
 HINGE = 0
 SQUARED_HINGE = 1
@@ -42,10 +43,10 @@ def _dloss(loss, m):
     return 2.0 * r if r > 0.0 else 0.0
 
 
-@njit(cache=True, inline="always")
-def _axpy_norm(sparse, Xd, data, indices, indptr, v, c, a, nsq):
-    """``v += c x_a``; returns the updated ``|v|^2`` (changed coordinates only)."""
-    if sparse:
+def axpy_norm(X, v, c, a, nsq):
+    """``v += c x_a``; returns ``|v|^2`` updated from the changed coordinates only."""
+    if isinstance(X, tuple):
+        data, indices, indptr = X
         for k in range(indptr[a], indptr[a + 1]):
             j = indices[k]
             old = v[j]
@@ -53,33 +54,46 @@ def _axpy_norm(sparse, Xd, data, indices, indptr, v, c, a, nsq):
             v[j] = new
             nsq += new * new - old * old
     else:
-        for j in range(Xd.shape[1]):
+        for j in range(X.shape[1]):
             old = v[j]
-            new = old + c * Xd[a, j]
+            new = old + c * X[a, j]
             v[j] = new
             nsq += new * new - old * old
     return nsq
 
 
-@njit(cache=True, inline="always")
-def _dot(sparse, Xd, data, indices, indptr, v, a):
-    s = 0.0
-    if sparse:
-        for k in range(indptr[a], indptr[a + 1]):
-            s += v[indices[k]] * data[k]
-    else:
-        for j in range(Xd.shape[1]):
-            s += v[j] * Xd[a, j]
-    return s
+@overload(axpy_norm, inline="always")
+def _axpy_norm_ov(X, v, c, a, nsq):
+    if isinstance(X, types.BaseTuple):
+        def sparse_impl(X, v, c, a, nsq):
+            data, indices, indptr = X
+            for k in range(indptr[a], indptr[a + 1]):
+                j = indices[k]
+                old = v[j]
+                new = old + c * data[k]
+                v[j] = new
+                nsq += new * new - old * old
+            return nsq
+        return sparse_impl
+
+    def dense_impl(X, v, c, a, nsq):
+        for j in range(X.shape[1]):
+            old = v[j]
+            new = old + c * X[a, j]
+            v[j] = new
+            nsq += new * new - old * old
+        return nsq
+    return dense_impl
 
 
 @njit(cache=True)
-def crr_sgd(sparse, Xd, data, indices, indptr, y_pm, sw, pos, neg, w, lam, t0, n_steps,
+def crr_sgd(X, y_pm, sw, pos, neg, w, lam, t0, n_steps,
             rank_prob, loss, projection, use_bias, state):
     """Run ``n_steps`` CRR steps from ``w`` (updated in place), global steps ``t0+1 ..``.
 
     Parameters
     ----------
+    X : rows argument of :mod:`.sparse_rows` (dense array or CSR tuple)
     y_pm : float64 array, labels in {-1, +1} per row
     sw : float64 array, per-row weights (all ones when unweighted)
     pos, neg : int64 arrays, the rows of each class (pairs are drawn from pos x neg)
@@ -111,14 +125,14 @@ def crr_sgd(sparse, Xd, data, indices, indptr, y_pm, sw, pos, neg, w, lam, t0, n
             n_rank += 1
             i = pos[rng_int(state, n_pos)]
             k = neg[rng_int(state, n_neg)]
-            m = scale * (_dot(sparse, Xd, data, indices, indptr, v, i)
-                         - _dot(sparse, Xd, data, indices, indptr, v, k))
+            m = scale * (row_dot_w(X, v, i)
+                         - row_dot_w(X, v, k))
             wt = sw[i] * sw[k]
         else:
             i = rng_int(state, n)
             k = -1
             yi = y_pm[i]
-            s = _dot(sparse, Xd, data, indices, indptr, v, i)
+            s = row_dot_w(X, v, i)
             if use_bias:
                 s += v[d]
             m = yi * scale * s
@@ -135,11 +149,11 @@ def crr_sgd(sparse, Xd, data, indices, indptr, y_pm, sw, pos, neg, w, lam, t0, n
         if g != 0.0:
             c = eta * g / scale
             if rank:
-                nsq = _axpy_norm(sparse, Xd, data, indices, indptr, v, c, i, nsq)
-                nsq = _axpy_norm(sparse, Xd, data, indices, indptr, v, -c, k, nsq)
+                nsq = axpy_norm(X, v, c, i, nsq)
+                nsq = axpy_norm(X, v, -c, k, nsq)
             else:
                 c *= yi
-                nsq = _axpy_norm(sparse, Xd, data, indices, indptr, v, c, i, nsq)
+                nsq = axpy_norm(X, v, c, i, nsq)
                 if use_bias:
                     old = v[d]
                     v[d] = old + c

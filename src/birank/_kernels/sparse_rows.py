@@ -1,87 +1,71 @@
 """Row primitives on a dense or CSR matrix X, and a small reproducible RNG.
 
-Every kernel that walks rows of X receives the same five arguments::
+Kernels take the rows of X as one argument ``X`` that is either
 
-    sparse, Xd, data, indices, indptr
+* a C-contiguous float64 2-D array (dense rows), or
+* a tuple ``(data, indices, indptr)`` of a CSR matrix with sorted indices.
 
-``sparse`` is a bool; when it is False the rows live in the C-contiguous
-float64 array ``Xd`` and the three CSR arrays are dummies, otherwise ``Xd`` is
-a dummy ``(0, 0)`` array and the rows live in the CSR arrays (sorted indices).
-One compiled kernel therefore serves both layouts; the branch costs one
-predictable test per row. ``xargs(X)`` in :mod:`birank.solvers.dual_cd`
-builds these five arguments.
+The primitives below are dispatched on that type at compile time
+(``numba.extending.overload``), so one kernel source serves both layouts and
+each compiled specialization contains only its own loops. Under
+``NUMBA_DISABLE_JIT=1`` the plain-Python bodies run and branch on the type
+instead. ``birank.solvers.dual_cd.xargs(X)`` builds the argument.
 
 A row index of ``-1`` stands for the origin (the zero vector), so a pair
 ``(a, b)`` is ``z = x_a - x_b`` and the pseudo-pairs of shen-lin section 3.4 are
 ``(k, -1)`` and ``(-1, k)``.
 
-The four primitives follow LIBLINEAR's sparse operators: squared norm, dot of
-two rows (a sparse merge), ``w . x_a`` and ``w += c x_a``.
+The primitives follow LIBLINEAR's sparse operators: ``w . x_a``, ``w += c x_a``,
+the dot of two rows (a sparse merge) and squared norms.
 
 Random numbers: ``rng_init(seed)`` and ``rng_next(state)`` implement
 Marsaglia's xorshift128 on 32-bit words held in int64, so the stream is the
-same bit for bit whether the kernels are compiled or run as plain Python
-(``NUMBA_DISABLE_JIT=1``).
+same bit for bit whether the kernels are compiled or run as plain Python.
 """
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 _M32 = 0xFFFFFFFF
 
 
-# ---------------------------------------------------------------- rows of X
-@njit(cache=True, inline="always")
-def row_dot_w(sparse, Xd, data, indices, indptr, w, a):
+# ------------------------------------------------- layout-dispatched primitives
+def row_dot_w(X, w, a):
     """``w . x_a`` (0 for the origin ``a = -1``)."""
     if a < 0:
         return 0.0
     s = 0.0
-    if sparse:
+    if isinstance(X, tuple):
+        data, indices, indptr = X
         for k in range(indptr[a], indptr[a + 1]):
             s += w[indices[k]] * data[k]
     else:
-        for j in range(Xd.shape[1]):
-            s += w[j] * Xd[a, j]
+        for j in range(X.shape[1]):
+            s += w[j] * X[a, j]
     return s
 
 
-@njit(cache=True, inline="always")
-def row_axpy(sparse, Xd, data, indices, indptr, w, c, a):
+def row_axpy(X, w, c, a):
     """``w += c * x_a`` (nothing for the origin)."""
     if a < 0:
         return
-    if sparse:
+    if isinstance(X, tuple):
+        data, indices, indptr = X
         for k in range(indptr[a], indptr[a + 1]):
             w[indices[k]] += c * data[k]
     else:
-        for j in range(Xd.shape[1]):
-            w[j] += c * Xd[a, j]
+        for j in range(X.shape[1]):
+            w[j] += c * X[a, j]
 
 
-@njit(cache=True, inline="always")
-def row_sqnorms(sparse, Xd, data, indices, indptr, n_rows):
-    """``|x_k|^2`` for every row."""
-    out = np.zeros(n_rows)
-    for i in range(n_rows):
-        s = 0.0
-        if sparse:
-            for k in range(indptr[i], indptr[i + 1]):
-                s += data[k] * data[k]
-        else:
-            for j in range(Xd.shape[1]):
-                s += Xd[i, j] * Xd[i, j]
-        out[i] = s
-    return out
-
-
-@njit(cache=True, inline="always")
-def rows_dot(sparse, Xd, data, indices, indptr, a, b):
-    """``x_a . x_b`` by a merge of the two sorted index lists (0 if either is -1)."""
+def rows_dot(X, a, b):
+    """``x_a . x_b``, by a merge of the two sorted index lists for CSR (0 if either is -1)."""
     if a < 0 or b < 0:
         return 0.0
     s = 0.0
-    if sparse:
+    if isinstance(X, tuple):
+        data, indices, indptr = X
         i, iend = indptr[a], indptr[a + 1]
         j, jend = indptr[b], indptr[b + 1]
         while i < iend and j < jend:
@@ -95,27 +79,126 @@ def rows_dot(sparse, Xd, data, indices, indptr, a, b):
             else:
                 j += 1
     else:
-        for k in range(Xd.shape[1]):
-            s += Xd[a, k] * Xd[b, k]
+        for k in range(X.shape[1]):
+            s += X[a, k] * X[b, k]
     return s
 
 
+def n_rows_of(X):
+    """Number of rows."""
+    if isinstance(X, tuple):
+        return X[2].shape[0] - 1
+    return X.shape[0]
+
+
+@overload(row_dot_w, inline="always")
+def _row_dot_w_ov(X, w, a):
+    if isinstance(X, types.BaseTuple):
+        def sparse_impl(X, w, a):
+            if a < 0:
+                return 0.0
+            data, indices, indptr = X
+            s = 0.0
+            for k in range(indptr[a], indptr[a + 1]):
+                s += w[indices[k]] * data[k]
+            return s
+        return sparse_impl
+
+    def dense_impl(X, w, a):
+        if a < 0:
+            return 0.0
+        s = 0.0
+        for j in range(X.shape[1]):
+            s += w[j] * X[a, j]
+        return s
+    return dense_impl
+
+
+@overload(row_axpy, inline="always")
+def _row_axpy_ov(X, w, c, a):
+    if isinstance(X, types.BaseTuple):
+        def sparse_impl(X, w, c, a):
+            if a < 0:
+                return
+            data, indices, indptr = X
+            for k in range(indptr[a], indptr[a + 1]):
+                w[indices[k]] += c * data[k]
+        return sparse_impl
+
+    def dense_impl(X, w, c, a):
+        if a < 0:
+            return
+        for j in range(X.shape[1]):
+            w[j] += c * X[a, j]
+    return dense_impl
+
+
+@overload(rows_dot, inline="always")
+def _rows_dot_ov(X, a, b):
+    if isinstance(X, types.BaseTuple):
+        def sparse_impl(X, a, b):
+            if a < 0 or b < 0:
+                return 0.0
+            data, indices, indptr = X
+            s = 0.0
+            i, iend = indptr[a], indptr[a + 1]
+            j, jend = indptr[b], indptr[b + 1]
+            while i < iend and j < jend:
+                ci, cj = indices[i], indices[j]
+                if ci == cj:
+                    s += data[i] * data[j]
+                    i += 1
+                    j += 1
+                elif ci < cj:
+                    i += 1
+                else:
+                    j += 1
+            return s
+        return sparse_impl
+
+    def dense_impl(X, a, b):
+        if a < 0 or b < 0:
+            return 0.0
+        s = 0.0
+        for k in range(X.shape[1]):
+            s += X[a, k] * X[b, k]
+        return s
+    return dense_impl
+
+
+@overload(n_rows_of, inline="always")
+def _n_rows_of_ov(X):
+    if isinstance(X, types.BaseTuple):
+        return lambda X: X[2].shape[0] - 1
+    return lambda X: X.shape[0]
+
+
+# --------------------------------------------------------- composed primitives
+@njit(cache=True)
+def row_sqnorms(X):
+    """``|x_k|^2`` for every row."""
+    n = n_rows_of(X)
+    out = np.empty(n)
+    for i in range(n):
+        out[i] = rows_dot(X, i, i)
+    return out
+
+
 @njit(cache=True, inline="always")
-def pair_dot_w(sparse, Xd, data, indices, indptr, w, a, b):
+def pair_dot_w(X, w, a, b):
     """``w . (x_a - x_b)``."""
-    return (row_dot_w(sparse, Xd, data, indices, indptr, w, a)
-            - row_dot_w(sparse, Xd, data, indices, indptr, w, b))
+    return row_dot_w(X, w, a) - row_dot_w(X, w, b)
 
 
 @njit(cache=True, inline="always")
-def pair_axpy(sparse, Xd, data, indices, indptr, w, c, a, b):
+def pair_axpy(X, w, c, a, b):
     """``w += c * (x_a - x_b)``."""
-    row_axpy(sparse, Xd, data, indices, indptr, w, c, a)
-    row_axpy(sparse, Xd, data, indices, indptr, w, -c, b)
+    row_axpy(X, w, c, a)
+    row_axpy(X, w, -c, b)
 
 
 @njit(cache=True, inline="always")
-def pair_sqnorm(sparse, Xd, data, indices, indptr, sqnorms, a, b):
+def pair_sqnorm(X, sqnorms, a, b):
     """``|x_a - x_b|^2 = |x_a|^2 + |x_b|^2 - 2 x_a.x_b`` (row norms precomputed).
 
     Clipped at 0: for (nearly) equal rows the difference of sums can round
@@ -127,17 +210,34 @@ def pair_sqnorm(sparse, Xd, data, indices, indptr, sqnorms, a, b):
     if b >= 0:
         q += sqnorms[b]
     if a >= 0 and b >= 0:
-        q -= 2.0 * rows_dot(sparse, Xd, data, indices, indptr, a, b)
+        q -= 2.0 * rows_dot(X, a, b)
     return q if q > 0.0 else 0.0
 
 
 # ------------------------------------------------------------------ the RNG
 @njit(cache=True, inline="always")
+def rng_next(state):
+    """Next 32-bit unsigned value (as int64) of xorshift128 (Marsaglia 2003).
+
+    ``state[0]`` holds the newest word, ``state[3]`` the oldest.
+    """
+    t = state[3]
+    s = state[0]
+    state[3] = state[2]
+    state[2] = state[1]
+    state[1] = s
+    t ^= (t << 11) & _M32
+    t ^= t >> 8
+    t = t ^ s ^ (s >> 19)
+    state[0] = t
+    return t
+
+
+@njit(cache=True)
 def rng_init(seed):
     """State (4 int64 holding 32-bit words) of xorshift128 from a non-negative seed."""
     state = np.empty(4, dtype=np.int64)
     s = seed & 0x3FFFFFFFFFFFFFFF
-    # spread the seed with an odd-multiplier LCG on 31-bit chunks (no overflow)
     lo = s & _M32
     hi = (s >> 32) & _M32
     state[0] = (lo ^ 0x12345678) & _M32
@@ -149,21 +249,6 @@ def rng_init(seed):
     for _ in range(16):  # let the seed bits mix
         rng_next(state)
     return state
-
-
-@njit(cache=True, inline="always")
-def rng_next(state):
-    """Next 32-bit unsigned value (as int64) of xorshift128 (Marsaglia 2003)."""
-    t = state[3]
-    s = state[0]
-    state[3] = state[2]
-    state[2] = state[1]
-    state[1] = s
-    t ^= (t << 11) & _M32
-    t ^= t >> 8
-    t = t ^ s ^ (s >> 19)
-    state[0] = t
-    return t
 
 
 @njit(cache=True, inline="always")

@@ -122,6 +122,12 @@ default='soft-correct'
         with ``eval_set``, ``auc``.
     n_iter_ : int
         Solver passes summed over rounds.
+    gamma_ : float
+        The gamma used (``|D_pair| / |D*|`` for ``'uniform'``).
+    pool_ids_ : ndarray of shape (budget_,)
+        The chosen items in order of choice, numbered as
+        :class:`birank.pairs.UnionPairs` numbers D*: ids below
+        ``n_pos * n_neg`` are real pairs, the rest pseudo-pairs.
     n_features_in_ : int
 
     Examples

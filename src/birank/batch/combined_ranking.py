@@ -225,7 +225,7 @@ class CombinedRanking(BinaryRankerMixin, BaseEstimator):
         xa = xargs(X)
         while done < self.n_iter:
             steps = min(_CHUNK, self.n_iter - done)
-            n_rank += crr_sgd(*xa, y_pm, sw, pos, neg, w, float(self.alpha), self.t_ + done,
+            n_rank += crr_sgd(xa, y_pm, sw, pos, neg, w, float(self.alpha), self.t_ + done,
                               steps, float(self.rank_probability), loss_code,
                               bool(self.projection), bool(self.fit_intercept), state)
             done += steps

@@ -46,8 +46,11 @@ class WeightedSVM(BinaryRankerMixin, BaseEstimator):
         (shen-lin eq. (8) restricted to pseudo-pairs, equivalently LIBLINEAR's
         ``-B 1`` bias); ``intercept_ = -theta``. Without it the scorer passes
         through the origin, as eq. (2).
-    tol : float, default=1e-3
-        Stopping tolerance on the projected-gradient spread of the dual.
+    tol : float, default=0.1
+        Stopping tolerance on the projected-gradient spread of the dual
+        (LIBLINEAR's default for its dual solvers, which shen-lin used; the
+        objective is then typically within 1e-3 relative of the optimum; use
+        1e-6 or less for exact comparisons).
     max_iter : int, default=1000
         Passes over the data.
     random_state : None, int or numpy Generator, default=None
@@ -99,7 +102,7 @@ class WeightedSVM(BinaryRankerMixin, BaseEstimator):
     }
 
     def __init__(self, C=1.0, *, class_weight=None, budget=None, loss="hinge",
-                 fit_threshold=False, tol=1e-3, max_iter=1000, random_state=None):
+                 fit_threshold=False, tol=0.1, max_iter=1000, random_state=None):
         self.C = C
         self.class_weight = class_weight
         self.budget = budget

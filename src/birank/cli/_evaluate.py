@@ -50,7 +50,31 @@ def _data_lines(path):
             yield lineno, body
 
 
+def _fast_column(path):
+    """One finite number per line, parsed by numpy; None when the slow path must decide."""
+    from ..datasets._svmlight import read_bytes
+
+    data = read_bytes(path)
+    if b"#" in data:
+        return None
+    tokens = data.split()
+    n_lines = sum(1 for line in data.splitlines() if line.strip())
+    if not tokens or len(tokens) != n_lines:
+        return None
+    try:
+        values = np.array(tokens, dtype=np.float64)
+    except ValueError:
+        return None
+    return values if np.isfinite(values).all() else None
+
+
 def _read_column(path, kind, numeric=True):
+    if not os.path.exists(path):
+        raise UserError(f"{path}: no such file.")
+    if numeric:
+        values = _fast_column(path)
+        if values is not None:
+            return values
     values = []
     for lineno, body in _data_lines(path):
         toks = body.split()

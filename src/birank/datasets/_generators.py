@@ -9,7 +9,7 @@ import scipy.sparse as sp
 
 from .._progress import make_progress
 from .._validation import check_random_state
-from . import _kernels
+from .._kernels import generators as _kernels
 
 __all__ = ["make_linear_ranking", "make_sparse_bipartite"]
 

@@ -292,7 +292,10 @@ def _ttest_greater(a, b):
         return float("nan")
     if np.std(a) == 0 and np.std(b) == 0:
         return 0.0 if a.mean() > b.mean() else 1.0
-    return float(stats.ttest_ind(a, b, equal_var=False, alternative="greater").pvalue)
+    with warnings.catch_warnings():  # nearly equal samples: scipy warns, p is still fine
+        warnings.simplefilter("ignore", RuntimeWarning)
+        p = stats.ttest_ind(a, b, equal_var=False, alternative="greater").pvalue
+    return 1.0 if np.isnan(p) else float(p)
 
 
 def _win_loss_tie(a, b, level=0.05):

@@ -49,6 +49,11 @@ def _blas_controller():
     return _CONTROLLER[0]
 
 
+def _check_radius(radius):
+    if radius is not None and not (np.isfinite(radius) and radius > 0):
+        raise ValueError(f"radius must be a float > 0 or None; got {radius!r}.")
+
+
 class BallQuadraticResult:
     """Solution ``w``, multiplier ``lam``, Newton iterations ``n_iter``, case label."""
 
@@ -111,6 +116,7 @@ def solve_ball_quadratic_eigh(H, g, radius, *, ridge=0.0, rtol=1e-14, max_iter=2
     -------
     BallQuadraticResult
     """
+    _check_radius(radius)
     H = np.asarray(H, dtype=np.float64)
     g = np.asarray(g, dtype=np.float64)
     if 32 < H.shape[0] <= _SMALL_EIGH:
@@ -245,6 +251,7 @@ def solve_ball_quadratic_cg(matvec, g, radius, *, ridge=0.0, tol=1e-10, max_iter
     -------
     BallQuadraticResult
     """
+    _check_radius(radius)
     g = np.asarray(g, dtype=np.float64)
     gnorm = float(np.linalg.norm(g))
     d = g.shape[0]

@@ -15,27 +15,21 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 
-from .._kernels.dual_cd import dual_cd, pair_margins, pair_qd, rebuild_w
+from .._kernels.dual_cd import dual_cd, pair_margins, pair_q, rebuild_w
 from .._kernels.sparse_rows import row_sqnorms
 from .._validation import as_csr_or_dense, check_random_state, draw_seed
 
 __all__ = ["PairDualCD", "xargs"]
 
-_DUMMY_DENSE = np.empty((0, 0), dtype=np.float64)
-_DUMMY_DATA = np.empty(0, dtype=np.float64)
-_DUMMY_IND = np.empty(0, dtype=np.int32)
-_DUMMY_PTR = np.zeros(1, dtype=np.int32)
-
-
 def xargs(X):
-    """The five row arguments ``(sparse, Xd, data, indices, indptr)`` of the kernels.
+    """The rows argument of the kernels: the dense array, or ``(data, indices, indptr)``.
 
     X must already be a C-contiguous float64 ndarray or a CSR float64 matrix
     with sorted indices (see :func:`birank._validation.as_csr_or_dense`).
     """
     if sp.issparse(X):
-        return (True, _DUMMY_DENSE, X.data, X.indices, X.indptr)
-    return (False, X, _DUMMY_DATA, _DUMMY_IND, _DUMMY_PTR)
+        return (X.data, X.indices, X.indptr)
+    return X
 
 
 class PairDualCD:
@@ -113,7 +107,7 @@ class PairDualCD:
         n_samples, n_features = self.X.shape
         self.n_samples = n_samples
         self.n_features = n_features
-        self._sqnorms = row_sqnorms(*self._xa, n_samples)
+        self._sqnorms = row_sqnorms(self._xa)
         self.w = np.zeros(n_features + 1)  # last entry: theta
         self.n_rows = 0
         cap = 16
@@ -121,7 +115,7 @@ class PairDualCD:
         self._b = np.empty(cap, dtype=np.int64)
         self._t = np.empty(cap, dtype=np.float64)
         self._C = np.empty(cap, dtype=np.float64)
-        self._QD = np.empty(cap, dtype=np.float64)
+        self._Q = np.empty(cap, dtype=np.float64)  # |z_p|^2 (+ t_p^2)
         self._alpha = np.empty(cap, dtype=np.float64)
         self.n_iter_ = 0
         self.pg_gap_ = np.inf
@@ -132,7 +126,7 @@ class PairDualCD:
         if need <= cap:
             return
         new_cap = max(need, 2 * cap)
-        for name in ("_a", "_b", "_t", "_C", "_QD", "_alpha"):
+        for name in ("_a", "_b", "_t", "_C", "_Q", "_alpha"):
             old = getattr(self, name)
             arr = np.empty(new_cap, dtype=old.dtype)
             arr[: self.n_rows] = old[: self.n_rows]
@@ -186,8 +180,7 @@ class PairDualCD:
             self._t[start:stop] = np.where(b == -1, -1.0, np.where(a == -1, 1.0, 0.0))
         else:
             self._t[start:stop] = 0.0
-        pair_qd(*self._xa, self._sqnorms, self._a, self._b, self._t, self._C,
-                self.loss == "squared_hinge", start, stop, self._QD)
+        pair_q(self._xa, self._sqnorms, self._a, self._b, self._t, start, stop, self._Q)
         self.n_rows = stop
 
     def set_weights(self, C):
@@ -197,10 +190,7 @@ class PairDualCD:
         self._C[:n] = C
         if self.loss == "hinge":
             np.minimum(self._alpha[:n], C, out=self._alpha[:n])
-        # QD holds the diagonal 1/(2C) of the squared hinge: recompute
-        pair_qd(*self._xa, self._sqnorms, self._a, self._b, self._t, self._C,
-                self.loss == "squared_hinge", 0, n, self._QD)
-        rebuild_w(*self._xa, self.w, self._alpha, self._a, self._b, self._t, n)
+        rebuild_w(self._xa, self.w, self._alpha, self._a, self._b, self._t, n)
 
     # ----------------------------------------------------------------- solve
     def solve(self):
@@ -213,8 +203,8 @@ class PairDualCD:
             is raised when ``max_iter`` is reached before the tolerance.
         """
         seed = draw_seed(self._rng)
-        n_iter, gap = dual_cd(*self._xa, self.w, self._alpha, self._a, self._b, self._t,
-                              self._C, self._QD, self.n_rows, self.loss == "squared_hinge",
+        n_iter, gap = dual_cd(self._xa, self.w, self._alpha, self._a, self._b, self._t,
+                              self._C, self._Q, self.n_rows, self.loss == "squared_hinge",
                               seed, self.tol, self.max_iter, self.shrinking)
         self.n_iter_ = int(n_iter)
         self.pg_gap_ = float(gap)
@@ -249,7 +239,7 @@ class PairDualCD:
 
     def margins(self):
         """``w . z_p`` for every row (including the threshold coordinate)."""
-        return pair_margins(*self._xa, self.w, self._a, self._b, self._t, self.n_rows)
+        return pair_margins(self._xa, self.w, self._a, self._b, self._t, self.n_rows)
 
     def primal_objective(self):
         """``1/2 (|w|^2 + theta^2) + sum_p C_p loss(1 - w.z_p)``."""
@@ -262,7 +252,7 @@ class PairDualCD:
         """``sum alpha - 1/2 |w(alpha)|^2 - sum alpha^2 D_pp`` (equal to the primal at the optimum)."""
         al = self.alpha_
         w = np.zeros_like(self.w)
-        rebuild_w(*self._xa, w, self._alpha, self._a, self._b, self._t, self.n_rows)
+        rebuild_w(self._xa, w, self._alpha, self._a, self._b, self._t, self.n_rows)
         val = al.sum() - 0.5 * w @ w
         if self.loss == "squared_hinge":
             val -= float(np.sum(al * al * (0.25 / self.C_)))  # D_pp alpha^2 / 2 = alpha^2 / (4C)

@@ -1,0 +1,142 @@
+"""ActiveRankSVM fit time against the number of rows, beside exact RankSVM and LinearSVC.
+
+The claim (shen-lin section 4.3): with soft sampling the cost of active
+sampling depends on the budget B and the batch size b, not on the data size.
+Here soft sampling scores only the rows of the drawn candidates, so a fit does
+O(B) solver work plus O(N) validation and one O(N log N) pass for the
+prediction threshold; exact RankSVM and LinearSVC do O(N) work per iteration.
+
+Usage::
+
+    python benchmarks/bench_active.py                       # 1e5, 1e6, 1e7 rows + a9a
+    python benchmarks/bench_active.py --sizes 1e4 1e5       # small run
+    python benchmarks/bench_active.py --a9a ../shared/data/a9a
+
+Prints fit seconds, test AUC and the ratios ``RankSVM / ActiveRankSVM`` and
+``LinearSVC / ActiveRankSVM`` measured in this process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import numpy as np
+
+from birank import ActiveRankSVM
+from birank.datasets import load_svmlight, make_sparse_bipartite
+from birank.metrics import roc_auc
+
+
+def _ranksvm_class():
+    try:
+        from birank.batch.ranksvm import RankSVM
+    except ImportError:
+        return None
+    return RankSVM
+
+
+def _timed(fit):
+    t0 = time.perf_counter()
+    model = fit()
+    return model, time.perf_counter() - t0
+
+
+def _linearsvc(X, y, C):
+    from sklearn.svm import LinearSVC
+
+    return LinearSVC(C=C, fit_intercept=False).fit(X, y)
+
+
+def bench_sizes(sizes, n_features, nnz, n_test, budget, C, skip_exact_above):
+    RankSVM = _ranksvm_class()
+    rows = []
+    for n in sizes:
+        X, y, _ = make_sparse_bipartite(n + n_test, n_features, nnz, random_state=0)
+        Xtr, ytr, Xte, yte = X[:n], y[:n], X[n:], y[n:]
+        n_pos = int(ytr.sum())
+        n_pairs = n_pos * (n - n_pos)
+        act, t_act = _timed(lambda: ActiveRankSVM(budget=budget, C=C, random_state=0)
+                            .fit(Xtr, ytr))
+        auc_act = roc_auc(yte, act.decision_function(Xte))
+        row = {"n": n, "active_s": t_act, "active_auc": auc_act,
+               "active_select_s": sum(h["select_seconds"] for h in act.history_),
+               "active_solve_s": sum(h["solve_seconds"] for h in act.history_)}
+        if RankSVM is not None and n <= skip_exact_above:
+            # per-pair cost B C / (N+ N-): the costs sum to B C, as for the active pool
+            rk, t_rk = _timed(lambda: RankSVM(C=budget * C / n_pairs, loss="squared_hinge")
+                              .fit(Xtr, ytr))
+            row.update(ranksvm_s=t_rk, ranksvm_auc=roc_auc(yte, rk.decision_function(Xte)))
+        if n <= skip_exact_above:
+            svc, t_svc = _timed(lambda: _linearsvc(Xtr, ytr, C))
+            row.update(linearsvc_s=t_svc,
+                       linearsvc_auc=roc_auc(yte, Xte @ svc.coef_.ravel()))
+        rows.append(row)
+        _print_row(row)
+        del X, Xtr, Xte
+    return rows
+
+
+def _fmt(v, spec):
+    return "n/a" if v is None else format(v, spec)
+
+
+def _print_row(r):
+    ratio_rk = r.get("ranksvm_s") and r["ranksvm_s"] / r["active_s"]
+    ratio_svc = r.get("linearsvc_s") and r["linearsvc_s"] / r["active_s"]
+    print(f"{r['n']:>10d}  active {r['active_s']:7.2f}s (select {r['active_select_s']:.2f}s, "
+          f"solve {r['active_solve_s']:.2f}s) auc {r['active_auc']:.4f} | "
+          f"RankSVM {_fmt(r.get('ranksvm_s'), '7.2f')}s auc {_fmt(r.get('ranksvm_auc'), '.4f')}"
+          f" | LinearSVC {_fmt(r.get('linearsvc_s'), '7.2f')}s auc "
+          f"{_fmt(r.get('linearsvc_auc'), '.4f')} | RankSVM/active "
+          f"{_fmt(ratio_rk, '.1f')}x, LinearSVC/active {_fmt(ratio_svc, '.2f')}x", flush=True)
+
+
+def bench_a9a(path, budget, C, repeats):
+    path = Path(path)
+    X, y = load_svmlight(path / "a9a", n_features=123)
+    Xt, yt = load_svmlight(path / "a9a.t", n_features=123)
+    t_act, t_svc = [], []
+    for r in range(repeats):
+        m, t = _timed(lambda: ActiveRankSVM(budget=budget, C=C, random_state=r).fit(X, y))
+        t_act.append(t)
+        s, t = _timed(lambda: _linearsvc(X, y, C))
+        t_svc.append(t)
+    auc = roc_auc(yt, m.decision_function(Xt))
+    print(f"a9a: ActiveRankSVM soft-correct B={budget} median {np.median(t_act):.3f}s "
+          f"(test AUC {auc:.4f}); LinearSVC(C={C}) median {np.median(t_svc):.3f}s "
+          f"(test AUC {roc_auc(yt, Xt @ s.coef_.ravel()):.4f}); "
+          f"LinearSVC/active = {np.median(t_svc) / np.median(t_act):.2f}x")
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--sizes", nargs="+", type=float, default=[1e5, 1e6, 1e7])
+    p.add_argument("--features", type=int, default=200)
+    p.add_argument("--nnz", type=int, default=20)
+    p.add_argument("--test-rows", type=int, default=100_000)
+    p.add_argument("--budget", type=int, default=8000)
+    p.add_argument("--C", type=float, default=0.1)
+    p.add_argument("--skip-exact-above", type=float, default=1e7,
+                   help="do not run RankSVM / LinearSVC above this many rows")
+    p.add_argument("--a9a", default=str(Path(__file__).resolve().parents[2] / "shared/data/a9a"),
+                   help="folder with a9a and a9a.t ('' to skip)")
+    p.add_argument("--repeats", type=int, default=5, help="a9a repeats (median)")
+    args = p.parse_args(argv)
+    # compile the kernels before timing anything
+    Xw, yw, _ = make_sparse_bipartite(2000, 50, 5, random_state=1)
+    ActiveRankSVM(budget=300, random_state=0).fit(Xw, yw)
+    RankSVM = _ranksvm_class()
+    if RankSVM is not None:
+        RankSVM(C=0.1, loss="squared_hinge").fit(Xw, yw)
+    else:
+        print("RankSVM: birank.batch.ranksvm not available in this install; column n/a")
+    if args.a9a:
+        bench_a9a(args.a9a, args.budget, args.C, args.repeats)
+    bench_sizes([int(s) for s in args.sizes], args.features, args.nnz, args.test_rows,
+                args.budget, args.C, args.skip_exact_above)
+
+
+if __name__ == "__main__":
+    main()
