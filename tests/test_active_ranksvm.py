@@ -309,3 +309,19 @@ def test_reproduction_rejects_unknown_dataset(tmp_path):
     args.tables = "4,9"
     with pytest.raises(UserError, match="9"):
         shen_lin.run(args)
+
+
+def test_random_with_budget_covering_all_pairs_equals_ranksvm_estimator():
+    from birank.batch.ranksvm import RankSVM
+
+    X, y = _data(40, 4, seed=11)
+    C = 0.02
+    with pytest.warns(UserWarning, match="exceeds"):
+        model = ActiveRankSVM(budget=10**6, strategy="random", C=C, tol=1e-9, max_iter=100000,
+                              random_state=0).fit(X, y)
+    ref = RankSVM(C=C, loss="hinge", tol=1e-9).fit(X, y)
+    assert model.n_pairs_ == ref.n_pairs_
+    obj = _objective(model.coef_, X, y, C)
+    assert obj == pytest.approx(ref.objective_, rel=1e-6)
+    assert obj <= _objective(ref.coef_, X, y, C) * (1 + 1e-6)
+    np.testing.assert_allclose(model.coef_, ref.coef_, atol=1e-3)

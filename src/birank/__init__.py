@@ -19,3 +19,7 @@ __all__ += ["ActiveRankSVM"]
 from .batch.combined_ranking import CombinedRanking  # noqa: E402
 
 __all__ += ["CombinedRanking"]
+
+from .batch.ranksvm import RankSVM  # noqa: E402
+
+__all__ += ["RankSVM"]

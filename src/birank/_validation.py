@@ -190,6 +190,12 @@ def encode_binary(y, *, name="y"):
 
     y = np.asarray(y)
     kind = type_of_target(y, input_name=name)
+    if kind not in ("binary", "multiclass"):
+        # scikit-learn's wording, so callers and check_estimator recognise it
+        raise ValueError(
+            f"Unknown label type: {kind!r} for {name}. A bipartite ranker needs two "
+            "classes; for graded or real-valued labels use RankSVM."
+        )
     classes, y01 = np.unique(y, return_inverse=True)
     if len(classes) < 2:
         raise ValueError(

@@ -74,21 +74,24 @@ class LinearScorerMixin:
 class BinaryRankerMixin(LinearScorerMixin, ClassifierMixin):
     """Bipartite ranker: two classes, ``score`` is ROC AUC.
 
-    ``predict`` thresholds the scores at ``threshold_``, the cut with the best
-    training accuracy (for methods that learn a bias, such as CRC-threshold, it
-    is 0). Subclasses call :meth:`_set_threshold` at the end of ``fit``.
+    The ranking is given by ``X @ coef_``; a constant shift does not change it.
+    Methods that learn a bias (CRC-threshold, shen-lin eq. 8) keep it in
+    ``intercept_``. For the others, ``fit`` ends by calling
+    :meth:`_set_threshold`, which sets ``intercept_`` to minus the score cut of
+    best training accuracy (the optimal ROC operating point), so that, as for
+    every scikit-learn classifier, ``predict`` is ``decision_function > 0``.
     """
 
     def _set_threshold(self, X, y01, learned_bias=False):
-        if learned_bias:
-            self.threshold_ = 0.0
-        else:
-            self.threshold_, _ = best_accuracy_threshold(y01, self.decision_function(X))
+        if not learned_bias:
+            self.intercept_ = 0.0
+            cut, _ = best_accuracy_threshold(y01, self.decision_function(X))
+            self.intercept_ = -cut
 
     def predict(self, X):
-        """Class labels: ``classes_[1]`` where the score exceeds ``threshold_``."""
+        """Class labels: ``classes_[1]`` where ``decision_function(X) > 0``."""
         scores = self.decision_function(X)
-        return self.classes_[(scores > self.threshold_).astype(np.intp)]
+        return self.classes_[(scores > 0).astype(np.intp)]
 
     def score(self, X, y, sample_weight=None):
         """ROC AUC of the scores on ``(X, y)`` (ties count 1/2)."""

@@ -1,7 +1,7 @@
 """Saving and loading fitted linear rankers as plain JSON (no pickle).
 
 A model file holds the estimator's class and parameters, ``coef_``,
-``intercept_`` and, for binary rankers, ``classes_`` and ``threshold_``. It is
+``intercept_`` and, for binary rankers, ``classes_``. It is
 enough to score new data (``birank predict``) and to rebuild the estimator.
 """
 
@@ -54,8 +54,6 @@ def save_model(estimator, path, *, overwrite=False, extra=None):
     }
     if hasattr(estimator, "classes_"):
         doc["classes"] = _plain(np.asarray(estimator.classes_))
-    if hasattr(estimator, "threshold_"):
-        doc["threshold"] = float(estimator.threshold_)
     if extra:
         doc["extra"] = {k: _plain(v) for k, v in extra.items()}
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
@@ -95,8 +93,6 @@ class LinearModel:
         est.n_features_in_ = self.n_features
         if "classes" in self.doc:
             est.classes_ = np.asarray(self.doc["classes"])
-        if "threshold" in self.doc:
-            est.threshold_ = float(self.doc["threshold"])
         return est
 
 

@@ -5,9 +5,9 @@ Problem (one row p per pair or pseudo-pair, computed on the fly from X)::
     min_w  1/2 |w|^2 + sum_p C_p loss(1 - w . z_p),   z_p = x[a_p] - x[b_p] (+ t_p e_theta)
 
 with row index -1 standing for the origin and ``t_p`` the coefficient of the
-extra threshold coordinate (shen-lin eq. (8): -1 for (k, -1), +1 for (-1, k), 0
-for real pairs; all zero without a threshold). Its dual, as in LIBLINEAR's
-``solve_l2r_l1l2_svc``::
+extra threshold coordinate (shen-lin eq. (8), extended vector ``[-1; x]``: -1
+for (k, -1), +1 for (-1, k), 0 for real pairs; all zero without a threshold).
+Its dual, as in LIBLINEAR's ``solve_l2r_l1l2_svc``::
 
     min_alpha  1/2 alpha' (Q + D) alpha - e' alpha,   0 <= alpha_p <= U_p
 
@@ -15,10 +15,14 @@ for real pairs; all zero without a threshold). Its dual, as in LIBLINEAR's
     squared hinge:  U_p = inf,   D_pp = 1 / (2 C_p)
 
 with ``Q_pq = z_p . z_q`` and ``w = sum_p alpha_p z_p`` kept up to date. The
-variable names follow the paper: ``QD`` (= Q_pp + D_pp; the pool stores ``Q_pp``
-so that new weights need no new merges), ``G`` (partial gradient), ``PG``
-(projected gradient). ``X`` is the rows argument of :mod:`.sparse_rows`. ``w`` has ``n_features + 1`` entries;
-the last one is the threshold weight theta (zero when unused).
+variable names follow the paper: ``QD`` (= Q_pp + D_pp; the pool stores
+``Q_pp`` so that new weights need no new merges), ``G`` (partial gradient),
+``PG`` (projected gradient). ``X`` is the rows argument of :mod:`.sparse_rows`;
+``w`` has ``n_features + 1`` entries, the last being theta (0 when unused).
+
+The pool is stored row-major so that one coordinate step touches two cache
+lines of metadata: ``ab[p] = (a_p, b_p)`` (int64) and
+``rf[p] = (C_p, Q_pp, alpha_p)`` (float64).
 """
 
 import numpy as np
@@ -27,41 +31,58 @@ from numba import njit
 from .sparse_rows import pair_axpy, pair_dot_w, pair_sqnorm, rng_init, rng_int
 
 _INF = np.inf
+#: columns of the float row table
+RF_C, RF_Q, RF_ALPHA = 0, 1, 2
+
+
+@njit(cache=True, inline="always")
+def tcoef(a, b, fit_threshold):
+    """Threshold coordinate of row (a, b): shen-lin eq. (8), -1 for (k, -1), +1 for (-1, k)."""
+    if not fit_threshold:
+        return 0.0
+    if b < 0:
+        return -1.0
+    if a < 0:
+        return 1.0
+    return 0.0
 
 
 @njit(cache=True)
-def pair_q(X, sqnorms, a, b, tcoef, start, stop, Q):
-    """``Q[p] = |z_p|^2 = |x_a - x_b|^2 + t_p^2`` for rows ``start <= p < stop`` (a new block)."""
+def pair_q(X, sqnorms, ab, rf, start, stop, fit_threshold):
+    """``Q_pp = |x_a - x_b|^2 + t_p^2`` for rows ``start <= p < stop`` (a new block)."""
     for p in range(start, stop):
-        Q[p] = pair_sqnorm(X, sqnorms, a[p], b[p]) + tcoef[p] * tcoef[p]
+        t = tcoef(ab[p, 0], ab[p, 1], fit_threshold)
+        rf[p, RF_Q] = pair_sqnorm(X, sqnorms, ab[p, 0], ab[p, 1]) + t * t
 
 
 @njit(cache=True)
-def pair_margins(X, w, a, b, tcoef, n_rows):
+def pair_margins(X, w, ab, n_rows, fit_threshold):
     """``w . z_p`` for the first ``n_rows`` rows (theta is ``w[-1]``)."""
     theta = w[w.shape[0] - 1]
     out = np.empty(n_rows)
     for p in range(n_rows):
-        out[p] = pair_dot_w(X, w, a[p], b[p]) + tcoef[p] * theta
+        a, b = ab[p, 0], ab[p, 1]
+        out[p] = pair_dot_w(X, w, a, b) + tcoef(a, b, fit_threshold) * theta
     return out
 
 
 @njit(cache=True)
-def rebuild_w(X, w, alpha, a, b, tcoef, n_rows):
+def rebuild_w(X, w, ab, rf, n_rows, fit_threshold):
     """``w = sum_p alpha_p z_p`` (overwrites w)."""
     w[:] = 0.0
     theta = 0.0
     for p in range(n_rows):
-        if alpha[p] != 0.0:
-            pair_axpy(X, w, alpha[p], a[p], b[p])
-            theta += alpha[p] * tcoef[p]
+        al = rf[p, RF_ALPHA]
+        if al != 0.0:
+            a, b = ab[p, 0], ab[p, 1]
+            pair_axpy(X, w, al, a, b)
+            theta += al * tcoef(a, b, fit_threshold)
     w[w.shape[0] - 1] = theta
 
 
 @njit(cache=True)
-def dual_cd(X, w, alpha, a, b, tcoef, C, Q, n_rows, squared, seed, tol, max_iter,
-            shrinking):
-    """Dual CD from the current ``alpha`` (w must equal sum_p alpha_p z_p on entry).
+def dual_cd(X, w, ab, rf, n_rows, squared, fit_threshold, seed, tol, max_iter, shrinking):
+    """Dual CD from the current alpha (``w`` must equal sum_p alpha_p z_p on entry).
 
     Each outer iteration visits the active rows in a fresh random order
     (Fisher-Yates from ``seed``). With ``shrinking`` a row at a bound whose
@@ -97,20 +118,21 @@ def dual_cd(X, w, alpha, a, b, tcoef, C, Q, n_rows, squared, seed, tol, max_iter
         s = 0
         while s < active_size:
             p = index[s]
-            ap = a[p]
-            bp = b[p]
-            tp = tcoef[p]
+            ap = ab[p, 0]
+            bp = ab[p, 1]
+            Cp = rf[p, RF_C]
+            alpha_p = rf[p, RF_ALPHA]
+            tp = tcoef(ap, bp, fit_threshold)
             if squared:
                 U = _INF
-                Dp = 0.5 / C[p]
+                Dp = 0.5 / Cp
             else:
-                U = C[p]
+                U = Cp
                 Dp = 0.0
             # G = (Q alpha + D alpha - e)_p = w . z_p - 1 + D_pp alpha_p
-            G = pair_dot_w(X, w, ap, bp) + tp * w[last]
-            G += -1.0 + Dp * alpha[p]
+            G = pair_dot_w(X, w, ap, bp) + tp * w[last] - 1.0 + Dp * alpha_p
             PG = 0.0
-            if alpha[p] == 0.0:
+            if alpha_p == 0.0:
                 if G > PGmax_old and shrinking:
                     active_size -= 1
                     index[s] = index[active_size]
@@ -118,7 +140,7 @@ def dual_cd(X, w, alpha, a, b, tcoef, C, Q, n_rows, squared, seed, tol, max_iter
                     continue
                 elif G < 0.0:
                     PG = G
-            elif alpha[p] == U:
+            elif alpha_p == U:
                 if G < PGmin_old and shrinking:
                     active_size -= 1
                     index[s] = index[active_size]
@@ -133,10 +155,9 @@ def dual_cd(X, w, alpha, a, b, tcoef, C, Q, n_rows, squared, seed, tol, max_iter
             if PG < PGmin_new:
                 PGmin_new = PG
             if abs(PG) > 1e-12:
-                old = alpha[p]
-                QD = Q[p] + Dp
+                QD = rf[p, RF_Q] + Dp
                 if QD > 0.0:
-                    new = old - G / QD
+                    new = alpha_p - G / QD
                     if new < 0.0:
                         new = 0.0
                     elif new > U:
@@ -144,17 +165,14 @@ def dual_cd(X, w, alpha, a, b, tcoef, C, Q, n_rows, squared, seed, tol, max_iter
                 else:
                     # z_p = 0 (hinge): the dual is linear in alpha_p, go to the bound G points at
                     new = U if G < 0.0 else 0.0
-                alpha[p] = new
-                d = new - old
+                rf[p, RF_ALPHA] = new
+                d = new - alpha_p
                 if d != 0.0:
                     pair_axpy(X, w, d, ap, bp)
                     w[last] += d * tp
             s += 1
         it += 1
-        if active_size == 0:
-            gap = 0.0
-        else:
-            gap = PGmax_new - PGmin_new
+        gap = PGmax_new - PGmin_new if active_size > 0 else 0.0
         if gap <= tol:
             if active_size == n_rows:
                 break

@@ -1,7 +1,7 @@
 """Pegasos-style SGD for combined ranking and classification (Sculley 2010, CRR).
 
-Objective (Sculley 2010, "Combined regression and ranking", eq. (2) with
-sofia-ml's hinge in place of the squared loss)::
+Objective (the CRR objective of Sculley 2010, "Combined regression and
+ranking", with sofia-ml's hinge in place of the squared regression loss)::
 
     lambda/2 |w|^2 + (1 - p) E_k[ sw_k loss(y_k w.x_k) ] + p E_(i,j)[ sw_i sw_j loss(w.(x_i - x_j)) ]
 
@@ -62,7 +62,7 @@ def axpy_norm(X, v, c, a, nsq):
     return nsq
 
 
-@overload(axpy_norm, inline="always")
+@overload(axpy_norm)
 def _axpy_norm_ov(X, v, c, a, nsq):
     if isinstance(X, types.BaseTuple):
         def sparse_impl(X, v, c, a, nsq):
@@ -139,7 +139,9 @@ def crr_sgd(X, y_pm, sw, pos, neg, w, lam, t0, n_steps,
             wt = sw[i]
         # L2 shrink: w <- (1 - eta lambda) w
         shrink = 1.0 - eta * lam
-        if shrink <= 0.0:  # t = 1 with eta = 1/lambda: w becomes 0
+        if shrink <= 0.0:
+            # t = 1 with eta = 1/lambda: w becomes 0 (sofia-ml clamps the factor at 1e-7
+            # instead; both leave w = 0 at the first step of a fit, where w is 0 already)
             v[:] = 0.0
             scale = 1.0
             nsq = 0.0

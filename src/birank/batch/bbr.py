@@ -221,9 +221,8 @@ class BBR(_PairMomentRanker):
     classes_ : ndarray of shape (2,)
     coef_ : ndarray of shape (n_features,)
     intercept_ : float
-        Always 0.0 (pairwise losses do not see a bias).
-    threshold_ : float
-        Score cut with the best accuracy on the (last) training chunk, for ``predict``.
+        Pairwise losses do not see a bias; this is minus the score cut with the best
+        accuracy on the (last) training chunk, so ``predict`` is ``decision_function > 0``.
     pair_mean_ : ndarray of shape (n_features,)
         mu over all pairs.
     pair_second_moment_ : ndarray of shape (n_features, n_features) or LinearOperator
@@ -302,8 +301,8 @@ class LCBR(_PairMomentRanker):
     Draws ``n_pairs`` (positive, negative) pairs uniformly with replacement,
     averages their moments ``mu_S``, ``Sigma_S`` (gultekin-paisley, Algorithm 2) and
     minimizes ``1/2 w'Sigma_S w - mu_S'w`` over ``|w| <= radius`` exactly.
-    Cost O(S D^2) with ``solver="eigh"``; ``solver="cg"`` keeps only the pair
-    indices and applies Sigma_S in O(nnz + S).
+    Cost O(S D^2) with ``solver="eigh"``; ``solver="cg"`` never forms Sigma_S: it
+    keeps the training rows and the S index pairs and applies Sigma_S in O(nnz + S).
 
     Parameters
     ----------
@@ -324,7 +323,7 @@ class LCBR(_PairMomentRanker):
 
     Attributes
     ----------
-    classes_, coef_, intercept_, threshold_, pair_mean_, pair_second_moment_,
+    classes_, coef_, intercept_, pair_mean_, pair_second_moment_,
     lambda_, n_iter_, n_features_in_ : as in :class:`BBR`
     n_pairs_ : int
         Total number of sampled pairs behind the moments.

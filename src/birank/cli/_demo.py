@@ -95,10 +95,15 @@ def run(args):
     aucs = [r["test_auc"] for r in rows]
     ax1.barh(labels, aucs, color="tab:blue")
     lo = min(aucs)
-    ax1.set_xlim(max(0.0, lo - 0.02), min(1.0, max(aucs) + 0.005))
+    ax1.set_xlim(max(0.0, lo - 0.02), min(1.0, max(aucs) + 0.012))
+    for k, v in enumerate(aucs):
+        ax1.text(v, k, f" {v:.4f}", va="center", fontsize=8)
     ax1.set_xlabel("test AUC")
     ax1.invert_yaxis()
-    ax2.barh(labels, [r["fit_seconds"] for r in rows], color="tab:orange")
+    secs = [r["fit_seconds"] for r in rows]
+    ax2.barh(labels, secs, color="tab:orange")
+    for k, v in enumerate(secs):
+        ax2.text(v, k, f" {v:.3g}s", va="center", fontsize=8)
     ax2.set_xscale("log")
     ax2.set_xlabel("fit seconds (log)")
     ax2.invert_yaxis()

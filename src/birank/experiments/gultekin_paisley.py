@@ -121,6 +121,14 @@ def _timed(fn):
     return out, time.perf_counter() - t
 
 
+def _timed_min(fn, k=3):
+    """Output of the first call and the least wall-clock of ``k`` calls (load-robust)."""
+    out, best = _timed(fn)
+    for _ in range(k - 1):
+        best = min(best, _timed(fn)[1])
+    return out, best
+
+
 # ---------------------------------------------------------------------------------------
 # section 5.1
 
@@ -159,11 +167,10 @@ def run_gaussian(args, report):
                                                  n_components=K, sigma=sigma, rho=0.5,
                                                  random_state=rng)
             y01 = y.astype(np.int8)
-            w_n, t_n = _timed(lambda: core_naive_bbr(X, y01, radius))
-            w_b, t_b = _timed(lambda: core_moment_bbr(X, y01, radius))
-            if rep == 0:  # first call may include numba dispatch; time it again
-                w_n, t_n = _timed(lambda: core_naive_bbr(X, y01, radius))
-                w_b, t_b = _timed(lambda: core_moment_bbr(X, y01, radius))
+            # each time is the least of 3 calls (the machine is shared; the first call
+            # of a run also pays numba's dispatch)
+            w_n, t_n = _timed_min(lambda: core_naive_bbr(X, y01, radius))
+            w_b, t_b = _timed_min(lambda: core_moment_bbr(X, y01, radius))
             rec["time"]["BBR_naive"].append(t_n)
             rec["time"]["BBR_moment"].append(t_b)
             rec["phi"]["BBR"].append(params.phi_risk(w_b))
@@ -174,7 +181,7 @@ def run_gaussian(args, report):
             Xt, yt, _ = make_gaussian_mixture(2 * n_test, params=params, random_state=rng)
             rec["auc"]["bayes"].append(roc_auc(yt, gaussian_mixture_bayes_scores(Xt, params)))
             for s in s_grid:
-                w_s, t_s = _timed(lambda: core_lcbr(X, y01, radius, s, rng))
+                w_s, t_s = _timed_min(lambda: core_lcbr(X, y01, radius, s, rng))
                 rec["time"]["LCBR"][s].append(t_s)
                 rec["phi"]["LCBR"][s].append(params.phi_risk(w_s))
                 rec["auc"]["LCBR"][s].append(params.linear_auc(w_s))
@@ -485,7 +492,7 @@ def plot_libsvm(res, path):
     dss = list(res["datasets"])
     if not dss:
         return None
-    fig, axes = new_figure(len(dss), ncols=3, size=3.2)
+    fig, axes = new_figure(len(dss), ncols=min(3, len(dss)), size=3.2)
     fr = np.array(res["fractions"]) * 100
     for ax, ds in zip(axes, dss):
         rec = res["datasets"][ds]
@@ -555,12 +562,13 @@ def _markdown(res51, sum51, rows51, res52, files):
             f"{res51['repetitions']} repetitions (new mixture means each). φ-risk and AUC of "
             "linear rankers are population values (exact for this family); the Bayes "
             f"(likelihood-ratio) AUC is estimated on {res51['bayes_test_per_class']} + "
-            f"{res51['bayes_test_per_class']} test samples. Times are medians of the core "
-            "(moments + exact ball solve): naive = Algorithm 1 as printed over all 10^6 "
-            "pairs (numba), moment = exact BBR from class moments, LCBR = Algorithm 2.\n",
+            f"{res51['bayes_test_per_class']} test samples. Times are medians over "
+            "repetitions of the core (moments + exact ball solve), each the least of 3 "
+            "calls: naive = Algorithm 1 as printed over all 10^6 pairs (numba), moment = "
+            "exact BBR from class moments, LCBR = Algorithm 2.\n",
             markdown_table(
-                ["setting", "Bayes AUC", "BBR AUC", "LCBR S=5000 AUC", "BBR−LCBR",
-                 "smallest S with |ΔAUC|<0.005", "optimal φ-risk", "BBR φ-risk",
+                ["setting", "Bayes AUC", "BBR AUC", "LCBR S=5000 AUC", "BBR−LCBR AUC",
+                 "smallest S with ΔAUC under 0.005", "optimal φ-risk", "BBR φ-risk",
                  "LCBR S=5000 φ-risk", "time ms naive / moment / LCBR", "naive / LCBR"],
                 rows51),
             "\nPaper: “LCBR … catches on with S = 3000 at most”; “LCBR is roughly 100 times "
@@ -609,6 +617,17 @@ def _markdown(res51, sum51, rows51, res52, files):
     return "\n".join(lines)
 
 
+def _round(obj, digits=7):
+    """Per-repetition values with ``digits`` significant digits (keeps the JSON small)."""
+    if isinstance(obj, dict):
+        return {k: _round(v, digits) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_round(v, digits) for v in obj]
+    if isinstance(obj, (float, np.floating)):
+        return float(f"{float(obj):.{digits}g}")
+    return obj
+
+
 def run(args):
     """Run the reproduction; write JSON, markdown and PNG under ``args.output``."""
     args = _fill_defaults(args)
@@ -633,7 +652,7 @@ def run(args):
                "elapsed_s": time.perf_counter() - t0, "args": vars(args).copy()}
     payload["args"].pop("func", None)
     if res51 is not None:
-        payload["section_5_1"] = {"summary": sum51, "raw": res51}
+        payload["section_5_1"] = {"summary": sum51, "raw": _round(res51)}
     if res52 is not None:
         payload["section_5_2"] = res52
     files += [f"gultekin-paisley{suffix}.json", f"gultekin-paisley{suffix}.md"]

@@ -15,7 +15,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 
-from .._kernels.dual_cd import dual_cd, pair_margins, pair_q, rebuild_w
+from .._kernels.dual_cd import RF_ALPHA, RF_C, dual_cd, pair_margins, pair_q, rebuild_w
 from .._kernels.sparse_rows import row_sqnorms
 from .._validation import as_csr_or_dense, check_random_state, draw_seed
 
@@ -111,24 +111,20 @@ class PairDualCD:
         self.w = np.zeros(n_features + 1)  # last entry: theta
         self.n_rows = 0
         cap = 16
-        self._a = np.empty(cap, dtype=np.int64)
-        self._b = np.empty(cap, dtype=np.int64)
-        self._t = np.empty(cap, dtype=np.float64)
-        self._C = np.empty(cap, dtype=np.float64)
-        self._Q = np.empty(cap, dtype=np.float64)  # |z_p|^2 (+ t_p^2)
-        self._alpha = np.empty(cap, dtype=np.float64)
+        self._ab = np.empty((cap, 2), dtype=np.int64)  # (a_p, b_p)
+        self._rf = np.empty((cap, 3), dtype=np.float64)  # (C_p, Q_pp, alpha_p)
         self.n_iter_ = 0
         self.pg_gap_ = np.inf
 
     # ------------------------------------------------------------------ pool
     def _grow(self, need):
-        cap = self._a.shape[0]
+        cap = self._ab.shape[0]
         if need <= cap:
             return
-        new_cap = max(need, 2 * cap)
-        for name in ("_a", "_b", "_t", "_C", "_Q", "_alpha"):
+        new_cap = max(need, 2 * cap)  # amortized O(1) appends
+        for name in ("_ab", "_rf"):
             old = getattr(self, name)
-            arr = np.empty(new_cap, dtype=old.dtype)
+            arr = np.empty((new_cap, old.shape[1]), dtype=old.dtype)
             arr[: self.n_rows] = old[: self.n_rows]
             setattr(self, name, arr)
 
@@ -171,26 +167,26 @@ class PairDualCD:
             raise ValueError("a row (-1, -1) is the zero vector; it is not a pair.")
         start, stop = self.n_rows, self.n_rows + n_new
         self._grow(stop)
-        self._a[start:stop] = a
-        self._b[start:stop] = b
-        self._C[start:stop] = C
-        self._alpha[start:stop] = 0.0
-        if self.fit_threshold:
-            # shen-lin eq. (8): extended vector [-1; x], so (k, -1) -> -1 and (-1, k) -> +1
-            self._t[start:stop] = np.where(b == -1, -1.0, np.where(a == -1, 1.0, 0.0))
-        else:
-            self._t[start:stop] = 0.0
-        pair_q(self._xa, self._sqnorms, self._a, self._b, self._t, start, stop, self._Q)
+        self._ab[start:stop, 0] = a
+        self._ab[start:stop, 1] = b
+        self._rf[start:stop, RF_C] = C
+        self._rf[start:stop, RF_ALPHA] = 0.0
+        # Q_pp, with the threshold coordinate of shen-lin eq. (8) when fit_threshold
+        pair_q(self._xa, self._sqnorms, self._ab, self._rf, start, stop, self.fit_threshold)
         self.n_rows = stop
 
     def set_weights(self, C):
-        """New weights for all rows; alpha is clipped to ``[0, C]`` (hinge), w rebuilt."""
+        """New weights for all rows; alpha is clipped to ``[0, C]`` (hinge), w rebuilt.
+
+        Q_pp does not depend on C, so this costs one pass over the pool rows
+        (no merges); the next :meth:`solve` continues from the clipped alpha.
+        """
         n = self.n_rows
         C = self._check_C(C, n)
-        self._C[:n] = C
+        self._rf[:n, RF_C] = C
         if self.loss == "hinge":
-            np.minimum(self._alpha[:n], C, out=self._alpha[:n])
-        rebuild_w(self._xa, self.w, self._alpha, self._a, self._b, self._t, n)
+            self._rf[:n, RF_ALPHA] = np.minimum(self._rf[:n, RF_ALPHA], C)
+        rebuild_w(self._xa, self.w, self._ab, self._rf, n, self.fit_threshold)
 
     # ----------------------------------------------------------------- solve
     def solve(self):
@@ -203,9 +199,9 @@ class PairDualCD:
             is raised when ``max_iter`` is reached before the tolerance.
         """
         seed = draw_seed(self._rng)
-        n_iter, gap = dual_cd(self._xa, self.w, self._alpha, self._a, self._b, self._t,
-                              self._C, self._Q, self.n_rows, self.loss == "squared_hinge",
-                              seed, self.tol, self.max_iter, self.shrinking)
+        n_iter, gap = dual_cd(self._xa, self.w, self._ab, self._rf, self.n_rows,
+                              self.loss == "squared_hinge", self.fit_threshold, seed,
+                              self.tol, self.max_iter, self.shrinking)
         self.n_iter_ = int(n_iter)
         self.pg_gap_ = float(gap)
         if n_iter >= self.max_iter and gap > self.tol:
@@ -226,20 +222,20 @@ class PairDualCD:
 
     @property
     def alpha_(self):
-        return self._alpha[: self.n_rows]
+        return self._rf[: self.n_rows, RF_ALPHA]
 
     @property
     def C_(self):
-        return self._C[: self.n_rows]
+        return self._rf[: self.n_rows, RF_C]
 
     @property
     def rows_(self):
         """``(a, b)`` of the rows in the pool (views)."""
-        return self._a[: self.n_rows], self._b[: self.n_rows]
+        return self._ab[: self.n_rows, 0], self._ab[: self.n_rows, 1]
 
     def margins(self):
         """``w . z_p`` for every row (including the threshold coordinate)."""
-        return pair_margins(self._xa, self.w, self._a, self._b, self._t, self.n_rows)
+        return pair_margins(self._xa, self.w, self._ab, self.n_rows, self.fit_threshold)
 
     def primal_objective(self):
         """``1/2 (|w|^2 + theta^2) + sum_p C_p loss(1 - w.z_p)``."""
@@ -252,7 +248,7 @@ class PairDualCD:
         """``sum alpha - 1/2 |w(alpha)|^2 - sum alpha^2 D_pp`` (equal to the primal at the optimum)."""
         al = self.alpha_
         w = np.zeros_like(self.w)
-        rebuild_w(self._xa, w, self._alpha, self._a, self._b, self._t, self.n_rows)
+        rebuild_w(self._xa, w, self._ab, self._rf, self.n_rows, self.fit_threshold)
         val = al.sum() - 0.5 * w @ w
         if self.loss == "squared_hinge":
             val -= float(np.sum(al * al * (0.25 / self.C_)))  # D_pp alpha^2 / 2 = alpha^2 / (4C)

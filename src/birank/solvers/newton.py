@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from .._kernels.pair_sweep_ops import csr_sq_rmatvec
 from .._kernels.pair_sweep import count_pairs, sort_segments, sweep_hess_vec, sweep_loss_grad
 
 __all__ = ["PairObjective", "newton_cg"]
@@ -98,7 +99,6 @@ class PairObjective:
         self.hv_s = np.empty(n)
         self.tree = np.zeros((kmax + 1, 3))
         self.acc = np.zeros(3)
-        self._X2 = None
         self.work = np.zeros((5, n + 1))
         self.n_pairs, self.pair_weight = count_pairs(self.members, self.seg, lab, nlab, self.sw)
         self.n_pairs = int(self.n_pairs)
@@ -147,10 +147,14 @@ class PairObjective:
         sD = float(D.sum())
         if sD <= 0.0:
             return np.ones(self.X.shape[1])
-        if self._X2 is None:
-            self._X2 = self.X.multiply(self.X).tocsr() if sp.issparse(self.X) else self.X ** 2
         m = _rmatvec(self.X, D)
-        q = _rmatvec(self._X2, D) - m * m / sD
+        if sp.issparse(self.X):
+            X = self.X
+            sq = csr_sq_rmatvec(X.data, X.indices, X.indptr, D, np.empty(X.shape[1]))
+        else:
+            sq = (D @ self.X ** 2) if self.X.shape[0] * self.X.shape[1] < 2**24 else \
+                np.einsum("ij,ij,i->j", self.X, self.X, D)
+        q = sq - m * m / sD
         return 1.0 + self.C * np.maximum(q, 0.0)
 
     def hess_vec(self, v):

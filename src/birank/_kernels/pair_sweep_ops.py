@@ -1,0 +1,22 @@
+"""Small CSR helpers for the pair solvers (no copies of X)."""
+
+import numpy as np
+from numba import njit
+
+__all__ = ["csr_sq_rmatvec"]
+
+
+@njit(cache=True)
+def csr_sq_rmatvec(data, indices, indptr, u, out):
+    """``out = (X o X)' u`` for CSR ``X`` (elementwise square), without forming X o X."""
+    for k in range(out.shape[0]):
+        out[k] = 0.0
+    n = indptr.shape[0] - 1
+    for i in range(n):
+        ui = u[i]
+        if ui == 0.0:
+            continue
+        for p in range(indptr[i], indptr[i + 1]):
+            v = data[p]
+            out[indices[p]] += v * v * ui
+    return out

@@ -1,0 +1,138 @@
+"""The O(N log N) pair sweeps equal brute-force all-pairs sums (tests/oracles_pairs.py)."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from birank._kernels.pair_sweep import count_pairs, sort_segments
+from birank._kernels.pair_sweep_qp import simplex_qp_smo
+from birank.solvers.newton import HINGE, SQUARED_HINGE, PairObjective
+from oracles_pairs import all_pairs, pair_grad, pair_hess_vec, pair_objective
+
+LABELS = ["binary", "graded", "real"]
+
+
+def _problem(seed, labels, grouped, weighted, tied_scores, n=36, d=4):
+    rng = np.random.default_rng(seed)
+    if tied_scores:
+        # integer features and weights: many equal scores and pairs exactly at margin 1
+        X = rng.integers(-2, 3, size=(n, d)).astype(float)
+        X[rng.random(X.shape) < 0.4] = 0.0
+        w = rng.integers(-1, 2, size=d).astype(float)
+    else:
+        X = rng.normal(size=(n, d))
+        X[rng.random(X.shape) < 0.3] = 0.0
+        w = 0.7 * rng.normal(size=d)
+    if labels == "binary":
+        y = rng.integers(0, 2, n).astype(float)
+    elif labels == "graded":
+        y = rng.integers(0, 4, n).astype(float)  # many ties in y
+    else:
+        y = rng.normal(size=n)
+    groups = rng.integers(0, 3, n) if grouped else None
+    sw = rng.uniform(0.2, 2.0, n) if weighted else None
+    return X, y, groups, sw, w
+
+
+def _rel(a, b):
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    return float(np.max(np.abs(a - b)) / max(1.0, float(np.max(np.abs(b)))))
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("labels", LABELS)
+@pytest.mark.parametrize("grouped", [False, True])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("tied_scores", [False, True])
+def test_loss_grad_hessvec_match_bruteforce(layout, labels, grouped, weighted, tied_scores):
+    seed = 8 * LABELS.index(labels) + 4 * grouped + 2 * weighted + tied_scores
+    X, y, groups, sw, w = _problem(seed, labels, grouped, weighted, tied_scores)
+    C = 0.37
+    Xl = layout(X)
+    v = np.random.default_rng(seed + 1).normal(size=X.shape[1])
+    for kind, name in [(SQUARED_HINGE, "squared_hinge"), (HINGE, "hinge")]:
+        obj = PairObjective(Xl, y, groups, sw, C=C, loss_kind=kind)
+        f, g, _ = obj.fun_grad(w)
+        f_ref = pair_objective(w, X, y, C, groups, sw, name)
+        assert abs(f - f_ref) <= 1e-10 * max(1.0, abs(f_ref))
+        assert _rel(g, pair_grad(w, X, y, C, groups, sw, name)) <= 1e-10
+        if kind == SQUARED_HINGE:
+            assert _rel(obj.hess_vec(v), pair_hess_vec(w, v, X, y, C, groups, sw)) <= 1e-10
+        I, J, c = all_pairs(y, groups, sw)
+        assert obj.n_pairs == len(I)
+        assert obj.pair_weight == pytest.approx(c.sum(), rel=1e-12)
+
+
+@pytest.mark.kernel
+def test_pairs_exactly_at_margin_one_are_inactive():
+    # s = (2, 1, 0), y = (1, 0, 0): pair (0,1) has margin exactly 1 -> inactive,
+    # pair (0,2) margin 2 -> inactive; shift x so that pair (0,1) has margin 0.5.
+    X = np.array([[2.0], [1.0], [0.0]])
+    y = np.array([1.0, 0.0, 0.0])
+    obj = PairObjective(X, y, C=1.0)
+    f, g, loss = obj.fun_grad(np.array([1.0]))
+    assert loss == 0.0 and np.all(obj.diag == 0.0)
+    f, g, loss = obj.fun_grad(np.array([0.5]))
+    # margins 0.5 and 1.0: only the first pair is active, loss (1 - 0.5)^2
+    assert loss == 0.25
+    assert obj.n_pairs == 2
+
+
+@pytest.mark.kernel
+def test_sort_segments_sorts_within_each_group():
+    rng = np.random.default_rng(3)
+    s = rng.integers(0, 5, 30).astype(float)
+    gid = rng.integers(0, 4, 30)
+    members = np.argsort(gid, kind="stable").astype(np.int64)
+    seg = np.concatenate(([0], np.cumsum(np.bincount(gid, minlength=4)))).astype(np.int64)
+    order = np.empty(30, dtype=np.int64)
+    sort_segments(s, members, seg, order)
+    for g in range(4):
+        part = order[seg[g]:seg[g + 1]]
+        assert sorted(part) == sorted(np.flatnonzero(gid == g))
+        assert np.all(np.diff(s[part]) >= 0)
+
+
+@pytest.mark.kernel
+def test_count_pairs_matches_enumeration():
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 3, 25).astype(float)
+    groups = rng.integers(0, 2, 25)
+    sw = rng.uniform(0.5, 1.5, 25)
+    obj = PairObjective(np.zeros((25, 1)), y, groups, sw)
+    I, J, c = all_pairs(y, groups, sw)
+    n, wsum = count_pairs(obj.members, obj.seg, obj.lab, obj.nlab, obj.sw)
+    assert int(n) == len(I)
+    assert wsum == pytest.approx(c.sum(), rel=1e-12)
+
+
+@pytest.mark.kernel
+def test_simplex_qp_smo_reaches_kkt():
+    # max a.b - 1/2 a'Ga over {a >= 0, sum a = C}: compare with a fine grid on 3 planes
+    rng = np.random.default_rng(2)
+    A = np.vstack([np.zeros(2), rng.normal(size=(2, 2))])
+    G = A @ A.T
+    b = np.array([0.0, 1.3, 0.8])
+    C = 2.0
+    alpha = np.array([C, 0.0, 0.0])
+    simplex_qp_smo(G, b, alpha, 3, 1e-12, 100000)
+    assert alpha.min() >= 0 and alpha.sum() == pytest.approx(C)
+    val = alpha @ b - 0.5 * alpha @ G @ alpha
+    t = np.linspace(0, C, 401)
+    a1, a2 = np.meshgrid(t, t)
+    ok = a1 + a2 <= C
+    grid = (a1 * b[1] + a2 * b[2] - 0.5 * (G[1, 1] * a1**2 + 2 * G[1, 2] * a1 * a2
+                                          + G[2, 2] * a2**2))[ok]
+    assert val >= grid.max() - 1e-12
+    assert val <= grid.max() + 1e-3
+
+
+def test_sparse_and_dense_give_same_sweep(rng):
+    X = rng.normal(size=(300, 6))
+    X[rng.random(X.shape) < 0.5] = 0
+    y = rng.integers(0, 5, 300).astype(float)
+    w = rng.normal(size=6)
+    fd, gd, _ = PairObjective(X, y).fun_grad(w)
+    fs, gs, _ = PairObjective(sp.csr_matrix(X), y).fun_grad(w)
+    assert fs == pytest.approx(fd, rel=1e-13)
+    np.testing.assert_allclose(gs, gd, rtol=1e-12, atol=1e-12)
