@@ -28,7 +28,20 @@ def _data(seed, labels="binary", n=30, d=4):
     return X, y
 
 
-@parametrize_with_checks([RankSVM(), RankSVM(loss="hinge")])
+def _expected_failed_checks(estimator):
+    if estimator.loss == "hinge":
+        # The hinge solver stops on a certified relative gap (tol); |w - w*| is then
+        # only bounded by sqrt(2 * tol * P), far above the 1e-7 this check asks of
+        # two fits that differ in round-off (weights vs repeated rows). The
+        # equivalence itself is tested in test_integer_sample_weight_equals_repeated_rows.
+        reason = "hinge solution is accurate to the gap tolerance, not to 1e-7"
+        return {"check_sample_weight_equivalence_on_dense_data": reason,
+                "check_sample_weight_equivalence_on_sparse_data": reason}
+    return {}
+
+
+@parametrize_with_checks([RankSVM(), RankSVM(loss="hinge")],
+                         expected_failed_checks=_expected_failed_checks)
 def test_sklearn_compatible(estimator, check):
     check(estimator)
 

@@ -55,7 +55,10 @@ def test_objective_equals_linearsvc(loss, weights, layout):
     ours = wsvm_objective(X, y_pm, C_point, est.coef_, 0.0, loss)
     assert est.objective_ == pytest.approx(ours, rel=1e-12)
     assert ours == pytest.approx(ref, rel=1e-6)
-    assert est.intercept_ == 0.0
+    # no bias in eq. (2): intercept_ is only the best-accuracy cut, predict = score > 0
+    scores = est.decision_function(X)
+    np.testing.assert_allclose(scores - est.intercept_, X @ est.coef_)
+    np.testing.assert_array_equal(est.predict(X), est.classes_[(scores > 0).astype(int)])
 
 
 @pytest.mark.parametrize("loss", ["hinge", "squared_hinge"])
@@ -72,7 +75,8 @@ def test_fit_threshold_equals_linearsvc_with_regularized_intercept(loss, layout)
     ours = wsvm_objective(X, y_pm, C_point, est.coef_, est.intercept_, loss)
     assert est.objective_ == pytest.approx(ours, rel=1e-12)
     assert ours == pytest.approx(ref, rel=1e-6)
-    assert est.threshold_ == 0.0  # the learned bias is the cut
+    np.testing.assert_array_equal(est.predict(X),
+                                  est.classes_[(est.decision_function(X) > 0).astype(int)])
 
 
 def test_budget_weights_sum_to_BC_typo_fixed():
@@ -99,6 +103,17 @@ def test_dense_equals_sparse_and_reproducible():
     c = WeightedSVM(C=0.1, random_state=3).fit(X, y)
     np.testing.assert_allclose(a.coef_, b.coef_, rtol=1e-12, atol=1e-15)
     np.testing.assert_array_equal(a.coef_, c.coef_)
+
+
+def test_integer_sample_weight_equals_repeated_rows():
+    X, y = load_heart()
+    sw = np.random.default_rng(1).integers(0, 3, y.shape[0])
+    rep = np.repeat(np.arange(y.shape[0]), sw)
+    kw = dict(C=0.2, class_weight={1.0: 1.5}, tol=1e-10, max_iter=100000, random_state=0)
+    a = WeightedSVM(**kw).fit(X, y, sample_weight=sw)
+    b = WeightedSVM(**kw).fit(X[rep], y[rep])
+    np.testing.assert_allclose(a.coef_, b.coef_, atol=1e-7)
+    assert a.objective_ == pytest.approx(b.objective_, rel=1e-9)
 
 
 def test_labels_and_predict():
@@ -135,21 +150,10 @@ def test_docstring_examples():
     assert doctest.testmod(wsvm_module).failed == 0
 
 
-_XFAIL_NO_BIAS = {
-    # BinaryRankerMixin (base.py) predicts with threshold_ (the best training-accuracy
-    # cut) while sklearn wants predict == (decision_function > 0); the same cut also
-    # ignores class_weight when predicting. With fit_threshold=True the cut is the
-    # learned bias 0 and both checks pass (second instance below).
-    "check_classifiers_train": "base mixin: predict uses threshold_, not decision > 0",
-    "check_class_weight_classifiers": "base mixin: threshold_ is an unweighted accuracy cut",
-}
-
-
 @parametrize_with_checks(
     [WeightedSVM(random_state=0, tol=1e-10, max_iter=100000),
      WeightedSVM(fit_threshold=True, loss="squared_hinge", random_state=0, tol=1e-10,
                  max_iter=100000)],
-    expected_failed_checks=lambda est: {} if est.fit_threshold else _XFAIL_NO_BIAS,
 )
 def test_sklearn_compatible(estimator, check):
     check(estimator)

@@ -16,39 +16,50 @@ from ._validation import check_X
 __all__ = ["LinearScorerMixin", "BinaryRankerMixin", "RankerMixin", "best_accuracy_threshold"]
 
 
-def best_accuracy_threshold(y01, scores):
-    """Score cut with the highest training accuracy (the optimal ROC operating point).
+def best_accuracy_threshold(y01, scores, sample_weight=None):
+    """Score cut with the highest (weighted) training accuracy.
 
+    This is the optimal operating point of the ROC curve for accuracy.
     Predicting positive for ``score > threshold``; cuts are only placed between
-    distinct score values, halfway. O(N log N).
+    distinct score values, halfway. Rows of zero weight take no part, so a
+    weight of k is the same as k copies of the row. O(N log N).
 
     Returns
     -------
     threshold : float
     accuracy : float
+        Weighted fraction of rows classified correctly at that cut.
     """
-    y01 = np.asarray(y01, dtype=np.int64)
-    scores = np.asarray(scores, dtype=np.float64)
+    y01 = np.asarray(y01, dtype=np.int64).reshape(-1)
+    scores = np.asarray(scores, dtype=np.float64).reshape(-1)
+    if sample_weight is None:
+        weight = np.ones(scores.shape[0])
+    else:
+        weight = np.asarray(sample_weight, dtype=np.float64).reshape(-1)
+        keep = weight > 0
+        y01, scores, weight = y01[keep], scores[keep], weight[keep]
     n = scores.shape[0]
+    if n == 0:
+        return 0.0, 0.0
     order = np.argsort(-scores, kind="mergesort")
-    s, yy = scores[order], y01[order]
-    n_pos = int(yy.sum())
-    # predicting the top k as positive: correct = tp(k) + (negatives beyond k)
-    tp = np.concatenate(([0], np.cumsum(yy)))
-    k = np.arange(n + 1)
-    correct = tp + (n - n_pos) - (k - tp)
+    s, yy, ww = scores[order], y01[order], weight[order]
+    total, w_pos = ww.sum(), (ww * yy).sum()
+    # predicting the top k as positive: correct = tp(k) + (negative weight beyond k)
+    tp = np.concatenate(([0.0], np.cumsum(ww * yy)))
+    fp = np.concatenate(([0.0], np.cumsum(ww * (1 - yy))))
+    correct = tp + (total - w_pos) - fp
     # a cut after position k-1 is only valid where s[k-1] > s[k]
     valid = np.ones(n + 1, dtype=bool)
     valid[1:n] = s[:-1] > s[1:]
-    correct = np.where(valid, correct, -1)
+    correct = np.where(valid, correct, -1.0)
     best = int(np.argmax(correct))
     if best == 0:
-        thr = s[0] + 1.0 if n else 0.0
+        thr = s[0] + 1.0
     elif best == n:
         thr = s[-1] - 1.0
     else:
         thr = 0.5 * (s[best - 1] + s[best])
-    return float(thr), float(correct[best]) / max(n, 1)
+    return float(thr), float(correct[best] / total)
 
 
 class LinearScorerMixin:
@@ -82,10 +93,11 @@ class BinaryRankerMixin(LinearScorerMixin, ClassifierMixin):
     every scikit-learn classifier, ``predict`` is ``decision_function > 0``.
     """
 
-    def _set_threshold(self, X, y01, learned_bias=False):
+    def _set_threshold(self, X, y01, learned_bias=False, sample_weight=None):
+        """Set ``intercept_`` to minus the best (weighted) accuracy cut, unless learned."""
         if not learned_bias:
             self.intercept_ = 0.0
-            cut, _ = best_accuracy_threshold(y01, self.decision_function(X))
+            cut, _ = best_accuracy_threshold(y01, self.decision_function(X), sample_weight)
             self.intercept_ = -cut
 
     def predict(self, X):

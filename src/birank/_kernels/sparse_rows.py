@@ -189,8 +189,7 @@ def row_sqnorms(X):
 
 
 # The pair primitives branch once on the kind of row (pseudo-pair or real pair)
-# and then call the row primitives only for rows that exist; measured ~30% faster
-# per coordinate step on a9a pseudo-pairs than calling both and letting -1 return 0.
+# and call the row primitives only for rows that exist.
 @njit(cache=True, inline="always")
 def pair_dot_w(X, w, a, b):
     """``w . (x_a - x_b)``."""

@@ -89,9 +89,9 @@ class CombinedRanking(BinaryRankerMixin, BaseEstimator):
     classes_ : ndarray of shape (2,)
     coef_ : ndarray of shape (n_features,)
     intercept_ : float
-    threshold_ : float
-        0 when a bias was learned from classification steps, else the
-        best-accuracy cut of the training scores.
+        The weight of the bias feature when it was learned (``fit_intercept``
+        and ``rank_probability < 1``); otherwise minus the score cut of best
+        training accuracy, so that ``predict`` is ``decision_function > 0``.
     t_ : int
         Total SGD steps taken (the step counter of the learning rate).
     n_iter_ : int
@@ -156,7 +156,7 @@ class CombinedRanking(BinaryRankerMixin, BaseEstimator):
         -------
         self
         """
-        for attr in ("classes_", "coef_", "_rng", "t_"):
+        for attr in ("classes_", "coef_", "_rng", "t_", "_bias"):
             if hasattr(self, attr):
                 delattr(self, attr)
         return self._partial_fit(X, y, None, sample_weight, reset=True)
@@ -214,7 +214,7 @@ class CombinedRanking(BinaryRankerMixin, BaseEstimator):
             self.t_ = 0
             w = np.zeros(d + 1)
         else:
-            w = np.r_[self.coef_, self.intercept_ if self.fit_intercept else 0.0]
+            w = np.r_[self.coef_, self._bias]
         y_pm = np.where(y01 == 1, 1.0, -1.0)
         pos = np.flatnonzero(y01 == 1).astype(np.int64)
         neg = np.flatnonzero(y01 == 0).astype(np.int64)
@@ -234,12 +234,12 @@ class CombinedRanking(BinaryRankerMixin, BaseEstimator):
         self.n_iter_ = self.n_iter
         self.n_rank_steps_ = int(n_rank)
         self.coef_ = w[:d].copy()
-        self.intercept_ = float(w[d]) if self.fit_intercept else 0.0
+        self._bias = float(w[d])  # the SGD's own bias weight, continued by partial_fit
+        self.intercept_ = self._bias if self.fit_intercept else 0.0
         self.objective_ = self._objective(X, y01, y_pm, sw)
+        # only classification steps move the bias; without them choose the cut
         learned = self.fit_intercept and self.rank_probability < 1.0
-        if y01.min() == y01.max():  # a one-class chunk of partial_fit: no cut to choose
-            self.threshold_ = 0.0
-        else:
+        if y01.min() < y01.max():  # (a one-class chunk of partial_fit has no cut)
             self._set_threshold(X, y01, learned_bias=learned)
         return self
 

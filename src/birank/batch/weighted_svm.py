@@ -61,15 +61,16 @@ class WeightedSVM(BinaryRankerMixin, BaseEstimator):
     classes_ : ndarray of shape (2,)
     coef_ : ndarray of shape (n_features,)
     intercept_ : float
-        ``-theta`` with ``fit_threshold``, else 0.
-    threshold_ : float
-        Score cut used by ``predict``: 0 with ``fit_threshold`` (the learned
-        bias), else the cut with the best training accuracy.
+        ``-theta`` with ``fit_threshold`` (the learned bias); otherwise minus the
+        score cut of best training accuracy, so that ``predict`` is
+        ``decision_function > 0`` (eq. (2) itself has no bias; the shift does
+        not change the ranking).
     class_C_ : ndarray of shape (2,)
         The per-class weights ``(C-, C+)`` actually used (before sample_weight).
     n_iter_ : int
     objective_ : float
-        Final primal objective of eq. (2) (with ``theta^2 / 2`` when fitted).
+        Final primal objective of eq. (2) for ``coef_`` (with theta and
+        ``theta^2 / 2`` when ``fit_threshold``).
     n_features_in_ : int
 
     Notes
@@ -179,5 +180,7 @@ class WeightedSVM(BinaryRankerMixin, BaseEstimator):
         self.intercept_ = solver.intercept_ if self.fit_threshold else 0.0
         self.n_iter_ = solver.n_iter_
         self.objective_ = solver.primal_objective()
-        self._set_threshold(X, y01, learned_bias=self.fit_threshold)
+        # the operating point maximizes accuracy weighted like the loss (class and
+        # sample weights), so a weight of k acts as k copies of the row
+        self._set_threshold(X, y01, learned_bias=self.fit_threshold, sample_weight=C_point)
         return self

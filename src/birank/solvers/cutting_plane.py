@@ -40,12 +40,14 @@ def _hinge_at(obj, s):
     return obj.loss_at_scores(s)
 
 
-def _line_search(obj, w, s, d, u, max_eval=40):
+def _line_search(obj, w, s, d, u, max_eval=16, rtol=1e-6):
     """argmin_{t >= 0} P(w + t d) for the convex piecewise-quadratic hinge objective.
 
     P'(t) = w.d + t |d|^2 + C grad_s(s + t u) . u is non-decreasing; it is
     bracketed by doubling and its sign change located by Illinois regula falsi
-    (each evaluation is one sort and one sweep, u = X d precomputed).
+    (each evaluation is one sort and one sweep, u = X d precomputed), to a
+    relative bracket width ``rtol``: the line search only speeds the method up,
+    the stopping certificate does not depend on it.
     Returns t and the loss at w + t d.
     """
     C = obj.C
@@ -68,7 +70,7 @@ def _line_search(obj, w, s, d, u, max_eval=40):
         ghi, _ = deriv(hi)
         n_eval += 1
     side = 0
-    while n_eval < max_eval and hi - lo > 1e-10 * hi:
+    while n_eval < max_eval and hi - lo > rtol * hi:
         tm = (lo * ghi - hi * glo) / (ghi - glo)
         if not lo < tm < hi:
             tm = 0.5 * (lo + hi)

@@ -1,0 +1,65 @@
+import numpy as np
+import pytest
+
+from birank._validation import Interval, Options, check_random_state, encode_binary
+from birank.base import best_accuracy_threshold
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_best_accuracy_threshold_equals_brute_force(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 40))
+    y = rng.integers(0, 2, n)
+    s = rng.integers(0, 6, n).astype(float)  # heavy ties
+    w = rng.integers(0, 3, n).astype(float) if seed % 2 else None
+    thr, acc = best_accuracy_threshold(y, s, w)
+    ww = np.ones(n) if w is None else w
+    if ww.sum() == 0:
+        assert (thr, acc) == (0.0, 0.0)
+        return
+    # brute force: every cut below, between and above the distinct scores
+    distinct = np.unique(s[ww > 0])
+    cuts = np.concatenate(([distinct[0] - 1], (distinct[:-1] + distinct[1:]) / 2,
+                           [distinct[-1] + 1]))
+    accs = [(ww * ((s > c) == (y == 1))).sum() / ww.sum() for c in cuts]
+    assert acc == pytest.approx(max(accs), abs=1e-12)
+    assert (ww * ((s > thr) == (y == 1))).sum() / ww.sum() == pytest.approx(acc, abs=1e-12)
+
+
+def test_weights_equal_repeats():
+    rng = np.random.default_rng(0)
+    y, s = rng.integers(0, 2, 30), rng.normal(size=30)
+    w = rng.integers(0, 4, 30)
+    rep = np.repeat(np.arange(30), w)
+    assert best_accuracy_threshold(y, s, w) == pytest.approx(best_accuracy_threshold(y[rep], s[rep]))
+
+
+def test_encode_binary_messages():
+    classes, y01 = encode_binary(np.array(["b", "a", "b"]))
+    assert classes.tolist() == ["a", "b"] and y01.tolist() == [1, 0, 1]
+    with pytest.raises(ValueError, match="only one class"):
+        encode_binary(np.array([3, 3, 3]))
+    with pytest.raises(ValueError, match="exactly two label values"):
+        encode_binary(np.array([0, 1, 2]))
+    with pytest.raises(ValueError, match="Unknown label type"):
+        encode_binary(np.array([0.5, 1.5, 2.25]))
+
+
+def test_parameter_constraints_describe_what_is_allowed():
+    assert Interval("real", 0, None, closed="neither").accepts(0.1)
+    assert not Interval("real", 0, None, closed="neither").accepts(0.0)
+    assert not Interval("integer", 1, None).accepts(2.0)
+    assert not Interval("real", 0, 1).accepts(True)
+    assert not Interval("real", None, None).accepts(float("nan"))
+    assert str(Interval("real", 0, 1, closed="left")) == "a float in [0, 1)"
+    assert Options("a", "b").accepts("a") and not Options("a").accepts("c")
+
+
+def test_check_random_state_is_reproducible():
+    a = check_random_state(3).integers(0, 10**9, 5)
+    b = check_random_state(3).integers(0, 10**9, 5)
+    assert np.array_equal(a, b)
+    g = np.random.default_rng(1)
+    assert check_random_state(g) is g
+    with pytest.raises(ValueError, match="random_state"):
+        check_random_state("seed")
