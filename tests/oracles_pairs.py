@@ -86,29 +86,28 @@ def pair_hess_vec(w, v, X, y, C=1.0, groups=None, sample_weight=None):
 
 
 def fit_bruteforce(X, y, C=1.0, groups=None, sample_weight=None, loss="squared_hinge"):
-    """Exact optimum on materialized pairs via the dual box QP (L-BFGS-B).
+    """Optimum on materialized pairs, with generic scipy solvers.
 
-    Dual of min 1/2|w|^2 + C sum c_p loss(1 - w.z_p):
-    hinge: max sum a - 1/2 |Z'a|^2, 0 <= a_p <= C c_p;
-    squared hinge: max sum a - 1/2 |Z'a|^2 - sum a_p^2 / (4 C c_p), a >= 0.
-    Returns w = Z'a and the primal objective at w.
+    squared hinge: the smooth primal min 1/2|w|^2 + C sum c_p max(0, 1 - z_p.w)^2
+    by BFGS; hinge: the dual box QP max sum a - 1/2 |Z'a|^2, 0 <= a_p <= C c_p
+    by L-BFGS-B, w = Z'a. Returns w and the primal objective at w.
     """
     Z, c = pair_matrix(X, y, groups, sample_weight)
     keep = c > 0
     Z, c = Z[keep], c[keep]
+    if loss == "squared_hinge":
+        def primal(w):
+            m = np.maximum(0.0, 1.0 - Z @ w)
+            return 0.5 * w @ w + C * np.sum(c * m * m), w - 2.0 * C * Z.T @ (c * m)
+        res = scipy.optimize.minimize(primal, np.zeros(Z.shape[1]), jac=True, method="BFGS",
+                                      options={"gtol": 1e-11, "maxiter": 10000})
+        return res.x, pair_objective(res.x, X, y, C, groups, sample_weight, loss)
     K = Z @ Z.T
-    if loss == "hinge":
-        def f(a):
-            Ka = K @ a
-            return 0.5 * a @ Ka - a.sum(), Ka - 1.0
-        bounds = [(0.0, C * cp) for cp in c]
-    else:
-        d = 1.0 / (2.0 * C * c)
 
-        def f(a):
-            Ka = K @ a + d * a
-            return 0.5 * a @ Ka - a.sum(), Ka - 1.0
-        bounds = [(0.0, None)] * len(c)
+    def f(a):
+        Ka = K @ a
+        return 0.5 * a @ Ka - a.sum(), Ka - 1.0
+    bounds = [(0.0, C * cp) for cp in c]
     res = scipy.optimize.minimize(
         f, np.zeros(len(c)), jac=True, method="L-BFGS-B", bounds=bounds,
         options={"maxiter": 100000, "maxfun": 100000, "ftol": 1e-16, "gtol": 1e-12},

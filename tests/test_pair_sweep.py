@@ -136,3 +136,68 @@ def test_sparse_and_dense_give_same_sweep(rng):
     fs, gs, _ = PairObjective(sp.csr_matrix(X), y).fun_grad(w)
     assert fs == pytest.approx(fd, rel=1e-13)
     np.testing.assert_allclose(gs, gd, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.kernel
+def test_groups_mixing_two_label_many_label_and_one_label_segments(layout):
+    # group 0: two labels (prefix-sum path), group 1: graded (Fenwick path),
+    # group 2: one label (no pairs), group 3: real-valued
+    rng = np.random.default_rng(9)
+    groups = np.repeat([0, 1, 2, 3], [12, 12, 6, 10])
+    y = np.concatenate([rng.integers(0, 2, 12), rng.integers(0, 4, 12), np.full(6, 2.0),
+                        rng.normal(size=10)]).astype(float)
+    X = rng.normal(size=(40, 3))
+    perm = rng.permutation(40)  # groups interleaved in the row order
+    X, y, groups = X[perm], y[perm], groups[perm]
+    sw = rng.uniform(0.5, 1.5, 40)
+    w = rng.normal(size=3)
+    v = rng.normal(size=3)
+    obj = PairObjective(layout(X), y, groups, sw, C=0.8)
+    f, g, _ = obj.fun_grad(w)
+    assert abs(f - pair_objective(w, X, y, 0.8, groups, sw)) <= 1e-10 * f
+    assert _rel(g, pair_grad(w, X, y, 0.8, groups, sw)) <= 1e-10
+    assert _rel(obj.hess_vec(v), pair_hess_vec(w, v, X, y, 0.8, groups, sw)) <= 1e-10
+
+
+def _huber_bruteforce(w, X, y, C, delta, groups=None, sw=None):
+    I, J, c = all_pairs(y, groups, sw)
+    s = X @ w
+    xi = np.maximum(0.0, 1.0 - (s[I] - s[J]))
+    h = np.where(xi < delta, xi**2 / (2 * delta), xi - delta / 2)
+    return 0.5 * w @ w + C * np.sum(c * h)
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("labels", LABELS)
+def test_huber_objective_is_difference_of_two_squared_hinges(labels):
+    from birank.solvers.newton import HuberPairObjective
+
+    X, y, groups, sw, w = _problem(21, labels, True, True, False)
+    C, delta = 0.6, 0.3
+    hub = HuberPairObjective(PairObjective(X, y, groups, sw), PairObjective(X, y, groups, sw),
+                             C, delta)
+    f, g, _ = hub.fun_grad(w)
+    assert f == pytest.approx(_huber_bruteforce(w, X, y, C, delta, groups, sw), rel=1e-12)
+    # gradient against central differences of the brute-force Huber objective
+    eps = 1e-6
+    num = [(_huber_bruteforce(w + eps * e, X, y, C, delta, groups, sw)
+            - _huber_bruteforce(w - eps * e, X, y, C, delta, groups, sw)) / (2 * eps)
+           for e in np.eye(len(w))]
+    np.testing.assert_allclose(g, num, rtol=1e-5, atol=1e-6)
+    # certificate: D <= hinge optimum <= P(w), and P(w) is the exact hinge objective
+    from oracles_pairs import fit_bruteforce
+
+    p, d = hub.certificate(w, X @ w)
+    assert p == pytest.approx(pair_objective(w, X, y, C, groups, sw, "hinge"), rel=1e-12)
+    _, p_star = fit_bruteforce(X, y, C, groups, sw, "hinge")
+    assert d <= p_star * (1 + 1e-9) and p_star <= p * (1 + 1e-9)
+
+
+@pytest.mark.kernel
+def test_margin_theta_shifts_the_active_set():
+    # one pair with margin d = 0.5: active for theta = 1 (loss 0.25), inactive for 0.5
+    X = np.array([[0.5], [0.0]])
+    y = np.array([1.0, 0.0])
+    assert PairObjective(X, y, theta=1.0).loss_at_scores(X[:, 0]) == 0.25
+    assert PairObjective(X, y, theta=0.5).loss_at_scores(X[:, 0]) == 0.0
+    assert PairObjective(X, y, theta=0.75).loss_at_scores(X[:, 0]) == 0.0625

@@ -2,7 +2,8 @@
 
 The pairs are (i, j) with ``y_i > y_j`` inside one group (segment); a pair has
 weight ``w_i * w_j`` (sample weights) and margin ``d = s_i - s_j`` where
-``s = X @ w``. A pair is *active* when ``s_j > s_i - 1.0`` (i.e. ``1 - d > 0``,
+``s = X @ w``. A pair is *active* when ``s_j > s_i - 1.0`` (i.e. ``1 - d > 0``; the
+margin 1 is the parameter ``theta`` of :func:`sweep_loss_grad`,
 evaluated exactly in this form everywhere, so every sweep and the brute-force
 oracle agree on the active set even for ties).
 
@@ -72,6 +73,25 @@ def _fen_prefix(tree, pos, out, nq):
 
 
 @njit(cache=True)
+def _fen1_add(tree1, k, pos, v):
+    # one-quantity Fenwick tree (contiguous), label ranks 0..k-1 stored 1-based
+    r = pos + 1
+    while r <= k:
+        tree1[r] += v
+        r += r & (-r)
+
+
+@njit(cache=True)
+def _fen1_prefix(tree1, pos):
+    acc = 0.0
+    r = pos
+    while r > 0:
+        acc += tree1[r]
+        r -= r & (-r)
+    return acc
+
+
+@njit(cache=True)
 def sort_segments(s, members, seg, order):
     """``order[a:b]`` = rows ``members[a:b]`` sorted by ascending ``s``, per segment.
 
@@ -94,49 +114,55 @@ def sort_segments(s, members, seg, order):
 
 @njit(cache=True)
 def _binary_loss_grad(s, order, a, b, lab, sw, loss_kind, grad_s, diag, ptr_hi, ptr_lo,
-                      work):
+                      work, theta):
     # Two labels: the Fenwick tree reduces to suffix sums over the lower label
     # (pass "hi") and prefix sums over the upper label (pass "lo") in score
-    # order (Chapelle & Keerthi 2010). Pointers first, then branch-free sums.
-    ptr = b
-    for t in range(b - 1, a - 1, -1):
-        thr = s[order[t]] - 1.0
-        while ptr > a and s[order[ptr - 1]] > thr:
-            ptr -= 1
-        ptr_hi[t] = ptr
-    ptr = a
-    for t in range(a, b):
-        sj = s[order[t]]
-        while ptr < b and s[order[ptr]] - 1.0 < sj:
-            ptr += 1
-        ptr_lo[t] = ptr
+    # order (Chapelle & Keerthi 2010). One gather into sorted order, then
+    # sequential pointer walks and branch-free sums, then one scatter.
     cw = work[0]
     c1 = work[1]
     c2 = work[2]
     m0 = work[3]  # weight of the row at sorted position t if it has the lower label
     m1 = work[4]  # ... if it has the upper label (kept for the Hessian replay)
+    ss = work[5]  # scores in sorted order
     for t in range(a, b):
         j = order[t]
+        ss[t] = s[j]
         m1[t] = sw[j] * lab[j]
         m0[t] = sw[j] - m1[t]
+    ptr = b
+    for t in range(b - 1, a - 1, -1):
+        thr = ss[t] - theta
+        while ptr > a and ss[ptr - 1] > thr:
+            ptr -= 1
+        ptr_hi[t] = ptr
+    ptr = a
+    for t in range(a, b):
+        sj = ss[t]
+        while ptr < b and ss[ptr] - theta < sj:
+            ptr += 1
+        ptr_lo[t] = ptr
     # suffix sums over positions >= t of the lower-label rows
     cw[b] = 0.0
     c1[b] = 0.0
     c2[b] = 0.0
     for t in range(b - 1, a - 1, -1):
         m = m0[t]
-        sj = s[order[t]]
+        sj = ss[t]
         cw[t] = cw[t + 1] + m
         c1[t] = c1[t + 1] + m * sj
         c2[t] = c2[t + 1] + m * sj * sj
     loss = 0.0
+    # upper-label rows against their active lower partners (suffix from ptr_hi)
     for t in range(a, b):
+        wi = m1[t]
+        if wi == 0.0:
+            continue
         i = order[t]
         p = ptr_hi[t]
-        wi = m1[t]
         W = cw[p]
         S1 = c1[p]
-        ai = 1.0 - s[i]
+        ai = theta - ss[t]
         if loss_kind == 0:
             loss += wi * (W * ai * ai + 2.0 * ai * S1 + c2[p])
             grad_s[i] -= 2.0 * wi * (W * ai + S1)
@@ -151,14 +177,16 @@ def _binary_loss_grad(s, order, a, b, lab, sw, loss_kind, grad_s, diag, ptr_hi, 
     for t in range(a, b):
         m = m1[t]
         cw[t + 1] = cw[t] + m
-        c1[t + 1] = c1[t] + m * s[order[t]]
+        c1[t + 1] = c1[t] + m * ss[t]
     for t in range(a, b):
+        wj = m0[t]
+        if wj == 0.0:
+            continue
         j = order[t]
         p = ptr_lo[t]
-        wj = m0[t]
         W = cw[p]
         if loss_kind == 0:
-            grad_s[j] += 2.0 * wj * (W * (1.0 + s[j]) - c1[p])
+            grad_s[j] += 2.0 * wj * (W * (theta + ss[t]) - c1[p])
             diag[j] += 2.0 * wj * W
         else:
             grad_s[j] += wj * W
@@ -188,7 +216,7 @@ def _binary_hess_vec(u, order, a, b, ptr_hi, ptr_lo, out, work):
 
 @njit(cache=True)
 def sweep_loss_grad(s, order, seg, lab, labr, nlab, sw, loss_kind,
-                    grad_s, diag, ptr_hi, ptr_lo, tree, acc, work):
+                    grad_s, diag, ptr_hi, ptr_lo, tree, acc, work, theta=1.0):
     """Loss over all active pairs, its gradient w.r.t. the scores, and sweep state.
 
     Parameters
@@ -205,8 +233,12 @@ def sweep_loss_grad(s, order, seg, lab, labr, nlab, sw, loss_kind,
     diag : float64[n]  out, per row 2 w_p (A_p + B_p) (weighted active partner
         counts; squared hinge) or w_p (A_p + B_p) (hinge).
     ptr_hi, ptr_lo : int[n]  out, pointer positions for the Hessian replay.
-    tree : float64[K_max + 1, 3], acc : float64[3], work : float64[5, n + 1]
+    tree : float64[K_max + 1, 3], acc : float64[3], work : float64[6, n + 1]
         work arrays.
+    theta : float, default 1.0
+        Margin: a pair is active when ``s_j > s_i - theta`` and its loss is
+        ``(theta - d)^2`` or ``theta - d`` (theta = 1 is RankSVM; the hinge
+        solver also uses smaller ones, see solvers/huber.py).
 
     Returns
     -------
@@ -230,17 +262,20 @@ def sweep_loss_grad(s, order, seg, lab, labr, nlab, sw, loss_kind,
             continue
         if k == 2:
             loss += _binary_loss_grad(s, order, a, b, lab, sw, loss_kind,
-                                      grad_s, diag, ptr_hi, ptr_lo, work)
+                                      grad_s, diag, ptr_hi, ptr_lo, work, theta)
             continue
         # pass "hi": row i against its active lower-labelled partners j
+        ss = work[5]  # scores in sorted order (sequential pointer walks)
+        for t in range(a, b):
+            ss[t] = s[order[t]]
         _fen_clear(tree, k)
         ptr = b
         for t in range(b - 1, a - 1, -1):
             i = order[t]
-            thr = s[i] - 1.0
+            thr = ss[t] - theta
             while ptr > a:
                 j = order[ptr - 1]
-                if s[j] > thr:
+                if ss[ptr - 1] > thr:
                     ptr -= 1
                     wj = sw[j]
                     sj = s[j]
@@ -256,7 +291,7 @@ def sweep_loss_grad(s, order, seg, lab, labr, nlab, sw, loss_kind,
                 continue
             S1 = acc[1]
             wi = sw[i]
-            ai = 1.0 - s[i]
+            ai = theta - s[i]
             if loss_kind == 0:
                 # sum_j w_j (a_i + s_j)^2 = W a^2 + 2 a S1 + S2  (DESIGN math notes)
                 loss += wi * (W * ai * ai + 2.0 * ai * S1 + acc[2])
@@ -274,7 +309,7 @@ def sweep_loss_grad(s, order, seg, lab, labr, nlab, sw, loss_kind,
             sj = s[j]
             while ptr < b:
                 kk = order[ptr]
-                if s[kk] - 1.0 < sj:
+                if ss[ptr] - theta < sj:
                     wk = sw[kk]
                     _fen_add(tree, k, labr[kk], wk, wk * s[kk], 0.0, 2)
                     ptr += 1
@@ -290,7 +325,7 @@ def sweep_loss_grad(s, order, seg, lab, labr, nlab, sw, loss_kind,
             wj = sw[j]
             if loss_kind == 0:
                 # d/ds_j sum_k w_k w_j (1 - s_k + s_j)^2
-                grad_s[j] += 2.0 * wj * (W * (1.0 + sj) - acc[1])
+                grad_s[j] += 2.0 * wj * (W * (theta + sj) - acc[1])
                 diag[j] += 2.0 * wj * W
             else:
                 grad_s[j] += wj * W
@@ -320,32 +355,35 @@ def sweep_hess_vec(u, order, seg, lab, labr, nlab, sw, diag, ptr_hi, ptr_lo,
         if k == 2:
             _binary_hess_vec(u, order, a, b, ptr_hi, ptr_lo, out, work)
             continue
-        _fen_clear(tree, k)
+        tree1 = work[0]  # k + 1 <= n + 1 entries
+        wu = work[1]  # w_p u_p in sorted order
+        for t in range(a, b):
+            p = order[t]
+            wu[t] = sw[p] * u[p]
+        for r in range(k + 1):
+            tree1[r] = 0.0
         ptr = b
         for t in range(b - 1, a - 1, -1):
             i = order[t]
             stop = ptr_hi[t]
             while ptr > stop:
                 ptr -= 1
-                j = order[ptr]
-                _fen_add(tree, k, lab[j], sw[j] * u[j], 0.0, 0.0, 1)
+                _fen1_add(tree1, k, lab[order[ptr]], wu[ptr])
             if lab[i] == 0:
                 continue
-            _fen_prefix(tree, lab[i], acc, 1)
-            out[i] -= 2.0 * sw[i] * acc[0]
-        _fen_clear(tree, k)
+            out[i] -= 2.0 * sw[i] * _fen1_prefix(tree1, lab[i])
+        for r in range(k + 1):
+            tree1[r] = 0.0
         ptr = a
         for t in range(a, b):
             j = order[t]
             stop = ptr_lo[t]
             while ptr < stop:
-                kk = order[ptr]
-                _fen_add(tree, k, labr[kk], sw[kk] * u[kk], 0.0, 0.0, 1)
+                _fen1_add(tree1, k, labr[order[ptr]], wu[ptr])
                 ptr += 1
             if labr[j] == 0:
                 continue
-            _fen_prefix(tree, labr[j], acc, 1)
-            out[j] -= 2.0 * sw[j] * acc[0]
+            out[j] -= 2.0 * sw[j] * _fen1_prefix(tree1, labr[j])
 
 
 @njit(cache=True)

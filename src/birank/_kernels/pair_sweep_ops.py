@@ -1,6 +1,5 @@
 """Small CSR helpers for the pair solvers (no copies of X)."""
 
-import numpy as np
 from numba import njit
 
 __all__ = ["csr_sq_rmatvec"]

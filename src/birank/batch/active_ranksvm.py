@@ -87,6 +87,12 @@ default='soft-correct'
     loss : {'hinge', 'squared_hinge'}, default='hinge'
     tol : float, default=0.1
         Stopping tolerance of the dual CD solver (LIBLINEAR's default, as in the paper).
+    round_tol : float or None, default=None
+        Solver tolerance of the intermediate rounds (every solve but the
+        last, which always uses ``tol``). None uses ``tol`` in every round, as
+        the paper does (LIBLINEAR warm-started with its default tolerance). A
+        looser value such as 1.0 only guides the sampling with a less exact w
+        and cuts the solver passes several-fold.
     max_iter : int, default=1000
         Solver passes per round.
     max_draws : int, default=20_000_000
@@ -101,11 +107,10 @@ default='soft-correct'
     ----------
     coef_ : ndarray of shape (n_features,)
     intercept_ : float
-        ``-theta`` for CRC-threshold, else 0.
+        ``-theta`` for CRC-threshold; otherwise minus the score cut of best
+        training accuracy, so that ``predict`` is ``decision_function > 0``
+        (the ranking, hence the AUC, does not depend on it).
     classes_ : ndarray of shape (2,)
-    threshold_ : float
-        Score cut used by ``predict`` (0 with CRC-threshold, else the best
-        training-accuracy cut).
     budget_ : int
         Items actually chosen (``budget`` unless capped or stopped early).
     n_pairs_ : int
@@ -154,6 +159,7 @@ default='soft-correct'
         "C": [Interval("real", 0, None, closed="neither")],
         "loss": [Options("hinge", "squared_hinge")],
         "tol": [Interval("real", 0, None, closed="neither")],
+        "round_tol": [None, Interval("real", 0, None, closed="neither")],
         "max_iter": [Interval("integer", 1, None)],
         "max_draws": [Interval("integer", 1, None)],
         "random_state": ["random_state"],
@@ -162,7 +168,8 @@ default='soft-correct'
 
     def __init__(self, budget=8000, batch_size=100, strategy="soft-correct", gamma=1.0,
                  threshold=False, bias_correction=True, C=0.1, loss="hinge", tol=0.1,
-                 max_iter=1000, max_draws=20_000_000, random_state=None, verbose=False):
+                 round_tol=None, max_iter=1000, max_draws=20_000_000, random_state=None,
+                 verbose=False):
         self.budget = budget
         self.batch_size = batch_size
         self.strategy = strategy
@@ -172,6 +179,7 @@ default='soft-correct'
         self.C = C
         self.loss = loss
         self.tol = tol
+        self.round_tol = round_tol
         self.max_iter = max_iter
         self.max_draws = max_draws
         self.random_state = random_state
@@ -250,8 +258,11 @@ default='soft-correct'
             t1 = time.perf_counter()
             a, bb = space.decode(ids)
             C_all = crc_weights(pool_p, space.big_gamma(pool_ids), self.C, self.bias_correction)
-            solver.add_rows(a, bb, C_all[-ids.size:])
+            if ids.size:
+                solver.add_rows(a, bb, C_all[C_all.size - ids.size:])
             solver.set_weights(C_all)
+            last_round = pool_ids.size >= budget or stopped
+            solver.tol = self.tol if (last_round or self.round_tol is None) else self.round_tol
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always", ConvergenceWarning)
                 n_iter_total += solver.solve()
@@ -298,7 +309,7 @@ default='soft-correct'
             pool_p = np.concatenate((pool_p, p))
             select_s = time.perf_counter() - t1
             if ids.size == 0:
-                break
+                stopped = True  # one last solve at the final tolerance, then stop
         if last_warning is not None:
             warnings.warn(str(last_warning.message), ConvergenceWarning, stacklevel=3)
         self.coef_ = solver.coef_.copy()

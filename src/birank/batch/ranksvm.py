@@ -11,8 +11,7 @@ from sklearn.exceptions import ConvergenceWarning
 from .._progress import Progress, make_progress
 from .._validation import Interval, Options, check_X_y, validate_params
 from ..base import RankerMixin
-from ..solvers.cutting_plane import cutting_plane
-from ..solvers.newton import HINGE, SQUARED_HINGE, PairObjective, newton_cg
+from ..solvers.newton import HINGE, SQUARED_HINGE, PairObjective, hinge_by_smoothing, newton_cg
 
 __all__ = ["RankSVM"]
 
@@ -39,15 +38,21 @@ class RankSVM(RankerMixin, BaseEstimator):
         Weight of the summed pair loss (not averaged: the loss grows with the
         number of pairs, as in liblinear-ranksvm).
     loss : {"squared_hinge", "hinge"}, default="squared_hinge"
-        ``"squared_hinge"``: truncated Newton (preconditioned CG with the
-        generalized Hessian, line search). ``"hinge"``: 1-slack cutting plane
-        (Joachims 2006) with an exactly solved working-set QP.
+        ``"squared_hinge"``: truncated Newton (diagonally preconditioned CG on
+        the generalized Hessian, Armijo line search). ``"hinge"``: Huber
+        smoothing with width delta = 1, 0.1, 0.01, ..., each stage solved by
+        the same Newton method (the smoothed loss is a difference of two
+        squared hinges at margins 1 and 1 - delta), stopped by a certified
+        duality gap. (A 1-slack cutting-plane solver, Joachims 2006, is in
+        ``birank.solvers.cutting_plane``; it is exact too but needs very many
+        planes when ``C * n_pairs`` is large.)
     tol : float, default=1e-4
         Squared hinge: stop when ``|grad f(w)| <= tol * |grad f(0)|``.
-        Hinge: stop when the certified relative gap between the best primal
-        value and the cutting-plane lower bound is ``<= tol``.
+        Hinge: stop when ``(P(w) - D) <= tol * P(w)``, with P the exact hinge
+        objective and D the dual value of a feasible dual point built from w
+        (a lower bound on the optimum).
     max_iter : int, default=1000
-        Newton iterations or cutting-plane iterations.
+        Newton iterations (in total over the smoothing stages for the hinge).
     verbose : bool, default=False
         Print one progress line per iteration.
 
@@ -62,7 +67,8 @@ class RankSVM(RankerMixin, BaseEstimator):
     objective_ : float
         Final primal objective.
     n_pairs_ : int
-        Number of pairs (unweighted), counted in O(N log N).
+        Number of pairs ``y_i > y_j`` (within groups), unweighted (zero-weight
+        rows still count), computed in O(N log N) without enumerating them.
     n_features_in_ : int
 
     Examples
@@ -122,22 +128,23 @@ class RankSVM(RankerMixin, BaseEstimator):
         groups = _check_groups(groups, n)
         sample_weight = _check_sample_weight(sample_weight, n)
         kind = SQUARED_HINGE if self.loss == "squared_hinge" else HINGE
-        obj = PairObjective(X, y_rank, groups, sample_weight, C=self.C, loss_kind=kind)
+        obj = PairObjective(X, y_rank, groups, sample_weight, C=self.C)
         label = f"RankSVM({self.loss})"
-        # one line per Newton iteration (few); cutting-plane lines are rate-limited
-        report = (Progress(label, min_interval=0.0) if self.verbose and kind == SQUARED_HINGE
-                  else make_progress(self.verbose, label))
+        # one line per Newton iteration (squared hinge) or smoothing stage (hinge)
+        report = Progress(label, min_interval=0.0) if self.verbose else make_progress(False)
         d = X.shape[1]
         if kind == SQUARED_HINGE:
-            w, f, n_iter, converged, _ = newton_cg(obj, np.zeros(d), tol=self.tol,
-                                                   max_iter=self.max_iter, report=report)
+            w, f, n_iter, converged, info = newton_cg(obj, np.zeros(d), tol=self.tol,
+                                                      max_iter=self.max_iter, report=report)
         else:
-            w, f, n_iter, converged, _ = cutting_plane(obj, d, tol=self.tol,
-                                                       max_iter=self.max_iter, report=report)
+            obj2 = PairObjective(X, y_rank, groups, sample_weight, C=self.C)
+            w, f, n_iter, converged, info = hinge_by_smoothing(
+                obj, obj2, self.C, tol=self.tol, max_iter=self.max_iter, report=report)
         if not converged:
+            why = info.get("reason") or "max_iter reached"
             warnings.warn(
-                f"RankSVM({self.loss!r}) did not converge in max_iter={self.max_iter} "
-                f"iterations (tol={self.tol}); increase max_iter or tol.",
+                f"RankSVM({self.loss!r}) did not converge to tol={self.tol} "
+                f"(max_iter={self.max_iter}): {why}; increase max_iter or tol.",
                 ConvergenceWarning,
             )
         self.coef_ = np.asarray(w, dtype=np.float64)

@@ -401,7 +401,7 @@ def _report_markdown(results, cfg, large):
             if s and h:
                 o = _win_loss_tie(s, h)
                 c[o] += 1
-                per.append(f"{n}: {o}")
+                per.append(f"{n}: {o} ({np.mean(s):.4f} vs {np.mean(h):.4f})")
         counts[kind] = c
         pw = pub.TABLE2[kind.lower()]
         rows.append([f"Soft vs Hard ({kind})", f"{c['win']}/{c['loss']}/{c['tie']}",
@@ -463,6 +463,20 @@ def _report_markdown(results, cfg, large):
     return "\n".join(lines)
 
 
+def rewrite_report(json_path, output=None, stem=None):
+    """Re-create the markdown and figures of an earlier run from its JSON (no refitting)."""
+    import json
+
+    json_path = Path(json_path)
+    data = json.loads(json_path.read_text())
+    out = Path(output) if output else json_path.parent
+    stem = stem or json_path.name[:-len(".json")]
+    md = _report_markdown(data["datasets"], data["config"], data.get("large_budget") or {})
+    write_text(out / f"{stem}.md", md)
+    _plots(data["datasets"], data.get("large_budget") or {}, out, data["config"], stem)
+    return md
+
+
 def _mean_curve(curves, key):
     if not curves:
         return None, None
@@ -473,8 +487,10 @@ def _mean_curve(curves, key):
 
 
 def _plots(results, large, out_dir, cfg, stem="shen-lin"):
-    names = list(results)
+    names = [n for n in results if any(e.get("curves") for e in results[n]["methods"].values())]
     paths = []
+    if not names:  # e.g. a Table 7 run: no curves to draw
+        return paths
     fig, axes = new_figure(len(names))
     for ax, n in zip(axes, names):
         ms = results[n]["methods"]

@@ -1,5 +1,10 @@
 """1-slack cutting-plane solver for the all-pairs hinge-loss RankSVM.
 
+``RankSVM(loss="hinge")`` uses :func:`birank.solvers.newton.hinge_by_smoothing`
+(far fewer passes when ``C * n_pairs`` is large); this solver is the SVMperf-style
+alternative, exact with the same kind of certified stopping rule, kept for
+comparison and for small problems.
+
 Problem (Joachims 2006, "Training linear SVMs in linear time", OP 2 for the
 ROC-area loss, without the 1/n scaling)::
 
