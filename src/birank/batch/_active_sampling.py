@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._kernels.active_select import hard_select_pairs
-from ..pairs import BipartitePairs, ChosenSet, PseudoPairs, UnionPairs, sample_pair_ids
+from ..pairs import BipartitePairs, PseudoPairs, UnionPairs, sample_pair_ids
 
 __all__ = [
     "STRATEGIES",
@@ -55,7 +55,8 @@ def acceptance_probability(margin, strategy):
         return 1.0 - np.tanh(0.5 * np.abs(margin))  # shen-lin p for closeness, eq. (3)
     if strategy == "soft-correct":
         return np.tanh(0.5 * np.maximum(1.0 - margin, 0.0))  # shen-lin p for correctness, eq. (4)
-    raise ValueError(f"strategy must be one of {STRATEGIES[:3]} for soft sampling; got {strategy!r}.")
+    raise ValueError(f"strategy must be one of {STRATEGIES[:3]} for soft sampling; "
+                     f"got {strategy!r}.")
 
 
 def crc_weights(p, big_gamma, C, bias_correction=True):

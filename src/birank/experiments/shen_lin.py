@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import time
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -42,7 +42,7 @@ import scipy.sparse as sp
 
 from .._progress import make_progress
 from . import shen_lin_published as pub
-from ._report import (format_mean_std, markdown_table, mean_std, new_figure, run_metadata,
+from ._report import (format_mean_std, markdown_table, new_figure, run_metadata,
                       save_figure, write_json, write_text)
 
 __all__ = ["SPECS", "DatasetSpec", "add_arguments", "run", "load_splits"]
