@@ -87,6 +87,7 @@ def test_gamma0_budget_covering_every_point_is_weighted_svm(layout, threshold):
     np.testing.assert_array_equal(model.predict(X), ref.predict(X))
 
 
+@pytest.mark.filterwarnings("ignore:ActiveRankSVM. soft-correct sampling found only")
 @pytest.mark.parametrize("strategy", STRATEGIES)
 @pytest.mark.parametrize("gamma", [1.0, 0.5, "uniform"])
 def test_same_random_state_same_model(strategy, gamma):
