@@ -113,8 +113,8 @@ def bench_crr(X, y, args):
     from birank.metrics import roc_auc
 
     Xt, yt = load_a9a_file(args.data + ".t")
-    print(f"CombinedRanking (alpha=1e-4, 10^6 steps) on a9a, test AUC on a9a.t; "
-          f"sofia-ml combined-ranking reference: AUC 0.898626 in 0.20 s (its own machine)")
+    print("CombinedRanking (alpha=1e-4, 10^6 steps) on a9a, test AUC on a9a.t; "
+          "sofia-ml combined-ranking reference: AUC 0.898626 in 0.20 s (its own machine)")
     CombinedRanking(n_iter=1000, random_state=0).fit(X[:500], y[:500])  # JIT warm-up
     CombinedRanking(n_iter=1000, random_state=0).fit(X[:500].toarray(), y[:500])
     epochs = int(np.ceil(1e6 / X.shape[0]))

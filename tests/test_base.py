@@ -5,6 +5,7 @@ from birank._validation import Interval, Options, check_random_state, encode_bin
 from birank.base import best_accuracy_threshold
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize("seed", range(60))
 def test_best_accuracy_threshold_equals_brute_force(seed):
     rng = np.random.default_rng(seed)
@@ -24,6 +25,16 @@ def test_best_accuracy_threshold_equals_brute_force(seed):
     accs = [(ww * ((s > c) == (y == 1))).sum() / ww.sum() for c in cuts]
     assert acc == pytest.approx(max(accs), abs=1e-12)
     assert (ww * ((s > thr) == (y == 1))).sum() / ww.sum() == pytest.approx(acc, abs=1e-12)
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("seed", range(20))
+def test_unweighted_merge_path_equals_weighted_path(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 50))
+    y = rng.integers(0, 2, n)
+    s = rng.integers(0, 8, n).astype(float) if seed % 2 else rng.normal(size=n)
+    assert best_accuracy_threshold(y, s) == best_accuracy_threshold(y, s, np.ones(n))
 
 
 def test_weights_equal_repeats():

@@ -11,6 +11,7 @@ from sklearn.base import ClassifierMixin
 from sklearn.utils.extmath import safe_sparse_dot
 from sklearn.utils.validation import check_is_fitted
 
+from ._kernels.metrics import best_cut_sorted
 from ._validation import check_X
 
 __all__ = ["LinearScorerMixin", "BinaryRankerMixin", "RankerMixin", "best_accuracy_threshold"]
@@ -30,18 +31,21 @@ def best_accuracy_threshold(y01, scores, sample_weight=None):
     accuracy : float
         Weighted fraction of rows classified correctly at that cut.
     """
-    y01 = np.asarray(y01, dtype=np.int64).reshape(-1)
+    y01 = np.asarray(y01).reshape(-1) != 0
     scores = np.asarray(scores, dtype=np.float64).reshape(-1)
     if sample_weight is None:
-        weight = np.ones(scores.shape[0])
-    else:
-        weight = np.asarray(sample_weight, dtype=np.float64).reshape(-1)
-        keep = weight > 0
-        y01, scores, weight = y01[keep], scores[keep], weight[keep]
+        if scores.shape[0] == 0:
+            return 0.0, 0.0
+        # two plain sorts and a merge: much faster than an argsort at 10^7 rows
+        thr, correct = best_cut_sorted(np.sort(scores[y01]), np.sort(scores[~y01]))
+        return float(thr), correct / scores.shape[0]
+    weight = np.asarray(sample_weight, dtype=np.float64).reshape(-1)
+    keep = weight > 0
+    y01, scores, weight = y01[keep].astype(np.int64), scores[keep], weight[keep]
     n = scores.shape[0]
     if n == 0:
         return 0.0, 0.0
-    order = np.argsort(-scores, kind="mergesort")
+    order = np.argsort(-scores)  # tie order is irrelevant: cuts fall between distinct values
     s, yy, ww = scores[order], y01[order], weight[order]
     total, w_pos = ww.sum(), (ww * yy).sum()
     # predicting the top k as positive: correct = tp(k) + (negative weight beyond k)

@@ -142,3 +142,53 @@ def ndcg_per_query(gain_by_score, gain_ideal, q_start, blocks, cum_discount):
             b += 1
         out[q] = dcg / idcg if idcg > 0 else np.nan
     return out
+
+
+@njit(cache=True)
+def best_cut_sorted(sp, sn):
+    """Best-accuracy cut from the ascending scores of the positives and negatives.
+
+    Predicting positive for ``score > t``, the number right is
+    ``#(sp > t) + #(sn <= t)``; it only changes at data values, so one merge of
+    the two sorted arrays visits every candidate. Among equally good cuts the
+    highest is kept. Returns ``(threshold, n_correct)``; the threshold lies
+    halfway between the chosen value and the next larger one.
+    """
+    n_pos, n_neg = sp.shape[0], sn.shape[0]
+    best = n_pos  # t below every score: all predicted positive
+    have_u = False
+    best_u = 0.0
+    i = 0
+    j = 0
+    while i < n_pos or j < n_neg:
+        if j >= n_neg or (i < n_pos and sp[i] <= sn[j]):
+            u = sp[i]
+        else:
+            u = sn[j]
+        while i < n_pos and sp[i] <= u:
+            i += 1
+        while j < n_neg and sn[j] <= u:
+            j += 1
+        correct = (n_pos - i) + j
+        if correct >= best:
+            best = correct
+            best_u = u
+            have_u = True
+    if not have_u:
+        lo = np.inf
+        if n_pos:
+            lo = sp[0]
+        if n_neg and sn[0] < lo:
+            lo = sn[0]
+        return lo - 1.0, best
+    # next distinct value above best_u
+    nxt = np.inf
+    k = np.searchsorted(sp, best_u, side="right")
+    if k < n_pos:
+        nxt = sp[k]
+    k = np.searchsorted(sn, best_u, side="right")
+    if k < n_neg and sn[k] < nxt:
+        nxt = sn[k]
+    if nxt == np.inf:
+        return best_u + 1.0, best
+    return 0.5 * (best_u + nxt), best

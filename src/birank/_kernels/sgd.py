@@ -24,7 +24,6 @@ pair steps.
 
 import math
 
-import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
