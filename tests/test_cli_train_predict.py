@@ -90,3 +90,41 @@ def test_save_model_refuses_overwrite(tmp_path):
         save_model(est, path)
     loaded = load_model(path)
     np.testing.assert_array_equal(loaded.coef, est.coef_)
+
+
+def test_train_ranksvm_uses_query_groups(tmp_path, capsys):
+    from birank import RankSVM
+    from birank.datasets import load_tfranking_toy
+
+    X, y, groups = load_tfranking_toy()
+    path = tmp_path / "toy.svm"
+    dump_svmlight(X, y, path, groups=groups)
+    model = tmp_path / "rank.json"
+    assert main(["train", "-m", "ranksvm", "-c", "0.1", "--quiet", str(path),
+                 "-o", str(model)]) == 0
+    expected = RankSVM(C=0.1).fit(X, y, groups=groups)
+    np.testing.assert_allclose(load_model(model).coef, expected.coef_, rtol=1e-12, atol=1e-12)
+    flat = RankSVM(C=0.1).fit(X, y)
+    assert not np.allclose(flat.coef_, expected.coef_)
+    # a model that cannot use groups says so instead of silently ignoring them
+    assert main(["train", "-m", "wsvm", "--quiet", str(path), "-o", str(tmp_path / "w.json")]) == 2
+    assert "per-query" in capsys.readouterr().err
+
+
+def test_demo_writes_table_and_png(tmp_path, capsys):
+    out = tmp_path / "demo"
+    assert main(["demo", "--dataset", "heart", "--models", "ranksvm", "bbr",
+                 "--output", str(out)]) == 0
+    table = (out / "results.md").read_text()
+    for name in ("LinearSVC", "ranksvm", "bbr"):
+        assert name in table
+    png = (out / "comparison.png").read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 5000
+    assert main(["demo", "--models", "nonsense", "--output", str(out)]) == 2
+
+
+def test_reproduce_lists_both_papers(capsys):
+    with pytest.raises(SystemExit):
+        main(["reproduce", "--help"])
+    text = capsys.readouterr().out
+    assert "shen-lin" in text and "gultekin" in text

@@ -1,25 +1,22 @@
-"""birank: large-scale bipartite ranking without enumerating pairs."""
+"""birank: large-scale bipartite ranking without enumerating pairs.
+
+Public estimators (all scikit-learn compatible, dense or CSR input):
+
+- :class:`RankSVM` -- exact all-pairs linear RankSVM (binary, graded or real labels, groups)
+- :class:`ActiveRankSVM` -- shen-lin active sampling of pairs and pseudo-pairs (ASRankSVM/ASCRC)
+- :class:`WeightedSVM` -- point-wise class-weighted linear SVM (shen-lin WSVM)
+- :class:`CombinedRanking` -- CRR, SGD mixing pair and point steps (Sculley 2010)
+- :class:`BBR`, :class:`LCBR` -- pairwise squared loss from all / sampled pair moments
+
+Metrics live in :mod:`birank.metrics`, data in :mod:`birank.datasets`.
+"""
 
 __version__ = "0.1.0.dev0"
 
-__all__ = []
+from .batch.active_ranksvm import ActiveRankSVM
+from .batch.bbr import BBR, LCBR
+from .batch.combined_ranking import CombinedRanking
+from .batch.ranksvm import RankSVM
+from .batch.weighted_svm import WeightedSVM
 
-from .batch.bbr import BBR, LCBR  # noqa: E402
-
-__all__ += ["BBR", "LCBR"]
-
-from .batch.weighted_svm import WeightedSVM  # noqa: E402
-
-__all__ += ["WeightedSVM"]
-
-from .batch.active_ranksvm import ActiveRankSVM  # noqa: E402
-
-__all__ += ["ActiveRankSVM"]
-
-from .batch.combined_ranking import CombinedRanking  # noqa: E402
-
-__all__ += ["CombinedRanking"]
-
-from .batch.ranksvm import RankSVM  # noqa: E402
-
-__all__ += ["RankSVM"]
+__all__ = ["RankSVM", "ActiveRankSVM", "WeightedSVM", "CombinedRanking", "BBR", "LCBR"]
