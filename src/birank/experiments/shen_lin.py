@@ -447,7 +447,9 @@ def _report_markdown(results, cfg, large):
         lines.append(markdown_table(["data", "Soft-Close (ours)", "Soft-Correct (ours)",
                                      "Soft-Close (paper)", "Soft-Correct (paper)"], rows))
     if large:
-        lines.append(f"\n## Fig. 2: larger budget (B = {cfg['large_budget']}, b = "
+        # B from the curves themselves: a --merge run may carry another config
+        big_b = max(max(e["curve"]["n_chosen"]) for d in large.values() for e in d.values())
+        lines.append(f"\n## Fig. 2: larger budget (B = {big_b}, b = "
                      f"{cfg['large_batch']}, one pool, first split)\n")
         rows = []
         for n, d in large.items():
