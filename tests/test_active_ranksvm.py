@@ -131,11 +131,12 @@ def test_pool_bookkeeping(strategy):
 def test_hard_rounds_pick_what_hard_select_picks():
     """Each hard round adds the b unchosen pairs with the smallest margin (brute force)."""
     X, y = _data(40, 3, seed=6)
+    # round_tol=None: every round solves to tol, so round 2's model is a budget-40 fit's
     model = ActiveRankSVM(budget=60, batch_size=20, strategy="hard-correct", random_state=0,
-                          tol=1e-6).fit(X, y)
+                          tol=1e-6, round_tol=None).fit(X, y)
     # replay round 2 from round 1's model: refit with budget 40 gives that model
     m40 = ActiveRankSVM(budget=40, batch_size=20, strategy="hard-correct", random_state=0,
-                        tol=1e-6).fit(X, y)
+                        tol=1e-6, round_tol=None).fit(X, y)
     np.testing.assert_array_equal(model.pool_ids_[:40], m40.pool_ids_)
     a, b = BipartitePairs(y).enumerate()
     s = X @ m40.coef_
@@ -317,7 +318,7 @@ def test_random_with_budget_covering_all_pairs_equals_ranksvm_estimator():
 
 def test_round_tol_only_loosens_intermediate_rounds():
     X, y = _data(300, 5, seed=12)
-    tight = ActiveRankSVM(budget=400, batch_size=100, random_state=0).fit(X, y)
+    tight = ActiveRankSVM(budget=400, batch_size=100, random_state=0, round_tol=None).fit(X, y)
     loose = ActiveRankSVM(budget=400, batch_size=100, random_state=0, round_tol=5.0).fit(X, y)
     assert loose.n_iter_ < tight.n_iter_
     assert sum(h["n_iter"] for h in loose.history_[:-1]) < sum(

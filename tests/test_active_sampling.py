@@ -166,3 +166,17 @@ def test_row_scoring_kernels_equal_numpy():
     np.testing.assert_allclose(csr_rows_dot(Xs.data, Xs.indices, Xs.indptr, rows, w, 0.25),
                                want, rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(dense_rows_dot(X, rows, w, 0.25), want, rtol=1e-12, atol=1e-12)
+
+
+def test_chosen_set_add_keeps_a_sorted_set(rng):
+    # sorted insertion of batches equals the set union, duplicates and repeats ignored
+    chosen = ChosenSet()
+    ref = set()
+    for _ in range(20):
+        batch = rng.integers(0, 300, size=rng.integers(0, 25))
+        chosen.add(batch)
+        ref.update(batch.tolist())
+        assert chosen.to_array().tolist() == sorted(ref)
+        assert len(chosen) == len(ref)
+    probe = np.arange(-5, 310)
+    np.testing.assert_array_equal(chosen.contains(probe), np.isin(probe, sorted(ref)))

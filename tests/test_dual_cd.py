@@ -204,6 +204,56 @@ def test_warm_start_after_set_weights(loss):
     assert warm.primal_objective() == pytest.approx(cold.primal_objective(), rel=1e-5)
 
 
+@pytest.mark.parametrize("fit_threshold", [False, True])
+@pytest.mark.parametrize("frac", [0.1, 0.9])
+def test_set_weights_updates_w_incrementally_or_rebuilds(fit_threshold, frac, layout):
+    # few clipped alphas: w += sum delta_p z_p; most clipped: full rebuild. Both equal w(alpha).
+    rng = np.random.default_rng(7)
+    X, a, b, C = make_problem(rng, n=12, d=4)
+    X = layout(X)
+    solver = PairDualCD(X, fit_threshold=fit_threshold, tol=1e-6, max_iter=10000,
+                        random_state=0)
+    solver.add_rows(a, b, C)
+    solver.solve()
+    alpha_old = solver.alpha_.copy()
+    nz = np.flatnonzero(alpha_old > 0)
+    assert nz.size >= 10
+    shrink = rng.permutation(nz)[: max(1, int(frac * nz.size))]
+    C2 = C.copy()
+    C2[shrink] = 0.5 * alpha_old[shrink]
+    solver.set_weights(C2)
+    np.testing.assert_array_equal(solver.alpha_, np.minimum(alpha_old, C2))
+    Z = materialize(X, a, b, fit_threshold)
+    w_ref = np.r_[Z.T @ solver.alpha_, [] if fit_threshold else [0.0]]  # theta 0 unless fitted
+    np.testing.assert_allclose(full_w(solver), w_ref, atol=1e-12)
+    # growing every weight clips nothing and leaves w as it was
+    w_before = full_w(solver).copy()
+    solver.set_weights(2 * C2)
+    np.testing.assert_array_equal(full_w(solver), w_before)
+
+
+@pytest.mark.parametrize("fit_threshold", [False, True])
+def test_compact_rows_gives_bit_identical_results(fit_threshold, layout):
+    # the private copy of the used rows runs the same arithmetic on the same values
+    rng = np.random.default_rng(5)
+    X, a, b, C = make_problem(rng, n=40, d=6)
+    X = layout(X)
+    order = rng.permutation(a.size)
+    a, b, C = a[order], b[order], C[order]
+    solvers = [PairDualCD(X, fit_threshold=fit_threshold, tol=1e-3, compact_rows=c,
+                          random_state=2) for c in (False, True)]
+    for lo, hi in [(0, 7), (7, 8), (8, 60), (60, a.size)]:  # several batches: buffers grow
+        for solver in solvers:
+            solver.add_rows(a[lo:hi], b[lo:hi], C[lo:hi])
+            solver.set_weights(np.r_[C[:lo] * 0.7, C[lo:hi]])
+            solver.solve()
+        np.testing.assert_array_equal(solvers[0].w, solvers[1].w)
+        np.testing.assert_array_equal(solvers[0].alpha_, solvers[1].alpha_)
+        np.testing.assert_array_equal(solvers[0].margins(), solvers[1].margins())
+        np.testing.assert_array_equal(solvers[0].rows_[0], solvers[1].rows_[0])
+    assert solvers[1].dual_objective() == solvers[0].dual_objective()
+
+
 def test_same_seed_same_w_and_shrinking_same_optimum():
     rng = np.random.default_rng(4)
     X, a, b = _medium(rng, n=200, d=10)

@@ -87,12 +87,19 @@ default='soft-correct'
     loss : {'hinge', 'squared_hinge'}, default='hinge'
     tol : float, default=0.1
         Stopping tolerance of the dual CD solver (LIBLINEAR's default, as in the paper).
-    round_tol : float or None, default=None
+    round_tol : float or None, default=1.0
         Solver tolerance of the intermediate rounds (every solve but the
         last, which always uses ``tol``). None uses ``tol`` in every round, as
-        the paper does (LIBLINEAR warm-started with its default tolerance). A
-        looser value such as 1.0 only guides the sampling with a less exact w
-        and cuts the solver passes several-fold.
+        the paper does (LIBLINEAR warm-started with its default tolerance);
+        solving the intermediate rounds loosely is our implementation choice:
+        their w only guides the sampling, and the pool is re-solved warm at
+        the next round. The default 1.0 cuts the solver passes about 6x and
+        the fit time 1.6x (a9a: 0.68 s -> 0.40 s) with the same test AUC over
+        5 seeds (a9a 0.9007 +- 0.0004 with None vs 0.9010 +- 0.0004; w8a half
+        split 0.9623 +- 0.0003 vs 0.9620 +- 0.0003; german.numer half split,
+        10 seeds, 0.7919 +- 0.0021 vs 0.7921 +- 0.0019). Looser values (10,
+        i.e. one pass per round) are faster again but raised the spread on
+        german.numer (0.7896 +- 0.0074).
     max_iter : int, default=1000
         Solver passes per round.
     max_draws : int, default=20_000_000
@@ -168,7 +175,7 @@ default='soft-correct'
 
     def __init__(self, budget=8000, batch_size=100, strategy="soft-correct", gamma=1.0,
                  threshold=False, bias_correction=True, C=0.1, loss="hinge", tol=0.1,
-                 round_tol=None, max_iter=1000, max_draws=20_000_000, random_state=None,
+                 round_tol=1.0, max_iter=1000, max_draws=20_000_000, random_state=None,
                  verbose=False):
         self.budget = budget
         self.batch_size = batch_size
@@ -240,7 +247,8 @@ default='soft-correct'
         hard = self.strategy.startswith("hard")
         sampler = None if hard else SoftSampler(space, self.strategy, budget, self.max_draws)
         solver = PairDualCD(X, loss=self.loss, fit_threshold=self.threshold, tol=self.tol,
-                            max_iter=self.max_iter, random_state=draw_seed(rng))
+                            max_iter=self.max_iter, compact_rows=True,
+                            random_state=draw_seed(rng))
         report = make_progress(self.verbose, "ActiveRankSVM")
 
         t0 = time.perf_counter()

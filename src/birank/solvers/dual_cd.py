@@ -15,8 +15,15 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 
-from .._kernels.dual_cd import RF_ALPHA, RF_C, dual_cd, pair_margins, pair_q, rebuild_w
-from .._kernels.sparse_rows import row_sqnorms
+from .._kernels.dual_cd import (
+    RF_ALPHA,
+    RF_C,
+    dual_cd,
+    pair_margins,
+    pair_q,
+    rebuild_w,
+    update_w,
+)
 from .._validation import as_csr_or_dense, check_random_state, draw_seed
 
 __all__ = ["PairDualCD", "xargs"]
@@ -58,6 +65,14 @@ class PairDualCD:
     max_iter : int, default=1000
         Outer iterations (passes over the active rows) per :meth:`solve`.
     shrinking : bool, default=True
+    compact_rows : bool, default=False
+        Keep a private contiguous copy of the rows of X that the pool uses
+        (gathered as rows are added) and run the kernels on it. Same
+        arithmetic on the same values, so the same result bit for bit, but a
+        pool of B pairs then touches at most 2B rows packed together instead
+        of rows scattered over all of X: on large X (10^6+ rows) most
+        coordinate steps otherwise miss the cache. Worth it when the pool uses
+        a small part of X (ActiveRankSVM); wasteful when it uses all of it.
     random_state : None, int or numpy Generator
         Each :meth:`solve` draws one kernel seed from it.
 
@@ -86,7 +101,7 @@ class PairDualCD:
     """
 
     def __init__(self, X, *, loss="hinge", fit_threshold=False, tol=0.1, max_iter=1000,
-                 shrinking=True, random_state=None):
+                 shrinking=True, compact_rows=False, random_state=None):
         if loss not in ("hinge", "squared_hinge"):
             raise ValueError(f"loss must be 'hinge' or 'squared_hinge'; got {loss!r}.")
         if not (isinstance(tol, (int, float, np.floating)) and tol > 0 and np.isfinite(tol)):
@@ -96,22 +111,40 @@ class PairDualCD:
         if not (sp.issparse(X) or isinstance(X, np.ndarray)) or X.ndim != 2:
             raise TypeError("X must be a 2-D numpy array or a scipy.sparse CSR matrix; "
                             f"got {type(X).__name__}.")
-        self.X = as_csr_or_dense(X)
+        if not (sp.issparse(X) and X.format == "csr" and X.dtype == np.float64
+                and X.has_sorted_indices):
+            X = as_csr_or_dense(X)  # (an already canonical CSR is kept: no O(nnz) pass)
+        self.X = X
         self.loss = loss
         self.fit_threshold = bool(fit_threshold)
         self.tol = float(tol)
         self.max_iter = int(max_iter)
         self.shrinking = bool(shrinking)
         self._rng = check_random_state(random_state)
-        self._xa = xargs(self.X)
         n_samples, n_features = self.X.shape
         self.n_samples = n_samples
         self.n_features = n_features
-        self._sqnorms = row_sqnorms(self._xa)
+        self.compact_rows = bool(compact_rows)
+        if self.compact_rows:
+            # global row ids of the local copy, sorted, with their local index
+            self._g_sorted = np.empty(0, dtype=np.int64)
+            self._l_of_sorted = np.empty(0, dtype=np.int64)
+            self._n_local = 0
+            if sp.issparse(self.X):
+                self._ldata = np.empty(16)
+                self._lind = np.empty(16, dtype=self.X.indices.dtype)
+                self._lptr = np.zeros(17, dtype=self.X.indptr.dtype)
+                self._xa = (self._ldata, self._lind, self._lptr)
+            else:
+                self._xa = np.empty((16, n_features))
+        else:
+            self._xa = xargs(self.X)
         self.w = np.zeros(n_features + 1)  # last entry: theta
         self.n_rows = 0
         cap = 16
         self._ab = np.empty((cap, 2), dtype=np.int64)  # (a_p, b_p)
+        # rows as the kernels index them (local ids with compact_rows)
+        self._abk = np.empty_like(self._ab) if self.compact_rows else self._ab
         self._rf = np.empty((cap, 3), dtype=np.float64)  # (C_p, Q_pp, alpha_p)
         self.n_iter_ = 0
         self.pg_gap_ = np.inf
@@ -122,11 +155,64 @@ class PairDualCD:
         if need <= cap:
             return
         new_cap = max(need, 2 * cap)  # amortized O(1) appends
-        for name in ("_ab", "_rf"):
+        for name in ("_ab", "_rf") + (("_abk",) if self.compact_rows else ()):
             old = getattr(self, name)
             arr = np.empty((new_cap, old.shape[1]), dtype=old.dtype)
             arr[: self.n_rows] = old[: self.n_rows]
             setattr(self, name, arr)
+        if not self.compact_rows:
+            self._abk = self._ab
+
+    def _local_rows(self, rows):
+        """Local ids of global rows (``-1`` stays ``-1``); new rows are copied in."""
+        flat = rows.reshape(-1)  # (a_0, b_0, a_1, b_1, ...)
+        g, first = np.unique(flat[flat >= 0], return_index=True)
+        if self._g_sorted.size:
+            pos = np.minimum(np.searchsorted(self._g_sorted, g), self._g_sorted.size - 1)
+            new = self._g_sorted[pos] != g
+            g, first = g[new], first[new]
+        # copied in order of first use, so that the two rows of a pair tend to be adjacent
+        g = g[np.argsort(first, kind="stable")]
+        if g.size:
+            start = self._n_local
+            stop = start + g.size
+            if sp.issparse(self.X):
+                indptr = self.X.indptr
+                lens = (indptr[g + 1] - indptr[g]).astype(np.int64)
+                nnz0 = int(self._lptr[start])
+                ends = np.cumsum(lens)
+                nnz1 = nnz0 + int(ends[-1])
+                if stop + 1 > self._lptr.size or nnz1 > self._ldata.size:
+                    cap_r = max(stop + 1, 2 * self._lptr.size)
+                    cap_n = max(nnz1, 2 * self._ldata.size)
+                    for name, cap in (("_ldata", cap_n), ("_lind", cap_n), ("_lptr", cap_r)):
+                        old = getattr(self, name)
+                        arr = np.zeros(cap, dtype=old.dtype)
+                        arr[: old.size] = old
+                        setattr(self, name, arr)
+                    self._xa = (self._ldata, self._lind, self._lptr)
+                # positions in X.data of the new rows' entries, row after row
+                src = np.arange(int(ends[-1]), dtype=np.int64) + np.repeat(
+                    indptr[g].astype(np.int64) - (ends - lens), lens)
+                self._ldata[nnz0:nnz1] = self.X.data[src]
+                self._lind[nnz0:nnz1] = self.X.indices[src]
+                self._lptr[start + 1: stop + 1] = nnz0 + ends
+            else:
+                if stop > self._xa.shape[0]:
+                    arr = np.empty((max(stop, 2 * self._xa.shape[0]), self.n_features))
+                    arr[:start] = self._xa[:start]
+                    self._xa = arr
+                self._xa[start:stop] = self.X[g]
+            srt = np.argsort(g, kind="stable")
+            at = np.searchsorted(self._g_sorted, g[srt])
+            self._g_sorted = np.insert(self._g_sorted, at, g[srt])
+            self._l_of_sorted = np.insert(self._l_of_sorted, at,
+                                          np.arange(start, stop, dtype=np.int64)[srt])
+            self._n_local = stop
+        out = np.full(rows.shape, -1, dtype=np.int64)
+        m = rows >= 0
+        out[m] = self._l_of_sorted[np.searchsorted(self._g_sorted, rows[m])]
+        return out
 
     def _check_C(self, C, n, name="C"):
         C = np.asarray(C, dtype=np.float64).reshape(-1)
@@ -169,24 +255,39 @@ class PairDualCD:
         self._grow(stop)
         self._ab[start:stop, 0] = a
         self._ab[start:stop, 1] = b
+        if self.compact_rows:
+            self._abk[start:stop] = self._local_rows(np.stack((a, b), axis=1))
         self._rf[start:stop, RF_C] = C
         self._rf[start:stop, RF_ALPHA] = 0.0
         # Q_pp, with the threshold coordinate of shen-lin eq. (8) when fit_threshold
-        pair_q(self._xa, self._sqnorms, self._ab, self._rf, start, stop, self.fit_threshold)
+        pair_q(self._xa, self._abk, self._rf, start, stop, self.fit_threshold)
         self.n_rows = stop
 
     def set_weights(self, C):
-        """New weights for all rows; alpha is clipped to ``[0, C]`` (hinge), w rebuilt.
+        """New weights for all rows; alpha is clipped to ``[0, C]`` (hinge), w updated.
 
-        Q_pp does not depend on C, so this costs one pass over the pool rows
-        (no merges); the next :meth:`solve` continues from the clipped alpha.
+        Q_pp does not depend on C, so no merges are needed; the next
+        :meth:`solve` continues from the clipped alpha. ``w`` changes only by
+        ``sum_p delta_p z_p`` over the clipped rows: when fewer than half of
+        the rows with a non-zero alpha are clipped that sum is added to ``w``,
+        otherwise ``w`` is rebuilt from all alphas (cheaper, and it also drops
+        the rounding accumulated by the incremental updates of :meth:`solve`).
         """
         n = self.n_rows
         C = self._check_C(C, n)
         self._rf[:n, RF_C] = C
-        if self.loss == "hinge":
-            self._rf[:n, RF_ALPHA] = np.minimum(self._rf[:n, RF_ALPHA], C)
-        rebuild_w(self._xa, self.w, self._ab, self._rf, n, self.fit_threshold)
+        if self.loss != "hinge":
+            return  # alpha_p >= 0 only: w is unchanged
+        alpha = self._rf[:n, RF_ALPHA]
+        clipped = np.flatnonzero(alpha > C)
+        if clipped.size == 0:
+            return
+        delta = C[clipped] - alpha[clipped]
+        alpha[clipped] = C[clipped]
+        if 2 * clipped.size < np.count_nonzero(alpha):
+            update_w(self._xa, self.w, self._abk, clipped, delta, self.fit_threshold)
+        else:
+            rebuild_w(self._xa, self.w, self._abk, self._rf, n, self.fit_threshold)
 
     # ----------------------------------------------------------------- solve
     def solve(self):
@@ -199,7 +300,7 @@ class PairDualCD:
             is raised when ``max_iter`` is reached before the tolerance.
         """
         seed = draw_seed(self._rng)
-        n_iter, gap = dual_cd(self._xa, self.w, self._ab, self._rf, self.n_rows,
+        n_iter, gap = dual_cd(self._xa, self.w, self._abk, self._rf, self.n_rows,
                               self.loss == "squared_hinge", self.fit_threshold, seed,
                               self.tol, self.max_iter, self.shrinking)
         self.n_iter_ = int(n_iter)
@@ -235,7 +336,7 @@ class PairDualCD:
 
     def margins(self):
         """``w . z_p`` for every row (including the threshold coordinate)."""
-        return pair_margins(self._xa, self.w, self._ab, self.n_rows, self.fit_threshold)
+        return pair_margins(self._xa, self.w, self._abk, self.n_rows, self.fit_threshold)
 
     def primal_objective(self):
         """``1/2 (|w|^2 + theta^2) + sum_p C_p loss(1 - w.z_p)``."""
@@ -248,7 +349,7 @@ class PairDualCD:
         """``sum alpha - 1/2 |w(alpha)|^2 - sum alpha^2 D_pp`` (equal to the primal at the optimum)."""
         al = self.alpha_
         w = np.zeros_like(self.w)
-        rebuild_w(self._xa, w, self._ab, self._rf, self.n_rows, self.fit_threshold)
+        rebuild_w(self._xa, w, self._abk, self._rf, self.n_rows, self.fit_threshold)
         val = al.sum() - 0.5 * w @ w
         if self.loss == "squared_hinge":
             val -= float(np.sum(al * al * (0.25 / self.C_)))  # D_pp alpha^2 / 2 = alpha^2 / (4C)
