@@ -197,3 +197,17 @@ def test_tfranking_toy_last_duplicate_wins():
 def test_doctests():
     result = doctest.testmod(_svmlight)
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_query_id_auto_gives_groups_only_when_the_file_has_them(tmp_path):
+    plain = tmp_path / "plain.svm"
+    plain.write_text("1 1:0.5\n0 2:1\n")
+    X, y, groups = load_svmlight(plain, query_id="auto")
+    assert groups is None and X.shape == (2, 2)
+    with_qid = tmp_path / "qid.svm"
+    with_qid.write_text("1 qid:3 1:0.5\n0 qid:4 2:1\n")
+    assert load_svmlight(with_qid, query_id="auto")[2].tolist() == [3, 4]
+    (tmp_path / "plain.svm.query").write_text("1\n1\n")
+    assert load_svmlight(plain, query_id="auto")[2].tolist() == [0, 1]
+    with pytest.raises(ValueError, match="query_id must be"):
+        load_svmlight(plain, query_id="yes")

@@ -100,8 +100,9 @@ class BinaryRankerMixin(LinearScorerMixin, ClassifierMixin):
     def _set_threshold(self, X, y01, learned_bias=False, sample_weight=None):
         """Set ``intercept_`` to minus the best (weighted) accuracy cut, unless learned."""
         if not learned_bias:
-            self.intercept_ = 0.0
-            cut, _ = best_accuracy_threshold(y01, self.decision_function(X), sample_weight)
+            # X was validated by fit: score it directly instead of re-validating
+            scores = np.asarray(safe_sparse_dot(X, self.coef_)).reshape(-1)
+            cut, _ = best_accuracy_threshold(y01, scores, sample_weight)
             self.intercept_ = -cut
 
     def predict(self, X):

@@ -11,7 +11,7 @@ Pieces:
 - :func:`acceptance_probability` -- the sigmoid-shaped p of section 3.3;
 - :func:`crc_weights` -- the per-item C of section 4.1 (bias correction);
 - :class:`JointSpace` -- D* restricted to the parts with non-zero Gamma;
-- :func:`soft_sample` -- Algorithm 2 (rejection sampling) run in vectorized
+- :class:`SoftSampler` -- Algorithm 2 (rejection sampling) run in vectorized
   batches: equal in distribution to calling Algorithm 2 ``need`` times with a
   fixed ``w``, but one numpy pass per few thousand draws;
 - :func:`hard_select` -- the hard strategies: the ``need`` unchosen items with
@@ -30,7 +30,7 @@ __all__ = [
     "acceptance_probability",
     "crc_weights",
     "JointSpace",
-    "soft_sample",
+    "SoftSampler",
     "hard_select",
 ]
 

@@ -13,18 +13,13 @@ def read_data(path, n_features=None, with_groups=True):
 
     Groups come from ``qid:`` tokens or a ``<path>.query`` file when present.
     """
-    import os
-
-    from ..datasets._svmlight import load_svmlight_bytes, read_bytes, read_query_file
+    from ..datasets import load_svmlight
 
     if not Path(path).is_file():
         raise UserError(f"no such file: {path}")
-    X, y, qid = load_svmlight_bytes(read_bytes(path), os.fspath(path), n_features)
     if not with_groups:
-        return X, y, None
-    if qid is None and os.path.exists(f"{path}.query"):
-        qid = read_query_file(f"{path}.query", n_rows=X.shape[0])
-    return X, y, qid
+        return (*load_svmlight(path, n_features), None)
+    return load_svmlight(path, n_features, query_id="auto")
 
 
 def parse_params(items):

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import inspect
+import sys
 import time
+from pathlib import Path
 
 from . import UserError
 from ._common import parse_params, read_data
@@ -38,19 +41,14 @@ def run(args):
         params["C"] = args.C
     if args.seed is not None:
         params["random_state"] = args.seed
-    model = make_model(args.model)
-    if "verbose" in model.get_params() and "verbose" not in params:
-        params["verbose"] = not args.quiet
     model = make_model(args.model, **params)
-    from pathlib import Path
-
+    if "verbose" in model.get_params() and "verbose" not in params:
+        model.set_params(verbose=not args.quiet)  # progress on in the CLI
     if Path(args.output).exists() and not args.force:
         raise UserError(f"{args.output} exists; use --force to overwrite it")
     X, y, groups = read_data(args.train_file, with_groups=not args.no_groups)
     t0 = time.perf_counter()
     if groups is not None:
-        import inspect
-
         if "groups" not in inspect.signature(model.fit).parameters:
             raise UserError(f"model {args.model!r} does not support per-query pairs; "
                             "use --no-groups or --model ranksvm")
@@ -62,8 +60,6 @@ def run(args):
                extra={"train_file": str(args.train_file), "fit_seconds": seconds,
                       "n_samples": X.shape[0]})
     if not args.quiet:
-        import sys
-
         print(f"trained {args.model} on {X.shape[0]} rows x {X.shape[1]} features in "
               f"{seconds:.3f}s -> {args.output}", file=sys.stderr)
     return 0

@@ -246,9 +246,10 @@ def load_svmlight(path, n_features=None, *, query_id=False, query_file="auto",
     n_features : int, default=None
         Number of columns; None uses the largest index in the file. Give it to
         make a train and a test file agree (an index beyond it is an error).
-    query_id : bool, default=False
+    query_id : bool or "auto", default=False
         Also return the group (query) of each row: from ``qid:`` tokens when
-        the file has them, else from the query file.
+        the file has them, else from the query file. With ``"auto"`` the
+        groups are None when the file has neither (instead of an error).
     query_file : str, os.PathLike, "auto" or None, default="auto"
         A LightGBM-style file of query sizes (one count of consecutive rows
         per line). ``"auto"`` uses ``<path>.query`` if it exists and the file
@@ -266,7 +267,7 @@ def load_svmlight(path, n_features=None, *, query_id=False, query_file="auto",
     y : ndarray of float64, shape (n_samples,)
         Labels as written in the file.
     groups : ndarray of int64, shape (n_samples,)
-        Only when ``query_id=True``.
+        Only when ``query_id`` is True or "auto" (None there if the file has no groups).
 
     Raises
     ------
@@ -288,8 +289,8 @@ def load_svmlight(path, n_features=None, *, query_id=False, query_file="auto",
     ((2, 3), [1.0, 0.0], [7, 7])
     """
     path = os.fspath(path)
-    if not isinstance(query_id, (bool, np.bool_)):
-        raise ValueError(f"query_id must be True or False; got {query_id!r}.")
+    if not (isinstance(query_id, (bool, np.bool_)) or query_id == "auto"):
+        raise ValueError(f"query_id must be True, False or 'auto'; got {query_id!r}.")
     data = read_bytes(path)
     X, y, qid = load_svmlight_bytes(
         data, path, n_features, zero_based=zero_based, duplicates=duplicates
@@ -303,6 +304,8 @@ def load_svmlight(path, n_features=None, *, query_id=False, query_file="auto",
         groups = read_query_file(os.fspath(query_file), n_rows=X.shape[0])
     elif qid is not None:
         groups = qid
+    elif query_id == "auto":
+        groups = None
     else:
         raise ValueError(
             f"{path}: query_id=True but the file has no qid: tokens and no query file "
