@@ -133,10 +133,10 @@ def test_hard_rounds_pick_what_hard_select_picks():
     X, y = _data(40, 3, seed=6)
     # round_tol=None: every round solves to tol, so round 2's model is a budget-40 fit's
     model = ActiveRankSVM(budget=60, batch_size=20, strategy="hard-correct", random_state=0,
-                          tol=1e-6, round_tol=None).fit(X, y)
+                          tol=1e-6, round_tol=None, round_max_iter=None).fit(X, y)
     # replay round 2 from round 1's model: refit with budget 40 gives that model
     m40 = ActiveRankSVM(budget=40, batch_size=20, strategy="hard-correct", random_state=0,
-                        tol=1e-6, round_tol=None).fit(X, y)
+                        tol=1e-6, round_tol=None, round_max_iter=None).fit(X, y)
     np.testing.assert_array_equal(model.pool_ids_[:40], m40.pool_ids_)
     a, b = BipartitePairs(y).enumerate()
     s = X @ m40.coef_
@@ -271,7 +271,7 @@ def test_reproduction_runs_on_any_libsvm_file(tmp_path, capsys):
     Xtr, ytr = _load_toy(tmp_path / "toy.train")
     Xte, yte = _load_toy(tmp_path / "toy.test")
     est = ActiveRankSVM(budget=300, batch_size=50, C=0.1, strategy="soft-correct",
-                        round_tol=None, random_state=1).fit(Xtr, ytr == 2)
+                        round_tol=None, round_max_iter=None, random_state=1).fit(Xtr, ytr == 2)
     assert methods["Soft-Correct"]["auc"][1] == pytest.approx(est.score(Xte, yte == 2))
     md = (out / "shen-lin.md").read_text()
     assert "Table 4" in md and "Table 6" in md and "Table 2" in md and "Table 7" in md
@@ -316,14 +316,38 @@ def test_random_with_budget_covering_all_pairs_equals_ranksvm_estimator():
     np.testing.assert_allclose(model.coef_, ref.coef_, atol=1e-3)
 
 
-def test_round_tol_only_loosens_intermediate_rounds():
+@pytest.mark.parametrize("loose_kw", [dict(round_tol=5.0, round_max_iter=None),
+                                      dict(round_tol=None, round_max_iter=1), {}])
+def test_loose_rounds_only_loosen_intermediate_rounds(loose_kw):
     X, y = _data(300, 5, seed=12)
-    tight = ActiveRankSVM(budget=400, batch_size=100, random_state=0, round_tol=None).fit(X, y)
-    loose = ActiveRankSVM(budget=400, batch_size=100, random_state=0, round_tol=5.0).fit(X, y)
-    assert loose.n_iter_ < tight.n_iter_
+    tight = ActiveRankSVM(budget=400, batch_size=100, random_state=0, round_tol=None,
+                          round_max_iter=None).fit(X, y)
+    loose = ActiveRankSVM(budget=400, batch_size=100, random_state=0, **loose_kw).fit(X, y)
     assert sum(h["n_iter"] for h in loose.history_[:-1]) < sum(
         h["n_iter"] for h in tight.history_[:-1])
+    if loose_kw.get("round_max_iter", 1) == 1:
+        assert all(h["n_iter"] == 1 for h in loose.history_[:-1])
     # the last solve reaches the same tolerance: a near-identical fit quality
     assert abs(loose.score(X, y) - tight.score(X, y)) < 0.01
     # the first round is identical (same pool, same start)
     np.testing.assert_array_equal(loose.pool_ids_[:100], tight.pool_ids_[:100])
+    # and the last solve meets tol on the loose pool: its projected-gradient test passed
+    assert loose.history_[-1]["n_iter"] < loose.max_iter
+
+
+def test_pool_weights_are_the_bias_corrected_costs():
+    """Rescaled round after round, the pool's costs still equal shen-lin 4.1's formula."""
+    from birank.batch._active_sampling import JointSpace, crc_weights
+
+    X, y = _data(300, 5, seed=13)
+    for gamma, bc in ((1.0, True), (0.6, True), (0.6, False)):
+        model = ActiveRankSVM(budget=500, batch_size=50, gamma=gamma, bias_correction=bc,
+                              C=0.3, random_state=0).fit(X, y)
+        space = JointSpace(y, gamma)
+        assert model.acceptance_.shape == model.pool_ids_.shape
+        assert np.all(model.acceptance_[:50] == 1.0)  # the uniform initial pool
+        assert np.all((model.acceptance_ > 0) & (model.acceptance_ <= 1))
+        want = crc_weights(model.acceptance_, space.big_gamma(model.pool_ids_), 0.3, bc)
+        np.testing.assert_allclose(model.pool_weights_, want, rtol=1e-12)
+        if bc:
+            assert model.acceptance_.min() < 1.0  # the correction did something

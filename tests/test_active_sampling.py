@@ -12,6 +12,11 @@ def _ext(s):
     return np.append(np.asarray(s, dtype=np.float64), 0.0)
 
 
+def _rows(s):
+    """Scores ``s`` as the kernels' rows argument: X = s as one column, w = [1], intercept 0."""
+    return np.ascontiguousarray(np.asarray(s, dtype=np.float64)[:, None]), np.ones(1), 0.0
+
+
 def test_acceptance_probabilities_equal_paper_formulas():
     m = np.linspace(-30, 30, 601)
     close = 2.0 / (1.0 + np.exp(np.abs(m)))  # shen-lin 3.3, soft closeness
@@ -95,7 +100,7 @@ def test_soft_sampling_follows_acceptance_probabilities(strategy, budget):
     counts = np.zeros(space.n_active)
     rejected = 0
     for _ in range(n_draw):
-        ids, p, n_rej, n_drawn, exhausted = sampler.sample(_ext(s), 1, chosen, rng)
+        ids, p, n_rej, n_drawn, exhausted = sampler.sample(*_rows(s), 1, chosen, rng)
         assert not exhausted and ids.size == 1
         counts[ids[0]] += 1
         rejected += n_rej
@@ -117,7 +122,7 @@ def test_soft_sampling_returns_distinct_unchosen_items_and_reports_p():
     space = JointSpace(y, 1.0)
     chosen = ChosenSet(space.initial(30, rng))
     sampler = SoftSampler(space, "soft-correct", budget=200, max_draws=10**6)
-    ids, p, _, _, _ = sampler.sample(_ext(s), 50, chosen, rng)
+    ids, p, _, _, _ = sampler.sample(*_rows(s), 50, chosen, rng)
     assert ids.size == np.unique(ids).size == 50
     assert not chosen.contains(ids).any()
     np.testing.assert_array_equal(
@@ -133,7 +138,7 @@ def test_soft_sampling_reports_exhaustion_instead_of_looping():
     for budget in (2, 10**6):
         sampler = SoftSampler(JointSpace(y, 1.0), "soft-correct", budget=budget,
                               max_draws=5000)
-        ids, _, _, _, exhausted = sampler.sample(_ext(s), 3, ChosenSet(), rng)
+        ids, _, _, _, exhausted = sampler.sample(*_rows(s), 3, ChosenSet(), rng)
         assert exhausted and ids.size == 0
 
 
@@ -151,21 +156,46 @@ def test_joint_space_parts():
 
 
 @pytest.mark.kernel
-def test_row_scoring_kernels_equal_numpy():
+@pytest.mark.parametrize("gamma", [1.0, 0.4, 0.0])
+def test_item_margins_equal_numpy(gamma):
+    """The sampler's margins of pairs and pseudo-pairs, dense and CSR, with an intercept."""
     import scipy.sparse as sp
 
-    from birank._kernels.active_select import csr_rows_dot, dense_rows_dot
+    from birank.solvers.dual_cd import xargs
 
     rng = np.random.default_rng(5)
     X = rng.normal(size=(30, 7))
     X[rng.random(X.shape) < 0.5] = 0.0
+    y = (rng.random(30) < 0.4).astype(int)
     w = rng.normal(size=7)
-    rows = np.array([3, -1, 0, 29, 3, -1, 17], dtype=np.int64)
-    want = np.where(rows >= 0, X[np.maximum(rows, 0)] @ w + 0.25, 0.0)
-    Xs = sp.csr_matrix(X)
-    np.testing.assert_allclose(csr_rows_dot(Xs.data, Xs.indices, Xs.indptr, rows, w, 0.25),
-                               want, rtol=1e-12, atol=1e-12)
-    np.testing.assert_allclose(dense_rows_dot(X, rows, w, 0.25), want, rtol=1e-12, atol=1e-12)
+    space = JointSpace(y, gamma)
+    sampler = SoftSampler(space, "soft-correct", budget=10, max_draws=100)
+    ids = rng.integers(space.lo, space.hi, 40)
+    s_ext = np.append(X @ w + 0.25, 0.0)
+    want = space.margins(s_ext, ids)
+    for Xl in (X, sp.csr_matrix(X)):
+        got = sampler.margins(xargs(Xl), w, 0.25, ids)
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.kernel
+def test_soft_sample_draws_ids_above_2_to_the_31():
+    """Pair ids of a large D* (10^5 x 10^5 pairs) are drawn over the whole range."""
+    from birank._kernels.id_set import new_table
+    from birank._kernels.soft_sample import RANDOM, soft_sample
+
+    n = 100_000
+    y = np.r_[np.ones(n, dtype=bool), np.zeros(n, dtype=bool)]
+    pos, neg = np.arange(n, dtype=np.int64), np.arange(n, 2 * n, dtype=np.int64)
+    X = np.zeros((2 * n, 1))
+    ids, p, n_rej, n_drawn, exhausted = soft_sample(
+        X, np.ones(1), 0.0, pos, neg, y, n * n, 0, n * n, 1.0, RANDOM,
+        new_table(0), 2000, 10**6, 3)
+    assert not exhausted and n_rej == 0 and n_drawn == 2000 and np.all(p == 1.0)
+    assert np.unique(ids).size == 2000 and ids.min() >= 0 and ids.max() < n * n
+    # uniform over [0, 10^10): the mean is near 5e9 and many ids exceed 2^31
+    assert abs(ids.mean() / (n * n) - 0.5) < 0.03
+    assert np.mean(ids > 2**31) > 0.7
 
 
 def test_chosen_set_add_keeps_a_sorted_set(rng):

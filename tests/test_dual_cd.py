@@ -254,6 +254,65 @@ def test_compact_rows_gives_bit_identical_results(fit_threshold, layout):
     assert solvers[1].dual_objective() == solvers[0].dual_objective()
 
 
+@pytest.mark.parametrize("loss", ["hinge", "squared_hinge"])
+@pytest.mark.parametrize("fit_threshold", [False, True])
+def test_pair_rows_solve_the_same_problem(fit_threshold, loss):
+    """Materialized z_p rows (CSR): same optimum, margins, Q and objectives as implicit pairs."""
+    rng = np.random.default_rng(6)
+    X, a, b, C = make_problem(rng, n=40, d=6)
+    X[rng.random(X.shape) < 0.4] = 0.0
+    X[3] = X[5]  # a pair whose entries all cancel: z = 0 (+ threshold)
+    a = np.r_[a, 3]
+    b = np.r_[b, 5]
+    C = np.r_[C, 0.5]
+    Xs = sp.csr_matrix(X)
+    solvers = [PairDualCD(Xs, loss=loss, fit_threshold=fit_threshold, tol=1e-9,
+                          max_iter=100000, pair_rows=pr, random_state=2) for pr in (False, True)]
+    assert not solvers[0].pair_rows and solvers[1].pair_rows
+    for lo, hi in [(0, 7), (7, 8), (8, 60), (60, a.size)]:  # several batches: buffers grow
+        for solver in solvers:
+            solver.add_rows(a[lo:hi], b[lo:hi], C[lo:hi])
+            solver.scale_weights(0.9)
+            solver.solve()
+        np.testing.assert_allclose(solvers[1]._rf[:hi, 1], solvers[0]._rf[:hi, 1], rtol=1e-12,
+                                   atol=1e-12)  # Q_pp
+        np.testing.assert_allclose(solvers[1].coef_, solvers[0].coef_, atol=1e-6)
+        assert solvers[1].intercept_ == pytest.approx(solvers[0].intercept_, abs=1e-6)
+        np.testing.assert_allclose(solvers[1].margins(), solvers[0].margins(), atol=1e-6)
+        for s_ in solvers:
+            assert s_.primal_objective() == pytest.approx(s_.dual_objective(), rel=1e-7)
+    # the stored rows are the merged differences, cancelled entries dropped
+    Z = sp.csr_matrix((solvers[1]._zdata, solvers[1]._zind, solvers[1]._zptr[: a.size + 1]),
+                      shape=(a.size, X.shape[1] + 1))
+    Xo = np.vstack((X, np.zeros(X.shape[1])))  # row -1: the origin
+    want = Xo[a] - Xo[b]
+    np.testing.assert_array_equal(Z.toarray()[:, :-1], want)
+    t = np.where(b < 0, -1.0, np.where(a < 0, 1.0, 0.0)) if fit_threshold else 0.0
+    np.testing.assert_array_equal(Z.toarray()[:, -1], t + np.zeros(a.size))
+    assert Z.getrow(a.size - 1).nnz == 0  # a real pair (no threshold entry) that cancels
+    assert np.all(Z.data != 0)
+
+
+def test_scale_weights_scales_alpha_and_w():
+    rng = np.random.default_rng(7)
+    X, a, b, C = make_problem(rng, n=30, d=5)
+    s = PairDualCD(X, tol=1e-6, random_state=0)
+    s.add_rows(a, b, C)
+    s.solve()
+    w, alpha, Cs = s.w.copy(), s.alpha_.copy(), s.C_.copy()
+    s.scale_weights(0.37)
+    np.testing.assert_allclose(s.C_, 0.37 * Cs, rtol=1e-15)
+    np.testing.assert_allclose(s.alpha_, 0.37 * alpha, rtol=1e-15)
+    assert np.all(s.alpha_ <= s.C_)
+    np.testing.assert_allclose(s.w, 0.37 * w, rtol=1e-14)
+    w_from_alpha = np.zeros_like(s.w)
+    from birank._kernels.dual_cd import rebuild_w
+    rebuild_w(s._xa, w_from_alpha, s._abk, s._rf, s.n_rows, s.fit_threshold)
+    np.testing.assert_allclose(s.w, w_from_alpha, rtol=1e-12, atol=1e-14)
+    with pytest.raises(ValueError, match="kappa"):
+        s.scale_weights(0.0)
+
+
 def test_same_seed_same_w_and_shrinking_same_optimum():
     rng = np.random.default_rng(4)
     X, a, b = _medium(rng, n=200, d=10)

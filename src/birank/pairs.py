@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._kernels.id_set import new_table, table_contains, table_insert
+
 __all__ = [
     "BipartitePairs",
     "PseudoPairs",
@@ -217,13 +219,19 @@ class UnionPairs(_PairSpace):
 
 
 class ChosenSet:
-    """Set of chosen pair ids (a sorted array; size is the budget, not n_pairs).
+    """Set of chosen pair ids; its size is the budget, not n_pairs.
 
-    Membership of a batch of candidate ids is one vectorized binary search.
+    Held twice: a sorted array (:meth:`to_array`, for the hard strategies) and
+    a hash table (:attr:`table`, see :mod:`birank._kernels.id_set`) that the
+    sampling kernel probes once per draw.
     """
 
     def __init__(self, ids=()):
         self._ids = np.unique(np.asarray(ids, dtype=np.int64))
+        if self._ids.size and self._ids[0] < 0:
+            raise ValueError(f"pair ids are >= 0; got {self._ids[0]}.")
+        self._table = new_table(max(self._ids.size, 8))
+        table_insert(self._table, self._ids)
 
     def __len__(self):
         return int(self._ids.size)
@@ -231,25 +239,35 @@ class ChosenSet:
     def __contains__(self, pair_id):
         return bool(self.contains(np.array([pair_id]))[0])
 
+    @property
+    def table(self):
+        """The hash table of the ids (read-only use: :meth:`add` may replace it)."""
+        return self._table
+
     def contains(self, ids):
         ids = np.asarray(ids, dtype=np.int64)
-        if self._ids.size == 0:
-            return np.zeros(ids.shape, dtype=bool)
-        pos = np.minimum(np.searchsorted(self._ids, ids), self._ids.size - 1)
-        return self._ids[pos] == ids
+        return table_contains(self._table, np.ascontiguousarray(ids.reshape(-1))).reshape(
+            ids.shape)
 
     def add(self, ids):
         """Insert ``ids`` (duplicates and already chosen ids are ignored).
 
-        A batch of ``b`` ids costs ``O(b log b + b log n)`` for the sort and
-        the searches plus one ``O(n)`` copy (no re-sort of the whole set).
+        A batch of ``b`` ids costs ``O(b log b)`` for the sort, ``O(b)``
+        expected for the table and one ``O(n)`` copy of the sorted array; the
+        table doubles when it would be more than half full.
         """
         new = np.unique(np.asarray(ids, dtype=np.int64).reshape(-1))
         if new.size == 0:
             return
-        if self._ids.size:
-            new = new[~self.contains(new)]
+        if new[0] < 0:
+            raise ValueError(f"pair ids are >= 0; got {new[0]}.")
+        new = new[~self.contains(new)]
         self._ids = np.insert(self._ids, np.searchsorted(self._ids, new), new)
+        if 2 * self._ids.size > self._table.size:
+            self._table = new_table(self._ids.size)
+            table_insert(self._table, self._ids)
+        else:
+            table_insert(self._table, new)
 
     def to_array(self):
         return self._ids.copy()

@@ -154,36 +154,3 @@ def hard_select_pairs(s_pos, s_neg, asc, desc, start, mode, n_take, chosen):
             hpos[0] = hpos[m]
         _sift_down(hk, hid, hst, hpos, 0, m)
     return out_ids[:k], out_keys[:k]
-
-
-@njit(cache=True)
-def csr_rows_dot(data, indices, indptr, rows, w, bias):
-    """``x_r . w + bias`` for each ``r`` in ``rows``; ``r = -1`` (the origin) scores 0."""
-    out = np.empty(rows.shape[0])
-    for k in range(rows.shape[0]):
-        r = rows[k]
-        if r < 0:
-            out[k] = 0.0
-            continue
-        acc = 0.0
-        for p in range(indptr[r], indptr[r + 1]):
-            acc += data[p] * w[indices[p]]
-        out[k] = acc + bias
-    return out
-
-
-@njit(cache=True)
-def dense_rows_dot(X, rows, w, bias):
-    """Dense version of :func:`csr_rows_dot`."""
-    out = np.empty(rows.shape[0])
-    d = X.shape[1]
-    for k in range(rows.shape[0]):
-        r = rows[k]
-        if r < 0:
-            out[k] = 0.0
-            continue
-        acc = 0.0
-        for j in range(d):
-            acc += X[r, j] * w[j]
-        out[k] = acc + bias
-    return out

@@ -101,7 +101,10 @@ def rebuild_w(X, w, ab, rf, n_rows, fit_threshold):
             a, b = ab[p, 0], ab[p, 1]
             pair_axpy(X, w, al, a, b)
             theta += al * tcoef(a, b, fit_threshold)
-    w[w.shape[0] - 1] = theta
+    if fit_threshold:
+        # (without the flag, w[-1] is whatever the rows hold there: 0, or theta
+        # when the threshold is a stored column of the rows, see PairDualCD(pair_rows))
+        w[w.shape[0] - 1] = theta
 
 
 @njit(cache=True)
@@ -237,3 +240,86 @@ def dual_cd(X, w, ab, rf, n_rows, squared, fit_threshold, seed, tol, max_iter, s
         if PGmin_old >= 0.0:
             PGmin_old = -_INF
     return it, gap
+
+
+@njit(cache=True)
+def map_local_rows(rows, local_of, n_local, new_rows):
+    """Local ids of the global row ids in ``rows`` (``-1``, the origin, stays ``-1``).
+
+    ``local_of[g]`` is the local id of global row ``g`` or ``-1`` when it has
+    no local copy yet; such rows get the next ids in order of first use (so
+    the two rows of a pair tend to be adjacent) and are listed in
+    ``new_rows``. Returns the local ids (same shape as ``rows``) and the
+    number of new rows.
+    """
+    out = np.empty_like(rows)
+    n_new = 0
+    for p in range(rows.shape[0]):
+        for c in range(rows.shape[1]):
+            g = rows[p, c]
+            if g < 0:
+                out[p, c] = -1
+                continue
+            loc = local_of[g]
+            if loc < 0:
+                loc = n_local + n_new
+                local_of[g] = loc
+                new_rows[n_new] = g
+                n_new += 1
+            out[p, c] = loc
+    return out, n_new
+
+
+@njit(cache=True)
+def gather_csr_rows(data, indices, indptr, rows, ldata, lind, lptr, start):
+    """Append CSR rows ``rows`` of X to the local copy as local rows ``start, start + 1, ...``."""
+    nz = lptr[start]
+    for k in range(rows.shape[0]):
+        r = rows[k]
+        for q in range(indptr[r], indptr[r + 1]):
+            ldata[nz] = data[q]
+            lind[nz] = indices[q]
+            nz += 1
+        lptr[start + k + 1] = nz
+
+
+@njit(cache=True)
+def merge_pair_rows(data, indices, indptr, a, b, t, t_col, zdata, zind, zptr, start):
+    """Append the pair vectors ``z_k = x[a_k] - x[b_k]`` (+ ``t_k`` in column ``t_col``).
+
+    One sorted merge of two CSR rows per pair (row ``-1`` is the origin);
+    entries that cancel exactly are dropped. The rows go to the CSR buffers
+    ``zdata, zind, zptr`` as rows ``start, start + 1, ...``; ``zptr[start]``
+    must hold the entries already stored. The caller sizes the buffers for
+    ``nnz(x_a) + nnz(x_b) + 1`` entries per pair.
+    """
+    nz = zptr[start]
+    for k in range(a.shape[0]):
+        ia = ea = ib = eb = 0
+        if a[k] >= 0:
+            ia, ea = indptr[a[k]], indptr[a[k] + 1]
+        if b[k] >= 0:
+            ib, eb = indptr[b[k]], indptr[b[k] + 1]
+        while ia < ea or ib < eb:
+            if ib >= eb or (ia < ea and indices[ia] < indices[ib]):
+                j = indices[ia]
+                v = data[ia]
+                ia += 1
+            elif ia >= ea or indices[ib] < indices[ia]:
+                j = indices[ib]
+                v = -data[ib]
+                ib += 1
+            else:
+                j = indices[ia]
+                v = data[ia] - data[ib]
+                ia += 1
+                ib += 1
+            if v != 0.0:
+                zdata[nz] = v
+                zind[nz] = j
+                nz += 1
+        if t[k] != 0.0:
+            zdata[nz] = t[k]
+            zind[nz] = t_col
+            nz += 1
+        zptr[start + k + 1] = nz

@@ -3,17 +3,17 @@
 The joint set D* = D_pair U D_pseu is numbered as in :class:`birank.pairs.UnionPairs`:
 ids ``[0, P)`` are the real (positive, negative) pairs, ids ``[P, P + N)`` the
 pseudo-pairs (a point against the origin). An item is never a vector: its margin
-``w . z`` is ``s[a] - s[b]`` with ``s = X w + intercept`` computed once per round
-and the origin scored 0.
+``w . z`` is ``s[a] - s[b]`` with ``s = X w + intercept`` and the origin scored 0
+(soft sampling scores only the rows of drawn candidates, the hard strategies
+score every row once per round).
 
 Pieces:
 
 - :func:`acceptance_probability` -- the sigmoid-shaped p of section 3.3;
 - :func:`crc_weights` -- the per-item C of section 4.1 (bias correction);
 - :class:`JointSpace` -- D* restricted to the parts with non-zero Gamma;
-- :class:`SoftSampler` -- Algorithm 2 (rejection sampling) run in vectorized
-  batches: equal in distribution to calling Algorithm 2 ``need`` times with a
-  fixed ``w``, but one numpy pass per few thousand draws;
+- :class:`SoftSampler` -- Algorithm 2 (rejection sampling), ``need`` accepted
+  items per round in one compiled loop (:mod:`birank._kernels.soft_sample`);
 - :func:`hard_select` -- the hard strategies: the ``need`` unchosen items with
   the lowest closeness / correctness, by a k-way merge (no pair enumeration).
 """
@@ -23,6 +23,16 @@ from __future__ import annotations
 import numpy as np
 
 from .._kernels.active_select import hard_select_pairs
+from .._kernels.soft_sample import (
+    RANDOM,
+    SOFT_CLOSE,
+    SOFT_CORRECT,
+    accept_p_array,
+    item_margins,
+    soft_sample,
+    soft_sample_listed,
+)
+from .._validation import draw_seed
 from ..pairs import BipartitePairs, PseudoPairs, UnionPairs, sample_pair_ids
 
 __all__ = [
@@ -36,8 +46,7 @@ __all__ = [
 
 STRATEGIES = ("random", "soft-close", "soft-correct", "hard-close", "hard-correct")
 
-_MIN_BATCH = 256
-_MAX_BATCH = 1 << 20
+_CODES = {"random": RANDOM, "soft-close": SOFT_CLOSE, "soft-correct": SOFT_CORRECT}
 
 
 def acceptance_probability(margin, strategy):
@@ -47,16 +56,14 @@ def acceptance_probability(margin, strategy):
     ``1 - 2 / (1 + exp([1 - m]_+))``. Both are evaluated through the identities
     ``2 / (1 + e^x) = 1 - tanh(x / 2)`` and ``1 - 2 / (1 + e^h) = tanh(h / 2)``,
     which never overflow (the test suite checks them against the paper's form).
+    The sampling kernel calls the same scalar function.
     """
+    if strategy not in _CODES:
+        raise ValueError(f"strategy must be one of {STRATEGIES[:3]} for soft sampling; "
+                         f"got {strategy!r}.")
     margin = np.asarray(margin, dtype=np.float64)
-    if strategy == "random":
-        return np.ones_like(margin)
-    if strategy == "soft-close":
-        return 1.0 - np.tanh(0.5 * np.abs(margin))  # shen-lin p for closeness, eq. (3)
-    if strategy == "soft-correct":
-        return np.tanh(0.5 * np.maximum(1.0 - margin, 0.0))  # shen-lin p for correctness, eq. (4)
-    raise ValueError(f"strategy must be one of {STRATEGIES[:3]} for soft sampling; "
-                     f"got {strategy!r}.")
+    flat = np.ascontiguousarray(margin.reshape(-1))
+    return accept_p_array(flat, _CODES[strategy]).reshape(margin.shape)
 
 
 def crc_weights(p, big_gamma, C, bias_correction=True):
@@ -141,16 +148,15 @@ class JointSpace:
 
 
 class SoftSampler:
-    """Algorithm 2 of shen-lin in vectorized batches, with its state across rounds.
+    """Algorithm 2 of shen-lin for one round, with the data it needs across rounds.
 
-    ``sample`` returns exactly what ``need`` sequential calls of Algorithm 2
-    (draw uniformly from the unchosen pool U*, accept with probability
-    ``Gamma * p``) would return with the same ``w``: candidates are drawn with
-    replacement from the active ids, those already chosen are redrawn (skipped,
-    as U* excludes them), a candidate equal to one accepted earlier in the
-    round is skipped for the same reason, and the first ``need`` accepted
-    candidates are kept. Rejections are the candidates of U* that failed the
-    acceptance test before the last kept one (shen-lin Fig. 6).
+    :meth:`sample` returns what ``need`` sequential calls of Algorithm 2 return
+    with a fixed ``w``: a candidate drawn uniformly from the active ids is
+    redrawn when it is already chosen or was accepted earlier in the round (U*
+    excludes both), and is otherwise accepted with probability ``Gamma * p``.
+    Rejections are the candidates of U* that failed that test (shen-lin
+    Fig. 6). The loop runs in :func:`birank._kernels.soft_sample.soft_sample`
+    and scores only the rows of drawn candidates.
 
     When the active part of D* is less than twice the budget, candidates come
     from an explicit array of unchosen ids (dense mode), so drawing never
@@ -159,79 +165,52 @@ class SoftSampler:
     """
 
     def __init__(self, space, strategy, budget, max_draws):
+        if strategy not in _CODES:
+            raise ValueError(f"strategy must be one of {STRATEGIES[:3]} for soft sampling; "
+                             f"got {strategy!r}.")
         self.space = space
         self.strategy = strategy
+        self.code = _CODES[strategy]
         self.dense = space.n_active < 2 * budget
         self.max_draws = int(max_draws)
-        self._rate = 1.0
+        self._y01 = space.pseudo.y01
 
-    def sample(self, score, need, chosen, rng):
+    def margins(self, X, w, intercept, ids):
+        """``w . z`` of items ``ids``; ``X`` is the rows argument of the kernels."""
+        sp_ = self.space
+        return item_margins(X, w, float(intercept), sp_.pairs.pos, sp_.pairs.neg, self._y01,
+                            sp_.n_pair, np.ascontiguousarray(ids, dtype=np.int64))
+
+    def sample(self, X, w, intercept, need, chosen, rng):
         """Draw ``need`` items; returns ``(ids, p, n_rejected, n_drawn, exhausted)``.
 
-        ``score`` as in :meth:`JointSpace.margins`: only the rows of drawn
-        candidates are scored.
-
-        ``exhausted`` is True when fewer than ``need`` items could be accepted
-        (every acceptance probability zero, or ``max_draws`` candidates tried).
+        ``X`` is the rows argument of the kernels (see
+        :func:`birank.solvers.dual_cd.xargs`), scored as ``X w + intercept``
+        with the origin at 0. ``exhausted`` is True when fewer than ``need``
+        items could be accepted (every acceptance probability zero, or
+        ``max_draws`` draws made).
         """
         space = self.space
-        got_ids = np.empty(0, dtype=np.int64)
-        got_p = np.empty(0)
-        n_rej = 0
-        n_drawn = 0
+        w = np.ascontiguousarray(w, dtype=np.float64)
         if self.dense:
             unchosen = np.arange(space.lo, space.hi, dtype=np.int64)
             if len(chosen):
                 unchosen = unchosen[~chosen.contains(unchosen)]
-            p_un = acceptance_probability(space.margins(score, unchosen), self.strategy)
-            acceptable = np.flatnonzero(space.big_gamma(unchosen) * p_un > 0)
+            p_un = accept_p_array(self.margins(X, w, intercept, unchosen), self.code)
+            weight = space.big_gamma(unchosen) * p_un
+            acceptable = np.flatnonzero(weight > 0)
             if acceptable.size <= need:
                 # Algorithm 2 would take every acceptable item, then loop forever
                 take = rng.permutation(acceptable)
                 return unchosen[take], p_un[take], 0, 0, acceptable.size < need
-        while got_ids.size < need:
-            remaining = need - got_ids.size
-            m = int(min(max(1.5 * remaining / max(self._rate, 1e-9), _MIN_BATCH), _MAX_BATCH))
-            if self.dense:
-                pos = rng.integers(0, unchosen.size, size=m)
-                cand = unchosen[pos]
-            else:
-                cand = rng.integers(space.lo, space.hi, size=m, dtype=np.int64)
-                if len(chosen):
-                    cand = cand[~chosen.contains(cand)]
-            u = rng.random(cand.size)
-            if self.dense:
-                p = p_un[pos]
-            else:
-                p = acceptance_probability(space.margins(score, cand), self.strategy)
-            acc = u < space.big_gamma(cand) * p
-            # a candidate equal to an item accepted earlier (this round) is not in U*
-            valid = np.ones(cand.size, dtype=bool)
-            if got_ids.size:
-                valid &= ~np.isin(cand, got_ids)
-            acc &= valid
-            acc_pos = np.flatnonzero(acc)
-            if acc_pos.size:
-                uniq, first = np.unique(cand[acc_pos], return_index=True)
-                first_pos = acc_pos[first]
-                k = np.searchsorted(uniq, cand)
-                k = np.minimum(k, uniq.size - 1)
-                later_dup = (uniq[k] == cand) & (first_pos[k] < np.arange(cand.size))
-                valid &= ~later_dup
-                acc &= valid
-                acc_pos = np.flatnonzero(acc)
-            take = acc_pos[:remaining]
-            cut = take[-1] + 1 if take.size == remaining else cand.size
-            n_valid = int(np.count_nonzero(valid[:cut]))
-            n_rej += n_valid - take.size
-            n_drawn += n_valid
-            got_ids = np.concatenate((got_ids, cand[take]))
-            got_p = np.concatenate((got_p, p[take]))
-            # running acceptance rate, used to size the next batch
-            self._rate = max(take.size, 0.5) / max(n_valid, 1)
-            if got_ids.size < need and n_drawn >= self.max_draws:
-                return got_ids, got_p, n_rej, n_drawn, True
-        return got_ids, got_p, n_rej, n_drawn, False
+            got, n_rej, n_drawn, exhausted = soft_sample_listed(weight, int(need),
+                                                                self.max_draws, draw_seed(rng))
+            return unchosen[got], p_un[got], int(n_rej), int(n_drawn), bool(exhausted)
+        ids, p, n_rej, n_drawn, exhausted = soft_sample(
+            X, w, float(intercept), space.pairs.pos, space.pairs.neg, self._y01, space.n_pair,
+            space.lo, space.hi, space.gamma, self.code, chosen.table, int(need),
+            self.max_draws, draw_seed(rng))
+        return ids, p, int(n_rej), int(n_drawn), bool(exhausted)
 
 
 def hard_select(space, s_ext, need, strategy, chosen):

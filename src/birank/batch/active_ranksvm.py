@@ -6,36 +6,20 @@ import time
 import warnings
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.extmath import safe_sparse_dot
 from sklearn.utils.multiclass import check_classification_targets
 
-from .._kernels.active_select import csr_rows_dot, dense_rows_dot
 from .._progress import make_progress
 from .._validation import (Interval, Options, check_random_state, check_X, check_X_y,
                            draw_seed, encode_binary, validate_params)
 from ..base import BinaryRankerMixin
 from ..pairs import ChosenSet
-from ..solvers.dual_cd import PairDualCD
-from ._active_sampling import STRATEGIES, JointSpace, SoftSampler, crc_weights, hard_select
+from ..solvers.dual_cd import PairDualCD, xargs
+from ._active_sampling import STRATEGIES, JointSpace, SoftSampler, hard_select
 
 __all__ = ["ActiveRankSVM"]
-
-
-class _RowScorer:
-    """``rows -> X[rows] @ w + intercept`` (0 for the origin ``-1``), rows scored on demand."""
-
-    def __init__(self, X, w, intercept):
-        self.X, self.w, self.intercept = X, w, float(intercept)
-
-    def __call__(self, rows):
-        rows = np.ascontiguousarray(rows, dtype=np.int64)
-        if sp.issparse(self.X):
-            return csr_rows_dot(self.X.data, self.X.indices, self.X.indptr, rows, self.w,
-                                self.intercept)
-        return dense_rows_dot(self.X, rows, self.w, self.intercept)
 
 
 class ActiveRankSVM(BinaryRankerMixin, BaseEstimator):
@@ -44,12 +28,13 @@ class ActiveRankSVM(BinaryRankerMixin, BaseEstimator):
     Algorithm 1 of Shen & Lin (2014), "Active sampling of pairs and points for
     large-scale linear bipartite ranking": start from ``batch_size`` items drawn
     uniformly from the joint set D* of real pairs (positive, negative) and
-    pseudo-pairs (a point against the origin); then repeatedly score the
-    points once, sample ``batch_size`` more items with the chosen strategy,
-    and warm-start a dual coordinate descent solver on the chosen pool, until
-    ``budget`` items are chosen. Cost depends on the budget, not on the number
-    of pairs: one pass ``X @ w`` per round plus the solver on at most
-    ``budget`` rows. Pairs are never enumerated.
+    pseudo-pairs (a point against the origin); then repeatedly sample
+    ``batch_size`` more items with the chosen strategy and warm-start a dual
+    coordinate descent solver on the chosen pool, until ``budget`` items are
+    chosen. Pairs are never enumerated. The soft strategies score only the
+    rows of the candidates they draw, so after input validation their cost
+    depends on the budget, not on the number of rows; the hard strategies
+    score every row once per round.
 
     ``gamma=1`` is ASRankSVM (real pairs only), ``gamma=0`` the point-wise SVM
     on pseudo-pairs, values in between the CRC framework (shen-lin eq. (5)).
@@ -89,19 +74,21 @@ default='soft-correct'
         Stopping tolerance of the dual CD solver (LIBLINEAR's default, as in the paper).
     round_tol : float or None, default=1.0
         Solver tolerance of the intermediate rounds (every solve but the
-        last, which always uses ``tol``). None uses ``tol`` in every round, as
-        the paper does (LIBLINEAR warm-started with its default tolerance);
-        solving the intermediate rounds loosely is our implementation choice:
-        their w only guides the sampling, and the pool is re-solved warm at
-        the next round. The default 1.0 cuts the solver passes about 6x and
-        the fit time 1.6x (a9a: 0.68 s -> 0.40 s) with the same test AUC over
-        5 seeds (a9a 0.9007 +- 0.0004 with None vs 0.9010 +- 0.0004; w8a half
-        split 0.9623 +- 0.0003 vs 0.9620 +- 0.0003; german.numer half split,
-        10 seeds, 0.7919 +- 0.0021 vs 0.7921 +- 0.0019). Looser values (10,
-        i.e. one pass per round) are faster again but raised the spread on
-        german.numer (0.7896 +- 0.0074).
+        last, which always uses ``tol``). None uses ``tol``.
+    round_max_iter : int or None, default=1
+        Solver passes allowed in an intermediate round (None: ``max_iter``).
+        The paper solves every round to ``tol`` (LIBLINEAR warm-started with
+        its default tolerance): ``round_tol=None, round_max_iter=None``, which
+        ``birank reproduce shen-lin`` uses. Solving the intermediate rounds
+        loosely is our implementation choice: their w only guides the
+        sampling, the pool is re-solved warm at the next round and the last
+        round is solved to ``tol``. One pass per round fits a9a 3x faster than
+        the paper's setting with the same test AUC (see
+        ``benchmarks/bench_active.py --rounds``, which compares the settings
+        on the shen-lin data sets).
     max_iter : int, default=1000
-        Solver passes per round.
+        Solver passes of the last round (and of every round with
+        ``round_max_iter=None``).
     max_draws : int, default=20_000_000
         Candidate draws allowed per round before soft sampling gives up (when
         almost no unchosen item can be accepted); fitting then stops early with
@@ -140,6 +127,12 @@ default='soft-correct'
         The chosen items in order of choice, numbered as
         :class:`birank.pairs.UnionPairs` numbers D*: ids below
         ``n_pos * n_neg`` are real pairs, the rest pseudo-pairs.
+    acceptance_ : ndarray of shape (budget_,)
+        Acceptance probability p (section 3.3, without Gamma) of each chosen
+        item when it was drawn; 1 for the initial pool and the random and
+        hard strategies.
+    pool_weights_ : ndarray of shape (budget_,)
+        The cost ``C_k`` of each chosen item in the last solve (section 4.1).
     n_features_in_ : int
 
     Examples
@@ -167,6 +160,7 @@ default='soft-correct'
         "loss": [Options("hinge", "squared_hinge")],
         "tol": [Interval("real", 0, None, closed="neither")],
         "round_tol": [None, Interval("real", 0, None, closed="neither")],
+        "round_max_iter": [None, Interval("integer", 1, None)],
         "max_iter": [Interval("integer", 1, None)],
         "max_draws": [Interval("integer", 1, None)],
         "random_state": ["random_state"],
@@ -175,8 +169,8 @@ default='soft-correct'
 
     def __init__(self, budget=8000, batch_size=100, strategy="soft-correct", gamma=1.0,
                  threshold=False, bias_correction=True, C=0.1, loss="hinge", tol=0.1,
-                 round_tol=1.0, max_iter=1000, max_draws=20_000_000, random_state=None,
-                 verbose=False):
+                 round_tol=1.0, round_max_iter=1, max_iter=1000, max_draws=20_000_000,
+                 random_state=None, verbose=False):
         self.budget = budget
         self.batch_size = batch_size
         self.strategy = strategy
@@ -187,6 +181,7 @@ default='soft-correct'
         self.loss = loss
         self.tol = tol
         self.round_tol = round_tol
+        self.round_max_iter = round_max_iter
         self.max_iter = max_iter
         self.max_draws = max_draws
         self.random_state = random_state
@@ -247,15 +242,18 @@ default='soft-correct'
         hard = self.strategy.startswith("hard")
         sampler = None if hard else SoftSampler(space, self.strategy, budget, self.max_draws)
         solver = PairDualCD(X, loss=self.loss, fit_threshold=self.threshold, tol=self.tol,
-                            max_iter=self.max_iter, compact_rows=True,
+                            max_iter=self.max_iter, compact_rows=True, pair_rows=True,
                             random_state=draw_seed(rng))
+        Xrows = xargs(solver.X)
         report = make_progress(self.verbose, "ActiveRankSVM")
 
         t0 = time.perf_counter()
         ids = space.initial(b, rng)  # Algorithm 1 input: a random initial chosen pool
         chosen = ChosenSet(ids)
         pool_ids = ids
-        pool_p = np.ones(b)  # drawn uniformly: acceptance probability 1
+        p = np.ones(b)  # drawn uniformly: acceptance probability 1
+        p_parts = []
+        n_chosen, Z = 0, 0.0
         select_s = time.perf_counter() - t0
         history, rejections = [], []
         n_iter_total = 0
@@ -264,13 +262,27 @@ default='soft-correct'
         last_warning = None
         while True:
             t1 = time.perf_counter()
-            a, bb = space.decode(ids)
-            C_all = crc_weights(pool_p, space.big_gamma(pool_ids), self.C, self.bias_correction)
+            # shen-lin 4.1: C_k = Gamma_k |L*| C / (p_k Z), Z = sum_{L*} 1/p (crc_weights).
+            # Adding items changes |L*| and Z only, so the rows already in the pool
+            # change by one factor kappa; scaling their alphas by it too keeps the
+            # warm start feasible without reading any row of X.
+            inv = 1.0 / p if self.bias_correction else np.ones(p.size)
+            n_old, Z_old = n_chosen, Z
+            n_chosen, Z = n_chosen + ids.size, Z + float(inv.sum())
+            if n_old and ids.size and self.bias_correction:
+                solver.scale_weights((n_chosen / Z) / (n_old / Z_old))
             if ids.size:
-                solver.add_rows(a, bb, C_all[C_all.size - ids.size:])
-            solver.set_weights(C_all)
+                C_new = space.big_gamma(ids) * (n_chosen * self.C) * inv / Z
+                a, bb = space.decode(ids)
+                solver.add_rows(a, bb, C_new)
+                p_parts.append(p)
             last_round = pool_ids.size >= budget or stopped
-            solver.tol = self.tol if (last_round or self.round_tol is None) else self.round_tol
+            if last_round:
+                solver.tol, solver.max_iter = self.tol, self.max_iter
+            else:
+                solver.tol = self.tol if self.round_tol is None else self.round_tol
+                solver.max_iter = (self.max_iter if self.round_max_iter is None
+                                   else self.round_max_iter)
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always", ConvergenceWarning)
                 n_iter_total += solver.solve()
@@ -288,7 +300,7 @@ default='soft-correct'
             history.append(entry)
             report(pool_ids.size, budget, f"pairs={entry['n_pairs']}"
                    + (f" auc={entry['auc']:.4f}" if "auc" in entry else ""))
-            if pool_ids.size >= budget or stopped:
+            if last_round:
                 break
             # ---- sampling step of Algorithm 1: b items from U* with the current w
             t1 = time.perf_counter()
@@ -302,8 +314,8 @@ default='soft-correct'
                 p = np.ones(ids.size)
                 n_rej = 0
             else:  # only the rows of drawn candidates are scored: cost independent of N
-                score = _RowScorer(X, solver.coef_.copy(), solver.intercept_)
-                ids, p, n_rej, _, exhausted = sampler.sample(score, need, chosen, rng)
+                ids, p, n_rej, _, exhausted = sampler.sample(
+                    Xrows, solver.coef_, solver.intercept_, need, chosen, rng)
                 if exhausted:
                     stopped = True
                     warnings.warn(
@@ -314,7 +326,6 @@ default='soft-correct'
             rejections.append(int(n_rej))
             chosen.add(ids)
             pool_ids = np.concatenate((pool_ids, ids))
-            pool_p = np.concatenate((pool_p, p))
             select_s = time.perf_counter() - t1
             if ids.size == 0:
                 stopped = True  # one last solve at the final tolerance, then stop
@@ -329,3 +340,5 @@ default='soft-correct'
         self.history_ = history
         self.n_iter_ = int(n_iter_total)
         self.pool_ids_ = pool_ids
+        self.acceptance_ = np.concatenate(p_parts) if p_parts else np.empty(0)
+        self.pool_weights_ = solver.C_.copy()

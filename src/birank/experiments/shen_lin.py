@@ -190,8 +190,9 @@ def _make(method, cfg, seed, n_pos, n_neg):
         g, _, thr = variant[2:].partition("-")
         kw["gamma"] = g if g == "uniform" else float(g)
         kw["threshold"] = thr == "thres"
-    # round_tol=None: every round solved to tol, as the paper's LIBLINEAR runs were
-    return ActiveRankSVM(budget=B, batch_size=b, C=C, round_tol=None, random_state=seed, **kw)
+    # every round solved to tol, as the paper's LIBLINEAR runs were
+    return ActiveRankSVM(budget=B, batch_size=b, C=C, round_tol=None, round_max_iter=None,
+                         random_state=seed, **kw)
 
 
 def _fit_one(est, Xtr, ytr, Xte, yte, curve):
@@ -277,7 +278,7 @@ def _large_budget(name, spec, args, cfg, report):
     for m in ("Soft-Close", "Soft-Correct"):
         est = ActiveRankSVM(budget=cfg["large_budget"], batch_size=cfg["large_batch"],
                             C=cfg["C"], strategy=STRATEGY[m], round_tol=None,
-                            random_state=0)
+                            round_max_iter=None, random_state=0)
         r = _fit_one(est, Xtr, ytr, Xte, yte, True)
         out[m] = {"seconds": r["seconds"], "auc": r["auc"], "curve": r["curve"]}
         report(0, None, f"{name}: large budget {m} auc={r['auc']:.4f} {r['seconds']:.1f}s")
