@@ -37,6 +37,35 @@ def test_unweighted_merge_path_equals_weighted_path(seed):
     assert best_accuracy_threshold(y, s) == best_accuracy_threshold(y, s, np.ones(n))
 
 
+@pytest.mark.kernel
+@pytest.mark.parametrize("seed", range(24))
+def test_bucketed_cut_equals_sorted_cut_on_large_inputs(seed):
+    """Many buckets: ties, outliers that squeeze most scores into one bucket, one class."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(100, 6000))
+    kind = seed % 6
+    if kind == 0:
+        s = rng.normal(size=n)
+    elif kind == 1:
+        s = rng.integers(0, 30, n).astype(float)
+    elif kind == 2:
+        s = np.r_[rng.normal(size=n - 2), 1e12, -1e12]  # outliers
+    elif kind == 3:
+        s = np.full(n, 0.5)
+    elif kind == 4:
+        s = rng.standard_cauchy(n)
+    else:
+        s = np.round(rng.normal(size=n), 2)
+    y = (rng.random(n) < (0.0 if seed == 11 else 0.3)) | (s > 1.5)
+    y = y & (rng.random(n) < 0.9)
+    assert best_accuracy_threshold(y, s) == best_accuracy_threshold(y, s, np.ones(n))
+
+
+def test_non_finite_scores_are_an_error():
+    with pytest.raises(ValueError, match="finite"):
+        best_accuracy_threshold(np.array([0, 1]), np.array([0.0, np.nan]))
+
+
 def test_weights_equal_repeats():
     rng = np.random.default_rng(0)
     y, s = rng.integers(0, 2, 30), rng.normal(size=30)

@@ -11,7 +11,7 @@ from sklearn.base import ClassifierMixin
 from sklearn.utils.extmath import safe_sparse_dot
 from sklearn.utils.validation import check_is_fitted
 
-from ._kernels.metrics import best_cut_sorted
+from ._kernels.metrics import best_cut_buckets
 from ._validation import check_X
 
 __all__ = ["LinearScorerMixin", "BinaryRankerMixin", "RankerMixin", "best_accuracy_threshold"]
@@ -23,7 +23,9 @@ def best_accuracy_threshold(y01, scores, sample_weight=None):
     This is the optimal operating point of the ROC curve for accuracy.
     Predicting positive for ``score > threshold``; cuts are only placed between
     distinct score values, halfway. Rows of zero weight take no part, so a
-    weight of k is the same as k copies of the row. O(N log N).
+    weight of k is the same as k copies of the row. O(N) expected without
+    weights (bucketing, see :func:`birank._kernels.metrics.best_cut_buckets`),
+    O(N log N) with them.
 
     Returns
     -------
@@ -32,12 +34,14 @@ def best_accuracy_threshold(y01, scores, sample_weight=None):
         Weighted fraction of rows classified correctly at that cut.
     """
     y01 = np.asarray(y01).reshape(-1) != 0
-    scores = np.asarray(scores, dtype=np.float64).reshape(-1)
+    scores = np.ascontiguousarray(scores, dtype=np.float64).reshape(-1)
+    if not np.isfinite(scores).all():
+        raise ValueError("scores must be finite to choose a threshold; got NaN or inf "
+                         "(diverged model or non-finite input).")
     if sample_weight is None:
         if scores.shape[0] == 0:
             return 0.0, 0.0
-        # two plain sorts and a merge: much faster than an argsort at 10^7 rows
-        thr, correct = best_cut_sorted(np.sort(scores[y01]), np.sort(scores[~y01]))
+        thr, correct = best_cut_buckets(scores, y01)
         return float(thr), correct / scores.shape[0]
     weight = np.asarray(sample_weight, dtype=np.float64).reshape(-1)
     keep = weight > 0

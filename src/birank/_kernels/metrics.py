@@ -144,51 +144,105 @@ def ndcg_per_query(gain_by_score, gain_ideal, q_start, blocks, cum_discount):
     return out
 
 
+@njit(cache=True, inline="always")
+def _bucket(s, lo, scale, n_buckets):
+    b = int((s - lo) * scale)
+    return b if b < n_buckets else n_buckets - 1
+
+
 @njit(cache=True)
-def best_cut_sorted(sp, sn):
-    """Best-accuracy cut from the ascending scores of the positives and negatives.
+def best_cut_buckets(scores, y):
+    """Best-accuracy cut in O(N) expected time: buckets, then exact work in a few of them.
 
     Predicting positive for ``score > t``, the number right is
-    ``#(sp > t) + #(sn <= t)``; it only changes at data values, so one merge of
-    the two sorted arrays visits every candidate. Among equally good cuts the
-    highest is kept. Returns ``(threshold, n_correct)``; the threshold lies
-    halfway between the chosen value and the next larger one.
+    ``#(positives > t) + #(negatives <= t)``; it changes only at data values u
+    (cut just above u), and among equally good cuts the highest is kept.
+    Returns ``(threshold, n_correct)``, the threshold halfway between the
+    chosen u and the next larger score (``min - 1`` when every row is best
+    predicted positive, ``max + 1`` when u is the largest score).
+
+    Scores go to ``K ~ N / 8`` equal-width buckets (a monotone map, so a cut
+    between buckets is a cut between values). With ``A_b`` the count right at
+    the cut just below bucket b, any cut inside b scores at most
+    ``A_b + (negatives in b)``; only buckets whose bound reaches the best
+    bucket-boundary count can hold the optimum (or a tie above it), and only
+    their members are sorted. Finite scores required.
     """
-    n_pos, n_neg = sp.shape[0], sn.shape[0]
-    best = n_pos  # t below every score: all predicted positive
-    have_u = False
-    best_u = 0.0
-    i = 0
-    j = 0
-    while i < n_pos or j < n_neg:
-        if j >= n_neg or (i < n_pos and sp[i] <= sn[j]):
-            u = sp[i]
+    n = scores.shape[0]
+    lo = np.inf
+    hi = -np.inf
+    n_pos = 0
+    for i in range(n):
+        v = scores[i]
+        if v < lo:
+            lo = v
+        if v > hi:
+            hi = v
+        if y[i]:
+            n_pos += 1
+    n_buckets = max(1, min(n // 8, 1 << 20))
+    span = hi - lo
+    scale = n_buckets / span if (span > 0.0 and np.isfinite(span)) else 0.0
+    cnt_p = np.zeros(n_buckets, dtype=np.int64)
+    cnt_n = np.zeros(n_buckets, dtype=np.int64)
+    for i in range(n):
+        b = _bucket(scores[i], lo, scale, n_buckets)
+        if y[i]:
+            cnt_p[b] += 1
         else:
-            u = sn[j]
-        while i < n_pos and sp[i] <= u:
-            i += 1
-        while j < n_neg and sn[j] <= u:
-            j += 1
-        correct = (n_pos - i) + j
-        if correct >= best:
-            best = correct
-            best_u = u
-            have_u = True
+            cnt_n[b] += 1
+    # A[b]: right at the cut just below bucket b (negatives below it + positives from b up)
+    A = np.empty(n_buckets, dtype=np.int64)
+    neg_below = 0
+    pos_from = n_pos
+    best_edge = n_pos  # the cut below everything: all predicted positive
+    for b in range(n_buckets):
+        A[b] = neg_below + pos_from
+        neg_below += cnt_n[b]
+        pos_from -= cnt_p[b]
+        if cnt_p[b] + cnt_n[b] > 0 and neg_below + pos_from > best_edge:
+            best_edge = neg_below + pos_from  # the cut at the bucket's largest value
+    # members of the candidate buckets, grouped by bucket
+    start = np.zeros(n_buckets + 1, dtype=np.int64)
+    for b in range(n_buckets):
+        keep = cnt_p[b] + cnt_n[b] > 0 and A[b] + cnt_n[b] >= best_edge
+        start[b + 1] = start[b] + (cnt_p[b] + cnt_n[b] if keep else 0)
+    fill = start[:-1].copy()
+    vals = np.empty(start[n_buckets])
+    labs = np.empty(start[n_buckets], dtype=np.bool_)
+    for i in range(n):
+        b = _bucket(scores[i], lo, scale, n_buckets)
+        if start[b + 1] > start[b]:
+            vals[fill[b]] = scores[i]
+            labs[fill[b]] = y[i] != 0
+            fill[b] += 1
+    best = n_pos
+    best_u = 0.0
+    have_u = False
+    for b in range(n_buckets):  # ascending buckets and values: '>=' keeps the highest tie
+        s0, s1 = start[b], start[b + 1]
+        if s1 == s0:
+            continue
+        seg = vals[s0:s1]
+        lab = labs[s0:s1]
+        order = np.argsort(seg)
+        c = A[b]
+        k = 0
+        while k < s1 - s0:
+            u = seg[order[k]]
+            while k < s1 - s0 and seg[order[k]] == u:
+                c += -1 if lab[order[k]] else 1
+                k += 1
+            if c >= best:
+                best = c
+                best_u = u
+                have_u = True
     if not have_u:
-        lo = np.inf
-        if n_pos:
-            lo = sp[0]
-        if n_neg and sn[0] < lo:
-            lo = sn[0]
         return lo - 1.0, best
-    # next distinct value above best_u
     nxt = np.inf
-    k = np.searchsorted(sp, best_u, side="right")
-    if k < n_pos:
-        nxt = sp[k]
-    k = np.searchsorted(sn, best_u, side="right")
-    if k < n_neg and sn[k] < nxt:
-        nxt = sn[k]
+    for i in range(n):
+        if best_u < scores[i] < nxt:
+            nxt = scores[i]
     if nxt == np.inf:
         return best_u + 1.0, best
     return 0.5 * (best_u + nxt), best

@@ -9,7 +9,6 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.extmath import safe_sparse_dot
-from sklearn.utils.multiclass import check_classification_targets
 
 from .._progress import make_progress
 from .._validation import (Interval, Options, check_random_state, check_X, check_X_y,
@@ -204,7 +203,6 @@ default='soft-correct'
         """
         validate_params(self)
         X, y = check_X_y(self, X, y, reset=True)
-        check_classification_targets(y)
         self.classes_, y01 = encode_binary(y)
         eval_data = None
         if eval_set is not None:

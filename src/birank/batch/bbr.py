@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.base import BaseEstimator
-from sklearn.utils.multiclass import check_classification_targets
 
 from .._progress import make_progress
 from .._validation import (
@@ -116,7 +115,6 @@ class _PairMomentRanker(BinaryRankerMixin, BaseEstimator):
         validate_params(self)
         report = make_progress(self.verbose, type(self).__name__)
         X, y = check_X_y(self, X, y, reset=reset)
-        check_classification_targets(y)
         if reset:
             if classes is None and not hasattr(self, "classes_"):
                 from .._validation import encode_binary

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.base import BaseEstimator
-from sklearn.utils.multiclass import check_classification_targets
 
 from .._kernels.sgd import HINGE, SQUARED_HINGE, crr_sgd
 from .._kernels.sparse_rows import rng_init
@@ -181,7 +180,6 @@ class CombinedRanking(BinaryRankerMixin, BaseEstimator):
     def _partial_fit(self, X, y, classes, sample_weight, reset):
         validate_params(self)
         X, y = check_X_y(self, X, y, reset=reset)
-        check_classification_targets(y)
         name = type(self).__name__
         if reset:
             if classes is None:

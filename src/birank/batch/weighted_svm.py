@@ -6,7 +6,6 @@ import numbers
 
 import numpy as np
 from sklearn.base import BaseEstimator
-from sklearn.utils.multiclass import check_classification_targets
 
 from .._validation import Interval, Options, check_X_y, encode_binary, validate_params
 from ..base import BinaryRankerMixin
@@ -156,7 +155,6 @@ class WeightedSVM(BinaryRankerMixin, BaseEstimator):
         """
         validate_params(self)
         X, y = check_X_y(self, X, y, reset=True)
-        check_classification_targets(y)
         self.classes_, y01 = encode_binary(y)
         n = X.shape[0]
         C_point = self._class_C(self.classes_, y01)[y01]
