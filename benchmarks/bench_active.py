@@ -166,7 +166,8 @@ def bench_rounds(data_dir, datasets, seeds, budget, C):
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--sizes", nargs="+", type=float, default=[1e5, 1e6, 1e7])
+    p.add_argument("--sizes", nargs="*", type=float, default=[1e5, 1e6, 1e7],
+                   help="synthetic data sizes (none: a9a only)")
     p.add_argument("--features", type=int, default=200)
     p.add_argument("--nnz", type=int, default=20)
     p.add_argument("--test-rows", type=int, default=100_000)

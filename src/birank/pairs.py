@@ -221,20 +221,22 @@ class UnionPairs(_PairSpace):
 class ChosenSet:
     """Set of chosen pair ids; its size is the budget, not n_pairs.
 
-    Held twice: a sorted array (:meth:`to_array`, for the hard strategies) and
-    a hash table (:attr:`table`, see :mod:`birank._kernels.id_set`) that the
-    sampling kernel probes once per draw.
+    Held as a hash table (:attr:`table`, see :mod:`birank._kernels.id_set`)
+    that the sampling kernel probes once per draw; the sorted array of
+    :meth:`to_array` (for the hard strategies) is built when asked for.
     """
 
     def __init__(self, ids=()):
-        self._ids = np.unique(np.asarray(ids, dtype=np.int64))
-        if self._ids.size and self._ids[0] < 0:
-            raise ValueError(f"pair ids are >= 0; got {self._ids[0]}.")
-        self._table = new_table(max(self._ids.size, 8))
-        table_insert(self._table, self._ids)
+        ids = np.unique(np.asarray(ids, dtype=np.int64))
+        if ids.size and ids[0] < 0:
+            raise ValueError(f"pair ids are >= 0; got {ids[0]}.")
+        self._parts = [ids]
+        self._n = int(ids.size)
+        self._table = new_table(max(self._n, 8))
+        table_insert(self._table, ids)
 
     def __len__(self):
-        return int(self._ids.size)
+        return self._n
 
     def __contains__(self, pair_id):
         return bool(self.contains(np.array([pair_id]))[0])
@@ -249,28 +251,34 @@ class ChosenSet:
         return table_contains(self._table, np.ascontiguousarray(ids.reshape(-1))).reshape(
             ids.shape)
 
-    def add(self, ids):
-        """Insert ``ids`` (duplicates and already chosen ids are ignored).
+    def add(self, ids, *, new=False):
+        """Insert ``ids``; duplicates and already chosen ids are ignored.
 
-        A batch of ``b`` ids costs ``O(b log b)`` for the sort, ``O(b)``
-        expected for the table and one ``O(n)`` copy of the sorted array; the
-        table doubles when it would be more than half full.
+        ``new=True`` promises distinct ids not in the set yet (what a sampler
+        returns), which skips the sort and the membership test. The table
+        doubles when it would be more than half full.
         """
-        new = np.unique(np.asarray(ids, dtype=np.int64).reshape(-1))
-        if new.size == 0:
+        ids = np.asarray(ids, dtype=np.int64).reshape(-1)
+        if not new:
+            ids = np.unique(ids)
+            if ids.size and ids[0] < 0:
+                raise ValueError(f"pair ids are >= 0; got {ids[0]}.")
+            ids = ids[~self.contains(ids)]
+        if ids.size == 0:
             return
-        if new[0] < 0:
-            raise ValueError(f"pair ids are >= 0; got {new[0]}.")
-        new = new[~self.contains(new)]
-        self._ids = np.insert(self._ids, np.searchsorted(self._ids, new), new)
-        if 2 * self._ids.size > self._table.size:
-            self._table = new_table(self._ids.size)
-            table_insert(self._table, self._ids)
+        self._parts.append(ids)
+        self._n += int(ids.size)
+        if 2 * self._n > self._table.size:
+            self._table = new_table(self._n)
+            table_insert(self._table, self.to_array())
         else:
-            table_insert(self._table, new)
+            table_insert(self._table, ids)
 
     def to_array(self):
-        return self._ids.copy()
+        """The ids, sorted (a new array)."""
+        if len(self._parts) > 1:
+            self._parts = [np.sort(np.concatenate(self._parts))]
+        return self._parts[0].copy()
 
 
 def sample_pair_ids(n_pairs, size, rng, chosen=None, replace=False):

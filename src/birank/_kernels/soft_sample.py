@@ -189,3 +189,13 @@ def soft_sample_listed(weight, need, max_draws, seed):
         else:
             n_rej += 1
     return out, n_rej, n_drawn, False
+
+
+@njit(cache=True)
+def item_rows(items, pos, neg, y01, n_pair):
+    """``(a, b)`` row indices of D* items (``-1`` = origin)."""
+    a = np.empty(items.shape[0], dtype=np.int64)
+    b = np.empty(items.shape[0], dtype=np.int64)
+    for t in range(items.shape[0]):
+        a[t], b[t] = _rows_of(items[t], pos, neg, y01, n_pair)
+    return a, b

@@ -29,6 +29,7 @@ from .._kernels.soft_sample import (
     SOFT_CORRECT,
     accept_p_array,
     item_margins,
+    item_rows,
     soft_sample,
     soft_sample_listed,
 )
@@ -117,7 +118,11 @@ class JointSpace:
         self.n_active = self.hi - self.lo
 
     def decode(self, ids):
-        return self.union.decode(ids)
+        """``(a, b)`` rows of items (as :class:`birank.pairs.UnionPairs` numbers them)."""
+        ids = np.ascontiguousarray(ids, dtype=np.int64)
+        if ids.size and (ids.min() < 0 or ids.max() >= self.union.n_pairs):
+            raise ValueError(f"item ids must lie in [0, {self.union.n_pairs}).")
+        return item_rows(ids, self.pairs.pos, self.pairs.neg, self.pseudo.y01, self.n_pair)
 
     def big_gamma(self, ids):
         """gamma for real pairs, 1 - gamma for pseudo-pairs."""

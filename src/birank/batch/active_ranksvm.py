@@ -252,6 +252,7 @@ default='soft-correct'
         p = np.ones(b)  # drawn uniformly: acceptance probability 1
         p_parts = []
         n_chosen, Z = 0, 0.0
+        n_pairs = 0
         select_s = time.perf_counter() - t0
         history, rejections = [], []
         n_iter_total = 0
@@ -269,10 +270,11 @@ default='soft-correct'
             n_chosen, Z = n_chosen + ids.size, Z + float(inv.sum())
             if n_old and ids.size and self.bias_correction:
                 solver.scale_weights((n_chosen / Z) / (n_old / Z_old))
+            n_pairs += int(np.count_nonzero(ids < space.n_pair))
             if ids.size:
                 C_new = space.big_gamma(ids) * (n_chosen * self.C) * inv / Z
                 a, bb = space.decode(ids)
-                solver.add_rows(a, bb, C_new)
+                solver.add_rows(a, bb, C_new, check=False)
                 p_parts.append(p)
             last_round = pool_ids.size >= budget or stopped
             if last_round:
@@ -288,7 +290,7 @@ default='soft-correct'
                                 None)
             solve_s = time.perf_counter() - t1
             entry = {"n_chosen": int(pool_ids.size),
-                     "n_pairs": int(np.count_nonzero(pool_ids < space.n_pair)),
+                     "n_pairs": n_pairs,
                      "rejections": int(n_rej), "select_seconds": select_s,
                      "solve_seconds": solve_s, "n_iter": int(solver.n_iter_)}
             entry["seconds"] = (history[-1]["seconds"] if history else 0.0) + select_s + solve_s
@@ -322,7 +324,7 @@ default='soft-correct'
                         f"acceptance probability 0); stopping with {pool_ids.size + ids.size} "
                         "chosen items.", UserWarning, stacklevel=3)
             rejections.append(int(n_rej))
-            chosen.add(ids)
+            chosen.add(ids, new=True)  # sampled items are distinct and unchosen
             pool_ids = np.concatenate((pool_ids, ids))
             select_s = time.perf_counter() - t1
             if ids.size == 0:

@@ -321,10 +321,14 @@ def _paper4(name, col):
 
 
 def _report_markdown(results, cfg, large):
+    tables = set(cfg.get("tables") or ("2", "3", "4", "6", "7"))
     lines = ["# Shen & Lin (2014) reproduced: active sampling of pairs and points\n",
-             f"Settings: C = {cfg['C']}, b = {cfg['batch_size']}, B = {cfg['budget']}, gamma = 1 "
-             f"(ASRankSVM); {cfg['pools']} initial pools for Random / Soft-*, "
-             f"{cfg['hard_pools']} for Hard-*. Produced by `birank reproduce shen-lin` "
+             f"Settings: C = {cfg['C']}, b = {cfg['batch_size']}, B = {cfg['budget']}, "
+             + (f"gamma = 1 (ASRankSVM); {cfg['pools']} initial pools for Random / Soft-*, "
+                f"{cfg['hard_pools']} for Hard-*" if tables & {"2", "3", "4", "6"} else
+                f"each gamma with and without CRC-threshold, {cfg['gamma_pools']} initial "
+                "pools per setting and split")
+             + f"; every round solved to tol. Produced by `birank reproduce shen-lin` "
              f"({'--quick' if cfg['quick'] else 'full protocol'}). Each row 'ours' is this "
              "library, 'paper' the published number (— where the paper has no such data "
              "set). Times are seconds of one single-threaded fit on a shared 2-core machine "
@@ -336,97 +340,105 @@ def _report_markdown(results, cfg, large):
     lines.append(markdown_table(["data", "train rows", "dim", "pos", "neg", "AUC on", "note"],
                                 rows, ["l", "r", "r", "r", "r", "l", "l"]))
     # Table 4
-    cols = [c for c in pub.TABLE4_COLUMNS]
-    lines.append("\n## Table 4: AUC (mean ± std over pools) at |L*| = B\n")
-    rows = []
-    for n, r in results.items():
-        ms = r["methods"]
-        rows.append([f"{n} (ours)"] + [
-            "n/a" if ms.get(c, {}).get("unavailable") or not ms.get(c, {}).get("auc")
-            else _fmt(ms[c]["auc"]) for c in cols])
-        rows.append([f"{n} (paper)"] + [_paper4(n, c) for c in cols])
-    lines.append(markdown_table(["data"] + cols, rows))
-    # Table 5-like summary: soft-correct against the others
-    lines.append("\n### Soft-Correct against the others (right-tail Welch t-test, 95%)\n")
-    rows = []
-    for n, r in results.items():
-        ms = r["methods"]
-        sc = ms.get("Soft-Correct", {}).get("auc", [])
-        row = [n]
-        for c in ("WSVM", "ERankSVM", "CRR", "Random", "Soft-Close"):
-            other = ms.get(c, {}).get("auc", [])
-            if not sc or not other:
-                row.append("n/a")
-                continue
-            if len(other) == 1:  # deterministic baseline: one-sample test
-                from scipy import stats
-                p = float(stats.ttest_1samp(sc, other[0], alternative="greater").pvalue) \
-                    if np.std(sc) > 0 else (0.0 if np.mean(sc) > other[0] else 1.0)
-                q = float(stats.ttest_1samp(sc, other[0], alternative="less").pvalue) \
-                    if np.std(sc) > 0 else (0.0 if np.mean(sc) < other[0] else 1.0)
-                row.append("win" if p < 0.05 else "loss" if q < 0.05 else "tie")
-            else:
-                row.append(_win_loss_tie(sc, other))
-        rows.append(row)
-    lines.append(markdown_table(["data", "vs WSVM", "vs ERankSVM", "vs CRR", "vs Random",
-                                 "vs Soft-Close"], rows))
+    if "4" in tables:
+        cols = [c for c in pub.TABLE4_COLUMNS]
+        lines.append("\n## Table 4: AUC (mean ± std over pools) at |L*| = B\n")
+        rows = []
+        for n, r in results.items():
+            ms = r["methods"]
+            rows.append([f"{n} (ours)"] + [
+                "n/a" if ms.get(c, {}).get("unavailable") or not ms.get(c, {}).get("auc")
+                else _fmt(ms[c]["auc"]) for c in cols])
+            rows.append([f"{n} (paper)"] + [_paper4(n, c) for c in cols])
+        lines.append(markdown_table(["data"] + cols, rows))
+        # Table 5-like summary: soft-correct against the others
+        lines.append("\n### Soft-Correct against the others (right-tail Welch t-test, 95%)\n")
+        rows = []
+        for n, r in results.items():
+            ms = r["methods"]
+            sc = ms.get("Soft-Correct", {}).get("auc", [])
+            row = [n]
+            for c in ("WSVM", "ERankSVM", "CRR", "Random", "Soft-Close"):
+                other = ms.get(c, {}).get("auc", [])
+                if not sc or not other:
+                    row.append("n/a")
+                    continue
+                if len(other) == 1:  # deterministic baseline: one-sample test
+                    from scipy import stats
+                    p = float(stats.ttest_1samp(sc, other[0], alternative="greater").pvalue) \
+                        if np.std(sc) > 0 else (0.0 if np.mean(sc) > other[0] else 1.0)
+                    q = float(stats.ttest_1samp(sc, other[0], alternative="less").pvalue) \
+                        if np.std(sc) > 0 else (0.0 if np.mean(sc) < other[0] else 1.0)
+                    row.append("win" if p < 0.05 else "loss" if q < 0.05 else "tie")
+                else:
+                    row.append(_win_loss_tie(sc, other))
+            rows.append(row)
+        lines.append(markdown_table(["data", "vs WSVM", "vs ERankSVM", "vs CRR", "vs Random",
+                                     "vs Soft-Close"], rows))
+    
     # Table 6
-    cols6 = list(pub.TABLE6_COLUMNS)
-    lines.append("\n## Table 6: fit time in seconds (mean over pools; Hard-* selection time "
-                 "in brackets)\n")
-    rows = []
-    for n, r in results.items():
-        ms = r["methods"]
-        row = [f"{n} (ours)"]
-        for c in cols6:
-            e = ms.get(c, {})
-            if not e.get("seconds"):
-                row.append("n/a")
-                continue
-            cell = f"{np.mean(e['seconds']):.3g}"
-            if c.startswith("Hard"):
-                cell += f" ({np.mean(e['select_seconds']):.3g})"
-            row.append(cell)
-        rows.append(row)
-        p = pub.TABLE6.get(n)
-        rows.append([f"{n} (paper)"] + ([f"{v:.3g}" for v in p] if p else ["—"] * len(cols6)))
-    lines.append(markdown_table(["data"] + cols6, rows))
+    if "6" in tables:
+        cols6 = list(pub.TABLE6_COLUMNS)
+        lines.append("\n## Table 6: fit time in seconds (mean over pools; Hard-* selection time "
+                     "in brackets)\n")
+        rows = []
+        for n, r in results.items():
+            ms = r["methods"]
+            row = [f"{n} (ours)"]
+            for c in cols6:
+                e = ms.get(c, {})
+                if not e.get("seconds"):
+                    row.append("n/a")
+                    continue
+                cell = f"{np.mean(e['seconds']):.3g}"
+                if c.startswith("Hard"):
+                    cell += f" ({np.mean(e['select_seconds']):.3g})"
+                row.append(cell)
+            rows.append(row)
+            p = pub.TABLE6.get(n)
+            rows.append([f"{n} (paper)"] + ([f"{v:.3g}" for v in p] if p else ["—"] * len(cols6)))
+        lines.append(markdown_table(["data"] + cols6, rows))
+    
     # Table 2
-    lines.append("\n## Table 2: soft versus hard (Welch t-test, 95%: win/loss/tie of soft)\n")
-    counts = {}
-    rows = []
-    for kind in ("Close", "Correct"):
-        c = {"win": 0, "loss": 0, "tie": 0}
-        per = []
-        for n, r in results.items():
-            ms = r["methods"]
-            s, h = ms.get(f"Soft-{kind}", {}).get("auc"), ms.get(f"Hard-{kind}", {}).get("auc")
-            if s and h:
-                o = _win_loss_tie(s, h)
-                c[o] += 1
-                per.append(f"{n}: {o} ({np.mean(s):.4f} vs {np.mean(h):.4f})")
-        counts[kind] = c
-        pw = pub.TABLE2[kind.lower()]
-        rows.append([f"Soft vs Hard ({kind})", f"{c['win']}/{c['loss']}/{c['tie']}",
-                     f"{pw[0]}/{pw[1]}/{pw[2]}", ", ".join(per)])
-    lines.append(markdown_table(["", "ours", "paper (13 data sets)", "per data set"], rows,
-                                ["l", "c", "c", "l"]))
+    if "2" in tables:
+        lines.append("\n## Table 2: soft versus hard (Welch t-test, 95%: win/loss/tie of soft)\n")
+        counts = {}
+        rows = []
+        for kind in ("Close", "Correct"):
+            c = {"win": 0, "loss": 0, "tie": 0}
+            per = []
+            for n, r in results.items():
+                ms = r["methods"]
+                s, h = ms.get(f"Soft-{kind}", {}).get("auc"), ms.get(f"Hard-{kind}", {}).get("auc")
+                if s and h:
+                    o = _win_loss_tie(s, h)
+                    c[o] += 1
+                    per.append(f"{n}: {o} ({np.mean(s):.4f} vs {np.mean(h):.4f})")
+            counts[kind] = c
+            pw = pub.TABLE2[kind.lower()]
+            rows.append([f"Soft vs Hard ({kind})", f"{c['win']}/{c['loss']}/{c['tie']}",
+                         f"{pw[0]}/{pw[1]}/{pw[2]}", ", ".join(per)])
+        lines.append(markdown_table(["", "ours", "paper (13 data sets)", "per data set"], rows,
+                                    ["l", "c", "c", "l"]))
+    
     # Table 3
-    lines.append("\n## Table 3: benefit of bias correction, AUC(with) − AUC(without)\n")
-    rows = []
-    for kind in ("Close", "Correct"):
-        for n, r in results.items():
-            ms = r["methods"]
-            on, off = ms.get(f"Soft-{kind}", {}).get("auc"), ms.get(f"Soft-{kind} no-bc",
-                                                                      {}).get("auc")
-            if on and off:
-                paper = pub.TABLE3[kind.lower()].get(n)
-                rows.append([f"Soft-{kind}", n, f"{np.mean(on) - np.mean(off):+.4e}",
-                             _win_loss_tie(on, off),
-                             "—" if paper is None else f"{paper:+.4e}"])
-    if rows:
-        lines.append(markdown_table(["strategy", "data", "ours", "t-test (with vs without)",
-                                     "paper"], rows, ["l", "l", "r", "c", "r"]))
+    if "3" in tables:
+        lines.append("\n## Table 3: benefit of bias correction, AUC(with) − AUC(without)\n")
+        rows = []
+        for kind in ("Close", "Correct"):
+            for n, r in results.items():
+                ms = r["methods"]
+                on, off = ms.get(f"Soft-{kind}", {}).get("auc"), ms.get(f"Soft-{kind} no-bc",
+                                                                          {}).get("auc")
+                if on and off:
+                    paper = pub.TABLE3[kind.lower()].get(n)
+                    rows.append([f"Soft-{kind}", n, f"{np.mean(on) - np.mean(off):+.4e}",
+                                 _win_loss_tie(on, off),
+                                 "—" if paper is None else f"{paper:+.4e}"])
+        if rows:
+            lines.append(markdown_table(["strategy", "data", "ours", "t-test (with vs without)",
+                                         "paper"], rows, ["l", "l", "r", "c", "r"]))
+    
     # Table 7
     if any(any(" g=" in m for m in r["methods"]) for r in results.values()):
         lines.append("\n## Table 7: best gamma (settings not significantly worse than the "
@@ -463,8 +475,10 @@ def _report_markdown(results, cfg, large):
                              f"{e['seconds']:.1f}"])
         lines.append(markdown_table(["data", "strategy", "AUC at 8000", "AUC at B",
                                      "seconds"], rows))
-    lines.append("\nFigures: `shen-lin-fig5.png` (AUC vs |L*|), `shen-lin-fig6.png` (rejected "
-                 "draws per accepted item vs |L*|), `shen-lin-fig2.png` (larger budget).\n")
+    if tables & {"2", "3", "4", "6"}:
+        lines.append("\nFigures: `shen-lin-fig5.png` (AUC vs |L*|), `shen-lin-fig6.png` "
+                     "(rejected draws per accepted item vs |L*|), `shen-lin-fig2.png` (larger "
+                     "budget).\n")
     return "\n".join(lines)
 
 

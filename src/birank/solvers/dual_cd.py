@@ -255,32 +255,36 @@ class PairDualCD:
             raise ValueError(f"{name} must be finite and > 0 for every row; got {bad!r}.")
         return C
 
-    def add_rows(self, a, b, C):
+    def add_rows(self, a, b, C, check=True):
         """Append rows ``z = x[a] - x[b]`` (``-1`` = origin) with weights ``C > 0``.
 
         Their dual variables start at 0, so ``w`` is unchanged: the next
         :meth:`solve` is a warm start from the current solution.
+        ``check=False`` skips the validation of the arguments, for callers
+        that build them (int64 arrays of valid rows, C finite and > 0).
         """
-        a = np.asarray(a).reshape(-1)
-        b = np.asarray(b).reshape(-1)
-        if a.shape != b.shape:
-            raise ValueError(f"a and b must have the same length; got {a.shape[0]} and "
-                             f"{b.shape[0]}.")
-        if a.size and not (np.issubdtype(a.dtype, np.integer)
-                           and np.issubdtype(b.dtype, np.integer)):
-            raise TypeError("a and b must be integer row indices.")
-        a = a.astype(np.int64)
-        b = b.astype(np.int64)
+        if check:
+            a = np.asarray(a).reshape(-1)
+            b = np.asarray(b).reshape(-1)
+            if a.shape != b.shape:
+                raise ValueError(f"a and b must have the same length; got {a.shape[0]} and "
+                                 f"{b.shape[0]}.")
+            if a.size and not (np.issubdtype(a.dtype, np.integer)
+                               and np.issubdtype(b.dtype, np.integer)):
+                raise TypeError("a and b must be integer row indices.")
+            a = a.astype(np.int64)
+            b = b.astype(np.int64)
+            C = self._check_C(C, a.shape[0])
+            if a.size:
+                for name, v in (("a", a), ("b", b)):
+                    if v.min() < -1 or v.max() >= self.n_samples:
+                        raise ValueError(f"{name} holds row indices outside "
+                                         f"[-1, {self.n_samples}): [{v.min()}, {v.max()}].")
+                if np.any((a == -1) & (b == -1)):
+                    raise ValueError("a row (-1, -1) is the zero vector; it is not a pair.")
         n_new = a.shape[0]
-        C = self._check_C(C, n_new)
         if n_new == 0:
             return
-        for name, v in (("a", a), ("b", b)):
-            if v.min() < -1 or v.max() >= self.n_samples:
-                raise ValueError(f"{name} holds row indices outside [-1, {self.n_samples}): "
-                                 f"[{v.min()}, {v.max()}].")
-        if np.any((a == -1) & (b == -1)):
-            raise ValueError("a row (-1, -1) is the zero vector; it is not a pair.")
         start, stop = self.n_rows, self.n_rows + n_new
         self._grow(stop)
         self._ab[start:stop, 0] = a
