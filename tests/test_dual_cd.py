@@ -282,7 +282,7 @@ def test_pair_rows_solve_the_same_problem(fit_threshold, loss):
         for s_ in solvers:
             assert s_.primal_objective() == pytest.approx(s_.dual_objective(), rel=1e-7)
     # the stored rows are the merged differences, cancelled entries dropped
-    Z = sp.csr_matrix((solvers[1]._zdata, solvers[1]._zind, solvers[1]._zptr[: a.size + 1]),
+    Z = sp.csr_matrix((solvers[1]._cdata, solvers[1]._cind, solvers[1]._cptr[: a.size + 1]),
                       shape=(a.size, X.shape[1] + 1))
     Xo = np.vstack((X, np.zeros(X.shape[1])))  # row -1: the origin
     want = Xo[a] - Xo[b]

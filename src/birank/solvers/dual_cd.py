@@ -140,21 +140,19 @@ class PairDualCD:
         self._kthr = self.fit_threshold and not self.pair_rows
         if self.pair_rows:
             self.compact_rows = False
-            self._zdata = np.empty(16)
-            self._zind = np.empty(16, dtype=self.X.indices.dtype)
-            self._zptr = np.zeros(17, dtype=np.int64)
-            self._xa = (self._zdata, self._zind, self._zptr)
         elif self.compact_rows:
             # local id of each global row (-1: not copied yet), allocated at the first add
             self._local_of = None
             self._n_local = 0
-            if sp.issparse(self.X):
-                self._ldata = np.empty(16)
-                self._lind = np.empty(16, dtype=self.X.indices.dtype)
-                self._lptr = np.zeros(17, dtype=self.X.indptr.dtype)
-                self._xa = (self._ldata, self._lind, self._lptr)
-            else:
-                self._xa = np.empty((16, n_features))
+        if self.pair_rows or (self.compact_rows and sp.issparse(self.X)):
+            # private CSR copy: the rows of X the pool uses, or the pair vectors
+            self._cdata = np.empty(16)
+            self._cind = np.empty(16, dtype=self.X.indices.dtype)
+            self._cptr = np.zeros(17, dtype=np.int64)
+            self._csr_rows = 0
+            self._xa = (self._cdata, self._cind, self._cptr)
+        elif self.compact_rows:
+            self._xa = np.empty((16, n_features))
         else:
             self._xa = xargs(self.X)
         self.w = np.zeros(n_features + 1)  # last entry: theta
@@ -197,19 +195,9 @@ class PairDualCD:
             stop = start + n_new
             if sp.issparse(self.X):
                 indptr = self.X.indptr
-                nnz0 = int(self._lptr[start])
-                nnz1 = nnz0 + int((indptr[g + 1] - indptr[g]).sum())
-                if stop + 1 > self._lptr.size or nnz1 > self._ldata.size:
-                    cap_r = max(stop + 1, 2 * self._lptr.size)
-                    cap_n = max(nnz1, 2 * self._ldata.size)
-                    for name, cap in (("_ldata", cap_n), ("_lind", cap_n), ("_lptr", cap_r)):
-                        old = getattr(self, name)
-                        arr = np.zeros(cap, dtype=old.dtype)
-                        arr[: old.size] = old
-                        setattr(self, name, arr)
-                    self._xa = (self._ldata, self._lind, self._lptr)
-                gather_csr_rows(self.X.data, self.X.indices, indptr, g, self._ldata,
-                                self._lind, self._lptr, start)
+                self._reserve_csr(stop, int((indptr[g + 1] - indptr[g]).sum()))
+                gather_csr_rows(self.X.data, self.X.indices, indptr, g, self._cdata,
+                                self._cind, self._cptr, start)
             else:
                 if stop > self._xa.shape[0]:
                     arr = np.empty((max(stop, 2 * self._xa.shape[0]), self.n_features))
@@ -219,28 +207,33 @@ class PairDualCD:
             self._n_local = stop
         return out
 
+    def _reserve_csr(self, n_rows, n_new_entries):
+        """Room in the private CSR copy for ``n_rows`` rows and ``n_new_entries`` more entries."""
+        nnz = int(self._cptr[self._csr_rows]) + n_new_entries
+        if n_rows + 1 > self._cptr.size or nnz > self._cdata.size:
+            cap_r = max(n_rows + 1, 2 * self._cptr.size)  # doubling: amortized O(1) appends
+            cap_n = max(nnz, 2 * self._cdata.size)
+            for name, cap in (("_cdata", cap_n), ("_cind", cap_n), ("_cptr", cap_r)):
+                old = getattr(self, name)
+                arr = np.zeros(cap, dtype=old.dtype)
+                arr[: old.size] = old
+                setattr(self, name, arr)
+            self._xa = (self._cdata, self._cind, self._cptr)
+        self._csr_rows = n_rows
+
     def _add_pair_rows(self, a, b, start):
         """Store ``z = x_a - x_b`` (+ the eq. (8) threshold column) as pool rows ``start...``."""
         stop = start + a.size
         indptr = self.X.indptr
         lens = np.where(a >= 0, indptr[a + 1] - indptr[a], 0) + np.where(
             b >= 0, indptr[b + 1] - indptr[b], 0)
-        nnz1 = int(self._zptr[start]) + int(lens.sum()) + a.size
-        if stop + 1 > self._zptr.size or nnz1 > self._zdata.size:
-            cap_r = max(stop + 1, 2 * self._zptr.size)
-            cap_n = max(nnz1, 2 * self._zdata.size)
-            for name, cap in (("_zdata", cap_n), ("_zind", cap_n), ("_zptr", cap_r)):
-                old = getattr(self, name)
-                arr = np.zeros(cap, dtype=old.dtype)
-                arr[: old.size] = old
-                setattr(self, name, arr)
-            self._xa = (self._zdata, self._zind, self._zptr)
+        self._reserve_csr(stop, int(lens.sum()) + a.size)
         if self.fit_threshold:  # shen-lin eq. (8): -1 for (k, -1), +1 for (-1, k)
             t = np.where(b < 0, -1.0, np.where(a < 0, 1.0, 0.0))
         else:
             t = np.zeros(a.size)
         merge_pair_rows(self.X.data, self.X.indices, indptr, a, b, t, self.n_features,
-                        self._zdata, self._zind, self._zptr, start)
+                        self._cdata, self._cind, self._cptr, start)
         self._abk[start:stop, 0] = np.arange(start, stop)
         self._abk[start:stop, 1] = -1
 
