@@ -16,7 +16,8 @@ def slot(table, x):
     mask = table.shape[0] - 1
     # multiplicative hash of the folded id; only the low bits are kept, and they
     # are the same whether the product wraps around (compiled) or not (plain Python)
-    h = ((x ^ (x >> 31)) * 0x9E3779B1) & mask
+    v = int(x)  # a Python int without the JIT: no numpy overflow warning
+    h = ((v ^ (v >> 31)) * 0x9E3779B1) & mask
     while table[h] != -1 and table[h] != x:
         h = (h + 1) & mask
     return h
