@@ -1,6 +1,5 @@
 """Label scans that replace a sort of all labels (``np.unique``) in the common binary case."""
 
-import numpy as np
 from numba import njit
 
 

@@ -375,7 +375,7 @@ def _report_markdown(results, cfg, large):
             rows.append(row)
         lines.append(markdown_table(["data", "vs WSVM", "vs ERankSVM", "vs CRR", "vs Random",
                                      "vs Soft-Close"], rows))
-    
+
     # Table 6
     if "6" in tables:
         cols6 = list(pub.TABLE6_COLUMNS)
@@ -398,7 +398,7 @@ def _report_markdown(results, cfg, large):
             p = pub.TABLE6.get(n)
             rows.append([f"{n} (paper)"] + ([f"{v:.3g}" for v in p] if p else ["—"] * len(cols6)))
         lines.append(markdown_table(["data"] + cols6, rows))
-    
+
     # Table 2
     if "2" in tables:
         lines.append("\n## Table 2: soft versus hard (Welch t-test, 95%: win/loss/tie of soft)\n")
@@ -420,7 +420,7 @@ def _report_markdown(results, cfg, large):
                          f"{pw[0]}/{pw[1]}/{pw[2]}", ", ".join(per)])
         lines.append(markdown_table(["", "ours", "paper (13 data sets)", "per data set"], rows,
                                     ["l", "c", "c", "l"]))
-    
+
     # Table 3
     if "3" in tables:
         lines.append("\n## Table 3: benefit of bias correction, AUC(with) − AUC(without)\n")
@@ -438,7 +438,7 @@ def _report_markdown(results, cfg, large):
         if rows:
             lines.append(markdown_table(["strategy", "data", "ours", "t-test (with vs without)",
                                          "paper"], rows, ["l", "l", "r", "c", "r"]))
-    
+
     # Table 7
     if any(any(" g=" in m for m in r["methods"]) for r in results.values()):
         lines.append("\n## Table 7: best gamma (settings not significantly worse than the "
