@@ -3,8 +3,9 @@
 The claim (shen-lin section 4.3): with soft sampling the cost of active
 sampling depends on the budget B and the batch size b, not on the data size.
 Here soft sampling scores only the rows of the drawn candidates, so a fit does
-O(B) solver work plus O(N) validation and one O(N log N) pass for the
-prediction threshold; exact RankSVM and LinearSVC do O(N) work per iteration.
+O(B) solver work plus O(nnz) validation and one O(nnz) pass (scores, then a
+bucketed O(N) search) for the prediction threshold; exact RankSVM and
+LinearSVC do O(nnz) work per iteration.
 
 Usage::
 
