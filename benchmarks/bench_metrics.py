@@ -6,7 +6,10 @@ Prints, for each N: roc_auc time, sklearn.metrics.roc_auc_score time and their r
 (sklearn / birank, > 1 means birank is faster), on random binary labels and scores with
 heavy ties (scores rounded to 1e-4); then pairwise_accuracy at N = 10^6 with graded
 labels 0..4 (no scikit-learn counterpart; an O(N^2) method would need 5e11 pair
-comparisons), with and without 1000 query groups.
+comparisons), with and without 1000 query groups; then, for each N, the
+best-accuracy cut that sets a binary ranker's ``intercept_`` (the O(N) bucketed
+search against the O(N log N) sorted path with unit weights, same answer) and
+the label encoding of binary y (one scan against ``np.unique``).
 """
 
 import argparse
@@ -15,6 +18,8 @@ import time
 import numpy as np
 from sklearn.metrics import roc_auc_score
 
+from birank._validation import encode_binary
+from birank.base import best_accuracy_threshold
 from birank.metrics import pairwise_accuracy, roc_auc
 
 
@@ -59,6 +64,22 @@ def main(argv=None):
     g = rng.integers(0, 1000, n)
     t_g, acc_g = best_time(lambda: pairwise_accuracy(y, s, groups=g), args.repeat)
     print(f"pairwise_accuracy N={n}, 1000 groups:          {t_g:.3f}s (accuracy {acc_g:.4f})")
+
+    best_accuracy_threshold([0, 1, 1], [0.1, 0.2, 0.3])
+    encode_binary(np.array([-1.0, 1.0]))
+    print(f"\n{'N':>10}  {'bucketed cut':>13}  {'sorted cut':>11}  {'ratio':>7}  |  "
+          f"{'encode y':>9}  {'np.unique':>10}  {'ratio':>7}")
+    for n in args.sizes:
+        y = rng.random(n) < 0.3
+        s = rng.standard_normal(n) + y
+        t_c, cut = best_time(lambda: best_accuracy_threshold(y, s), args.repeat)
+        t_w, cut_w = best_time(lambda: best_accuracy_threshold(y, s, np.ones(n)), args.repeat)
+        assert cut == cut_w, (cut, cut_w)
+        yl = np.where(y, 1.0, -1.0)
+        t_e, _ = best_time(lambda: encode_binary(yl), args.repeat)
+        t_u, _ = best_time(lambda: np.unique(yl, return_inverse=True), args.repeat)
+        print(f"{n:>10}  {t_c:>12.3f}s  {t_w:>10.3f}s  {t_w / t_c:>6.1f}x  |  {t_e:>8.3f}s  "
+              f"{t_u:>9.3f}s  {t_u / t_e:>6.1f}x")
 
 
 if __name__ == "__main__":
