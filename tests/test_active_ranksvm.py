@@ -193,7 +193,8 @@ def test_soft_correct_stops_when_nothing_can_be_accepted():
 
 @pytest.mark.parametrize("param,value", [("budget", 0), ("batch_size", -1),
                                          ("strategy", "greedy"), ("gamma", 1.5),
-                                         ("gamma", "balanced"), ("C", 0.0), ("loss", "log")])
+                                         ("gamma", "balanced"), ("C", 0.0), ("loss", "log"),
+                                         ("round_max_iter", 0), ("round_tol", -1.0)])
 def test_bad_parameters_name_the_parameter(param, value):
     X, y = _data()
     with pytest.raises(ValueError, match=param):
