@@ -61,6 +61,16 @@ def test_bucketed_cut_equals_sorted_cut_on_large_inputs(seed):
     assert best_accuracy_threshold(y, s) == best_accuracy_threshold(y, s, np.ones(n))
 
 
+@pytest.mark.kernel
+def test_bucketed_cut_with_extreme_spans():
+    """Subnormal and overflowing score ranges: bucketing degrades to one bucket, stays exact."""
+    rng = np.random.default_rng(0)
+    y = rng.random(400) < 0.4
+    for s in (np.where(y, 5e-324, 0.0), rng.choice([0.0, 5e-324, 1e-323], 400),
+              np.where(rng.random(400) < 0.5, -1.7e308, 1.7e308)):
+        assert best_accuracy_threshold(y, s) == best_accuracy_threshold(y, s, np.ones(400))
+
+
 def test_non_finite_scores_are_an_error():
     with pytest.raises(ValueError, match="finite"):
         best_accuracy_threshold(np.array([0, 1]), np.array([0.0, np.nan]))

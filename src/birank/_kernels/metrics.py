@@ -146,6 +146,8 @@ def ndcg_per_query(gain_by_score, gain_ideal, q_start, blocks, cum_discount):
 
 @njit(cache=True, inline="always")
 def _bucket(s, lo, scale, n_buckets):
+    if scale == 0.0:  # one bucket; also avoids inf * 0 when s - lo overflows
+        return 0
     b = int((s - lo) * scale)
     return b if b < n_buckets else n_buckets - 1
 
@@ -183,6 +185,8 @@ def best_cut_buckets(scores, y):
     n_buckets = max(1, min(n // 8, 1 << 20))
     span = hi - lo
     scale = n_buckets / span if (span > 0.0 and np.isfinite(span)) else 0.0
+    if not np.isfinite(scale):  # a subnormal span: one bucket (then it is a plain sort)
+        scale = 0.0
     cnt_p = np.zeros(n_buckets, dtype=np.int64)
     cnt_n = np.zeros(n_buckets, dtype=np.int64)
     for i in range(n):
