@@ -352,3 +352,29 @@ def test_pool_weights_are_the_bias_corrected_costs():
         np.testing.assert_allclose(model.pool_weights_, want, rtol=1e-12)
         if bc:
             assert model.acceptance_.min() < 1.0  # the correction did something
+
+
+def test_degenerate_pool_is_finished_by_newton():
+    """Many pairs over 3 features: dual CD stops at max_iter, Newton certifies the optimum."""
+    from birank.batch._active_sampling import JointSpace
+
+    rng = np.random.default_rng(14)
+    X = rng.normal(size=(200, 3))
+    y = (X @ [1.0, -1.0, 0.5] + rng.normal(size=200) > 0).astype(int)
+    kw = dict(budget=3000, batch_size=500, C=1.0, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no ConvergenceWarning left for the user
+        model = ActiveRankSVM(max_iter=5, **kw).fit(X, y)
+    assert model.final_solver_ == "newton"
+    ref = ActiveRankSVM(max_iter=200000, tol=1e-4, **kw).fit(X, y)
+    assert ref.final_solver_ == "dual_cd"
+    np.testing.assert_array_equal(model.pool_ids_, ref.pool_ids_)  # same pool, same costs
+    a, b = JointSpace(y, 1.0).decode(model.pool_ids_)
+    Z = X[a] - X[b]
+
+    def primal(w):
+        return 0.5 * w @ w + model.pool_weights_ @ np.maximum(0.0, 1.0 - Z @ w)
+
+    # certified to a relative gap of 1e-4, as dual CD at a tight tolerance
+    assert primal(model.coef_) <= primal(ref.coef_) * (1 + 1e-4)
+    assert primal(ref.coef_) <= primal(model.coef_) * (1 + 1e-4)

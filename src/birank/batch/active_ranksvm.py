@@ -16,9 +16,13 @@ from .._validation import (Interval, Options, check_random_state, check_X, check
 from ..base import BinaryRankerMixin
 from ..pairs import ChosenSet
 from ..solvers.dual_cd import PairDualCD, xargs
+from ..solvers.newton import solve_rows
 from ._active_sampling import STRATEGIES, JointSpace, SoftSampler, hard_select
 
 __all__ = ["ActiveRankSVM"]
+
+#: relative duality gap (hinge) or gradient ratio (squared hinge) of the Newton finish
+NEWTON_TOL = 1e-4
 
 
 class ActiveRankSVM(BinaryRankerMixin, BaseEstimator):
@@ -87,7 +91,11 @@ default='soft-correct'
         on the shen-lin data sets).
     max_iter : int, default=1000
         Solver passes of the last round (and of every round with
-        ``round_max_iter=None``).
+        ``round_max_iter=None``). If the last round reaches it without
+        meeting ``tol`` (a degenerate pool: many pairs over few features,
+        where dual CD creeps), the pool is solved again in the primal by
+        Newton (Huber smoothing for the hinge, certified duality gap 1e-4),
+        starting from where dual CD stopped; ``final_solver_`` says which.
     max_draws : int, default=20_000_000
         Candidate draws allowed per round before soft sampling gives up (when
         almost no unchosen item can be accepted); fitting then stops early with
@@ -130,6 +138,8 @@ default='soft-correct'
         Acceptance probability p (section 3.3, without Gamma) of each chosen
         item when it was drawn; 1 for the initial pool and the random and
         hard strategies.
+    final_solver_ : {'dual_cd', 'newton'}
+        What solved the last round (see ``max_iter``).
     pool_weights_ : ndarray of shape (budget_,)
         The cost ``C_k`` of each chosen item in the last solve (section 4.1).
     n_features_in_ : int
@@ -329,10 +339,28 @@ default='soft-correct'
             select_s = time.perf_counter() - t1
             if ids.size == 0:
                 stopped = True  # one last solve at the final tolerance, then stop
+        w = solver.w
+        self.final_solver_ = "dual_cd"
         if last_warning is not None:
-            warnings.warn(str(last_warning.message), ConvergenceWarning, stacklevel=3)
-        self.coef_ = solver.coef_.copy()
-        self.intercept_ = float(solver.intercept_)
+            # the last dual CD solve stopped at max_iter: a degenerate pool (many pairs
+            # over few features). Finish it in the primal from where it stopped.
+            t1 = time.perf_counter()
+            w_newton, ok, info = solve_rows(solver.pool_matrix(), solver.C_, self.loss,
+                                            w0=solver.w, tol=NEWTON_TOL)
+            history[-1]["solve_seconds"] += time.perf_counter() - t1
+            history[-1]["seconds"] += time.perf_counter() - t1
+            if ok:
+                w = w_newton
+                self.final_solver_ = "newton"
+                if eval_data is not None:
+                    scores = np.asarray(safe_sparse_dot(eval_data[0], w[:-1])).reshape(-1)
+                    history[-1]["auc"] = roc_auc(eval_data[1], scores - w[-1])
+            else:
+                warnings.warn(f"{last_warning.message} Newton on the pool did not converge "
+                              f"either ({info.get('reason') or 'max_iter'}).",
+                              ConvergenceWarning, stacklevel=3)
+        self.coef_ = w[:-1].copy()
+        self.intercept_ = float(-w[-1])
         self.budget_ = int(pool_ids.size)
         self.n_pairs_ = int(np.count_nonzero(pool_ids < space.n_pair))
         self.n_pseudo_pairs_ = int(pool_ids.size - self.n_pairs_)

@@ -384,6 +384,29 @@ class PairDualCD:
         """``w . z_p`` for every row (including the threshold coordinate)."""
         return pair_margins(self._xa, self.w, self._abk, self.n_rows, self._kthr)
 
+    def pool_matrix(self):
+        """The rows ``z_p`` as a matrix of shape (n_rows, n_features + 1).
+
+        The last column is the threshold coordinate (zero without
+        ``fit_threshold``), so ``pool_matrix() @ w`` are the margins. CSR for
+        CSR input (with ``pair_rows`` the stored rows themselves), dense for
+        dense input.
+        """
+        n, d = self.n_rows, self.n_features
+        if self.pair_rows:
+            nnz = int(self._cptr[n])
+            return sp.csr_matrix((self._cdata[:nnz].copy(), self._cind[:nnz].copy(),
+                                  self._cptr[: n + 1].copy()), shape=(n, d + 1))
+        a, b = self.rows_
+        t = np.zeros(n)
+        if self.fit_threshold:  # shen-lin eq. (8)
+            t = np.where(b < 0, -1.0, np.where(a < 0, 1.0, 0.0))
+        if sp.issparse(self.X):
+            Xo = sp.vstack((self.X, sp.csr_matrix((1, d)))).tocsr()  # row -1: the origin
+            return sp.hstack((Xo[a] - Xo[b], sp.csr_matrix(t[:, None]))).tocsr()
+        Xo = np.vstack((self.X, np.zeros((1, d))))
+        return np.hstack((Xo[a] - Xo[b], t[:, None]))
+
     def primal_objective(self):
         """``1/2 (|w|^2 + theta^2) + sum_p C_p loss(1 - w.z_p)``."""
         xi = np.maximum(0.0, 1.0 - self.margins())

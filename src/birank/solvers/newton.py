@@ -28,7 +28,8 @@ import scipy.sparse as sp
 from .._kernels.pair_sweep_ops import csr_sq_rmatvec
 from .._kernels.pair_sweep import count_pairs, sort_segments, sweep_hess_vec, sweep_loss_grad
 
-__all__ = ["PairObjective", "HuberPairObjective", "newton_cg", "hinge_by_smoothing"]
+__all__ = ["PairObjective", "RowsObjective", "HuberPairObjective", "newton_cg",
+           "hinge_by_smoothing", "solve_rows"]
 
 SQUARED_HINGE = 0
 HINGE = 1
@@ -36,6 +37,15 @@ HINGE = 1
 
 def _matvec(X, v):
     return np.asarray(X @ v).reshape(-1)
+
+
+def _sq_rmatvec(X, D):
+    """``sum_p D_p x_pd^2`` for every column d: O(nnz)."""
+    if sp.issparse(X):
+        return csr_sq_rmatvec(X.data, X.indices, X.indptr, D, np.empty(X.shape[1]))
+    if X.shape[0] * X.shape[1] < 2**24:
+        return D @ X ** 2
+    return np.einsum("ij,ij,i->j", X, X, D)
 
 
 def _rmatvec(X, u):
@@ -149,25 +159,20 @@ class PairObjective:
         return w + self.C * _rmatvec(self.X, self.grad_s)
 
     def hess_diag(self):
-        """Approximate diag of ``I + C X' L X`` at the last active set (preconditioner).
+        """Approximate diag of ``I + C X' L X`` at the last active set (preconditioner)."""
+        return self.hess_diag_from(self.diag, self.C)
+
+    def hess_diag_from(self, D, C):
+        """``1 + C sum_p D_p (x_pd - m_d)^2`` for active degrees D (m: D-weighted mean).
 
         With D_p the weighted active degree of row p, ``x' L x <= 2 sum_p D_p
-        (x_p - m)^2`` for any shift m (L annihilates constants); we use
-        ``sum_p D_p (x_pd - m_d)^2`` with the D-weighted mean m_d: O(nnz).
+        (x_p - m)^2`` for any shift m (L annihilates constants): O(nnz).
         """
-        D = self.diag
         sD = float(D.sum())
         if sD <= 0.0:
             return np.ones(self.X.shape[1])
         m = _rmatvec(self.X, D)
-        if sp.issparse(self.X):
-            X = self.X
-            sq = csr_sq_rmatvec(X.data, X.indices, X.indptr, D, np.empty(X.shape[1]))
-        else:
-            sq = (D @ self.X ** 2) if self.X.shape[0] * self.X.shape[1] < 2**24 else \
-                np.einsum("ij,ij,i->j", self.X, self.X, D)
-        q = sq - m * m / sD
-        return 1.0 + self.C * np.maximum(q, 0.0)
+        return 1.0 + C * np.maximum(_sq_rmatvec(self.X, D) - m * m / sD, 0.0)
 
     def hess_vec(self, v):
         """(I + C X' L X) v with the active set of the last evaluation."""
@@ -266,6 +271,72 @@ def newton_cg(obj, w0, tol=1e-4, max_iter=100, report=None, max_cg=None, precond
     return w, f, n_iter, converged, {"gnorm": gnorm, "gnorm0": gnorm0, "cg": total_cg}
 
 
+class RowsObjective:
+    """Squared-hinge loss over explicit weighted rows: ``sum_p c_p max(0, theta - z_p.w)^2``.
+
+    The same interface as :class:`PairObjective` (score-space primitives, then
+    weight-space ones), for a matrix Z whose rows are the pair vectors
+    themselves: ActiveRankSVM's chosen pool. Two of these make a
+    :class:`HuberPairObjective`, so :func:`hinge_by_smoothing` solves the
+    weighted hinge problem ``1/2|w|^2 + sum_p c_p max(0, 1 - z_p.w)`` with a
+    certified duality gap; its Hessian is ``I + Z' D Z`` with D diagonal.
+
+    Parameters
+    ----------
+    Z : ndarray or CSR matrix of shape (n_rows, d), float64.
+    cost : ndarray of shape (n_rows,), the c_p > 0.
+    """
+
+    def __init__(self, Z, cost, C=1.0, theta=1.0):
+        self.X = Z
+        self.cost = np.ascontiguousarray(cost, dtype=np.float64)
+        self.C = float(C)
+        self.theta = float(theta)
+        self.loss_kind = SQUARED_HINGE
+        n = Z.shape[0]
+        self.order = None  # no sort: HuberPairObjective shares it, unused here
+        self.grad_s = np.zeros(n)
+        self.diag = np.zeros(n)
+
+    def loss_at_scores(self, s):
+        return self.sweep_sorted(s)
+
+    def sweep_sorted(self, s, loss_kind=None):
+        """Loss at the scores; the squared hinge also keeps grad_s and the active diagonal."""
+        r = np.maximum(self.theta - s, 0.0)
+        kind = self.loss_kind if loss_kind is None else loss_kind
+        if kind == HINGE:
+            return float(self.cost @ r)
+        self.grad_s = -2.0 * self.cost * r
+        self.diag = np.where(r > 0.0, 2.0 * self.cost, 0.0)
+        return float(self.cost @ (r * r))
+
+    def hess_scores(self, u):
+        return self.diag * u
+
+    def scores(self, w):
+        return _matvec(self.X, w)
+
+    def fun_grad(self, w, s=None):
+        if s is None:
+            s = self.scores(w)
+        loss = self.loss_at_scores(s)
+        return 0.5 * float(w @ w) + self.C * loss, self.grad_from_last(w), loss
+
+    def grad_from_last(self, w):
+        return w + self.C * _rmatvec(self.X, self.grad_s)
+
+    def hess_vec(self, v):
+        return v + self.C * _rmatvec(self.X, self.hess_scores(self.scores(v)))
+
+    def hess_diag(self):
+        return self.hess_diag_from(self.diag, self.C)
+
+    def hess_diag_from(self, D, C):
+        """``diag(I + C Z' diag(D) Z)``, exact: O(nnz)."""
+        return 1.0 + C * _sq_rmatvec(self.X, D)
+
+
 class HuberPairObjective:
     """Huber-smoothed pair hinge as a difference of two squared hinges.
 
@@ -319,17 +390,7 @@ class HuberPairObjective:
         return v + self.C * _rmatvec(self.X, h)
 
     def hess_diag(self):
-        D = self.o1.diag - self.o2.diag  # band degrees, >= 0
-        sD = float(D.sum())
-        if sD <= 0.0:
-            return np.ones(self.X.shape[1])
-        X = self.X
-        m = _rmatvec(X, D)
-        if sp.issparse(X):
-            sq = csr_sq_rmatvec(X.data, X.indices, X.indptr, D, np.empty(X.shape[1]))
-        else:
-            sq = np.einsum("ij,ij,i->j", X, X, D)
-        return 1.0 + self.C * np.maximum(sq - m * m / sD, 0.0)
+        return self.o1.hess_diag_from(self.o1.diag - self.o2.diag, self.C)  # band degrees >= 0
 
     def certificate(self, w, s):
         """Hinge primal P(w) and a dual lower bound D(alpha) <= P*, both exact.
@@ -352,7 +413,7 @@ class HuberPairObjective:
 
 
 def hinge_by_smoothing(obj1, obj2, C, tol=1e-4, max_iter=1000, report=None, delta0=1.0,
-                       shrink=0.1, min_delta=1e-12, newton_tol=1e-8):
+                       shrink=0.1, min_delta=1e-12, newton_tol=1e-8, w0=None):
     """Exact all-pairs hinge RankSVM by Huber smoothing with a certified gap.
 
     Minimizes the Huber-smoothed objective by :func:`newton_cg` (warm-started)
@@ -363,15 +424,16 @@ def hinge_by_smoothing(obj1, obj2, C, tol=1e-4, max_iter=1000, report=None, delt
     Since P_hinge - P_huber <= C delta / 2 * (weighted number of active
     pairs), the gap closes as delta shrinks.
 
-    ``obj1``, ``obj2``: squared-hinge :class:`PairObjective` on the same data.
-    ``max_iter`` bounds the total number of Newton iterations.
+    ``obj1``, ``obj2``: squared-hinge :class:`PairObjective` (or
+    :class:`RowsObjective`) on the same data. ``max_iter`` bounds the total
+    number of Newton iterations; ``w0`` is the starting point (default 0).
 
     Returns
     -------
     w, P, n_iter, converged, info
     """
     hub = HuberPairObjective(obj1, obj2, C, delta0)
-    w = np.zeros(obj1.X.shape[1])
+    w = np.zeros(obj1.X.shape[1]) if w0 is None else np.array(w0, dtype=np.float64)
     best_w, best_p, best_d = w, np.inf, -np.inf
     n_iter = 0
     delta = delta0
@@ -398,3 +460,26 @@ def hinge_by_smoothing(obj1, obj2, C, tol=1e-4, max_iter=1000, report=None, delt
               "(tol too small for floating point)")
     return best_w, best_p, n_iter, converged, {"lower_bound": best_d, "delta": delta,
                                                "reason": reason}
+
+
+def solve_rows(Z, cost, loss="hinge", w0=None, tol=1e-4, max_iter=1000):
+    """``min_w 1/2|w|^2 + sum_p cost_p loss(1 - z_p.w)`` over explicit rows Z, by Newton.
+
+    The primal counterpart of dual coordinate descent, for pools where the
+    dual is degenerate (many rows over few features: dual CD then creeps).
+    ``'squared_hinge'``: :func:`newton_cg` to ``|grad| <= tol |grad(0)|``.
+    ``'hinge'``: :func:`hinge_by_smoothing` to a certified relative duality
+    gap ``<= tol``.
+
+    Returns
+    -------
+    w, converged, info
+    """
+    cost = np.ascontiguousarray(cost, dtype=np.float64)
+    if loss == "squared_hinge":
+        w, _, n_iter, ok, info = newton_cg(RowsObjective(Z, cost), np.zeros(Z.shape[1])
+                                           if w0 is None else w0, tol=tol, max_iter=max_iter)
+        return w, ok, dict(info, n_iter=n_iter)
+    w, primal, n_iter, ok, info = hinge_by_smoothing(
+        RowsObjective(Z, cost), RowsObjective(Z, cost), 1.0, tol=tol, max_iter=max_iter, w0=w0)
+    return w, ok, dict(info, n_iter=n_iter, primal=primal)
