@@ -54,7 +54,36 @@ def _rmatvec(X, u):
     return X.T @ u
 
 
-class PairObjective:
+class _WeightSpace:
+    """Weight-space methods of a loss given its score-space primitives.
+
+    A subclass has ``X``, ``C``, ``grad_s`` and ``diag`` (kept by
+    ``loss_at_scores``), ``hess_scores(u)`` and ``hess_diag_from(D, C)``.
+    """
+
+    def scores(self, w):
+        return _matvec(self.X, w)
+
+    def fun_grad(self, w, s=None):
+        """f(w), its gradient (subgradient with the active set for hinge) and the loss."""
+        if s is None:
+            s = self.scores(w)
+        loss = self.loss_at_scores(s)
+        return 0.5 * float(w @ w) + self.C * loss, self.grad_from_last(w), loss
+
+    def grad_from_last(self, w):
+        return w + self.C * _rmatvec(self.X, self.grad_s)
+
+    def hess_vec(self, v):
+        """(I + C X' H X) v with the active set of the last evaluation."""
+        return v + self.C * _rmatvec(self.X, self.hess_scores(self.scores(v)))
+
+    def hess_diag(self):
+        """Diagonal preconditioner at the last active set."""
+        return self.hess_diag_from(self.diag, self.C)
+
+
+class PairObjective(_WeightSpace):
     """All-pairs RankSVM loss on ``(X, y, groups, sample_weight)`` with work arrays.
 
     Parameters
@@ -142,26 +171,6 @@ class PairObjective:
                        self.work)
         return self.hv_s
 
-    # -- weight-space --------------------------------------------------------
-    def scores(self, w):
-        return _matvec(self.X, w)
-
-    def fun_grad(self, w, s=None):
-        """f(w) and its gradient (subgradient with active pairs for hinge)."""
-        if s is None:
-            s = self.scores(w)
-        loss = self.loss_at_scores(s)
-        f = 0.5 * float(w @ w) + self.C * loss
-        g = w + self.C * _rmatvec(self.X, self.grad_s)
-        return f, g, loss
-
-    def grad_from_last(self, w):
-        return w + self.C * _rmatvec(self.X, self.grad_s)
-
-    def hess_diag(self):
-        """Approximate diag of ``I + C X' L X`` at the last active set (preconditioner)."""
-        return self.hess_diag_from(self.diag, self.C)
-
     def hess_diag_from(self, D, C):
         """``1 + C sum_p D_p (x_pd - m_d)^2`` for active degrees D (m: D-weighted mean).
 
@@ -173,10 +182,6 @@ class PairObjective:
             return np.ones(self.X.shape[1])
         m = _rmatvec(self.X, D)
         return 1.0 + C * np.maximum(_sq_rmatvec(self.X, D) - m * m / sD, 0.0)
-
-    def hess_vec(self, v):
-        """(I + C X' L X) v with the active set of the last evaluation."""
-        return v + self.C * _rmatvec(self.X, self.hess_scores(self.scores(v)))
 
 
 def _cg(hess_vec, g, rtol, max_cg, M=None):
@@ -271,7 +276,7 @@ def newton_cg(obj, w0, tol=1e-4, max_iter=100, report=None, max_cg=None, precond
     return w, f, n_iter, converged, {"gnorm": gnorm, "gnorm0": gnorm0, "cg": total_cg}
 
 
-class RowsObjective:
+class RowsObjective(_WeightSpace):
     """Squared-hinge loss over explicit weighted rows: ``sum_p c_p max(0, theta - z_p.w)^2``.
 
     The same interface as :class:`PairObjective` (score-space primitives, then
@@ -313,24 +318,6 @@ class RowsObjective:
 
     def hess_scores(self, u):
         return self.diag * u
-
-    def scores(self, w):
-        return _matvec(self.X, w)
-
-    def fun_grad(self, w, s=None):
-        if s is None:
-            s = self.scores(w)
-        loss = self.loss_at_scores(s)
-        return 0.5 * float(w @ w) + self.C * loss, self.grad_from_last(w), loss
-
-    def grad_from_last(self, w):
-        return w + self.C * _rmatvec(self.X, self.grad_s)
-
-    def hess_vec(self, v):
-        return v + self.C * _rmatvec(self.X, self.hess_scores(self.scores(v)))
-
-    def hess_diag(self):
-        return self.hess_diag_from(self.diag, self.C)
 
     def hess_diag_from(self, D, C):
         """``diag(I + C Z' diag(D) Z)``, exact: O(nnz)."""
