@@ -6,6 +6,7 @@ import warnings
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import LinearSVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
@@ -378,3 +379,14 @@ def test_degenerate_pool_is_finished_by_newton():
     # certified to a relative gap of 1e-4, as dual CD at a tight tolerance
     assert primal(model.coef_) <= primal(ref.coef_) * (1 + 1e-4)
     assert primal(ref.coef_) <= primal(model.coef_) * (1 + 1e-4)
+
+
+def test_newton_finish_skipped_for_a_too_large_dense_pool(monkeypatch):
+    rng = np.random.default_rng(14)
+    X = rng.normal(size=(200, 3))
+    y = (X @ [1.0, -1.0, 0.5] + rng.normal(size=200) > 0).astype(int)
+    monkeypatch.setattr(active_module, "_MAX_DENSE_POOL", 10)
+    with pytest.warns(ConvergenceWarning, match="did not converge"):
+        model = ActiveRankSVM(budget=3000, batch_size=500, C=1.0, max_iter=5,
+                              random_state=0).fit(X, y)
+    assert model.final_solver_ == "dual_cd"

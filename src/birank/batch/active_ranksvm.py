@@ -6,6 +6,7 @@ import time
 import warnings
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.extmath import safe_sparse_dot
@@ -23,6 +24,8 @@ __all__ = ["ActiveRankSVM"]
 
 #: relative duality gap (hinge) or gradient ratio (squared hinge) of the Newton finish
 NEWTON_TOL = 1e-4
+#: largest dense pool matrix (cells) the Newton finish may build (2**25: 256 MB)
+_MAX_DENSE_POOL = 2**25
 
 
 class ActiveRankSVM(BinaryRankerMixin, BaseEstimator):
@@ -96,6 +99,8 @@ default='soft-correct'
         where dual CD creeps), the pool is solved again in the primal by
         Newton (Huber smoothing for the hinge, certified duality gap 1e-4),
         starting from where dual CD stopped; ``final_solver_`` says which.
+        (Not for dense X whose pool matrix would exceed 2**25 cells: then a
+        ConvergenceWarning is raised.)
     max_draws : int, default=20_000_000
         Candidate draws allowed per round before soft sampling gives up (when
         almost no unchosen item can be accepted); fitting then stops early with
@@ -341,7 +346,10 @@ default='soft-correct'
                 stopped = True  # one last solve at the final tolerance, then stop
         w = solver.w
         self.final_solver_ = "dual_cd"
-        if last_warning is not None:
+        dense_cells = 0 if sp.issparse(X) else solver.n_rows * (X.shape[1] + 1)
+        if last_warning is not None and dense_cells > _MAX_DENSE_POOL:
+            warnings.warn(str(last_warning.message), ConvergenceWarning, stacklevel=3)
+        elif last_warning is not None:
             # the last dual CD solve stopped at max_iter: a degenerate pool (many pairs
             # over few features). Finish it in the primal from where it stopped.
             t1 = time.perf_counter()
