@@ -40,6 +40,40 @@ __all__ = [
 ]
 
 
+@njit(cache=True, inline="always")
+def _upper_row(loss_kind, i, wi, W, S1, S2, ai, grad_s, diag):
+    """Upper-label row i against its active lower partners j; returns its loss.
+
+    With ``a_i = theta - s_i`` and the partners' weight sums ``W = sum w_j``,
+    ``S1 = sum w_j s_j``, ``S2 = sum w_j s_j^2``: squared hinge
+    ``sum_j w_j (a_i + s_j)^2 = W a^2 + 2 a S1 + S2`` (DESIGN math notes),
+    hinge ``W a + S1``; its score gradient and Hessian diagonal are added.
+    """
+    if loss_kind == 0:
+        grad_s[i] -= 2.0 * wi * (W * ai + S1)
+        diag[i] += 2.0 * wi * W
+        return wi * (W * ai * ai + 2.0 * ai * S1 + S2)
+    grad_s[i] -= wi * W
+    diag[i] += wi * W
+    return wi * (W * ai + S1)
+
+
+@njit(cache=True, inline="always")
+def _lower_row(loss_kind, j, wj, W, S1, bj, grad_s, diag):
+    """Lower-label row j (``b_j = theta + s_j``) against its active upper partners k.
+
+    Only the gradient side (the loss was counted from the upper rows):
+    ``d/ds_j sum_k w_k w_j (theta - s_k + s_j)^2 = 2 w_j (W b_j - S1)`` with
+    ``W = sum w_k``, ``S1 = sum w_k s_k``; hinge ``w_j W``.
+    """
+    if loss_kind == 0:
+        grad_s[j] += 2.0 * wj * (W * bj - S1)
+        diag[j] += 2.0 * wj * W
+    else:
+        grad_s[j] += wj * W
+        diag[j] += wj * W
+
+
 @njit(cache=True)
 def _fen_clear(tree, k):
     for r in range(k + 1):
@@ -160,17 +194,7 @@ def _binary_loss_grad(s, order, a, b, lab, sw, loss_kind, grad_s, diag, ptr_hi, 
             continue
         i = order[t]
         p = ptr_hi[t]
-        W = cw[p]
-        S1 = c1[p]
-        ai = theta - ss[t]
-        if loss_kind == 0:
-            loss += wi * (W * ai * ai + 2.0 * ai * S1 + c2[p])
-            grad_s[i] -= 2.0 * wi * (W * ai + S1)
-            diag[i] += 2.0 * wi * W
-        else:
-            loss += wi * (W * ai + S1)
-            grad_s[i] -= wi * W
-            diag[i] += wi * W
+        loss += _upper_row(loss_kind, i, wi, cw[p], c1[p], c2[p], theta - ss[t], grad_s, diag)
     # prefix sums over positions < t of the upper-label rows (stored at t)
     cw[a] = 0.0
     c1[a] = 0.0
@@ -184,13 +208,7 @@ def _binary_loss_grad(s, order, a, b, lab, sw, loss_kind, grad_s, diag, ptr_hi, 
             continue
         j = order[t]
         p = ptr_lo[t]
-        W = cw[p]
-        if loss_kind == 0:
-            grad_s[j] += 2.0 * wj * (W * (theta + ss[t]) - c1[p])
-            diag[j] += 2.0 * wj * W
-        else:
-            grad_s[j] += wj * W
-            diag[j] += wj * W
+        _lower_row(loss_kind, j, wj, cw[p], c1[p], theta + ss[t], grad_s, diag)
     return loss
 
 
@@ -289,18 +307,8 @@ def sweep_loss_grad(s, order, seg, lab, labr, nlab, sw, loss_kind,
             W = acc[0]
             if W == 0.0:
                 continue
-            S1 = acc[1]
-            wi = sw[i]
-            ai = theta - s[i]
-            if loss_kind == 0:
-                # sum_j w_j (a_i + s_j)^2 = W a^2 + 2 a S1 + S2  (DESIGN math notes)
-                loss += wi * (W * ai * ai + 2.0 * ai * S1 + acc[2])
-                grad_s[i] -= 2.0 * wi * (W * ai + S1)
-                diag[i] += 2.0 * wi * W
-            else:
-                loss += wi * (W * ai + S1)
-                grad_s[i] -= wi * W
-                diag[i] += wi * W
+            loss += _upper_row(loss_kind, i, sw[i], W, acc[1], acc[2], theta - s[i], grad_s,
+                               diag)
         # pass "lo": row j against its active higher-labelled partners k
         _fen_clear(tree, k)
         ptr = a
@@ -323,13 +331,7 @@ def sweep_loss_grad(s, order, seg, lab, labr, nlab, sw, loss_kind,
             if W == 0.0:
                 continue
             wj = sw[j]
-            if loss_kind == 0:
-                # d/ds_j sum_k w_k w_j (1 - s_k + s_j)^2
-                grad_s[j] += 2.0 * wj * (W * (theta + sj) - acc[1])
-                diag[j] += 2.0 * wj * W
-            else:
-                grad_s[j] += wj * W
-                diag[j] += wj * W
+            _lower_row(loss_kind, j, wj, W, acc[1], theta + sj, grad_s, diag)
     return loss
 
 
