@@ -247,6 +247,14 @@ def summarize_gaussian(res):
     return summary, rows
 
 
+def _lcbr_band(ax, s_grid, by_method):
+    """LCBR's mean against S, with a band of ± the std of its gap to BBR (same draws)."""
+    m = np.array([np.mean(by_method["LCBR"][s]) for s in s_grid])
+    sd = np.array([np.std(np.subtract(by_method["LCBR"][s], by_method["BBR"])) for s in s_grid])
+    ax.plot(s_grid, m, "o-", label="LCBR (band: ±std of LCBR−BBR)")
+    ax.fill_between(s_grid, m - sd, m + sd, alpha=0.2)
+
+
 def plot_gaussian(res, path):
     fig, axes = new_figure(11, ncols=3, size=3.0)
     s_grid = np.array(res["S_grid"])
@@ -255,11 +263,7 @@ def plot_gaussian(res, path):
         title = f"K={rec['K']}, σ={rec['sigma']:g}"
         # (a)-(c) phi-risk
         ax = axes[i]
-        m = np.array([np.mean(rec["phi"]["LCBR"][s]) for s in s_grid])
-        sd = np.array([np.std(np.subtract(rec["phi"]["LCBR"][s], rec["phi"]["BBR"]))
-                       for s in s_grid])
-        ax.plot(s_grid, m, "o-", label="LCBR (band: ±std of LCBR−BBR)")
-        ax.fill_between(s_grid, m - sd, m + sd, alpha=0.2)
+        _lcbr_band(ax, s_grid, rec["phi"])
         ax.axhline(np.mean(rec["phi"]["BBR"]), color="k", ls="--", label="BBR (all pairs)")
         ax.axhline(np.mean(rec["phi"]["optimal"]), color="g", ls=":", label="optimal (linear)")
         ax.set_xscale("log")
@@ -269,11 +273,7 @@ def plot_gaussian(res, path):
         ax.legend(fontsize=7)
         # (d)-(f) AUC
         ax = axes[3 + i]
-        m = np.array([np.mean(rec["auc"]["LCBR"][s]) for s in s_grid])
-        sd = np.array([np.std(np.subtract(rec["auc"]["LCBR"][s], rec["auc"]["BBR"]))
-                       for s in s_grid])
-        ax.plot(s_grid, m, "o-", label="LCBR (band: ±std of LCBR−BBR)")
-        ax.fill_between(s_grid, m - sd, m + sd, alpha=0.2)
+        _lcbr_band(ax, s_grid, rec["auc"])
         ax.axhline(np.mean(rec["auc"]["BBR"]), color="k", ls="--", label="BBR (all pairs)")
         ax.axhline(np.mean(rec["auc"]["bayes"]), color="r", ls=":", label="Bayes (LR)")
         ax.set_xscale("log")
