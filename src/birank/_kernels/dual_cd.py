@@ -33,7 +33,6 @@ from .sparse_rows import (
     pair_dot_w,
     rng_init,
     rng_int,
-    row_axpy,
     row_dot_w,
     rows_dot,
 )
@@ -214,13 +213,7 @@ def dual_cd(X, w, ab, rf, n_rows, squared, fit_threshold, seed, tol, max_iter, s
                 rf[p, RF_ALPHA] = new
                 d = new - alpha_p
                 if d != 0.0:
-                    if bp < 0:
-                        row_axpy(X, w, d, ap)
-                    elif ap < 0:
-                        row_axpy(X, w, -d, bp)
-                    else:
-                        row_axpy(X, w, d, ap)
-                        row_axpy(X, w, -d, bp)
+                    pair_axpy(X, w, d, ap, bp)
                     w[last] += d * tp
             s += 1
         it += 1
