@@ -35,15 +35,11 @@ def parse_stats(cell):
         miss = re.search(r"rows=\d+ \((\d+) with missing", cell)
         if miss:
             st["missing"] = int(miss.group(1))
-    m = re.search(r"max feature index=(\d+)", cell)
-    if m:
-        st["features"] = int(m.group(1))
-    m = re.search(r"nnz=(\d+)", cell)
-    if m:
-        st["nnz"] = int(m.group(1))
-    m = re.search(r"(?:distinct qids|queries)=(\d+)", cell)
-    if m:
-        st["groups"] = int(m.group(1))
+    for key, pattern in (("features", r"max feature index=(\d+)"), ("nnz", r"nnz=(\d+)"),
+                         ("groups", r"(?:distinct qids|queries)=(\d+)")):
+        m = re.search(pattern, cell)
+        if m:
+            st[key] = int(m.group(1))
     m = re.search(r"(?:labels|target|y): \[([^\]]*)\]", cell)
     if m and "distinct" not in m.group(1):
         counts = {}
