@@ -29,6 +29,7 @@ import numpy as np
 from numba import njit
 
 from .sparse_rows import (
+    csr_row_diff,
     pair_axpy,
     pair_dot_w,
     rng_init,
@@ -280,37 +281,16 @@ def gather_csr_rows(data, indices, indptr, rows, ldata, lind, lptr, start):
 def merge_pair_rows(data, indices, indptr, a, b, t, t_col, zdata, zind, zptr, start):
     """Append the pair vectors ``z_k = x[a_k] - x[b_k]`` (+ ``t_k`` in column ``t_col``).
 
-    One sorted merge of two CSR rows per pair (row ``-1`` is the origin);
-    entries that cancel exactly are dropped. The rows go to the CSR buffers
-    ``zdata, zind, zptr`` as rows ``start, start + 1, ...``; ``zptr[start]``
+    One sorted merge of two CSR rows per pair (:func:`.sparse_rows.csr_row_diff`:
+    row ``-1`` is the origin, entries that cancel exactly are dropped). The
+    rows go to the CSR buffers ``zdata, zind, zptr`` as rows ``start,
+    start + 1, ...``; ``zptr[start]``
     must hold the entries already stored. The caller sizes the buffers for
     ``nnz(x_a) + nnz(x_b) + 1`` entries per pair.
     """
     nz = zptr[start]
     for k in range(a.shape[0]):
-        ia = ea = ib = eb = 0
-        if a[k] >= 0:
-            ia, ea = indptr[a[k]], indptr[a[k] + 1]
-        if b[k] >= 0:
-            ib, eb = indptr[b[k]], indptr[b[k] + 1]
-        while ia < ea or ib < eb:
-            if ib >= eb or (ia < ea and indices[ia] < indices[ib]):
-                j = indices[ia]
-                v = data[ia]
-                ia += 1
-            elif ia >= ea or indices[ib] < indices[ia]:
-                j = indices[ib]
-                v = -data[ib]
-                ib += 1
-            else:
-                j = indices[ia]
-                v = data[ia] - data[ib]
-                ia += 1
-                ib += 1
-            if v != 0.0:
-                zdata[nz] = v
-                zind[nz] = j
-                nz += 1
+        nz = csr_row_diff(data, indices, indptr, a[k], b[k], zind, zdata, nz)
         if t[k] != 0.0:
             zdata[nz] = t[k]
             zind[nz] = t_col

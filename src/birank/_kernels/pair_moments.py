@@ -13,11 +13,14 @@ moments are computed elsewhere from per-class moments in O(N D^2); the only kern
 that path needs is :func:`class_scatter_csr`.
 
 Dense X is a C-contiguous float64 array; CSR X is given as ``(data, indices,
-indptr)`` with sorted column indices. Kernels import only numpy and numba.
+indptr)`` with sorted column indices. Kernels import only numpy, numba and the
+row primitives of :mod:`.sparse_rows`.
 """
 
 import numpy as np
 from numba import njit
+
+from .sparse_rows import csr_row_diff
 
 
 @njit(cache=True)
@@ -48,35 +51,6 @@ def naive_pair_moments_dense(X, pos_rows, neg_rows):
 
 
 @njit(cache=True)
-def _sparse_diff(data, indices, indptr, a, b, out_idx, out_val):
-    """Merge rows a and b of a CSR matrix into the sparse difference x_a - x_b.
-
-    Writes the nonzero pattern into ``out_idx``/``out_val`` and returns its length.
-    """
-    p = indptr[a]
-    pe = indptr[a + 1]
-    q = indptr[b]
-    qe = indptr[b + 1]
-    n = 0
-    while p < pe or q < qe:
-        if q >= qe or (p < pe and indices[p] < indices[q]):
-            out_idx[n] = indices[p]
-            out_val[n] = data[p]
-            p += 1
-        elif p >= pe or indices[q] < indices[p]:
-            out_idx[n] = indices[q]
-            out_val[n] = -data[q]
-            q += 1
-        else:
-            out_idx[n] = indices[p]
-            out_val[n] = data[p] - data[q]
-            p += 1
-            q += 1
-        n += 1
-    return n
-
-
-@njit(cache=True)
 def _max_row_nnz(indptr):
     m = 0
     for i in range(indptr.shape[0] - 1):
@@ -100,7 +74,7 @@ def naive_pair_moments_csr(data, indices, indptr, n_features, pos_rows, neg_rows
     scale = 1.0 / (float(n1) * float(n0))
     for ii in range(n1):
         for jj in range(n0):
-            n = _sparse_diff(data, indices, indptr, pos_rows[ii], neg_rows[jj], zi, zv)
+            n = csr_row_diff(data, indices, indptr, pos_rows[ii], neg_rows[jj], zi, zv, 0)
             for k in range(n):
                 mu[zi[k]] += scale * zv[k]  # gultekin-paisley Alg. 1, line 5
                 vk = scale * zv[k]
@@ -149,7 +123,7 @@ def sampled_pair_sums_csr(data, indices, indptr, n_features, a_rows, b_rows):
     zi = np.empty(width, dtype=np.int64)
     zv = np.empty(width)
     for t in range(s):
-        n = _sparse_diff(data, indices, indptr, a_rows[t], b_rows[t], zi, zv)
+        n = csr_row_diff(data, indices, indptr, a_rows[t], b_rows[t], zi, zv, 0)
         for k in range(n):
             vk = zv[k]
             sz[zi[k]] += vk

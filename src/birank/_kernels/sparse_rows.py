@@ -178,6 +178,40 @@ def _n_rows_of_ov(X):
 
 
 # --------------------------------------------------------- composed primitives
+@njit(cache=True, inline="always")
+def csr_row_diff(data, indices, indptr, a, b, out_idx, out_val, n):
+    """Write ``x_a - x_b`` of a CSR matrix as sparse entries at ``out[n:]``; return the new end.
+
+    One merge of the two sorted index lists; row ``-1`` is the origin, and
+    entries that cancel exactly are dropped. The buffers need room for
+    ``nnz(x_a) + nnz(x_b)`` entries.
+    """
+    p = pe = q = qe = 0
+    if a >= 0:
+        p, pe = indptr[a], indptr[a + 1]
+    if b >= 0:
+        q, qe = indptr[b], indptr[b + 1]
+    while p < pe or q < qe:
+        if q >= qe or (p < pe and indices[p] < indices[q]):
+            j = indices[p]
+            v = data[p]
+            p += 1
+        elif p >= pe or indices[q] < indices[p]:
+            j = indices[q]
+            v = -data[q]
+            q += 1
+        else:
+            j = indices[p]
+            v = data[p] - data[q]
+            p += 1
+            q += 1
+        if v != 0.0:
+            out_idx[n] = j
+            out_val[n] = v
+            n += 1
+    return n
+
+
 @njit(cache=True)
 def row_sqnorms(X):
     """``|x_k|^2`` for every row."""
