@@ -266,7 +266,7 @@ default='soft-correct'
         pool_ids = ids
         p = np.ones(b)  # drawn uniformly: acceptance probability 1
         p_parts = []
-        n_chosen, Z = 0, 0.0
+        Z = 0.0  # sum over the pool of 1/p (shen-lin 4.1)
         n_pairs = 0
         select_s = time.perf_counter() - t0
         history, rejections = [], []
@@ -281,8 +281,9 @@ default='soft-correct'
             # change by one factor kappa; scaling their alphas by it too keeps the
             # warm start feasible without reading any row of X.
             inv = 1.0 / p if self.bias_correction else np.ones(p.size)
-            n_old, Z_old = n_chosen, Z
-            n_chosen, Z = n_chosen + ids.size, Z + float(inv.sum())
+            n_chosen = pool_ids.size  # ids are already in pool_ids
+            n_old, Z_old = n_chosen - ids.size, Z
+            Z += float(inv.sum())
             if n_old and ids.size and self.bias_correction:
                 solver.scale_weights((n_chosen / Z) / (n_old / Z_old))
             n_pairs += int(np.count_nonzero(ids < space.n_pair))
@@ -370,7 +371,7 @@ default='soft-correct'
         self.coef_ = w[:-1].copy()
         self.intercept_ = float(-w[-1])
         self.budget_ = int(pool_ids.size)
-        self.n_pairs_ = int(np.count_nonzero(pool_ids < space.n_pair))
+        self.n_pairs_ = n_pairs
         self.n_pseudo_pairs_ = int(pool_ids.size - self.n_pairs_)
         self.rejections_ = np.asarray(rejections, dtype=np.int64)
         self.history_ = history

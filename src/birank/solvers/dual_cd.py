@@ -221,6 +221,13 @@ class PairDualCD:
             self._xa = (self._cdata, self._cind, self._cptr)
         self._csr_rows = n_rows
 
+    def _threshold_coefs(self, a, b):
+        """Threshold coordinate of rows (a, b): shen-lin eq. (8), -1 for (k, -1), +1 for
+        (-1, k), 0 for real pairs and without ``fit_threshold`` (the kernels' ``tcoef``)."""
+        if not self.fit_threshold:
+            return np.zeros(a.size)
+        return np.where(b < 0, -1.0, np.where(a < 0, 1.0, 0.0))
+
     def _add_pair_rows(self, a, b, start):
         """Store ``z = x_a - x_b`` (+ the eq. (8) threshold column) as pool rows ``start...``."""
         stop = start + a.size
@@ -228,10 +235,7 @@ class PairDualCD:
         lens = np.where(a >= 0, indptr[a + 1] - indptr[a], 0) + np.where(
             b >= 0, indptr[b + 1] - indptr[b], 0)
         self._reserve_csr(stop, int(lens.sum()) + a.size)
-        if self.fit_threshold:  # shen-lin eq. (8): -1 for (k, -1), +1 for (-1, k)
-            t = np.where(b < 0, -1.0, np.where(a < 0, 1.0, 0.0))
-        else:
-            t = np.zeros(a.size)
+        t = self._threshold_coefs(a, b)
         merge_pair_rows(self.X.data, self.X.indices, indptr, a, b, t, self.n_features,
                         self._cdata, self._cind, self._cptr, start)
         self._abk[start:stop, 0] = np.arange(start, stop)
@@ -398,9 +402,7 @@ class PairDualCD:
             return sp.csr_matrix((self._cdata[:nnz].copy(), self._cind[:nnz].copy(),
                                   self._cptr[: n + 1].copy()), shape=(n, d + 1))
         a, b = self.rows_
-        t = np.zeros(n)
-        if self.fit_threshold:  # shen-lin eq. (8)
-            t = np.where(b < 0, -1.0, np.where(a < 0, 1.0, 0.0))
+        t = self._threshold_coefs(a, b)
         if sp.issparse(self.X):
             Xo = sp.vstack((self.X, sp.csr_matrix((1, d)))).tocsr()  # row -1: the origin
             return sp.hstack((Xo[a] - Xo[b], sp.csr_matrix(t[:, None]))).tocsr()
