@@ -227,13 +227,10 @@ class ChosenSet:
     """
 
     def __init__(self, ids=()):
-        ids = np.unique(np.asarray(ids, dtype=np.int64))
-        if ids.size and ids[0] < 0:
-            raise ValueError(f"pair ids are >= 0; got {ids[0]}.")
-        self._parts = [ids]
-        self._n = int(ids.size)
-        self._table = new_table(max(self._n, 8))
-        table_insert(self._table, ids)
+        self._parts = [np.empty(0, dtype=np.int64)]
+        self._n = 0
+        self._table = new_table(8)
+        self.add(ids)
 
     def __len__(self):
         return self._n

@@ -59,12 +59,17 @@ def acceptance_probability(margin, strategy):
     which never overflow (the test suite checks them against the paper's form).
     The sampling kernel calls the same scalar function.
     """
+    code = _strategy_code(strategy)
+    margin = np.asarray(margin, dtype=np.float64)
+    return accept_p_array(np.ascontiguousarray(margin.reshape(-1)), code).reshape(margin.shape)
+
+
+def _strategy_code(strategy):
+    """The kernel code of a soft strategy, or a ValueError naming the allowed ones."""
     if strategy not in _CODES:
         raise ValueError(f"strategy must be one of {STRATEGIES[:3]} for soft sampling; "
                          f"got {strategy!r}.")
-    margin = np.asarray(margin, dtype=np.float64)
-    flat = np.ascontiguousarray(margin.reshape(-1))
-    return accept_p_array(flat, _CODES[strategy]).reshape(margin.shape)
+    return _CODES[strategy]
 
 
 def crc_weights(p, big_gamma, C, bias_correction=True):
@@ -170,12 +175,9 @@ class SoftSampler:
     """
 
     def __init__(self, space, strategy, budget, max_draws):
-        if strategy not in _CODES:
-            raise ValueError(f"strategy must be one of {STRATEGIES[:3]} for soft sampling; "
-                             f"got {strategy!r}.")
+        self.code = _strategy_code(strategy)
         self.space = space
         self.strategy = strategy
-        self.code = _CODES[strategy]
         self.dense = space.n_active < 2 * budget
         self.max_draws = int(max_draws)
         self._y01 = space.pseudo.y01
