@@ -14,7 +14,8 @@ from sklearn.utils.validation import check_is_fitted
 from ._kernels.metrics import best_cut_buckets
 from ._validation import check_X
 
-__all__ = ["LinearScorerMixin", "BinaryRankerMixin", "RankerMixin", "best_accuracy_threshold"]
+__all__ = ["LinearScorerMixin", "BinaryRankerMixin", "RankerMixin", "OnlineRankerMixin",
+           "best_accuracy_threshold"]
 
 
 def best_accuracy_threshold(y01, scores, sample_weight=None):
@@ -151,3 +152,94 @@ class RankerMixin(LinearScorerMixin):
         tags.input_tags.sparse = True
         tags.target_tags.required = True
         return tags
+
+
+class OnlineRankerMixin:
+    """One ``fit`` / ``partial_fit`` path for rankers that learn from chunks.
+
+    As in scikit-learn's SGD estimators, ``fit`` is "forget everything, then one
+    ``_partial_fit`` over (X, y)", and ``partial_fit`` continues from the current
+    state. The first call is detected one way: ``classes_`` is not set yet.
+    Subclasses implement ``_partial_fit(X, y, classes, sample_weight)``, which
+    validates with ``reset=self._is_first_call()`` and keeps state bounded per
+    chunk (no chunk is stored unless the method needs a buffer of fixed size).
+
+    Fitted state is every attribute ending in ``_`` plus the names listed in
+    ``_online_private_state`` (private buffers, accumulators); ``fit`` removes
+    them all before starting, so refitting never mixes two datasets.
+    """
+
+    #: private attributes (not ending in ``_``) that ``fit`` must forget
+    _online_private_state = ("_state",)
+
+    def fit(self, X, y, sample_weight=None):
+        """Fit on ``(X, y)`` as one stream, in row order, discarding earlier state.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), default=None
+
+        Returns
+        -------
+        self
+        """
+        self._reset_online_state()
+        return self._partial_fit(X, y, classes=None, sample_weight=sample_weight)
+
+    def partial_fit(self, X, y, classes=None, sample_weight=None):
+        """Continue learning from one more chunk of rows, in row order.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        classes : array-like of shape (2,), default=None
+            The two label values. Needed on the first call unless ``y`` holds both.
+        sample_weight : array-like of shape (n_samples,), default=None
+
+        Returns
+        -------
+        self
+        """
+        return self._partial_fit(X, y, classes=classes, sample_weight=sample_weight)
+
+    def _is_first_call(self):
+        return not hasattr(self, "classes_")
+
+    def _reset_online_state(self):
+        for name in list(vars(self)):
+            if (name.endswith("_") and not name.startswith("__")) or \
+                    name in self._online_private_state:
+                delattr(self, name)
+
+    def _encode_chunk(self, y, classes):
+        """Map a chunk's labels to {0, 1}, fixing ``classes_`` on the first call.
+
+        On the first call ``classes`` (or, if None, the two values in ``y``) sets
+        ``classes_``; the larger value is the positive class. Later calls check
+        that ``classes`` (if given) agrees and that ``y`` holds no other label.
+        A chunk with a single class is fine once ``classes_`` is known.
+        """
+        name = type(self).__name__
+        y = np.asarray(y).reshape(-1)
+        if self._is_first_call():
+            if classes is None:
+                from ._validation import encode_binary
+
+                self.classes_, y01 = encode_binary(y)
+                return y01
+            classes = np.unique(np.asarray(classes))
+            if classes.shape[0] != 2:
+                raise ValueError(f"{name}: classes must hold exactly two label values for "
+                                 f"bipartite ranking; got {classes!r}.")
+            self.classes_ = classes
+        elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
+            raise ValueError(f"{name}: classes={classes!r} differs from the classes_ "
+                             f"{self.classes_!r} of the first call.")
+        unknown = ~np.isin(y, self.classes_)
+        if unknown.any():
+            raise ValueError(f"{name}: y holds label(s) {np.unique(y[unknown])!r} not in "
+                             f"classes_ {self.classes_!r}.")
+        return (y == self.classes_[1]).astype(np.int8)
