@@ -43,9 +43,7 @@ class RankSVM(RankerMixin, BaseEstimator):
         smoothing with width delta = 1, 0.1, 0.01, ..., each stage solved by
         the same Newton method (the smoothed loss is a difference of two
         squared hinges at margins 1 and 1 - delta), stopped by a certified
-        duality gap. (A 1-slack cutting-plane solver, Joachims 2006, is in
-        ``birank.solvers.cutting_plane``; it is exact too but needs very many
-        planes when ``C * n_pairs`` is large.)
+        duality gap.
     tol : float, default=1e-4
         Squared hinge: stop when ``|grad f(w)| <= tol * |grad f(0)|``.
         Hinge: stop when ``(P(w) - D) <= tol * P(w)``, with P the exact hinge

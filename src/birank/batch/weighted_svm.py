@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import numbers
+import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator
+from sklearn.exceptions import ConvergenceWarning
 
 from .._validation import Interval, Options, check_X_y, encode_binary, validate_params
 from ..base import BinaryRankerMixin
@@ -173,7 +175,9 @@ class WeightedSVM(BinaryRankerMixin, BaseEstimator):
         solver = PairDualCD(X, loss=self.loss, fit_threshold=self.fit_threshold, tol=self.tol,
                             max_iter=self.max_iter, random_state=self.random_state)
         solver.add_rows(a, b, C_point[keep])
-        solver.solve()
+        if not solver.solve():
+            warnings.warn(solver.not_converged_message("WeightedSVM", self.max_iter, self.tol),
+                          ConvergenceWarning, stacklevel=2)
         self.coef_ = solver.coef_.copy()
         self.intercept_ = solver.intercept_ if self.fit_threshold else 0.0
         self.n_iter_ = solver.n_iter_
