@@ -342,6 +342,10 @@ def test_duality_gap(loss):
     s.solve()
     p1, d1 = s.primal_objective(), s.dual_objective()
     assert d1 <= p1 + 1e-9  # weak duality
+    res = s.result()
+    assert (res.objective, res.info["dual"], res.n_iter) == (p1, d1, s.n_iter_)
+    np.testing.assert_array_equal(res.coef, s.w)
+    assert res.intercept == s.intercept_ and res.converged == s.converged_
     assert (p1 - d1) / p1 < 1e-2
     s.tol, s.max_iter = 1e-8, 100000
     s.solve()
@@ -467,8 +471,9 @@ def test_newton_on_the_pool_matrix_matches_dual_cd(loss, fit_threshold):
                    max_iter=200000, pair_rows=True, random_state=0)
     s.add_rows(a, b, C)
     s.solve()
-    w, ok, info = solve_rows(s.pool_matrix(), s.C_, loss, tol=1e-8, max_iter=5000)
-    assert ok
+    res = solve_rows(s.pool_matrix(), s.C_, loss, tol=1e-8, max_iter=5000)
+    assert res.converged
+    w = res.coef
     w_cd, ref = s.w.copy(), s.primal_objective()
     s.w[:] = w
     assert s.primal_objective() == pytest.approx(ref, rel=1e-7)

@@ -5,7 +5,8 @@ import pytest
 import scipy.sparse as sp
 
 from birank._kernels.pair_sweep import count_pairs, sort_segments
-from birank.solvers.newton import HINGE, SQUARED_HINGE, PairObjective
+from birank._kernels.losses import HINGE, SQUARED_HINGE
+from birank.solvers.newton import PairObjective
 from oracles_pairs import all_pairs, pair_grad, pair_hess_vec, pair_objective
 
 LABELS = ["binary", "graded", "real"]

@@ -190,7 +190,8 @@ def test_a9a_hinge_certified():
 
 def pair_objective_a9a_hinge(w, X, y):
     # independent of the solver's bookkeeping: a fresh sweep at w
-    from birank.solvers.newton import HINGE, PairObjective
+    from birank._kernels.losses import HINGE
+    from birank.solvers.newton import PairObjective
 
     return PairObjective(X, (y == 1).astype(float), C=1.0, loss_kind=HINGE).fun_grad(w)[0]
 

@@ -341,12 +341,13 @@ default='soft-correct'
             warnings.warn(message, ConvergenceWarning, stacklevel=4)
             return solver.w
         t1 = time.perf_counter()
-        w_newton, ok, info = solve_rows(solver.pool_matrix(), solver.C_, self.loss,
-                                        w0=solver.w, tol=NEWTON_TOL)
+        res = solve_rows(solver.pool_matrix(), solver.C_, self.loss, w0=solver.w,
+                         tol=NEWTON_TOL)
+        w_newton = res.coef
         rounds.add_time(time.perf_counter() - t1)
-        if not ok:
+        if not res.converged:
             warnings.warn(f"{message} Newton on the pool did not converge either "
-                          f"({info.get('reason') or 'max_iter'}).", ConvergenceWarning,
+                          f"({res.info.get('reason') or 'max_iter'}).", ConvergenceWarning,
                           stacklevel=4)
             return solver.w
         self.final_solver_ = "newton"

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._validation import check_random_state, draw_seed
+from ._result import SolverResult
 from .pair_pool import PairPool, check_costs, xargs
 
 __all__ = ["DualCD", "PairDualCD", "xargs"]
@@ -102,6 +103,16 @@ class DualCD:
         self.pg_gap_ = float(gap)
         self.converged_ = not (n_iter >= max_iter and gap > tol)
         return self.converged_
+
+    def result(self):
+        """The state after the last :meth:`solve` as a :class:`SolverResult`.
+
+        ``coef`` is the full ``w`` (threshold last), ``objective`` the primal
+        objective, ``info`` holds ``pg_gap`` and the dual objective.
+        """
+        return SolverResult(self.w.copy(), self.n_iter_, self.converged_,
+                            self.primal_objective(), self.intercept_,
+                            info={"pg_gap": self.pg_gap_, "dual": self.dual_objective()})
 
     def not_converged_message(self, name, max_iter, tol):
         """The sentence a caller puts in its ConvergenceWarning after a failed :meth:`solve`."""
