@@ -42,8 +42,9 @@ class ActiveRankSVM(BinaryRankerMixin, BaseEstimator):
     depends on the budget, not on the number of rows; the hard strategies
     score every row once per round.
 
-    ``gamma=1`` is ASRankSVM (real pairs only), ``gamma=0`` the point-wise SVM
-    on pseudo-pairs, values in between the CRC framework (shen-lin eq. (5)).
+    ``pair_weight=1`` is ASRankSVM (real pairs only), ``pair_weight=0`` the
+    point-wise SVM on pseudo-pairs, values in between the CRC framework
+    (shen-lin eq. (5), where the pair weight is called gamma).
 
     Parameters
     ----------
@@ -58,23 +59,24 @@ default='soft-correct'
         ``random``: uniform from the unchosen pool. ``soft-*``: rejection
         sampling (Algorithm 2) accepting an item with probability
         ``2 / (1 + exp(|w.z|))`` (close) or ``1 - 2 / (1 + exp([1 - w.z]_+))``
-        (correct), times gamma (real pairs) or 1 - gamma (pseudo-pairs).
+        (correct), times pair_weight (real pairs) or 1 - pair_weight (pseudo-pairs).
         ``hard-*``: the ``batch_size`` unchosen items with the lowest closeness
         ``|w.z|`` / correctness ``-[1 - w.z]_+`` (ties: by margin ``w.z``,
         then by item id), found by a k-way merge over sorted scores.
-    gamma : float in [0, 1] or 'uniform', default=1.0
-        Weight of real pairs against pseudo-pairs (shen-lin eq. (5));
+    pair_weight : float in [0, 1] or 'uniform', default=1.0
+        Weight of real pairs against pseudo-pairs, shen-lin's gamma (eq. (5));
         ``'uniform'`` is ``|D_pair| / |D*|``.
-    threshold : bool, default=False
-        CRC-threshold (shen-lin section 3.5, eq. (8)): pseudo-pairs get a
-        threshold theta, regularized together with w; ``intercept_ = -theta``.
+    fit_intercept : bool, default=False
+        Learn a bias: CRC-threshold (shen-lin section 3.5, eq. (8)), where
+        pseudo-pairs get a threshold theta, regularized together with w;
+        ``intercept_ = -theta``.
     bias_correction : bool, default=True
         Weight each sampled item by ``1 / p`` (section 3.3); without it every
         chosen item weighs ``Gamma * C``.
     C : float, default=0.1
         Global regularization; item ``k`` costs
         ``C_k = Gamma_k |L*| / (p_k Z) * C`` with ``Z = sum_{L*} 1 / p`` (section 4.1),
-        so the costs sum to ``C * budget`` when ``gamma=1``.
+        so the costs sum to ``C * budget`` when ``pair_weight=1``.
     loss : {'hinge', 'squared_hinge'}, default='hinge'
     tol : float, default=0.1
         Stopping tolerance of the dual CD solver (LIBLINEAR's default, as in the paper).
@@ -125,7 +127,7 @@ default='soft-correct'
         Pseudo-pairs in the chosen pool.
     rejections_ : ndarray of shape (n_rounds - 1,)
         Rejected draws of each sampling round (shen-lin Fig. 6); zeros for
-        the random and hard strategies with gamma in {0, 1}.
+        the random and hard strategies with pair_weight in {0, 1}.
     history_ : list of dict
         One entry per solver call: ``n_chosen``, ``n_pairs``, ``rejections``,
         ``select_seconds`` (sampling or hard selection), ``solve_seconds``,
@@ -133,8 +135,8 @@ default='soft-correct'
         with ``eval_set``, ``auc``.
     n_iter_ : int
         Solver passes summed over rounds.
-    gamma_ : float
-        The gamma used (``|D_pair| / |D*|`` for ``'uniform'``).
+    pair_weight_ : float
+        The pair weight used (``|D_pair| / |D*|`` for ``'uniform'``).
     pool_ids_ : ndarray of shape (budget_,)
         The chosen items in order of choice, numbered as
         :class:`birank.pairs.UnionPairs` numbers D*: ids below
@@ -167,8 +169,8 @@ default='soft-correct'
         "budget": [Interval("integer", 1, None)],
         "batch_size": [Interval("integer", 1, None)],
         "strategy": [Options(*STRATEGIES)],
-        "gamma": [Interval("real", 0, 1, closed="both"), Options("uniform")],
-        "threshold": ["boolean"],
+        "pair_weight": [Interval("real", 0, 1, closed="both"), Options("uniform")],
+        "fit_intercept": ["boolean"],
         "bias_correction": ["boolean"],
         "C": [Interval("real", 0, None, closed="neither")],
         "loss": [Options("hinge", "squared_hinge")],
@@ -181,15 +183,15 @@ default='soft-correct'
         "verbose": ["boolean", Interval("integer", 0, None)],
     }
 
-    def __init__(self, budget=8000, batch_size=100, strategy="soft-correct", gamma=1.0,
-                 threshold=False, bias_correction=True, C=0.1, loss="hinge", tol=0.1,
+    def __init__(self, budget=8000, batch_size=100, strategy="soft-correct", pair_weight=1.0,
+                 fit_intercept=False, bias_correction=True, C=0.1, loss="hinge", tol=0.1,
                  round_tol=1.0, round_max_iter=1, max_iter=1000, max_draws=20_000_000,
                  random_state=None, verbose=False):
         self.budget = budget
         self.batch_size = batch_size
         self.strategy = strategy
-        self.gamma = gamma
-        self.threshold = threshold
+        self.pair_weight = pair_weight
+        self.fit_intercept = fit_intercept
         self.bias_correction = bias_correction
         self.C = C
         self.loss = loss
@@ -231,7 +233,7 @@ default='soft-correct'
                                  f"{ye.shape[0]} labels.")
             eval_data = (Xe, ye == self.classes_[1])
         self._fit(X, y01, eval_data)
-        self._set_threshold(X, y01, learned_bias=self.threshold)
+        self._set_threshold(X, y01, learned_bias=self.fit_intercept)
         return self
 
     # ------------------------------------------------------------------ driver
@@ -243,7 +245,7 @@ default='soft-correct'
         b = min(int(self.batch_size), budget)
         hard = self.strategy.startswith("hard")
         sampler = None if hard else SoftSampler(space, self.strategy, budget, self.max_draws)
-        solver = PairDualCD(X, loss=self.loss, fit_threshold=self.threshold, tol=self.tol,
+        solver = PairDualCD(X, loss=self.loss, fit_threshold=self.fit_intercept, tol=self.tol,
                             max_iter=self.max_iter, compact_rows=True, pair_rows=True,
                             random_state=draw_seed(rng))
         pool = ChosenPool(space, solver, self.C, self.bias_correction)
@@ -279,20 +281,20 @@ default='soft-correct'
         self._store_fitted(w, pool, solver, rounds)
 
     def _joint_space(self, y01):
-        """D* with the pair weight gamma (``'uniform'``: |D_pair| / |D*|); sets ``gamma_``."""
+        """D* with the pair weight (``'uniform'``: |D_pair| / |D*|); sets ``pair_weight_``."""
         n_pos = int(y01.sum())
         n_pair, n_pseudo = n_pos * (y01.size - n_pos), y01.size
-        gamma = (n_pair / (n_pair + n_pseudo) if isinstance(self.gamma, str)
-                 else float(self.gamma))
-        self.gamma_ = gamma
-        return JointSpace(y01, gamma)
+        weight = (n_pair / (n_pair + n_pseudo) if isinstance(self.pair_weight, str)
+                  else float(self.pair_weight))
+        self.pair_weight_ = weight
+        return JointSpace(y01, weight)  # shen-lin's gamma
 
     def _capped_budget(self, space):
         budget = int(self.budget)
         if budget > space.n_active:
             warnings.warn(
                 f"ActiveRankSVM: budget={budget} exceeds the {space.n_active} items that can be "
-                f"sampled (gamma={space.gamma:g}); using all of them.", UserWarning, stacklevel=4)
+                f"sampled (pair_weight={space.gamma:g}); using all of them.", UserWarning, stacklevel=4)
             budget = space.n_active
         return budget
 
