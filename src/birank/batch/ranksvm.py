@@ -9,9 +9,9 @@ from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 
 from .._progress import Progress, make_progress
-from .._validation import Interval, Options, check_X_y, validate_params
-from ..base import RankerMixin
 from .._kernels.losses import SQUARED_HINGE, loss_code
+from .._validation import Interval, Options, check_sample_weight, check_X_y, validate_params
+from ..base import RankerMixin
 from ..solvers.newton import PairObjective, hinge_by_smoothing, newton_cg
 
 __all__ = ["RankSVM"]
@@ -125,7 +125,7 @@ class RankSVM(RankerMixin, BaseEstimator):
         n = X.shape[0]
         y_rank = self._encode_y(y)
         groups = _check_groups(groups, n)
-        sample_weight = _check_sample_weight(sample_weight, n)
+        sample_weight = check_sample_weight(sample_weight, n)
         kind = loss_code(self.loss)
         obj = PairObjective(X, y_rank, groups, sample_weight, C=self.C)
         label = f"RankSVM({self.loss})"
@@ -194,23 +194,3 @@ def _check_groups(groups, n):
             f"got shape {groups.shape}."
         )
     return groups
-
-
-def _check_sample_weight(sample_weight, n):
-    if sample_weight is None:
-        return None
-    try:
-        sw = np.asarray(sample_weight, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError("sample_weight must be numeric.") from None
-    if sw.ndim == 0:
-        sw = np.full(n, float(sw))
-    if sw.ndim != 1 or sw.shape[0] != n:
-        raise ValueError(
-            f"sample_weight must have shape ({n},) (one weight per sample); got {sw.shape}."
-        )
-    if not np.all(np.isfinite(sw)) or np.any(sw < 0):
-        raise ValueError("sample_weight must be finite and non-negative.")
-    if n and not np.any(sw > 0):
-        raise ValueError("sample_weight is all zero: at least one weight must be positive.")
-    return np.ascontiguousarray(sw)
