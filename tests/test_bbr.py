@@ -312,15 +312,22 @@ def test_stream_state_is_bounded_by_features_not_rows(rng, solver):
     X, y = _data(rng, n=400, d=6)
     Xs = sp.csr_matrix(X)
     stream = BBR(solver=solver)
-    sizes = []
+    seen = {"pos": 0, "neg": 0}
     for lo in range(0, 400, 40):
         stream.partial_fit(Xs[lo:lo + 40], y[lo:lo + 40], classes=[0, 1])
         st = stream._state
         arrays = [v for c in ("pos", "neg") for v in vars(st[c]).values()
                   if isinstance(v, np.ndarray) or sp.issparse(v)]
-        sizes.append(sum(v.data.size if sp.issparse(v) else v.size for v in arrays))
-        assert all(v.shape[0] <= 6 for v in arrays)  # D or D x D, never a row block
-    assert max(sizes) <= 2 * (6 * 6 + 6)
+        assert all(v.shape[0] <= 6 for v in arrays)  # D or D x D
+        if solver == "cg":
+            for c, label in (("pos", 1), ("neg", 0)):
+                seen[c] += Xs[lo:lo + 40][y[lo:lo + 40] == label].nnz
+                g = st[c]
+                # rows stay only while fewer than D^2 numbers; never more than the rows seen
+                assert g._block_nnz < 6 * 6
+                assert g.stored <= min(seen[c], 2 * 6 * 6)
+    if solver == "cg":
+        assert seen["pos"] + seen["neg"] > 10 * 2 * 6 * 6  # so the bound is not the rows
     np.testing.assert_allclose(stream.coef_, BBR(solver=solver).fit(Xs, y).coef_, atol=1e-9)
     lcbr = LCBR(n_pairs=50, solver="cg", random_state=0)
     for lo in range(0, 400, 40):
@@ -369,3 +376,25 @@ def test_bad_sample_weight_leaves_no_half_state(rng):
     assert not hasattr(m, "classes_")
     m.partial_fit(X, y)  # the failed call did not count as the first one
     assert m.n_pairs_ > 0
+
+
+def test_class_gram_keeps_rows_where_a_gram_matrix_would_be_larger(rng):
+    """High-dimensional sparse rows (text): the rows are kept, the products are the same."""
+    from birank.solvers.pair_moments import ClassGram
+
+    d = 3000
+    X = sp.random(60, d, density=0.02, random_state=1, format="csr")
+    kept, folded = ClassGram(d), ClassGram(d)
+    w = rng.uniform(0.5, 2.0, 60)
+    for lo in range(0, 60, 20):
+        kept.add(X[lo:lo + 20], w[lo:lo + 20])
+    folded.add(X, w)
+    folded._fold()
+    assert len(kept.blocks) == 3 and kept.G is None
+    assert kept.stored == X.nnz < folded.stored  # the Gram matrix would hold more numbers
+    v = rng.normal(size=d)
+    ref = X.T @ (w * (X @ v))
+    np.testing.assert_allclose(kept.matvec(v), ref, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(folded.matvec(v), ref, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(kept.diagonal(), X.multiply(X).T @ w, rtol=1e-12)
+    np.testing.assert_allclose(kept.s, X.T @ w, rtol=1e-12)

@@ -148,9 +148,10 @@ class BBR(_PairMomentRanker):
     solver : {"auto", "eigh", "cg"}, default="auto"
         ``"eigh"``: form the D x D moments and solve by eigendecomposition;
         ``"cg"``: implicit Sigma, conjugate gradients (for sparse, high-dimensional
-        X): each class keeps its sparse Gram matrix ``X_c'X_c``, summed chunk by
-        chunk, whose size is bounded by feature co-occurrence
-        (``nnz <= min(D^2, sum_i nnz(x_i)^2)``), not by the number of rows;
+        X): each class keeps ``X_c'X_c`` as a sparse Gram matrix summed chunk by
+        chunk (at most D^2 numbers, whatever the number of rows) or, where that
+        matrix would be larger than the rows (high-dimensional text), as the
+        rows (see :class:`~birank.solvers.pair_moments.ClassGram`);
         ``"auto"``: ``"eigh"`` up to 2000 features, else ``"cg"``.
     tol : float, default=1e-10
         CG stops at residual ``tol * |mu|`` (``solver="cg"`` only).
@@ -184,7 +185,8 @@ class BBR(_PairMomentRanker):
     -----
     ``partial_fit`` merges per-class moments chunk by chunk (Chan et al.'s update),
     so pairs *across* chunks count too: the result equals ``fit`` on all the data.
-    The state kept between chunks is bounded: D x D per class, never a row.
+    The state kept between chunks is at most ``min(nnz of the rows seen, D^2 + one
+    chunk)`` numbers per class (``solver="eigh"``: D x D, never a row).
     ``sample_weight`` (in ``fit`` and ``partial_fit``) acts as repetition: a row
     of weight k counts as k copies (weighted class means and scatters), so pair
     (i, j) weighs ``w_i w_j``.
@@ -246,8 +248,8 @@ class LCBR(_PairMomentRanker):
     averages their moments ``mu_S``, ``Sigma_S`` (gultekin-paisley, Algorithm 2) and
     minimizes ``1/2 w'Sigma_S w - mu_S'w`` over ``|w| <= radius`` exactly.
     Cost O(S D^2) with ``solver="eigh"``; ``solver="cg"`` never forms a dense Sigma_S:
-    it keeps the sparse Gram matrix of the sampled differences ``z_s`` (summed chunk
-    by chunk, no row kept) and applies Sigma_S in O(nnz of that matrix).
+    it keeps the second moment of the sampled differences ``z_s`` as a sparse Gram
+    matrix or as the z_s, whichever is smaller (as :class:`BBR` does).
 
     Parameters
     ----------

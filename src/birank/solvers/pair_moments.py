@@ -20,11 +20,11 @@ normalization (the 1/(N1 N0) of Alg. 1, lines 5-6) is the one used throughout, s
 ``radius`` means the same for BBR and LCBR.
 
 For sparse, high-dimensional X, Sigma is never formed as a dense D x D matrix:
-each class keeps its (sparse) Gram matrix ``G_c = X_c'X_c`` (:class:`ClassGram`,
-summed chunk by chunk, so a stream keeps no rows: its size is bounded by the
-feature co-occurrence, ``nnz(G_c) <= min(D^2, sum_i nnz(x_i)^2)``, not by N), and
-:class:`GramPairsOperator` applies Sigma as
-``G1 v/N1 - m1 (m1.v) + G0 v/N0 - m0 (m0.v) + mu (mu.v)`` in O(nnz(G) + D).
+each class keeps ``X_c'X_c`` (:class:`ClassGram`) as a sparse Gram matrix
+``G_c`` summed chunk by chunk (size bounded by feature co-occurrence, at most
+D^2, not by N) or, when that matrix would hold more numbers than the rows
+(high-dimensional text), as the rows themselves; :class:`GramPairsOperator`
+applies Sigma as ``G1 v/N1 - m1 (m1.v) + G0 v/N0 - m0 (m0.v) + mu (mu.v)``.
 
 **Sampled pairs** (Alg. 2): S index pairs drawn uniformly with replacement;
 ``Sigma_S = (1/S) Z'Z`` over the sampled rows ``z_s = x_a - x_b``, kept as the
@@ -213,18 +213,37 @@ def sampled_pair_sums(X, a_rows, b_rows):
     return sampled_pair_sums_dense(X, a_rows, b_rows)
 
 
-class ClassGram:
-    """Weight sum ``n``, weighted sum ``s = X'w`` and Gram matrix ``G = X' diag(w) X`` of rows.
+def _nnz(Z):
+    return Z.nnz if sp.issparse(Z) else Z.size
 
-    Chunks are added, never kept: the state is ``G`` (scipy CSR for sparse
-    rows, an ndarray for dense ones), whose size is bounded by the feature
-    co-occurrence of the rows, not by their number.
+
+def _gram(Z):
+    return (Z.T @ Z).tocsr() if sp.issparse(Z) else Z.T @ Z
+
+
+class ClassGram:
+    """Weight sum ``n``, weighted sum ``s = X'w`` and second moment ``X' diag(w) X`` of rows.
+
+    The second moment is held in the smaller of two forms: the Gram matrix
+    ``G`` (scipy CSR for sparse rows, an ndarray for dense ones), whose size is
+    bounded by feature co-occurrence (at most ``D^2``), or the row blocks
+    themselves (scaled by ``sqrt(w)``), applied as ``B'(B v)``. Blocks are
+    folded into ``G`` as soon as that cannot make the state larger, i.e. when
+    ``min(D^2, nnz(G) + sum_i nnz(x_i)^2)`` is at most the nnz of the kept rows.
+    On low-dimensional or dense-ish data (a9a: D = 123) this happens at the
+    first chunk and the state stays at most ``D^2``, whatever the number of
+    rows; on high-dimensional text, where a Gram matrix would hold far more
+    numbers than the rows (farm-ads: 85M against 0.8M), the rows are kept. The
+    state is therefore at most ``min(nnz(rows seen), D^2 + one chunk)``.
     """
 
     def __init__(self, n_features):
         self.n = 0
         self.s = np.zeros(n_features)
         self.G = None
+        self.blocks = []
+        self._block_nnz = 0
+        self._block_sq = 0  # sum over kept rows of nnz(x_i)^2: bounds nnz(B'B)
 
     def add(self, Z, weights=None):
         """Add the rows of ``Z`` (CSR or ndarray), each with weight 1 or ``weights``."""
@@ -233,20 +252,46 @@ class ClassGram:
         if weights is None:
             self.n += Z.shape[0]
             self.s += np.asarray(Z.sum(axis=0)).ravel()
-            Zw = Z
         else:
             self.n += float(weights.sum())
             self.s += np.asarray(Z.T @ weights).ravel()
-            Zw = Z.multiply(weights[:, None]).tocsr() if sp.issparse(Z) else Z * weights[:, None]
-        G = (Z.T @ Zw).tocsr() if sp.issparse(Z) else Z.T @ Zw
-        self.G = G if self.G is None else self.G + G
+            root = np.sqrt(weights)[:, None]
+            Z = Z.multiply(root).tocsr() if sp.issparse(Z) else Z * root
+        self.blocks.append(Z)
+        self._block_nnz += _nnz(Z)
+        per_row = np.diff(Z.indptr) if sp.issparse(Z) else np.full(Z.shape[0], Z.shape[1])
+        self._block_sq += int(np.sum(per_row.astype(np.int64) ** 2))
+        d = self.s.shape[0]
+        g_nnz = 0 if self.G is None else _nnz(self.G)
+        if min(d * d, g_nnz + self._block_sq) <= self._block_nnz:
+            self._fold()
         return self
 
+    def _fold(self):
+        """Sum the kept row blocks into ``G`` (it cannot grow the state, see the class doc)."""
+        for B in self.blocks:
+            G = _gram(B)
+            self.G = G if self.G is None else self.G + G
+        self.blocks, self._block_nnz, self._block_sq = [], 0, 0
+
+    @property
+    def stored(self):
+        """Numbers held for the second moment: nnz of ``G`` plus nnz of the kept rows."""
+        return (0 if self.G is None else _nnz(self.G)) + self._block_nnz
+
     def matvec(self, v):
-        return np.asarray(self.G @ v).ravel()
+        out = np.zeros(self.s.shape[0]) if self.G is None else np.asarray(self.G @ v).ravel()
+        for B in self.blocks:
+            out += np.asarray(B.T @ np.asarray(B @ v).ravel()).ravel()
+        return out
 
     def diagonal(self):
-        return np.asarray(self.G.diagonal()).ravel()
+        out = (np.zeros(self.s.shape[0]) if self.G is None
+               else np.asarray(self.G.diagonal()).ravel().copy())
+        for B in self.blocks:
+            sq = B.multiply(B) if sp.issparse(B) else B * B
+            out += np.asarray(sq.sum(axis=0)).ravel()
+        return out
 
 
 class GramPairsOperator(LinearOperator):
