@@ -40,7 +40,8 @@ MODELS = {
     "ranksvm": ("RankSVM", {"C": 1.0, "loss": "squared_hinge"},
                 "exact all-pairs RankSVM, squared hinge, truncated Newton (O(N log N) per pass)"),
     "ranksvm-hinge": ("RankSVM", {"C": 1.0, "loss": "hinge"},
-                      "exact all-pairs RankSVM, hinge (Huber-smoothed Newton, certified duality gap)"),
+                      "exact all-pairs RankSVM, hinge (Huber-smoothed Newton, "
+                      "certified duality gap)"),
     "active": ("ActiveRankSVM",
                {"budget": 8000, "strategy": "soft-correct", "C": 0.1},
                "ASRankSVM: soft-correct active sampling of 8000 pairs (shen-lin)"),

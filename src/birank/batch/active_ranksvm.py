@@ -294,7 +294,8 @@ default='soft-correct'
         if budget > space.n_active:
             warnings.warn(
                 f"ActiveRankSVM: budget={budget} exceeds the {space.n_active} items that can be "
-                f"sampled (pair_weight={space.gamma:g}); using all of them.", UserWarning, stacklevel=4)
+                f"sampled (pair_weight={space.gamma:g}); using all of them.", UserWarning,
+                stacklevel=4)
             budget = space.n_active
         return budget
 

@@ -24,8 +24,8 @@ parameters are determined by cross-validation").
 Choices the paper leaves open, and we fix: D = 2 (``--n-features``), equal mixture
 weights, W* = 1 (``--radius``), the S grid, AUC of linear rankers computed exactly.
 
-Methods of section 5.2 live in :data:`METHODS`, a registry (name -> import path,
-parameters, data mode); a method whose class cannot be imported is listed as
+Methods of section 5.2 live in :data:`METHODS` (name -> registered estimator
+name, parameters, data mode); a method whose class cannot be imported is listed as
 unavailable in the report, so online learners join by existing (or by
 :func:`register_method`).
 """
@@ -321,9 +321,10 @@ def plot_gaussian(res, path):
 class Method:
     """A ranker of section 5.2.
 
-    target : a registered estimator name (:mod:`birank._registry`); params : constructor arguments; mode : "subset" (fit on
-    a random fraction of the rows), "pairs" (``n_pairs = fraction * N`` on all rows;
-    LCBR) or "stream" (one ``partial_fit`` pass over the subset, in random order).
+    target : a registered estimator name (:mod:`birank._registry`); params :
+    constructor arguments; mode : "subset" (fit on a random fraction of the rows),
+    "pairs" (``n_pairs = fraction * N`` on all rows; LCBR) or "stream" (one
+    ``partial_fit`` pass over the subset, in random order).
     """
 
     target: str

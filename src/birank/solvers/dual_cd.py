@@ -196,7 +196,7 @@ class DualCD:
         return self.pool.margins(self.w)
 
     def pool_matrix(self):
-        """The rows as a matrix of shape (n_rows, n_features + 1); see :meth:`PairPool.pool_matrix`."""
+        """The rows as a matrix (n_rows, n_features + 1), see :meth:`PairPool.pool_matrix`."""
         return self.pool.pool_matrix()
 
     def primal_objective(self):
@@ -207,7 +207,7 @@ class DualCD:
         return float(0.5 * self.w @ self.w + self.C_ @ xi)
 
     def dual_objective(self):
-        """``sum alpha - 1/2 |w(alpha)|^2 - sum alpha^2 D_pp`` (equal to the primal at the optimum)."""
+        """``sum alpha - 1/2 |w(alpha)|^2 - sum alpha^2 D_pp`` (the primal value at the optimum)."""
         al = self.alpha_
         w = np.zeros_like(self.w)
         self.pool.rebuild_w(w)
