@@ -70,7 +70,7 @@ def test_random_with_budget_covering_all_pairs_is_all_pairs_hinge_ranksvm(sparse
 
 
 @pytest.mark.parametrize("threshold", [False, True])
-def test_gamma0_budget_covering_every_point_is_weighted_svm(layout, threshold):
+def test_pair_weight0_budget_covering_every_point_is_weighted_svm(layout, threshold):
     X, y = _data(50, 4, seed=2)
     X = layout(X)
     C = 0.3
@@ -90,10 +90,10 @@ def test_gamma0_budget_covering_every_point_is_weighted_svm(layout, threshold):
 
 @pytest.mark.filterwarnings("ignore:ActiveRankSVM. soft-correct sampling found only")
 @pytest.mark.parametrize("strategy", STRATEGIES)
-@pytest.mark.parametrize("gamma", [1.0, 0.5, "uniform"])
-def test_same_random_state_same_model(strategy, gamma):
+@pytest.mark.parametrize("weight", [1.0, 0.5, "uniform"])
+def test_same_random_state_same_model(strategy, weight):
     X, y = _data(80, 5, seed=3)
-    kw = dict(budget=300, batch_size=20, strategy=strategy, pair_weight=gamma)
+    kw = dict(budget=300, batch_size=20, strategy=strategy, pair_weight=weight)
     m1 = ActiveRankSVM(random_state=7, **kw).fit(X, y)
     m2 = ActiveRankSVM(random_state=7, **kw).fit(X, y)
     np.testing.assert_array_equal(m1.coef_, m2.coef_)
@@ -148,7 +148,7 @@ def test_hard_rounds_pick_what_hard_select_picks():
     np.testing.assert_array_equal(np.sort(model.pool_ids_[40:]), np.sort(ids[free][order[:20]]))
 
 
-def test_gamma_mixes_pairs_and_pseudo_pairs():
+def test_pair_weight_mixes_pairs_and_pseudo_pairs():
     X, y = _data(200, 5, seed=8)
     m = ActiveRankSVM(budget=400, batch_size=50, pair_weight=0.5, strategy="random",
                       random_state=0).fit(X, y)
