@@ -98,7 +98,8 @@ def sigmoid_posterior(scores):
     [0.5, 0.8808]
     """
     s = _as_scores(scores)
-    return 0.5 * (1.0 + np.tanh(0.5 * s))  # = 1 / (1 + exp(-s)), no overflow
+    e = np.exp(-np.abs(s))  # never overflows; keeps relative precision in both tails
+    return np.where(s >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
 
 
 def calibrated_posterior(scores, threshold_score):
