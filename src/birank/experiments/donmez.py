@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from .._progress import make_progress
+from ..datasets import letor_fold_parts
 from ._report import markdown_table, new_figure, run_metadata, save_figure, write_json, write_text
 from .donmez_published import PROTOCOL, SIGNIFICANCE, TABLE1, TABLE2_TD2003
 
@@ -42,8 +43,9 @@ LABELS = {"lossmin": "LossMin", "entropy": "Entropy", "uncertain": "Uncertain",
 METRICS = (("auc", "AUC"), ("map", "MAP"), ("ndcg", "NDCG@10"))
 
 
-def _spec(layout, files, threshold, n_rel, n_nonrel, per_query, rounds, note, n_features=None):
-    return {"layout": layout, "files": files, "relevance_threshold": threshold,
+def _spec(layout, files, threshold, n_rel, n_nonrel, per_query, rounds, note, n_features=None,
+          letor=None):
+    return {"layout": layout, "files": files, "letor": letor, "relevance_threshold": threshold,
             "initial_relevant": n_rel, "initial_nonrelevant": n_nonrel,
             "per_query": per_query, "rounds": rounds, "note": note, "n_features": n_features}
 
@@ -52,14 +54,15 @@ def _spec(layout, files, threshold, n_rel, n_nonrel, per_query, rounds, note, n_
 DATASETS = {
     "OHSUMED": _spec("partitions", [f"OHSUMED/QueryLevelNorm/Fold{k}/test.txt"
                                     for k in range(1, 6)], 1, 1, 10, 5, 20,
-                     "LETOR 3.0 folds: test P_k, validation P_k+1 (unused), train the other "
-                     "three; relevant = 1 or 2; the paper's protocol", 45),
+                     "LETOR 3.0 folds (fetch_letor's): test P_k, train P_k+1..P_k+3 "
+                     "(validation P_k-1 unused); relevant = 1 or 2; the paper's protocol", 45,
+                     "OHSUMED"),
     "OHSUMED-rel2": _spec("partitions", [f"OHSUMED/QueryLevelNorm/Fold{k}/test.txt"
                                          for k in range(1, 6)], 2, 1, 10, 5, 20,
-                          "as OHSUMED, but relevant = 2 only (14% relevant)", 45),
+                          "as OHSUMED, but relevant = 2 only (14% relevant)", 45, "OHSUMED"),
     "MQ2008": _spec("mq", [f"MQ2008/S{k}.txt" for k in range(1, 6)], 1, 1, 4, 1, 10,
                     "LETOR 4.0 folds (readme.txt): train S_k..S_k+2, test S_k+4; relevant = "
-                    "1 or 2; scaled protocol (queries hold ~19 documents)", 46),
+                    "1 or 2; scaled protocol (queries hold ~19 documents)", 46, "MQ2008"),
     "lambdarank-train": _spec("query-split", ["lambdarank-train/rank.train"], 3, 1, 3, 1, 10,
                               "80/20 split by query per seed; relevant = 3 or 4 (10%); "
                               "scaled protocol (queries hold ~15 documents)", 300),
@@ -90,12 +93,8 @@ def _splits(name, data_dir, n_seeds, quick):
         parts = [_load(p, d) for p in paths]
         folds = [0] if quick else range(5)
         for k in folds:
-            if layout == "partitions":  # LETOR 3.0: test P_k, vali P_k+1, train the rest
-                train = [(k + j) % 5 for j in (2, 3, 4)]
-                test = k
-            else:  # LETOR 4.0 readme: train S_k, S_k+1, S_k+2, vali S_k+3, test S_k+4
-                train = [(k + j) % 5 for j in (0, 1, 2)]
-                test = (k + 4) % 5
+            train = letor_fold_parts(spec["letor"], k + 1, "train")
+            test = letor_fold_parts(spec["letor"], k + 1, "test")[0]
             X, y, g = _stack([parts[j] for j in train])
             Xt, yt, gt = parts[test]
             for seed in range(n_seeds):
