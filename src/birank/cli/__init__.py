@@ -15,7 +15,8 @@ import sys
 __all__ = ["main", "UserError"]
 
 # sub-command modules, in the order shown by ``birank --help``
-_COMMANDS = ("_train", "_predict", "_evaluate", "_reproduce", "_datasets", "_demo")
+_COMMANDS = ("_train", "_predict", "_evaluate", "_reproduce", "_datasets", "_demo",
+             "_active_learn")
 
 
 class UserError(Exception):

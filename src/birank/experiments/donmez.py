@@ -124,6 +124,14 @@ def _stack(parts):
 # ---------------------------------------------------------------------------------------
 # statistics
 
+def _nanmean(values, axis=None):
+    """Mean ignoring NaN (undefined metrics); NaN, without a warning, when all are NaN."""
+    v = np.asarray(values, dtype=float)
+    n = np.sum(np.isfinite(v), axis=axis)
+    total = np.nansum(v, axis=axis)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(n > 0, total / np.maximum(n, 1), np.nan)
+
 def paired_tests(values, a, b):
     """Two-sided paired t-test of method ``a`` against ``b`` on matched values.
 
@@ -158,7 +166,7 @@ def significance_order(values, methods):
     >>> significance_order(v, ["b", "a"])
     'a >> b'
     """
-    order = sorted(methods, key=lambda m: -np.nanmean(values[m]))
+    order = sorted(methods, key=lambda m: -np.nan_to_num(_nanmean(values[m]), nan=-np.inf))
     name = LABELS.get
     out = name(order[0], order[0])
     for hi, lo in zip(order, order[1:]):
@@ -228,10 +236,10 @@ def summarize(rec):
     methods = [m for m, runs in rec["runs"].items() if runs]
     out = {"mean_curves": {}, "table1": {}, "lossmin_vs": {}, "operating_range_mean": {}}
     for metric, _ in METRICS:
-        curves = {m: np.nanmean([r[metric] for r in rec["runs"][m]], axis=0) for m in methods}
+        curves = {m: _nanmean([r[metric] for r in rec["runs"][m]], axis=0) for m in methods}
         out["mean_curves"][metric] = curves
         vals = _operating_range(rec, metric)
-        out["operating_range_mean"][metric] = {m: float(np.nanmean(vals[m])) for m in methods}
+        out["operating_range_mean"][metric] = {m: float(_nanmean(vals[m])) for m in methods}
         out["table1"][metric] = significance_order(vals, methods)
         if "lossmin" in methods:
             out["lossmin_vs"][metric] = {
