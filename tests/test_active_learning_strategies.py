@@ -195,3 +195,10 @@ def test_select_per_query_takes_k_best_and_breaks_ties_by_row():
     assert select_per_query(v, g, 2).tolist() == [1, 2, 3, 4]  # 0.5 tie: row 2 before 5
     assert select_per_query(v, g, 1).tolist() == [1, 3]
     assert select_per_query([], [], 3).tolist() == []
+
+
+def test_random_values_come_from_the_given_generator():
+    from birank.active_learning import random_scores
+
+    np.testing.assert_array_equal(random_scores(4, np.random.default_rng(11)),
+                                  np.random.default_rng(11).random(4))

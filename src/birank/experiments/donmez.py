@@ -23,7 +23,6 @@ used are written into the JSON and the report).
 
 from __future__ import annotations
 
-import argparse
 import time
 from pathlib import Path
 
@@ -427,8 +426,3 @@ def run(args):
     if not args.quiet:
         print(f"wrote {', '.join(str(out_dir / f) for f in files)}")
     return 0
-
-
-def main(argv=None):  # pragma: no cover - convenience entry point
-    parser = add_arguments(argparse.ArgumentParser(description=__doc__.splitlines()[0]))
-    return run(parser.parse_args(argv))
