@@ -284,6 +284,36 @@ def _verdict(summ):
     return "\n".join(lines) + "\n"
 
 
+def _overview(res):
+    """One row per data set: LossMin against Random and against the best other strategy."""
+    rows = []
+    for name, rec in res["datasets"].items():
+        summ = rec["summary"]
+        vs = summ["lossmin_vs"]
+        if not vs:
+            continue
+        row = [name]
+        for metric, _ in METRICS:
+            means = summ["operating_range_mean"][metric]
+            best = max((m for m in means if m != "lossmin"), key=lambda m: means[m])
+            rnd = vs[metric].get("random")
+            row.append(f"{means['lossmin']:.4f}")
+            row.append("n/a" if rnd is None else
+                       f"{rnd['mean_diff']:+.4f} (p {_fmt_p(rnd['p'])})")
+            row.append(f"{LABELS[best]} {vs[metric][best]['mean_diff']:+.4f} "
+                       f"(p {_fmt_p(vs[metric][best]['p'])})")
+        rows.append(row)
+    if not rows:
+        return []
+    head = ["data set"]
+    for _, title in METRICS:
+        head += [f"LossMin {title}", "− Random", "− best other"]
+    return ["\n## Overview\n",
+            "Operating-range means of LossMin and its paired differences (two-sided paired "
+            "t-test over every split × round ≥ 1) to Random and to the best other strategy "
+            "by mean:\n", markdown_table(head, rows)]
+
+
 def _markdown(res, files):
     lines = ["# Donmez & Carbonell — active sampling for rank learning (LossMin)\n",
              "Reproduction of *Active Sampling for Rank Learning via Optimizing the Area "
@@ -299,6 +329,7 @@ def _markdown(res, files):
              f"{PROTOCOL['initial_nonrelevant_per_query']} non-relevant initial documents "
              f"per query, {PROTOCOL['selected_per_query_per_round']} selected per query per "
              f"round, {PROTOCOL['rounds']} rounds, λ = {PROTOCOL['lambda']}.\n"]
+    lines += _overview(res)
     for name, rec in res["datasets"].items():
         summ = rec["summary"]
         p = rec["protocol"]
