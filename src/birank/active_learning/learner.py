@@ -209,8 +209,9 @@ class ActiveRankLearner(BaseEstimator):
                                  "call of teach or query.")
             self._bind_pool(X_pool, groups)
             return
-        if X_pool is not None and X_pool.shape != self.X_pool_.shape:
-            raise ValueError(f"X_pool has shape {X_pool.shape}, but this learner's pool has "
+        shape = getattr(X_pool, "shape", None) or np.shape(X_pool)
+        if X_pool is not None and tuple(shape) != self.X_pool_.shape:
+            raise ValueError(f"X_pool has shape {tuple(shape)}, but this learner's pool has "
                              f"shape {self.X_pool_.shape}; call reset() for a new pool.")
         if groups is not None and not np.array_equal(np.asarray(groups).reshape(-1),
                                                      self.groups_):
