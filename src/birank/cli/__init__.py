@@ -17,7 +17,8 @@ from ..exceptions import UserError  # defined low so that experiments can raise 
 __all__ = ["main", "UserError"]
 
 # sub-command modules, in the order shown by ``birank --help``
-_COMMANDS = ("_train", "_predict", "_evaluate", "_reproduce", "_datasets", "_demo")
+_COMMANDS = ("_train", "_predict", "_evaluate", "_reproduce", "_datasets", "_demo",
+             "_active_learn")
 
 
 def build_parser():

@@ -10,6 +10,8 @@ EXPERIMENTS = {
                  "Shen & Lin: active sampling of pairs and points (ASRankSVM, ASCRC)"),
     "gultekin": ("birank.experiments.gultekin_paisley",
                  "Gultekin & Paisley: BBR and LCBR, pairwise squared loss"),
+    "donmez": ("birank.experiments.donmez",
+               "Donmez & Carbonell: active sampling for rank learning (LossMin)"),
 }
 
 

@@ -4,6 +4,8 @@
   xz), ``qid:`` or LightGBM ``.query`` groups, errors that name file and line.
 - :func:`fetch_libsvm` / :func:`download_libsvm`: LIBSVM datasets in a local cache
   (``$BIRANK_DATA`` or ``~/.cache/birank``), checksummed, written atomically.
+- :func:`fetch_letor`: LETOR folds (MQ2008, OHSUMED downloaded and md5-checked;
+  TD2003/TD2004 from an extracted archive), with query ids.
 - ``load_<name>()``: small real datasets shipped in the package (see :data:`BUNDLED`).
 - Generators: :func:`make_linear_ranking` (lin-jan-lin), :func:`make_sparse_bipartite`
   (large sparse data with a planted ranker), :func:`make_gaussian_mixture`
@@ -23,18 +25,22 @@ from ._bundled import (
     load_w1a,
 )
 from ._fetch import LIBSVM_DATASETS, NOT_ON_LIBSVM, download_libsvm, fetch_libsvm, get_data_home
+from ._letor import LETOR_DATASETS, fetch_letor, letor_fold_parts
 from ._gaussian_mixture import gaussian_mixture_bayes_scores, make_gaussian_mixture
 from ._generators import make_linear_ranking, make_sparse_bipartite
 from ._svmlight import dump_svmlight, load_svmlight, read_query_file
 
 __all__ = [
     "BUNDLED",
+    "LETOR_DATASETS",
     "LIBSVM_DATASETS",
     "NOT_ON_LIBSVM",
     "download_libsvm",
     "dump_svmlight",
+    "fetch_letor",
     "fetch_libsvm",
     "gaussian_mixture_bayes_scores",
+    "letor_fold_parts",
     "get_data_home",
     "load_a9a",
     "load_bundled",

@@ -93,7 +93,7 @@ NOT_ON_LIBSVM = {
     "magic04": "UCI MAGIC gamma telescope (khalid-ray-chitsaz)",
     "farm-ads": "UCI Farm Ads (khalid-ray-chitsaz)",
     "Reuters": "Deng Cai's TextData page (khalid-ray-chitsaz)",
-    "TD2003/TD2004": "LETOR 3.0 (donmez-carbonell)",
+    "TD2003/TD2004": "LETOR 3.0 (donmez-carbonell; see birank.datasets.fetch_letor)",
 }
 
 
@@ -146,12 +146,17 @@ def _expected_hash(remote, local):
     return None
 
 
-def _fetch_file(remote, cache_dir, base_url, download_if_missing, verbose):
+def _fetch_file(remote, cache_dir, base_url, download_if_missing, verbose, known=None):
+    """Path of ``remote`` in ``cache_dir``, downloaded (checked) if missing.
+
+    ``known``: an ``(algorithm, hexdigest)`` to check against instead of
+    :data:`_KNOWN_MD5` / trust on first use (other catalogues, e.g. LETOR).
+    """
     import pooch
     import requests
 
     local = os.path.join(cache_dir, remote.replace("/", "__"))
-    expected = _expected_hash(remote, local)
+    expected = known or _expected_hash(remote, local)
     if os.path.exists(local):
         if expected is not None:
             got = _file_hash(local, expected[0])

@@ -1,0 +1,163 @@
+"""ActiveRankLearner: the query/teach loop, the simulated protocol, sklearn conventions."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.base import clone
+from sklearn.linear_model import LogisticRegression
+
+from birank import ActiveRankLearner, RankSVM
+from birank.active_learning import STRATEGIES, LabelOracle, query_metrics
+from birank.metrics import roc_auc
+
+
+def _data(n_queries=6, per=25, seed=0):
+    rng = np.random.default_rng(seed)
+    n = n_queries * per
+    X = rng.normal(size=(n, 4))
+    g = np.repeat(np.arange(100, 100 + n_queries), per)
+    y = np.digitize(X @ [1.0, -0.5, 0.3, 0.0] + 0.3 * rng.normal(size=n), [0.6, 1.4])
+    return X, y.astype(float), g  # graded 0/1/2, about a third relevant
+
+
+def _seed(y, g, k=3):
+    return np.concatenate([np.flatnonzero((g == q) & ((y >= 1) == c))[:k]
+                           for q in np.unique(g) for c in (False, True)])
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_loop_never_queries_twice_and_reads_only_queried_labels(strategy):
+    X, y, g = _data()
+    oracle = LabelOracle(y)
+    learner = ActiveRankLearner(strategy=strategy, per_query=4, random_state=0)
+    seed = _seed(y, g)
+    learner.teach(seed, oracle.label(seed), X_pool=X, groups=g)
+    seen = set(seed.tolist())
+    for _ in range(4):  # 19 unlabeled rows per query: 4 full rounds of 4
+        rows = learner.query()
+        assert rows.size == 6 * 4
+        assert not seen & set(rows.tolist())
+        assert np.bincount(np.unique(g[rows], return_inverse=True)[1]).max() <= 4
+        seen |= set(rows.tolist())
+        learner.teach(rows, oracle.label(rows))
+        # the learner holds exactly the labels it asked for, nothing else
+        assert oracle.n_reads == learner.labeled_mask_.sum() == len(seen)
+        np.testing.assert_array_equal(oracle.read_mask, learner.labeled_mask_)
+        assert np.isnan(learner.labels_[~learner.labeled_mask_]).all()
+    # the pool runs dry: 6 queries x 25 rows
+    while (rows := learner.query()).size:
+        learner.teach(rows, oracle.label(rows))
+    assert learner.labeled_mask_.all() and oracle.n_reads == X.shape[0]
+
+
+def test_oracle_refuses_a_second_read():
+    oracle = LabelOracle([0, 1, 2])
+    oracle.label([0, 2])
+    with pytest.raises(ValueError, match="row 2 requested twice"):
+        oracle.label([2])
+    with pytest.raises(ValueError, match="row numbers"):
+        oracle.label([3])
+
+
+@pytest.mark.parametrize("strategy", ["lossmin", "diverse", "random"])
+def test_simulate_protocol_counts_and_reproducibility(strategy):
+    X, y, g = _data(seed=1)
+    Xt, yt, gt = _data(n_queries=3, seed=2)
+    kw = dict(n_rounds=4, n_initial_relevant=1, n_initial_nonrelevant=5)
+    r1 = ActiveRankLearner(strategy=strategy, per_query=3, random_state=7).simulate(
+        X, y, g, Xt, yt, gt, **kw)
+    r2 = ActiveRankLearner(strategy=strategy, per_query=3, random_state=7).simulate(
+        X, y, g, Xt, yt, gt, **kw)
+    n_q = 6
+    assert r1["n_labeled"][0] == n_q * 6  # every query has >= 1 relevant and >= 5 others
+    assert r1["n_labeled"] == [n_q * 6 + 3 * n_q * t for t in range(5)]
+    queried = np.concatenate(r1["queried"])
+    assert np.unique(queried).size == queried.size
+    assert r1["oracle_reads"] == r1["n_labeled"][-1] == r1["oracle_read_mask"].sum()
+    assert r1["oracle_read_mask"][queried].all()
+    for key in ("auc", "map", "ndcg", "train_s", "rank_s", "select_s", "round_s"):
+        assert len(r1[key]) == 5
+    assert r1["round_s"][2] == pytest.approx(r1["train_s"][1] + r1["rank_s"][2]
+                                             + r1["select_s"][2])
+    for a, b in zip(r1["queried"], r2["queried"]):
+        np.testing.assert_array_equal(a, b)
+    assert r1["map"] == r2["map"]
+    assert 0.5 < r1["auc"][-1] <= 1.0
+
+
+def test_default_ranker_is_ranksvm_over_within_query_pairs():
+    X, y, g = _data(seed=3)
+    learner = ActiveRankLearner().fit(X, y, g)
+    assert isinstance(learner.estimator_, RankSVM)
+    ref = RankSVM().fit(X, (y >= 1).astype(float), groups=g)
+    np.testing.assert_allclose(learner.decision_function(X), ref.decision_function(X))
+    # threshold 2: only the top grade is relevant
+    l2 = ActiveRankLearner(relevance_threshold=2).fit(X, y, g)
+    ref2 = RankSVM().fit(X, (y >= 2).astype(float), groups=g)
+    np.testing.assert_allclose(l2.decision_function(X), ref2.decision_function(X))
+
+
+def test_any_estimator_with_decision_function_and_sparse_pool():
+    X, y, g = _data(seed=4)
+    learner = ActiveRankLearner(estimator=LogisticRegression(), per_query=2, random_state=0)
+    seed = _seed(y, g)
+    learner.teach(seed, y[seed], X_pool=sp.csr_matrix(X), groups=g)
+    rows = learner.query()
+    assert rows.size == 12 and isinstance(learner.estimator_, LogisticRegression)
+    assert learner.estimator is not learner.estimator_  # cloned, the parameter untouched
+    assert roc_auc(y >= 1, learner.decision_function(X)) > 0.7
+
+
+def test_one_class_labeled_set_gives_constant_scores_not_an_error():
+    X, y, g = _data(seed=5)
+    learner = ActiveRankLearner(per_query=1, random_state=0)
+    zeros = np.flatnonzero(y == 0)[:4]
+    learner.teach(zeros, y[zeros], X_pool=X, groups=g)
+    rows = learner.query()
+    assert learner.estimator_ is None and rows.size == 6
+
+
+def test_sklearn_params_clone_and_validation():
+    learner = ActiveRankLearner(strategy="entropy", per_query=3, lam=0.4, random_state=1)
+    assert learner.get_params()["lam"] == 0.4
+    twin = clone(learner)
+    assert twin.get_params() == learner.get_params() and twin is not learner
+    X, y, g = _data()
+    bad = [({"strategy": "maxent"}, "strategy"), ({"per_query": 0}, "per_query"),
+           ({"lam": 1.0}, "lam"), ({"lam": 0}, "lam"), ({"estimator": object()}, "estimator"),
+           ({"random_state": "x"}, "random_state"), ({"relevance_threshold": "1"},
+                                                      "relevance_threshold")]
+    for params, name in bad:
+        with pytest.raises(ValueError, match=f"parameter '{name}'"):
+            ActiveRankLearner(**params).teach([0], [1.0], X_pool=X, groups=g)
+
+
+def test_teach_and_query_input_errors():
+    X, y, g = _data()
+    learner = ActiveRankLearner()
+    with pytest.raises(ValueError, match="give X_pool"):
+        learner.query()
+    learner.teach([0, 1], [0.0, 1.0], X_pool=X, groups=g)
+    with pytest.raises(ValueError, match="labeled already"):
+        learner.teach([1], [1.0])
+    with pytest.raises(ValueError, match="pool rows"):
+        learner.teach([X.shape[0]], [1.0])
+    with pytest.raises(ValueError, match="labels has 1 entries for 2"):
+        learner.teach([2, 3], [1.0])
+    with pytest.raises(ValueError, match="twice"):
+        learner.teach([4, 4], [1.0, 1.0])
+    with pytest.raises(ValueError, match="shape"):
+        learner.query(X[:10])
+    with pytest.raises(ValueError, match="groups differ"):
+        learner.query(X, g[::-1])
+    with pytest.raises(ValueError, match="one query id per pool row"):
+        ActiveRankLearner().teach([0], [1.0], X_pool=X, groups=g[:5])
+
+
+def test_query_metrics_per_query_definitions():
+    y = [2, 0, 0, 1, 0, 0]
+    s = [0.9, 0.1, 0.5, 0.2, 0.3, 0.0]
+    g = [1, 1, 1, 2, 2, 3]  # query 3 has no relevant row: out of AUC and MAP
+    m = query_metrics(y, s, g)
+    assert m["auc"] == pytest.approx((1.0 + 0.0) / 2)
+    assert m["map"] == pytest.approx((1.0 + 0.5) / 2)
