@@ -1,0 +1,172 @@
+"""OPAUC: one-pass AUC optimization with the square loss (Gao, Jin, Zhu, Zhou, ICML 2013).
+
+For an arriving instance ``x_t`` of class ``k`` (opposite class ``o``), with
+``T_o``, ``c_o``, ``S_o`` the weighted count, mean and (biased, 1/T) covariance
+of the class-``o`` instances seen so far, the loss of Gao et al. eq. (3) is the
+mean pairwise square loss ``1/2 (1 - sgn w.(x_t - x_j))^2`` over them, and its
+gradient (Gao et al. eq. (5); sgn = +1 for a positive x_t, -1 for a negative)::
+
+    g = lam w - sgn (x_t - c_o) + ((x_t - c_o).w) (x_t - c_o) + S_o w
+    w <- w - eta g                                   (Algorithm 1, constant step)
+
+The class-``k`` statistics are updated first (Algorithm 1 lines 4-6), with a
+row weight ``s`` counting as ``s`` copies. Algorithm 1 writes them as running
+updates ``c_k <- c_k + (x_t - c_k)/T_k``, ``G_k <- G_k + (x_t x_t' - G_k)/T_k
++ c_old c_old' - c_k c_k'``; the full kernel keeps the equivalent sums
+``sum s x`` and ``sum s x x'`` instead (see :func:`opauc_full_pass`).
+Typo in Algorithm 1: the printed covariance update does not give the
+covariance. With the second moment ``E_T = E_{T-1} + (x x' - E_{T-1})/T`` and
+``G = E - c c'``, ``G_T = G_{T-1} + (x x' - G_{T-1})/T + (1 - 1/T) c_old c_old'
+- c_T c_T'``: the ``c_old c_old'`` term needs the factor ``(T-1)/T``. The sums
+give the exact covariance (tests/test_opauc.py checks both statements).
+No step is taken while the opposite class is empty (no pair exists yet), as in
+the authors' code.
+
+The low-rank variant (OPAUCr, Gao et al. section 3.2, Algorithm 2) replaces
+``S_o`` by a sketch: every instance draws ``r_t ~ N(0, I/tau)``; per class
+``Z <- Z + x_t r_t'`` (d x tau) and ``rbar`` (running mean of r)::
+
+    S_o w ~ Z_o (Z_o' w) / T_o - (c_o.w) |rbar_o|^2 c_o
+
+(the centring term exactly as the authors' Matlab ``OPAUCr.m`` applies it).
+A row weight s enters the sketch as ``sqrt(s) x_t r_t'`` so that ``Z Z'``
+estimates the weighted second moment.
+"""
+
+import math
+
+import numpy as np
+from numba import njit
+
+from .sparse_rows import n_rows_of, row_axpy, row_dot_w
+from .stream_rows import rng_normal, row_clear, row_into, row_outer_add, row_outer_self_add
+
+
+@njit(cache=True)
+def opauc_full_pass(X, y01, sw, w, counts, sums, moments, eta, lam, x, z, g):
+    """One pass over the rows of ``X`` in order (full covariance); updates state in place.
+
+    The class statistics are kept as sums, which is the same as Algorithm 1's
+    running updates: ``sums[k] = sum s x`` (so ``c_k = sums[k] / T_k``) and
+    ``moments[k] = sum s x x'`` (so ``S_k = moments[k] / T_k - c_k c_k'``), whose
+    update costs O(nnz(x)^2) for a sparse row. ``S_o w`` is then
+    ``moments[o] w / T_o - c_o (c_o.w)``: one d x d product per instance, done as
+    a sum of rows of the symmetric matrix (contiguous, vectorizable).
+
+    Parameters
+    ----------
+    X : dense array or CSR tuple (:mod:`.sparse_rows`)
+    y01 : int8 array, 1 = positive
+    sw : float64 array, row weights (0 = skip the row)
+    w : float64 (d,), weights
+    counts : float64 (2,), weighted counts per class (0 = negative, 1 = positive)
+    sums : float64 (2, d); moments : float64 (2, d, d)
+    x, z, g : float64 (d,) work arrays, ``x`` all zeros on entry
+    """
+    n = n_rows_of(X)
+    d = w.shape[0]
+    for t in range(n):
+        s = sw[t]
+        if s == 0.0:
+            continue
+        k = y01[t]
+        o = 1 - k
+        row_into(X, t, x)
+        # Gao et al. Algorithm 1: statistics of the arriving class (as sums)
+        counts[k] += s
+        row_axpy(X, sums[k], s, t)
+        row_outer_self_add(X, t, moments[k], s)
+        if counts[o] > 0.0:
+            sgn = 1.0 if k == 1 else -1.0
+            inv_t = 1.0 / counts[o]
+            so = sums[o]
+            cw = 0.0
+            for j in range(d):
+                cw += so[j] * w[j]
+            cw *= inv_t
+            zw = row_dot_w(X, w, t) - cw
+            # g <- moments[o] w  (symmetric: sum_i w_i row_i)
+            for j in range(d):
+                g[j] = 0.0
+            Mo = moments[o]
+            for i in range(d):
+                wi = w[i]
+                if wi != 0.0:
+                    for j in range(d):
+                        g[j] += wi * Mo[i, j]
+            # Gao et al. eq. (5): g = lam w - sgn z + (z.w) z + S_o w, z = x - c_o
+            for j in range(d):
+                cj = so[j] * inv_t
+                zj = x[j] - cj
+                sow = g[j] * inv_t - cj * cw
+                g[j] = lam * w[j] - sgn * s * zj + s * (zw * zj + sow)
+            for j in range(d):
+                w[j] -= eta * g[j]
+        row_clear(X, t, x)
+
+
+@njit(cache=True)
+def opauc_sketch_pass(X, y01, sw, w, counts, means, rmeans, sketch, eta, lam, state,
+                      x, z, g, r, u):
+    """One pass of OPAUCr (low-rank sketch of the covariances); updates state in place.
+
+    Parameters
+    ----------
+    sketch : float64 (2, d, tau), the Z matrices; rmeans : float64 (2, tau)
+    state : int64 (4,), xorshift128 state for the Gaussian sketch vectors
+    x, z, g : float64 (d,) work arrays (``x`` zero on entry); r, u : float64 (tau,)
+    """
+    n = n_rows_of(X)
+    d = w.shape[0]
+    tau = r.shape[0]
+    scale = 1.0 / math.sqrt(tau)
+    for t in range(n):
+        s = sw[t]
+        if s == 0.0:
+            continue
+        k = y01[t]
+        o = 1 - k
+        # Gao et al. Algorithm 2: r_t ~ N(0, I / tau), drawn for every instance
+        for q in range(tau):
+            r[q] = rng_normal(state) * scale
+        row_into(X, t, x)
+        counts[k] += s
+        f = s / counts[k]
+        c = means[k]
+        for j in range(d):
+            c[j] += f * (x[j] - c[j])
+        rb = rmeans[k]
+        for q in range(tau):
+            rb[q] += f * (r[q] - rb[q])
+        row_outer_add(X, t, sketch[k], r, math.sqrt(s))
+        if counts[o] > 0.0:
+            sgn = 1.0 if k == 1 else -1.0
+            co = means[o]
+            Zo = sketch[o]
+            zw = 0.0
+            cw = 0.0
+            for j in range(d):
+                z[j] = x[j] - co[j]
+                zw += z[j] * w[j]
+                cw += co[j] * w[j]
+            for q in range(tau):
+                u[q] = 0.0
+            for j in range(d):
+                wj = w[j]
+                for q in range(tau):
+                    u[q] += Zo[j, q] * wj
+            rbo = rmeans[o]
+            rr = 0.0
+            for q in range(tau):
+                rr += rbo[q] * rbo[q]
+            inv_t = 1.0 / counts[o]
+            for j in range(d):
+                acc = 0.0
+                for q in range(tau):
+                    acc += Zo[j, q] * u[q]
+                # S_o w ~ Z_o Z_o' w / T_o - (c_o.w)|rbar_o|^2 c_o  (Algorithm 2)
+                sw_j = acc * inv_t - cw * rr * co[j]
+                g[j] = lam * w[j] - sgn * s * z[j] + s * (zw * z[j] + sw_j)
+            for j in range(d):
+                w[j] -= eta * g[j]
+        row_clear(X, t, x)
