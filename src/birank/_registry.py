@@ -26,6 +26,16 @@ MODELS = {
             "exact all-pairs squared loss from pair moments (gultekin-paisley BBR)"),
     "lcbr": ("birank.batch.bbr:LCBR", {"n_pairs": 5000},
              "pairwise squared loss on 5000 sampled pairs (gultekin-paisley LCBR)"),
+    "opauc": ("birank.online.opauc:OPAUC", {"eta": 0.01, "lam": 1e-4},
+              "one-pass AUC, square loss, full class covariances (Gao et al. 2013)"),
+    "opaucr": ("birank.online.opauc:OPAUC", {"rank": 50, "eta": 0.01, "lam": 1e-4},
+               "OPAUCr: one-pass AUC with rank-50 covariance sketches (Gao et al. 2013)"),
+    "uniexp": ("birank.online.uniexp:OnlineUniExp", {"eta": 0.01},
+               "online class-weighted univariate exponential loss (Kotlowski et al. 2011)"),
+    "spam": ("birank.online.spam:SPAM", {"eta": 0.05},
+             "stochastic proximal AUC maximization, L2 (Natole et al. 2018)"),
+    "pgd": ("birank.online.pgd:PGD", {"eta": 0.1, "buffer_size": 50},
+            "online pairwise gradient descent, FIFO buffers of 50 (Boissier et al. 2016)"),
 }
 
 
