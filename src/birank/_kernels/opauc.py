@@ -38,13 +38,13 @@ import math
 import numpy as np
 from numba import njit
 
-from .sparse_rows import n_rows_of, row_axpy, row_dot_w
+from .sparse_rows import row_axpy, row_dot_w
 from .stream_rows import rng_normal, row_clear, row_into, row_outer_add, row_outer_self_add
 
 
 @njit(cache=True)
-def opauc_full_pass(X, y01, sw, w, counts, sums, moments, eta, lam, x, z, g):
-    """One pass over the rows of ``X`` in order (full covariance); updates state in place.
+def opauc_full_pass(X, y01, sw, t0, t1, w, counts, sums, moments, eta, lam, x, z, g):
+    """Rows ``t0 .. t1-1`` of ``X`` in order (full covariance); updates state in place.
 
     The class statistics are kept as sums, which is the same as Algorithm 1's
     running updates: ``sums[k] = sum s x`` (so ``c_k = sums[k] / T_k``) and
@@ -63,9 +63,8 @@ def opauc_full_pass(X, y01, sw, w, counts, sums, moments, eta, lam, x, z, g):
     sums : float64 (2, d); moments : float64 (2, d, d)
     x, z, g : float64 (d,) work arrays, ``x`` all zeros on entry
     """
-    n = n_rows_of(X)
     d = w.shape[0]
-    for t in range(n):
+    for t in range(t0, t1):
         s = sw[t]
         if s == 0.0:
             continue
@@ -106,7 +105,7 @@ def opauc_full_pass(X, y01, sw, w, counts, sums, moments, eta, lam, x, z, g):
 
 
 @njit(cache=True)
-def opauc_sketch_pass(X, y01, sw, w, counts, means, rmeans, sketch, eta, lam, state,
+def opauc_sketch_pass(X, y01, sw, t0, t1, w, counts, means, rmeans, sketch, eta, lam, state,
                       x, z, g, r, u):
     """One pass of OPAUCr (low-rank sketch of the covariances); updates state in place.
 
@@ -116,11 +115,10 @@ def opauc_sketch_pass(X, y01, sw, w, counts, means, rmeans, sketch, eta, lam, st
     state : int64 (4,), xorshift128 state for the Gaussian sketch vectors
     x, z, g : float64 (d,) work arrays (``x`` zero on entry); r, u : float64 (tau,)
     """
-    n = n_rows_of(X)
     d = w.shape[0]
     tau = r.shape[0]
     scale = 1.0 / math.sqrt(tau)
-    for t in range(n):
+    for t in range(t0, t1):
         s = sw[t]
         if s == 0.0:
             continue

@@ -8,7 +8,8 @@ For bipartite ranking a pair of two same-class examples has no loss, so the
 sum runs over the earlier examples of the opposite class. Keeping all of them
 costs O(t) per step; as the buffer methods of the same literature (Zhao et al.
 2011, Kar et al. 2013) do, the earlier examples are the last ``buffer_size``
-of each class (FIFO), and the sum is averaged over the opposite buffer::
+of each class (FIFO, or a reservoir sample), and the sum is averaged over the
+opposite buffer::
 
     w <- (1 - eta_t lam) w - (eta_t s / |B_o|) sum_{x' in B_o} l'(m) sgn (x_t - x')
     m = sgn w.(x_t - x'),  sgn = +1 for a positive x_t
@@ -16,14 +17,13 @@ of each class (FIFO), and the sum is averaged over the opposite buffer::
 with ``l`` the hinge ``max(0, 1-m)``, squared hinge ``max(0, 1-m)^2`` or square
 loss ``(1-m)^2``. All margins are taken at ``w_t`` before the step. The
 arriving example then enters its own class buffer (oldest one out). No step is
-taken while the opposite buffer is empty. Buffers hold rows as sparse slots
-(``idx, val, nnz``), so dense and CSR rows are stored alike.
+taken while the opposite buffer is empty. The buffers are the shared class
+buffers of :mod:`.buffers` (rows stored sparse).
 """
 
 from numba import njit
 
-from .sparse_rows import n_rows_of, row_axpy, row_dot_w
-from .stream_rows import row_to_slot
+from .buffers import buffer_offer
 
 HINGE = 0
 SQUARED_HINGE = 1
@@ -42,40 +42,40 @@ def _neg_dloss(loss, m):
 
 
 @njit(cache=True)
-def pgd_pass(X, y01, sw, w, t0, eta, power_t, lam, loss,
-             buf_idx, buf_val, buf_nnz, buf_len, buf_pos, coefs):
-    """One pass in row order; ``w`` and the buffers are updated in place.
+def pgd_stream(data, indices, indptr, y01, weight, t0, t1, w, step, eta, power_t, lam, loss,
+               pos_idx, pos_val, pos_nnz, pos_meta, neg_idx, neg_val, neg_nnz, neg_meta,
+               policy, rng_state, coefs):
+    """Rows ``t0 .. t1-1`` of a CSR matrix in order; ``w`` and the buffers updated in place.
 
-    Parameters
-    ----------
-    buf_idx : int64 (2, M, cap); buf_val : float64 (2, M, cap); buf_nnz : int64 (2, M)
-        Class buffers (0 = negative, 1 = positive); ``cap`` >= the nnz of any row.
-    buf_len, buf_pos : int64 (2,), fill level and next FIFO slot per class.
-    coefs : float64 (M,), work array.
-
-    Returns the step counter after the pass.
+    Buffers are those of :mod:`.buffers` (``policy`` FIFO or reservoir);
+    ``coefs`` is a work array of the buffer capacity. ``step`` counts the rows
+    of non-zero weight before; the new count is returned.
     """
-    n = n_rows_of(X)
     d = w.shape[0]
-    M = buf_nnz.shape[1]
-    step = t0
-    for t in range(n):
-        s = sw[t]
+    for t in range(t0, t1):
+        s = weight[t]
         if s == 0.0:
             continue
         step += 1
-        k = y01[t]
-        o = 1 - k
-        L = buf_len[o]
+        start = indptr[t]
+        end = indptr[t + 1]
+        if y01[t] != 0:
+            sgn = 1.0
+            o_idx, o_val, o_nnz, o_meta = neg_idx, neg_val, neg_nnz, neg_meta
+        else:
+            sgn = -1.0
+            o_idx, o_val, o_nnz, o_meta = pos_idx, pos_val, pos_nnz, pos_meta
+        L = o_meta[0]
         if L > 0:
-            sgn = 1.0 if k == 1 else -1.0
             eta_t = eta / step ** power_t
-            wx = row_dot_w(X, w, t)
+            wx = 0.0
+            for p in range(start, end):
+                wx += w[indices[p]] * data[p]
             total = 0.0
-            for b in range(L):
+            for b in range(L):  # every margin at w_t, before the step
                 wb = 0.0
-                for q in range(buf_nnz[o, b]):
-                    wb += w[buf_idx[o, b, q]] * buf_val[o, b, q]
+                for q in range(o_nnz[b]):
+                    wb += w[o_idx[b, q]] * o_val[b, q]
                 g = _neg_dloss(loss, sgn * (wx - wb))
                 coefs[b] = g
                 total += g
@@ -83,16 +83,19 @@ def pgd_pass(X, y01, sw, w, t0, eta, power_t, lam, loss,
                 shrink = 1.0 - eta_t * lam
                 for j in range(d):
                     w[j] *= shrink
-            step_c = eta_t * s * sgn / L
-            row_axpy(X, w, step_c * total, t)
+            c = eta_t * s * sgn / L
+            for p in range(start, end):
+                w[indices[p]] += c * total * data[p]
             for b in range(L):
-                c = -step_c * coefs[b]
-                if c != 0.0:
-                    for q in range(buf_nnz[o, b]):
-                        w[buf_idx[o, b, q]] += c * buf_val[o, b, q]
-        slot = buf_pos[k]
-        buf_nnz[k, slot] = row_to_slot(X, t, buf_idx[k, slot], buf_val[k, slot])
-        buf_pos[k] = (slot + 1) % M
-        if buf_len[k] < M:
-            buf_len[k] += 1
+                cb = -c * coefs[b]
+                if cb != 0.0:
+                    for q in range(o_nnz[b]):
+                        w[o_idx[b, q]] += cb * o_val[b, q]
+        # then the arriving row enters its own class buffer
+        if sgn > 0.0:
+            buffer_offer(pos_idx, pos_val, pos_nnz, pos_meta, indices, data, start, end,
+                         policy, rng_state)
+        else:
+            buffer_offer(neg_idx, neg_val, neg_nnz, neg_meta, indices, data, start, end,
+                         policy, rng_state)
     return step

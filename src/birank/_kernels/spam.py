@@ -28,19 +28,17 @@ are dense).
 
 from numba import njit
 
-from .sparse_rows import n_rows_of, row_axpy, row_dot_w
+from .sparse_rows import row_axpy, row_dot_w
 
 
 @njit(cache=True)
-def spam_pass(X, y01, sw, w, counts, means, t0, eta, power_t, beta, beta1):
-    """One pass in row order; ``w``, ``counts``, ``means`` updated in place.
+def spam_pass(X, y01, sw, t0, t1, w, counts, means, step, eta, power_t, beta, beta1):
+    """Rows ``t0 .. t1-1`` in order; ``w``, ``counts``, ``means`` updated in place.
 
-    Returns the step counter after the pass (``t0`` plus the rows of non-zero weight).
+    ``step`` counts the rows of non-zero weight before; the new count is returned.
     """
-    n = n_rows_of(X)
     d = w.shape[0]
-    step = t0
-    for t in range(n):
+    for t in range(t0, t1):
         s = sw[t]
         if s == 0.0:
             continue

@@ -4,7 +4,6 @@
   vector (the previous non-zeros of a CSR row are cleared by ``row_clear``).
 * ``row_outer_add(X, a, Z, r, c)``: the rank-one update ``Z += c x_a r'``.
 * ``row_outer_self_add(X, a, M, c)``: ``M += c x_a x_a'``.
-* ``row_to_slot(X, a, idx, val)``: the non-zeros of a row, for a buffer slot.
 * ``rng_normal(state)``: a standard normal draw (Box-Muller) from the
   xorshift128 state of :mod:`.sparse_rows`, the same bit for bit with and
   without the JIT.
@@ -49,24 +48,6 @@ def row_outer_add(X, a, Z, r, c):
             v = c * X[a, j]
             if v != 0.0:
                 Z[j, :] += v * r
-
-
-def row_to_slot(X, a, idx_out, val_out):
-    """Copy the non-zeros of row ``a`` into ``idx_out, val_out``; return their number."""
-    n = 0
-    if isinstance(X, tuple):
-        data, indices, indptr = X
-        for k in range(indptr[a], indptr[a + 1]):
-            idx_out[n] = indices[k]
-            val_out[n] = data[k]
-            n += 1
-    else:
-        for j in range(X.shape[1]):
-            if X[a, j] != 0.0:
-                idx_out[n] = j
-                val_out[n] = X[a, j]
-                n += 1
-    return n
 
 
 def row_outer_self_add(X, a, M, c):
@@ -144,30 +125,6 @@ def _row_outer_add_ov(X, a, Z, r, c):
             if v != 0.0:
                 for q in range(tau):
                     Z[j, q] += v * r[q]
-    return dense_impl
-
-
-@overload(row_to_slot)
-def _row_to_slot_ov(X, a, idx_out, val_out):
-    if isinstance(X, types.BaseTuple):
-        def sparse_impl(X, a, idx_out, val_out):
-            data, indices, indptr = X
-            n = 0
-            for k in range(indptr[a], indptr[a + 1]):
-                idx_out[n] = indices[k]
-                val_out[n] = data[k]
-                n += 1
-            return n
-        return sparse_impl
-
-    def dense_impl(X, a, idx_out, val_out):
-        n = 0
-        for j in range(X.shape[1]):
-            if X[a, j] != 0.0:
-                idx_out[n] = j
-                val_out[n] = X[a, j]
-                n += 1
-        return n
     return dense_impl
 
 

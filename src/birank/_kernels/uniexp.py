@@ -20,14 +20,13 @@ import math
 
 from numba import njit
 
-from .sparse_rows import n_rows_of, row_axpy, row_dot_w
+from .sparse_rows import row_axpy, row_dot_w
 
 
 @njit(cache=True)
-def uniexp_pass(X, y01, sw, w, counts, eta, max_exponent):
-    """One pass over the rows of ``X`` in order; ``w`` and ``counts`` updated in place."""
-    n = n_rows_of(X)
-    for t in range(n):
+def uniexp_pass(X, y01, sw, t0, t1, w, counts, eta, max_exponent):
+    """Rows ``t0 .. t1-1`` of ``X`` in order; ``w`` and ``counts`` updated in place."""
+    for t in range(t0, t1):
         s = sw[t]
         if s == 0.0:
             continue

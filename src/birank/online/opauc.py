@@ -6,8 +6,9 @@ import numpy as np
 
 from .._kernels.opauc import opauc_full_pass, opauc_sketch_pass
 from .._kernels.sparse_rows import rng_init
-from .._validation import Interval, check_random_state, draw_seed
-from ._linear_stream import LinearStreamRanker
+from .._validation import Interval, draw_seed
+from ..solvers.dual_cd import xargs
+from ._stream import StreamRanker
 
 __all__ = ["OPAUC", "MAX_FULL_FEATURES"]
 
@@ -16,7 +17,7 @@ __all__ = ["OPAUC", "MAX_FULL_FEATURES"]
 MAX_FULL_FEATURES = 4096
 
 
-class OPAUC(LinearStreamRanker):
+class OPAUC(StreamRanker):
     """One-pass AUC optimization with the square loss (Gao et al. 2013).
 
     Each instance is seen once. The learner keeps, per class, the count, mean
@@ -39,24 +40,31 @@ class OPAUC(LinearStreamRanker):
         over 2^[-10:10]).
     lam : float, default=1e-4
         L2 regularization lambda (khalid et al. section 4.2: 0.0001).
+    shuffle : bool, default=False
+        Whether ``fit`` streams the rows in a random order (``partial_fit``
+        always uses the given order).
     random_state : None, int or numpy Generator, default=None
-        Seeds the sketch vectors of OPAUCr (unused with ``rank=None``).
+        Seeds the sketch vectors of OPAUCr and the shuffle.
 
     Attributes
     ----------
     classes_ : ndarray of shape (2,)
     coef_ : ndarray of shape (n_features,)
     intercept_ : float
-        Minus the best-accuracy score cut on the last chunk with both classes.
-    class_count_ : ndarray of shape (2,)
-        Weighted counts of the (negative, positive) instances seen.
+        Minus the best-accuracy score cut (see :mod:`birank.online._stream`).
+    n_seen_ : int
+        Rows streamed so far.
+    class_counts_ : ndarray of shape (2,)
+        Rows of each class learned from (weight > 0).
+    auc_trace_ : ndarray of shape (n_evals, 2)
+        ``(n_seen, AUC on eval_set)`` rows, when ``eval_set`` was given.
+    n_features_in_ : int
+    class_weight_sum_ : ndarray of shape (2,)
+        Summed row weights of the (negative, positive) rows seen (= counts unweighted).
     class_mean_ : ndarray of shape (2, n_features)
     class_covariance_ : ndarray of shape (2, n_features, n_features)
         Full variant only: the covariance (1/T normalization) of each class's
-        instances seen so far.
-    n_seen_ : ndarray of shape (2,)
-        Rows of non-zero weight seen per class.
-    n_features_in_ : int
+        rows seen so far, Gao et al.'s Gamma.
 
     Examples
     --------
@@ -74,47 +82,62 @@ class OPAUC(LinearStreamRanker):
         "rank": [None, Interval("integer", 1, None)],
         "eta": [Interval("real", 0, None, closed="neither")],
         "lam": [Interval("real", 0, None, closed="left")],
+        "shuffle": ["boolean"],
         "random_state": ["random_state"],
     }
 
-    def __init__(self, rank=None, *, eta=0.01, lam=1e-4, random_state=None):
+    def __init__(self, rank=None, *, eta=0.01, lam=1e-4, shuffle=False, random_state=None):
         self.rank = rank
         self.eta = eta
         self.lam = lam
+        self.shuffle = shuffle
         self.random_state = random_state
 
-    def _init_state(self, d, X):
-        state = {"w": np.zeros(d), "counts": np.zeros(2),
-                 "x": np.zeros(d), "z": np.zeros(d), "g": np.zeros(d)}
+    def _check_n_features(self, d):
+        if self.rank is None and d > MAX_FULL_FEATURES:
+            raise ValueError(
+                f"OPAUC: rank=None keeps two {d} x {d} covariance matrices; n_features "
+                f"must be at most {MAX_FULL_FEATURES} for the full covariance. Use the "
+                f"low-rank variant OPAUCr, e.g. OPAUC(rank=50).")
+
+    def _init_state(self, d):
+        st = {"w": np.zeros(d), "counts": np.zeros(2),
+              "x": np.zeros(d), "z": np.zeros(d), "g": np.zeros(d)}
         if self.rank is None:
-            if d > MAX_FULL_FEATURES:
-                raise ValueError(
-                    f"OPAUC: rank=None keeps two {d} x {d} covariance matrices; n_features "
-                    f"must be at most {MAX_FULL_FEATURES} for the full covariance. Use the "
-                    f"low-rank variant OPAUCr, e.g. OPAUC(rank=50).")
-            state["moments"] = np.zeros((2, d, d))
-            state["sums"] = np.zeros((2, d))
+            st["moments"] = np.zeros((2, d, d))
+            st["sums"] = np.zeros((2, d))
         else:
             tau = int(self.rank)
-            rng = check_random_state(self.random_state)
-            state["means"] = np.zeros((2, d))
-            state["sketch"] = np.zeros((2, d, tau))
-            state["rmeans"] = np.zeros((2, tau))
-            state["rng"] = rng_init(draw_seed(rng))
-            state["r"] = np.zeros(tau)
-            state["u"] = np.zeros(tau)
-        return state
+            st["means"] = np.zeros((2, d))
+            st["sketch"] = np.zeros((2, d, tau))
+            st["rmeans"] = np.zeros((2, tau))
+            st["rng"] = rng_init(draw_seed(self._rng))
+            st["r"] = np.zeros(tau)
+            st["u"] = np.zeros(tau)
+        self._state = st
 
-    def _run_chunk(self, xa, y01, sw, st):
+    def _kernel_rows(self, X):
+        return xargs(X)
+
+    def _learn(self, X, y01, weight, start, stop):
+        st = self._state
         if "moments" in st:
-            opauc_full_pass(xa, y01, sw, st["w"], st["counts"], st["sums"], st["moments"],
-                            float(self.eta), float(self.lam), st["x"], st["z"], st["g"])
+            opauc_full_pass(X, y01, weight, start, stop, st["w"], st["counts"], st["sums"],
+                            st["moments"], float(self.eta), float(self.lam), st["x"], st["z"],
+                            st["g"])
         else:
-            opauc_sketch_pass(xa, y01, sw, st["w"], st["counts"], st["means"], st["rmeans"],
-                              st["sketch"], float(self.eta), float(self.lam), st["rng"],
-                              st["x"], st["z"], st["g"], st["r"], st["u"])
+            opauc_sketch_pass(X, y01, weight, start, stop, st["w"], st["counts"], st["means"],
+                              st["rmeans"], st["sketch"], float(self.eta), float(self.lam),
+                              st["rng"], st["x"], st["z"], st["g"], st["r"], st["u"])
+
+    def _coef(self):
+        return self._state["w"].copy()
+
+    def _partial_fit(self, *args, **kwargs):
+        super()._partial_fit(*args, **kwargs)
+        st = self._state
         counts = st["counts"].copy()
-        self.class_count_ = counts
+        self.class_weight_sum_ = counts
         inv = np.divide(1.0, counts, out=np.zeros(2), where=counts > 0)
         if "moments" in st:
             mean = st["sums"] * inv[:, None]
@@ -124,3 +147,4 @@ class OPAUC(LinearStreamRanker):
         else:
             mean = st["means"].copy()
         self.class_mean_ = mean
+        return self

@@ -6,12 +6,13 @@ import numpy as np
 
 from .._kernels.uniexp import uniexp_pass
 from .._validation import Interval
-from ._linear_stream import LinearStreamRanker
+from ..solvers.dual_cd import xargs
+from ._stream import StreamRanker
 
 __all__ = ["OnlineUniExp"]
 
 
-class OnlineUniExp(LinearStreamRanker):
+class OnlineUniExp(StreamRanker):
     """Online point-wise ranking with the class-weighted exponential loss (Kotlowski et al. 2011).
 
     Kotlowski, Dembczynski and Huellermeier (ICML 2011) show that bipartite
@@ -29,17 +30,26 @@ class OnlineUniExp(LinearStreamRanker):
     max_exponent : float, default=30.0
         Cap on the exponent ``-y w.x`` of the loss's gradient, so that a too
         large rate cannot overflow (exp(30) ~ 1e13).
+    shuffle : bool, default=False
+        Whether ``fit`` streams the rows in a random order (``partial_fit``
+        always uses the given order).
+    random_state : None, int or numpy Generator, default=None
 
     Attributes
     ----------
     classes_ : ndarray of shape (2,)
     coef_ : ndarray of shape (n_features,)
     intercept_ : float
-        Minus the best-accuracy score cut on the last chunk with both classes.
-    class_count_ : ndarray of shape (2,)
-        Weighted counts of the (negative, positive) instances seen.
-    n_seen_ : ndarray of shape (2,)
+        Minus the best-accuracy score cut (see :mod:`birank.online._stream`).
+    n_seen_ : int
+        Rows streamed so far.
+    class_counts_ : ndarray of shape (2,)
+        Rows of each class learned from (weight > 0).
+    auc_trace_ : ndarray of shape (n_evals, 2)
+        ``(n_seen, AUC on eval_set)`` rows, when ``eval_set`` was given.
     n_features_in_ : int
+    class_weight_sum_ : ndarray of shape (2,)
+        Summed row weights of the (negative, positive) rows seen: the running class sizes.
 
     Examples
     --------
@@ -54,16 +64,27 @@ class OnlineUniExp(LinearStreamRanker):
     _parameter_constraints = {
         "eta": [Interval("real", 0, None, closed="neither")],
         "max_exponent": [Interval("real", 0, 700, closed="right")],
+        "shuffle": ["boolean"],
+        "random_state": ["random_state"],
     }
 
-    def __init__(self, eta=0.01, *, max_exponent=30.0):
+    def __init__(self, eta=0.01, *, max_exponent=30.0, shuffle=False, random_state=None):
         self.eta = eta
         self.max_exponent = max_exponent
+        self.shuffle = shuffle
+        self.random_state = random_state
 
-    def _init_state(self, d, X):
-        return {"w": np.zeros(d), "counts": np.zeros(2)}
+    def _init_state(self, d):
+        self._state = {"w": np.zeros(d), "counts": np.zeros(2)}
 
-    def _run_chunk(self, xa, y01, sw, st):
-        uniexp_pass(xa, y01, sw, st["w"], st["counts"], float(self.eta),
+    def _kernel_rows(self, X):
+        return xargs(X)
+
+    def _learn(self, X, y01, weight, start, stop):
+        st = self._state
+        uniexp_pass(X, y01, weight, start, stop, st["w"], st["counts"], float(self.eta),
                     float(self.max_exponent))
-        self.class_count_ = st["counts"].copy()
+        self.class_weight_sum_ = st["counts"].copy()
+
+    def _coef(self):
+        return self._state["w"].copy()
