@@ -71,3 +71,64 @@ def opaucr_reference(X, y01, eta, lam, R):
             w = w - eta * (lam * w - sgn * z + (z @ w) * z + Sw)
         out.append(w.copy())
     return out
+
+
+def uniexp_reference(X, y01, eta, max_exponent=30.0):
+    """Kotlowski et al. 2011: SGD on exp(-y w.x) weighted by n / (2 n_y), running counts."""
+    w = np.zeros(X.shape[1])
+    n = np.zeros(2)
+    out = []
+    for x, k in zip(X, y01):
+        n[k] += 1
+        rho = n.sum() / (2 * n[k])
+        y = 1.0 if k == 1 else -1.0
+        w = w + eta * rho * np.exp(min(-y * (w @ x), max_exponent)) * y * x
+        out.append(w.copy())
+    return out
+
+
+def spam_reference(X, y01, eta, power_t, beta, beta1=0.0):
+    """Natole et al. 2018, Algorithm 1 with running p and class means (SPAM-L2 / SPAM-NET)."""
+    d = X.shape[1]
+    w = np.zeros(d)
+    n = np.zeros(2)
+    m = np.zeros((2, d))
+    out = []
+    for t, (x, k) in enumerate(zip(X, y01), start=1):
+        n[k] += 1
+        m[k] += (x - m[k]) / n[k]
+        p = n[1] / n.sum()
+        a, b = w @ m[1], w @ m[0]
+        alpha = w @ (m[0] - m[1])
+        if k == 1:
+            grad = 2 * (1 - p) * (w @ x - a) * x - 2 * (1 + alpha) * (1 - p) * x
+        else:
+            grad = 2 * p * (w @ x - b) * x + 2 * (1 + alpha) * p * x
+        step = eta / t ** power_t
+        v = w - step * grad
+        v = np.sign(v) * np.maximum(np.abs(v) - step * beta1, 0.0)
+        w = v / (1 + step * beta)
+        out.append(w.copy())
+    return out
+
+
+def pgd_reference(X, y01, eta, power_t, loss, lam, M):
+    """Boissier et al. 2016 eq. (2) against FIFO buffers of the last M rows of each class."""
+    dloss = {"hinge": lambda m: float(m < 1),
+             "squared_hinge": lambda m: 2 * max(0.0, 1 - m),
+             "square": lambda m: 2 * (1 - m)}[loss]
+    w = np.zeros(X.shape[1])
+    buf = ([], [])
+    out = []
+    for t, (x, k) in enumerate(zip(X, y01), start=1):
+        opp = buf[1 - k]
+        if opp:
+            sgn = 1.0 if k == 1 else -1.0
+            step = eta / t ** power_t
+            g = sum(dloss(sgn * (w @ (x - b))) * sgn * (x - b) for b in opp) / len(opp)
+            w = (1 - step * lam) * w + step * g
+        buf[k].append(x)
+        if len(buf[k]) > M:
+            buf[k].pop(0)
+        out.append(w.copy())
+    return out

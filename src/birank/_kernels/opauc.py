@@ -28,7 +28,9 @@ The low-rank variant (OPAUCr, Gao et al. section 3.2, Algorithm 2) replaces
 
     S_o w ~ Z_o (Z_o' w) / T_o - (c_o.w) |rbar_o|^2 c_o
 
-(the centring term exactly as the authors' Matlab ``OPAUCr.m`` applies it).
+(the centring term exactly as the authors' Matlab ``OPAUCr.m`` applies it;
+since ``E|rbar|^2 = 1/T`` it is small, and OPAUCr in effect uses the sketched
+second moment ``E[x x']`` rather than the covariance).
 A row weight s enters the sketch as ``sqrt(s) x_t r_t'`` so that ``Z Z'``
 estimates the weighted second moment.
 """

@@ -9,6 +9,7 @@ from .._kernels.sparse_rows import rng_init
 from .._validation import Interval, draw_seed
 from ..solvers.dual_cd import xargs
 from ._stream import StreamRanker
+from ._weights import WeightVectorMixin
 
 __all__ = ["OPAUC", "MAX_FULL_FEATURES"]
 
@@ -17,7 +18,7 @@ __all__ = ["OPAUC", "MAX_FULL_FEATURES"]
 MAX_FULL_FEATURES = 4096
 
 
-class OPAUC(StreamRanker):
+class OPAUC(WeightVectorMixin, StreamRanker):
     """One-pass AUC optimization with the square loss (Gao et al. 2013).
 
     Each instance is seen once. The learner keeps, per class, the count, mean
@@ -130,8 +131,6 @@ class OPAUC(StreamRanker):
                               st["rmeans"], st["sketch"], float(self.eta), float(self.lam),
                               st["rng"], st["x"], st["z"], st["g"], st["r"], st["u"])
 
-    def _coef(self):
-        return self._state["w"].copy()
 
     def _partial_fit(self, *args, **kwargs):
         super()._partial_fit(*args, **kwargs)

@@ -9,13 +9,14 @@ from .._kernels.pgd import HINGE, SQUARE, SQUARED_HINGE, pgd_stream
 from .._validation import Interval, Options, draw_seed
 from ._buffers import PairBuffers
 from ._stream import StreamRanker, csr_parts
+from ._weights import WeightVectorMixin
 
 __all__ = ["PGD"]
 
 _LOSS = {"hinge": HINGE, "squared_hinge": SQUARED_HINGE, "square": SQUARE}
 
 
-class PGD(StreamRanker):
+class PGD(WeightVectorMixin, StreamRanker):
     """Online pairwise gradient descent for AUC (Boissier, Lyu, Ying, Zhou, AISTATS 2016).
 
     Each arriving instance takes one gradient step on its mean pairwise loss
@@ -110,5 +111,3 @@ class PGD(StreamRanker):
                              buffers.rng_state, st["coefs"])
         self.t_ = int(st["t"])
 
-    def _coef(self):
-        return self._state["w"].copy()

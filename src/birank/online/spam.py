@@ -8,11 +8,12 @@ from .._kernels.spam import spam_pass
 from .._validation import Interval, Options
 from ..solvers.dual_cd import xargs
 from ._stream import StreamRanker
+from ._weights import WeightVectorMixin
 
 __all__ = ["SPAM"]
 
 
-class SPAM(StreamRanker):
+class SPAM(WeightVectorMixin, StreamRanker):
     """Square-loss AUC maximization by stochastic proximal steps on its saddle form (Natole et al. 2018).
 
     The pairwise square-loss AUC risk is a saddle-point problem whose inner
@@ -102,5 +103,3 @@ class SPAM(StreamRanker):
         self.t_ = int(st["t"])
         self.class_mean_ = st["means"].copy()
 
-    def _coef(self):
-        return self._state["w"].copy()

@@ -8,11 +8,12 @@ from .._kernels.uniexp import uniexp_pass
 from .._validation import Interval
 from ..solvers.dual_cd import xargs
 from ._stream import StreamRanker
+from ._weights import WeightVectorMixin
 
 __all__ = ["OnlineUniExp"]
 
 
-class OnlineUniExp(StreamRanker):
+class OnlineUniExp(WeightVectorMixin, StreamRanker):
     """Online point-wise ranking with the class-weighted exponential loss (Kotlowski et al. 2011).
 
     Kotlowski, Dembczynski and Huellermeier (ICML 2011) show that bipartite
@@ -86,5 +87,3 @@ class OnlineUniExp(StreamRanker):
                     float(self.max_exponent))
         self.class_weight_sum_ = st["counts"].copy()
 
-    def _coef(self):
-        return self._state["w"].copy()
