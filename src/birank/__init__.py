@@ -7,6 +7,7 @@ Public estimators (all scikit-learn compatible, dense or CSR input):
 - :class:`WeightedSVM` -- point-wise class-weighted linear SVM (shen-lin WSVM)
 - :class:`CombinedRanking` -- CRR, SGD mixing pair and point steps (Sculley 2010)
 - :class:`BBR`, :class:`LCBR` -- pairwise squared loss from all / sampled pair moments
+- :class:`CBR` -- online confidence-weighted bipartite ranking (khalid-ray-chitsaz), ``partial_fit``
 
 Metrics live in :mod:`birank.metrics`, data in :mod:`birank.datasets`.
 """
@@ -18,5 +19,7 @@ from .batch.bbr import BBR, LCBR
 from .batch.combined_ranking import CombinedRanking
 from .batch.ranksvm import RankSVM
 from .batch.weighted_svm import WeightedSVM
+from .online.cbr import CBR
 
 __all__ = ["RankSVM", "ActiveRankSVM", "WeightedSVM", "CombinedRanking", "BBR", "LCBR"]
+__all__ += ["CBR"]
