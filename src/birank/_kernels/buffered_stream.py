@@ -5,8 +5,21 @@ arriving row x_t of label y, weight ``C_t`` from the number of rows of the other
 class seen so far, offer x_t to its own class's buffer, then take one step per
 row x stored in the other class's buffer on the pair ``z = x_t - x`` (Alg. 2).
 Rows are CSR slices; buffers are those of :mod:`birank._kernels.buffers`.
+
+Sparse pairs without merging. For CBR-diag and OAM_seq, x_t is scattered once
+into a dense work vector (and a position map) of length d, cleared again after
+the row, so that the quantities a pair step first needs -- the margin
+``mu.z = mu.x_t - mu.x`` and ``z' diag(g) z = q_t + q_x - 2 sum g x_t x`` (or
+``|z|^2``) -- cost O(nnz(x)) gathers per buffered row. Only a pair with a
+(possibly) positive loss builds z explicitly and takes the exact step. The
+screen keeps a pair unless its loss is below ``-1e-12`` times its scale, so a
+rounding difference between the two ways of computing the margin can never
+drop a step.
 """
 
+import math
+
+import numpy as np
 from numba import njit
 
 from .buffers import buffer_offer, diff_into
@@ -18,6 +31,21 @@ CBR_FULL = 1
 OAM_SEQ = 2
 OAM_GRA = 3
 
+_SCREEN = 1e-12
+
+
+@njit(cache=True, inline="always")
+def _row_sums(w, g, data, indices, start, end):
+    """``w.x`` and ``x' diag(g) x`` of a CSR row."""
+    m = 0.0
+    q = 0.0
+    for k in range(start, end):
+        j = indices[k]
+        v = data[k]
+        m += w[j] * v
+        q += g[j] * v * v
+    return m, q
+
 
 @njit(cache=True)
 def buffered_stream(method, data, indices, indptr, y01, weight, t0, t1, w, g, sigma,
@@ -26,9 +54,15 @@ def buffered_stream(method, data, indices, indptr, y01, weight, t0, t1, w, g, si
     """Learn from rows ``t0 .. t1-1``; rows of weight 0 are skipped entirely.
 
     ``w`` is the mean (CBR) or the weight vector (OAM); ``g`` the diagonal
-    covariance (CBR-diag); ``sigma`` the full covariance (CBR). Scratch arrays
-    hold a pair (``nnz(x_t) + buffer width`` entries) and, for CBR, a d-vector.
+    covariance (CBR-diag; all ones for OAM_seq, whose screen needs ``|z|^2``); ``sigma`` the full covariance (CBR). The pair
+    scratch arrays need ``nnz(x_t) + buffer width`` entries; ``scratch_d``
+    (length d) is the full step's ``Sigma z``, or for CBR-diag and OAM_seq the
+    dense copy of x_t (all zeros between rows).
     """
+    d = w.shape[0]
+    sparse_pairs = method == CBR_DIAG or method == OAM_SEQ
+    where = np.full(d if sparse_pairs else 0, -1, dtype=np.int64)
+    weighted = method == CBR_DIAG
     for t in range(t0, t1):
         wt = weight[t]
         if wt == 0.0:
@@ -55,17 +89,66 @@ def buffered_stream(method, data, indices, indptr, y01, weight, t0, t1, w, g, si
         if method == OAM_GRA:
             oam_gra_step(w, data, indices, start, end, o_idx, o_val, o_nnz, n_stored, y, Ct)
             continue
+        if method == CBR_FULL:
+            for s in range(n_stored):
+                nz = diff_into(indices, data, start, end, o_idx[s], o_val[s], o_nnz[s],
+                               scratch_idx, scratch_val)
+                if nz > 0:
+                    scw_full_step(w, sigma, scratch_idx, scratch_val, nz, y, Ct, phi, scratch_d)
+            continue
+        # CBR-diag / OAM_seq: scatter x_t, screen each pair by O(nnz(x)) gathers
+        nt = end - start
+        for k in range(nt):
+            j = indices[start + k]
+            scratch_d[j] = data[start + k]
+            where[j] = k
+        mt, qt = _row_sums(w, g, data, indices, start, end)
         for s in range(n_stored):
-            nz = diff_into(indices, data, start, end, o_idx[s], o_val[s], o_nnz[s],
-                           scratch_idx, scratch_val)
-            if nz == 0:
-                continue
-            if method == CBR_DIAG:
-                scw_diag_step(w, g, scratch_idx, scratch_val, scratch_a, nz, y, Ct, phi)
-            elif method == CBR_FULL:
-                scw_full_step(w, sigma, scratch_idx, scratch_val, nz, y, Ct, phi, scratch_d)
+            mb = 0.0
+            qb = 0.0
+            cross = 0.0
+            for k in range(o_nnz[s]):
+                j = o_idx[s, k]
+                v = o_val[s, k]
+                gv = g[j] * v
+                mb += w[j] * v
+                qb += gv * v
+                cross += gv * scratch_d[j]
+            m = y * (mt - mb)
+            q = qt + qb - 2.0 * cross
+            if q < 0.0:
+                q = 0.0
+            if weighted:
+                loss = phi * math.sqrt(q) - m
+                scale = phi * math.sqrt(q) + abs(m)
             else:
-                oam_seq_step(w, scratch_idx, scratch_val, nz, y, Ct)
+                loss = 1.0 - m
+                scale = 1.0 + abs(m)
+            if loss < -_SCREEN * scale:
+                continue
+            # z = x_t - x: x_t's entries, then x's (merged through the position map)
+            for k in range(nt):
+                scratch_idx[k] = indices[start + k]
+                scratch_val[k] = data[start + k]
+            nz = nt
+            for k in range(o_nnz[s]):
+                j = o_idx[s, k]
+                p = where[j]
+                if p >= 0:
+                    scratch_val[p] -= o_val[s, k]
+                else:
+                    scratch_idx[nz] = j
+                    scratch_val[nz] = -o_val[s, k]
+                    nz += 1
+            if weighted:
+                step = scw_diag_step(w, g, scratch_idx, scratch_val, scratch_a, nz, y, Ct, phi)
+            else:
+                step = oam_seq_step(w, scratch_idx, scratch_val, nz, y, Ct)
+            if step > 0.0:
+                mt, qt = _row_sums(w, g, data, indices, start, end)
+        for k in range(start, end):
+            scratch_d[indices[k]] = 0.0
+            where[indices[k]] = -1
 
 
 @njit(cache=True)
@@ -77,4 +160,3 @@ def max_row_nnz(indptr, t0, t1):
         if n > best:
             best = n
     return best
-

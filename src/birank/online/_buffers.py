@@ -33,7 +33,8 @@ class PairBuffers:
     def __init__(self, capacity, policy, seed):
         self.capacity = int(capacity)
         self.policy = POLICIES[policy]
-        self.rng_state = rng_init(int(seed))
+        self.seed = int(seed)
+        self.rng_state = rng_init(self.seed)
         self.width = 0
         self.idx = [np.zeros((self.capacity, 0), dtype=np.int64) for _ in range(2)]
         self.val = [np.zeros((self.capacity, 0)) for _ in range(2)]

@@ -169,6 +169,8 @@ class StreamRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
             raise ValueError(f"{name}: sample_weight has {w.shape[0]} values for {n} rows.")
         if not np.isfinite(w).all() or (w < 0).any():
             raise ValueError(f"{name}: sample_weight must be finite and non-negative.")
+        if n and not w.any():
+            raise ValueError(f"{name}: every sample_weight is zero; there is nothing to learn.")
         return np.ascontiguousarray(w)
 
     def _check_eval_set(self, eval_set):

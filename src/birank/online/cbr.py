@@ -125,7 +125,7 @@ class CBR(StreamRanker):
             "g": np.ones(0 if full else n_features),
             "sigma": np.eye(n_features) if full else np.zeros((1, 1)),
             "buffers": PairBuffers(self.buffer_size, self.buffer, draw_seed(self._rng)),
-            "scratch_d": np.zeros(n_features if full else 0),
+            "scratch_d": np.zeros(n_features),
         }
 
     def _learn(self, X, y01, weight, start, stop):
