@@ -10,6 +10,8 @@ EXPERIMENTS = {
                  "Shen & Lin: active sampling of pairs and points (ASRankSVM, ASCRC)"),
     "gultekin": ("birank.experiments.gultekin_paisley",
                  "Gultekin & Paisley: BBR and LCBR, pairwise squared loss"),
+    "khalid": ("birank.experiments.khalid",
+               "Khalid, Ray & Chitsaz: confidence-weighted bipartite ranking (online, Tables 3-6)"),
 }
 
 
