@@ -41,7 +41,8 @@ import numpy as np
 from numba import njit
 
 from .sparse_rows import row_axpy, row_dot_w
-from .stream_rows import rng_normal, row_clear, row_into, row_outer_add, row_outer_self_add
+from .stream_rows import (rng_normal, row_clear, row_into, row_mark_features, row_outer_add,
+                          row_outer_self_add)
 
 
 @njit(cache=True)
@@ -106,16 +107,46 @@ def opauc_full_pass(X, y01, sw, t0, t1, w, counts, sums, moments, eta, lam, x, z
         row_clear(X, t, x)
 
 
+@njit(cache=True, inline="always")
+def _dot4(a, b, n):
+    """``a[:n] . b[:n]`` with four running sums (independent chains, ~4x faster than one)."""
+    s0 = 0.0
+    s1 = 0.0
+    s2 = 0.0
+    s3 = 0.0
+    q = 0
+    while q + 4 <= n:
+        s0 += a[q] * b[q]
+        s1 += a[q + 1] * b[q + 1]
+        s2 += a[q + 2] * b[q + 2]
+        s3 += a[q + 3] * b[q + 3]
+        q += 4
+    while q < n:
+        s0 += a[q] * b[q]
+        q += 1
+    return (s0 + s1) + (s2 + s3)
+
+
 @njit(cache=True)
 def opauc_sketch_pass(X, y01, sw, t0, t1, w, counts, means, rmeans, sketch, eta, lam, state,
-                      x, z, g, r, u):
-    """One pass of OPAUCr (low-rank sketch of the covariances); updates state in place.
+                      seen, n_seen, marked, r, u):
+    """Rows ``t0 .. t1-1`` of OPAUCr (low-rank sketch of the covariances), state in place.
+
+    Only the features a class has shown so far can be non-zero in its mean and
+    in the rows of its sketch, so the sums over features run over that class's
+    seen features (``seen[k, :n_seen[k]]``): exact, and O(|seen| tau) per row
+    instead of O(d tau) on sparse data. The step, with every product taken at
+    the old ``w`` (Algorithm 2; z = x_t - c_o, S_o w as in the module notes)::
+
+        w <- (1 - eta lam) w - eta s (z.w - sgn) z - eta s S_o w
 
     Parameters
     ----------
     sketch : float64 (2, d, tau), the Z matrices; rmeans : float64 (2, tau)
     state : int64 (4,), xorshift128 state for the Gaussian sketch vectors
-    x, z, g : float64 (d,) work arrays (``x`` zero on entry); r, u : float64 (tau,)
+    seen : int64 (2, d); n_seen : int64 (2,); marked : bool (2, d)
+        Per class, the features seen so far (list, length, membership).
+    r, u : float64 (tau,) work arrays
     """
     d = w.shape[0]
     tau = r.shape[0]
@@ -129,12 +160,14 @@ def opauc_sketch_pass(X, y01, sw, t0, t1, w, counts, means, rmeans, sketch, eta,
         # Gao et al. Algorithm 2: r_t ~ N(0, I / tau), drawn for every instance
         for q in range(tau):
             r[q] = rng_normal(state) * scale
-        row_into(X, t, x)
+        n_seen[k] = row_mark_features(X, t, seen[k], n_seen[k], marked[k])
         counts[k] += s
         f = s / counts[k]
         c = means[k]
-        for j in range(d):
-            c[j] += f * (x[j] - c[j])
+        sk = seen[k]
+        for p in range(n_seen[k]):
+            c[sk[p]] *= 1.0 - f
+        row_axpy(X, c, f, t)  # c_k <- c_k + f (x_t - c_k)
         rb = rmeans[k]
         for q in range(tau):
             rb[q] += f * (r[q] - rb[q])
@@ -143,30 +176,33 @@ def opauc_sketch_pass(X, y01, sw, t0, t1, w, counts, means, rmeans, sketch, eta,
             sgn = 1.0 if k == 1 else -1.0
             co = means[o]
             Zo = sketch[o]
-            zw = 0.0
+            so = seen[o]
+            m = n_seen[o]
             cw = 0.0
-            for j in range(d):
-                z[j] = x[j] - co[j]
-                zw += z[j] * w[j]
-                cw += co[j] * w[j]
             for q in range(tau):
                 u[q] = 0.0
-            for j in range(d):
+            for p in range(m):
+                j = so[p]
                 wj = w[j]
-                for q in range(tau):
-                    u[q] += Zo[j, q] * wj
+                cw += co[j] * wj
+                if wj != 0.0:
+                    for q in range(tau):
+                        u[q] += Zo[j, q] * wj
+            zw = row_dot_w(X, w, t) - cw
             rbo = rmeans[o]
             rr = 0.0
             for q in range(tau):
                 rr += rbo[q] * rbo[q]
             inv_t = 1.0 / counts[o]
-            for j in range(d):
-                acc = 0.0
-                for q in range(tau):
-                    acc += Zo[j, q] * u[q]
-                # S_o w ~ Z_o Z_o' w / T_o - (c_o.w)|rbar_o|^2 c_o  (Algorithm 2)
-                sw_j = acc * inv_t - cw * rr * co[j]
-                g[j] = lam * w[j] - sgn * s * z[j] + s * (zw * z[j] + sw_j)
-            for j in range(d):
-                w[j] -= eta * g[j]
-        row_clear(X, t, x)
+            a = eta * s * (zw - sgn)
+            if lam != 0.0:
+                shrink = 1.0 - eta * lam
+                for j in range(d):
+                    w[j] *= shrink
+            # Gao et al. eq. (5) with S_o w ~ Z_o Z_o' w / T_o - (c_o.w)|rbar_o|^2 c_o
+            for p in range(m):
+                j = so[p]
+                sow = _dot4(Zo[j], u, tau) * inv_t - cw * rr * co[j]
+                w[j] += a * co[j] - eta * s * sow
+            row_axpy(X, w, -a, t)
+    return 0

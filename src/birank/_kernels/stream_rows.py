@@ -3,6 +3,7 @@
 * ``row_into(X, a, out)``: write row ``a`` of a dense or CSR matrix into a dense
   vector (the previous non-zeros of a CSR row are cleared by ``row_clear``).
 * ``row_outer_add(X, a, Z, r, c)``: the rank-one update ``Z += c x_a r'``.
+* ``row_mark_features(X, a, seen, n, marked)``: grow a list of features seen.
 * ``row_outer_self_add(X, a, M, c)``: ``M += c x_a x_a'``.
 * ``rng_normal(state)``: a standard normal draw (Box-Muller) from the
   xorshift128 state of :mod:`.sparse_rows`, the same bit for bit with and
@@ -64,6 +65,25 @@ def row_outer_self_add(X, a, M, c):
             if v != 0.0:
                 for j in range(X.shape[1]):
                     M[i, j] += v * X[a, j]
+
+
+def row_mark_features(X, a, seen, n_seen, marked):
+    """Append the non-zero features of row ``a`` not yet ``marked`` to ``seen``; new length."""
+    if isinstance(X, tuple):
+        data, indices, indptr = X
+        for k in range(indptr[a], indptr[a + 1]):
+            j = indices[k]
+            if data[k] != 0.0 and not marked[j]:
+                marked[j] = True
+                seen[n_seen] = j
+                n_seen += 1
+    else:
+        for j in range(X.shape[1]):
+            if X[a, j] != 0.0 and not marked[j]:
+                marked[j] = True
+                seen[n_seen] = j
+                n_seen += 1
+    return n_seen
 
 
 @overload(row_into)
@@ -147,4 +167,28 @@ def _row_outer_self_add_ov(X, a, M, c):
             if v != 0.0:
                 for j in range(d):
                     M[i, j] += v * X[a, j]
+    return dense_impl
+
+
+@overload(row_mark_features)
+def _row_mark_features_ov(X, a, seen, n_seen, marked):
+    if isinstance(X, types.BaseTuple):
+        def sparse_impl(X, a, seen, n_seen, marked):
+            data, indices, indptr = X
+            for k in range(indptr[a], indptr[a + 1]):
+                j = indices[k]
+                if data[k] != 0.0 and not marked[j]:
+                    marked[j] = True
+                    seen[n_seen] = j
+                    n_seen += 1
+            return n_seen
+        return sparse_impl
+
+    def dense_impl(X, a, seen, n_seen, marked):
+        for j in range(X.shape[1]):
+            if X[a, j] != 0.0 and not marked[j]:
+                marked[j] = True
+                seen[n_seen] = j
+                n_seen += 1
+        return n_seen
     return dense_impl

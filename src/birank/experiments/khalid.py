@@ -128,8 +128,8 @@ NOTES = {
     "svmguide4": "only the 300-row training part exists in the data folder (paper: 612 rows, "
                  "train + test)",
     "glass": "LIBOL's glass.mat, classes relabelled 1..6",
-    "generated": "make_sparse_bipartite(2000 rows, 50000 features, 40 non-zeros per row, "
-                 "30% positive, random_state=0); not in the paper",
+    "generated": "make_sparse_bipartite(2000 rows, 10000 features, 50 non-zeros per row, "
+                 "30% positive, class_sep=2, random_state=0); not in the paper",
 }
 
 
@@ -150,18 +150,14 @@ def _scale_rows(X):
 
 def load_dataset(name, data_dir, *, high_dimensional=False):
     """``(X, y01, info)``; X scaled (dense for the benchmark sets, CSR for the others)."""
-    if Path(name).suffix or Path(name).exists():  # a --libsvm file
-        X, y = _svmlight(Path(name))
-        source = str(name)
-    elif name == "generated":
+    table = HD_SETS if high_dimensional else BENCH_SETS
+    if name == "generated":
         from ..datasets import make_sparse_bipartite
 
-        X, y = make_sparse_bipartite(2000, 50_000, 40, pos_fraction=0.3, random_state=0)[:2]
+        X, y = make_sparse_bipartite(2000, 10_000, 50, pos_fraction=0.3, class_sep=2.0,
+                                     random_state=0)[:2]
         source = "generated"
-    else:
-        table = HD_SETS if high_dimensional else BENCH_SETS
-        if name not in table:
-            raise ValueError(f"unknown data set {name!r}; known: {', '.join(table)}.")
+    elif name in table:
         folder, loader = table[name]
         path = Path(data_dir) / folder
         if not path.exists():
@@ -169,6 +165,12 @@ def load_dataset(name, data_dir, *, high_dimensional=False):
                                     "--data-dir).")
         X, y = loader(path)
         source = str(path)
+    elif high_dimensional and Path(name).is_file():  # a --libsvm file
+        X, y = _svmlight(Path(name))
+        source = str(name)
+    else:
+        raise ValueError(f"unknown data set {name!r}; known: {', '.join(table)}"
+                         + (" or a LIBSVM file" if high_dimensional else "") + ".")
     y01, rule = binarize_largest_class(np.asarray(y).ravel())
     X = _scale_rows(X) if high_dimensional else _scale_features(X)
     info = {"rows": int(X.shape[0]), "features": int(X.shape[1]), "positive": int(y01.sum()),
@@ -471,6 +473,38 @@ def write_report(out, cfg, bench, hd, infos):
     write_text(out / f"{stem}.md", "\n".join(lines) + "\n")
 
 
+def _report_from_json(paths, output, stem):
+    """Merge the results of earlier runs (later files win per data set) and write the report."""
+    import json
+
+    bench, hd, infos, cfg = {}, {}, {}, None
+    commands = []
+    for path in paths:
+        doc = json.loads(Path(path).read_text())
+        bench.update(doc["benchmark"])
+        hd.update(doc["high_dimensional"])
+        infos.update(doc["datasets"])
+        c = doc["config"]
+        commands.append(c["command"])
+        if cfg is None or doc["benchmark"]:
+            keep_hd = cfg if cfg is not None else c
+            cfg = dict(c, runs_hd=keep_hd["runs_hd"], max_hd=keep_hd["max_hd"],
+                       hd_grid_step=keep_hd["hd_grid_step"])
+        if doc["high_dimensional"]:
+            cfg.update(runs_hd=c["runs_hd"], max_hd=c["max_hd"], hd_grid_step=c["hd_grid_step"])
+    cfg["grid"] = [2.0 ** k for k in range(cfg["grid_exp"][0], cfg["grid_exp"][1] + 1,
+                                           cfg["grid_step"])]
+    cfg.update(stem=stem, command=" ; ".join(commands))
+    write_report(output, cfg, bench, hd, infos)
+    write_json(Path(output) / f"{stem}.json",
+               {"config": cfg, "meta": run_metadata(), "datasets": infos, "benchmark": bench,
+                "high_dimensional": hd, "merged_from": [str(p) for p in paths],
+                "published": {"table3": pub.TABLE3, "table4": pub.TABLE4,
+                              "table5": pub.TABLE5, "table6": pub.TABLE6}})
+    print(f"wrote {Path(output) / (stem + '.md')}")
+    return 0
+
+
 # --------------------------------------------------------------------------- CLI
 def add_arguments(parser):
     """Options of ``birank reproduce khalid``."""
@@ -489,9 +523,9 @@ def add_arguments(parser):
     parser.add_argument("--max-hd", type=int, default=2000, help="row cap (paper: 2000)")
     parser.add_argument("--grid-step", type=int, default=1,
                         help="use every k-th exponent of 2^[-10:10] (1: all 21, the paper)")
-    parser.add_argument("--hd-grid-step", type=int, default=2,
-                        help="grid step for the high-dimensional sets (default 2: 11 values; "
-                             "OPAUCr costs O(d tau) per row)")
+    parser.add_argument("--hd-grid-step", type=int, default=1,
+                        help="grid step for the high-dimensional sets (OPAUCr costs O(d tau) "
+                             "per row)")
     parser.add_argument("--cv-every-run", action="store_true",
                         help="redo the 2-fold CV on every run (default: first run only)")
     parser.add_argument("--quick", action="store_true",
@@ -499,6 +533,9 @@ def add_arguments(parser):
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--output", default="docs/results", help="output folder")
     parser.add_argument("--stem", default="khalid", help="file name stem of the outputs")
+    parser.add_argument("--from-json", nargs="+", default=[],
+                        help="write the report from earlier khalid JSON results (e.g. a "
+                             "benchmark-only and a high-dimensional-only run) instead of running")
 
 
 def run(args):
@@ -516,6 +553,8 @@ def run(args):
            "max_bench": 1000 if quick else args.max_bench,
            "max_hd": 600 if quick else args.max_hd, "stem": args.stem,
            "command": "birank reproduce khalid " + " ".join(sys.argv[3:])}
+    if args.from_json:
+        return _report_from_json(args.from_json, args.output, args.stem)
     report = make_progress(True, "khalid")
     infos, bench, hd = {}, {}, {}
     groups = [(args.datasets, False, BENCH_METHODS, cfg["runs_bench"], cfg["max_bench"], bench),

@@ -102,17 +102,20 @@ class OPAUC(WeightVectorMixin, StreamRanker):
                 f"low-rank variant OPAUCr, e.g. OPAUC(rank=50).")
 
     def _init_state(self, d):
-        st = {"w": np.zeros(d), "counts": np.zeros(2),
-              "x": np.zeros(d), "z": np.zeros(d), "g": np.zeros(d)}
+        st = {"w": np.zeros(d), "counts": np.zeros(2)}
         if self.rank is None:
             st["moments"] = np.zeros((2, d, d))
             st["sums"] = np.zeros((2, d))
+            st["x"], st["z"], st["g"] = np.zeros(d), np.zeros(d), np.zeros(d)
         else:
             tau = int(self.rank)
             st["means"] = np.zeros((2, d))
             st["sketch"] = np.zeros((2, d, tau))
             st["rmeans"] = np.zeros((2, tau))
             st["rng"] = rng_init(draw_seed(self._rng))
+            st["seen"] = np.zeros((2, d), dtype=np.int64)
+            st["n_seen"] = np.zeros(2, dtype=np.int64)
+            st["marked"] = np.zeros((2, d), dtype=np.bool_)
             st["r"] = np.zeros(tau)
             st["u"] = np.zeros(tau)
         self._state = st
@@ -129,7 +132,8 @@ class OPAUC(WeightVectorMixin, StreamRanker):
         else:
             opauc_sketch_pass(X, y01, weight, start, stop, st["w"], st["counts"], st["means"],
                               st["rmeans"], st["sketch"], float(self.eta), float(self.lam),
-                              st["rng"], st["x"], st["z"], st["g"], st["r"], st["u"])
+                              st["rng"], st["seen"], st["n_seen"], st["marked"], st["r"],
+                              st["u"])
 
 
     def _partial_fit(self, *args, **kwargs):
