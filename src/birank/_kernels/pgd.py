@@ -24,21 +24,18 @@ buffers of :mod:`.buffers` (rows stored sparse).
 from numba import njit
 
 from .buffers import buffer_offer
+from .sgd import HINGE, SQUARED_HINGE, _dloss
 
-HINGE = 0
-SQUARED_HINGE = 1
 SQUARE = 2
+__all__ = ["HINGE", "SQUARED_HINGE", "SQUARE", "pgd_stream"]
 
 
 @njit(cache=True, inline="always")
 def _neg_dloss(loss, m):
-    """``-d l / d m`` at margin m."""
-    if loss == HINGE:
-        return 1.0 if m < 1.0 else 0.0
-    r = 1.0 - m
-    if loss == SQUARED_HINGE:
-        return 2.0 * r if r > 0.0 else 0.0
-    return 2.0 * r
+    """``-d l / d m`` at margin m (hinge and squared hinge as in :mod:`.sgd`)."""
+    if loss == SQUARE:
+        return 2.0 * (1.0 - m)
+    return _dloss(loss, m)
 
 
 @njit(cache=True)
