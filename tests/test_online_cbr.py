@@ -15,7 +15,7 @@ from birank._kernels.cw_updates import scw_diag_step, scw_full_step
 from birank.online import cbr as cbr_module
 from birank.online.cbr import MAX_FULL_FEATURES
 
-from oracles_online import reference_stream
+from oracles_online import reference_stream, scw_diag_step_brentq
 
 PHI = norm.ppf(0.7)
 
@@ -149,6 +149,18 @@ def test_diag_step_kkt_conditions(rng, C):
             assert abs(loss) < 1e-10
         else:
             assert loss >= -1e-12
+
+
+@pytest.mark.kernel
+def test_diag_step_equals_a_brentq_solution(rng):
+    for C in (0.02, 0.3, 100.0):
+        for _ in range(10):
+            mu0, g0, z = rng.normal(size=5), rng.uniform(0.1, 3, size=5), rng.normal(size=5)
+            y = rng.choice([-1.0, 1.0])
+            mu, g, _ = _run_diag(mu0, g0, z, y, C)
+            ref_mu, ref_g = scw_diag_step_brentq(mu0, g0, z, y, C, PHI)
+            np.testing.assert_allclose(mu, ref_mu, rtol=1e-10, atol=1e-13)
+            np.testing.assert_allclose(g, ref_g, rtol=1e-10)
 
 
 @pytest.mark.kernel
