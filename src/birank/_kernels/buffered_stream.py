@@ -107,9 +107,11 @@ def buffered_stream(method, data, indices, indptr, y01, weight, t0, t1, w, g, si
             mb = 0.0
             qb = 0.0
             cross = 0.0
+            row_idx = o_idx[s]
+            row_val = o_val[s]
             for k in range(o_nnz[s]):
-                j = o_idx[s, k]
-                v = o_val[s, k]
+                j = row_idx[k]
+                v = row_val[k]
                 gv = g[j] * v
                 mb += w[j] * v
                 qb += gv * v
