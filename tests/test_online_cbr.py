@@ -319,3 +319,13 @@ _XFAIL = {
                          expected_failed_checks=lambda est: _XFAIL)
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+def test_diag_on_a_million_sparse_features_equals_the_reference():
+    X = sp.random(80, 10**6, density=2e-5, format="csr", random_state=1)
+    y = np.arange(80) % 3 == 0
+    model = CBR(covariance="diag", buffer_size=10, C=0.5).fit(X, y)
+    w, g = reference_stream("cbr-diag", X, y.astype(int), buffer_size=10, C=0.5)
+    np.testing.assert_allclose(model.coef_, w, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(model.covariance_, g, rtol=1e-9)
+    assert model._state["buffers"].width <= X.getnnz(axis=1).max()
