@@ -31,7 +31,7 @@ def scw_full_step(mu, sigma, z, y, C, phi):
     return mu + alpha * y * sz, sigma - beta * np.outer(sz, sz)
 
 
-def scw_diag_step(mu, g, z, y, C, phi):
+def scw_diag_step_brentq(mu, g, z, y, C, phi):
     """Exact minimizer of eq. (6) over diagonal covariances, by scipy's brentq."""
     a = g * z * z
     v, m = a.sum(), y * (mu @ z)
@@ -49,6 +49,46 @@ def scw_diag_step(mu, g, z, y, C, phi):
     else:
         alpha = brentq(h, 0.0, C, xtol=1e-15, rtol=1e-15)
     s = s_of(alpha)
+    return mu + alpha * y * g * z, g * s / (s + alpha * phi * a)
+
+
+def scw_diag_step(mu, g, z, y, C, phi):
+    """The same minimizer with the kernel's method, in vectorized NumPy.
+
+    Newton on F(alpha) = p/phi - sum a/(p/phi + alpha phi a), p = m + alpha v,
+    from SCW's closed-form alpha; s from p when alpha < C, else by Newton on
+    s - sum a/(s + C phi a).
+    """
+    a = g * z * z
+    v, m = a.sum(), y * (mu @ z)
+    if v <= 0 or phi * math.sqrt(v) - m <= 0:
+        return mu, g
+
+    def F(alpha):
+        p = (m + alpha * v) / phi
+        q = p + alpha * phi * a
+        return p - np.sum(a / q), v / phi + np.sum(a * (v / phi + phi * a) / q ** 2)
+
+    alpha = scw_alpha(m, v, phi, math.inf)
+    if alpha >= C or F(C)[0] <= 0:
+        alpha = C
+    else:
+        for _ in range(50):
+            f, df = F(alpha)
+            step = f / df
+            alpha = min(alpha - step, C)
+            if alpha == C or abs(step) <= 1e-15 * alpha:
+                break
+    if alpha < C:
+        s = (m + alpha * v) / phi
+    else:
+        s = (-alpha * v * phi + math.sqrt(alpha ** 2 * v ** 2 * phi ** 2 + 4 * v)) / 2
+        for _ in range(50):
+            q = s + alpha * phi * a
+            step = (s - np.sum(a / q)) / (1 + np.sum(a / q ** 2))
+            s -= step
+            if abs(step) <= 1e-15 * s:
+                break
     return mu + alpha * y * g * z, g * s / (s + alpha * phi * a)
 
 
@@ -84,14 +124,19 @@ class Buffer:
 
 def reference_stream(method, X, y01, *, buffer="fifo", buffer_size=50, C=1.0, eta=0.7,
                      seed=0, n_rows=None):
-    """Run a buffer-based learner ('cbr-full', 'cbr-diag', 'oam-seq', 'oam-gra') on dense X.
+    """Run a buffer-based learner ('cbr-full', 'cbr-diag', 'oam-seq', 'oam-gra').
 
-    ``seed`` is the kernel seed of the reservoir stream (``rng_init(seed)``).
-    Returns the weights (and the covariance for CBR).
+    X may be dense or CSR; rows are kept as (indices, values) and each pair
+    step works on the union of the two rows' supports (the other coordinates of
+    z are 0 and do not change). ``seed`` is the kernel seed of the reservoir
+    stream (``rng_init(seed)``). Returns the weights and the covariance.
     """
+    import scipy.sparse as sp
+
     from birank._kernels.sparse_rows import rng_init
 
-    X = np.asarray(X.toarray() if hasattr(X, "toarray") else X, dtype=float)
+    X = sp.csr_matrix(X, dtype=float)
+    X.sort_indices()
     d = X.shape[1]
     rng = rng_init(seed)
     bufs = [Buffer(buffer_size, buffer, rng), Buffer(buffer_size, buffer, rng)]
@@ -99,25 +144,35 @@ def reference_stream(method, X, y01, *, buffer="fifo", buffer_size=50, C=1.0, et
     cov = np.eye(d) if method == "cbr-full" else np.ones(d)
     phi = norm.ppf(eta)
     for t in range(X.shape[0] if n_rows is None else n_rows):
-        x, c = X[t], int(y01[t])
+        lo, hi = X.indptr[t], X.indptr[t + 1]
+        x = (X.indices[lo:hi].astype(np.int64), X.data[lo:hi])
+        c = int(y01[t])
         y = 1.0 if c else -1.0
         other = bufs[1 - c]
         Ct = C * max(1.0, other.seen / buffer_size)     # OAM's C_t (see cbr.py)
         bufs[c].offer(x)
         if method == "oam-gra":
-            grad = sum(((x - b) for b in other.rows if y * (w @ (x - b)) < 1), np.zeros(d))
-            w = w + Ct * y * grad
+            wx = w[x[0]] @ x[1]
+            active = [b for b in other.rows if y * (wx - w[b[0]] @ b[1]) < 1]
+            for b in active:
+                np.subtract.at(w, b[0], Ct * y * b[1])
+            w[x[0]] += Ct * y * len(active) * x[1]
             continue
         for b in other.rows:
-            z = x - b
+            supp = np.union1d(x[0], b[0])
+            z = np.zeros(len(supp))
+            z[np.searchsorted(supp, x[0])] += x[1]
+            z[np.searchsorted(supp, b[0])] -= b[1]
             if not z.any():
                 continue
             if method == "cbr-full":
-                w, cov = scw_full_step(w, cov, z, y, Ct, phi)
+                zf = np.zeros(d)
+                zf[supp] = z
+                w, cov = scw_full_step(w, cov, zf, y, Ct, phi)
             elif method == "cbr-diag":
-                w, cov = scw_diag_step(w, cov, z, y, Ct, phi)
+                w[supp], cov[supp] = scw_diag_step(w[supp], cov[supp], z, y, Ct, phi)
             else:
-                w = oam_seq_step(w, z, y, Ct)
+                w[supp] = oam_seq_step(w[supp], z, y, Ct)
     return w, cov
 
 

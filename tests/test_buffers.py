@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from birank._kernels.buffers import FIFO, RESERVOIR, buffer_offer, diff_into, uniform_below
+from birank._kernels.buffers import FIFO, RESERVOIR, buffer_offer, uniform_below
 from birank._kernels.sparse_rows import rng_init
 from birank.online._buffers import PairBuffers
 
@@ -58,16 +58,6 @@ def test_uniform_below_stays_in_range():
     draws = np.array([uniform_below(rng, 7) for _ in range(2000)])
     assert draws.min() == 0 and draws.max() == 6
     assert np.abs(np.bincount(draws) - 2000 / 7).max() < 5 * np.sqrt(2000 / 7)
-
-
-@pytest.mark.kernel
-def test_diff_into_merges_sorted_rows():
-    a_idx, a_val = np.array([1, 4, 7]), np.array([1.0, 2.0, 3.0])
-    b_idx, b_val = np.array([0, 4, 7, 9]), np.array([5.0, 2.0, 1.0, 1.0])
-    out_idx, out_val = np.zeros(7, dtype=np.int64), np.zeros(7)
-    n = diff_into(a_idx, a_val, 0, 3, b_idx, b_val, 4, out_idx, out_val)
-    assert out_idx[:n].tolist() == [0, 1, 7, 9]            # 4 cancels exactly: dropped
-    assert out_val[:n].tolist() == [-5.0, 1.0, 2.0, -1.0]
 
 
 def test_pair_buffers_grow_and_return_their_rows():

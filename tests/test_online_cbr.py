@@ -15,7 +15,7 @@ from birank._kernels.cw_updates import scw_diag_step, scw_full_step
 from birank.online import cbr as cbr_module
 from birank.online.cbr import MAX_FULL_FEATURES
 
-from oracles_online import reference_stream
+from oracles_online import reference_stream, scw_diag_step_brentq
 
 PHI = norm.ppf(0.7)
 
@@ -149,6 +149,18 @@ def test_diag_step_kkt_conditions(rng, C):
             assert abs(loss) < 1e-10
         else:
             assert loss >= -1e-12
+
+
+@pytest.mark.kernel
+def test_diag_step_equals_a_brentq_solution(rng):
+    for C in (0.02, 0.3, 100.0):
+        for _ in range(10):
+            mu0, g0, z = rng.normal(size=5), rng.uniform(0.1, 3, size=5), rng.normal(size=5)
+            y = rng.choice([-1.0, 1.0])
+            mu, g, _ = _run_diag(mu0, g0, z, y, C)
+            ref_mu, ref_g = scw_diag_step_brentq(mu0, g0, z, y, C, PHI)
+            np.testing.assert_allclose(mu, ref_mu, rtol=1e-10, atol=1e-13)
+            np.testing.assert_allclose(g, ref_g, rtol=1e-10)
 
 
 @pytest.mark.kernel
@@ -307,3 +319,13 @@ _XFAIL = {
                          expected_failed_checks=lambda est: _XFAIL)
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+def test_diag_on_a_million_sparse_features_equals_the_reference():
+    X = sp.random(80, 10**6, density=2e-5, format="csr", random_state=1)
+    y = np.arange(80) % 3 == 0
+    model = CBR(covariance="diag", buffer_size=10, C=0.5).fit(X, y)
+    w, g = reference_stream("cbr-diag", X, y.astype(int), buffer_size=10, C=0.5)
+    np.testing.assert_allclose(model.coef_, w, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(model.covariance_, g, rtol=1e-9)
+    assert model._state["buffers"].width <= X.getnnz(axis=1).max()

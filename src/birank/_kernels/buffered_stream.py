@@ -6,9 +6,10 @@ class seen so far, offer x_t to its own class's buffer, then take one step per
 row x stored in the other class's buffer on the pair ``z = x_t - x`` (Alg. 2).
 Rows are CSR slices; buffers are those of :mod:`birank._kernels.buffers`.
 
-Sparse pairs without merging. For CBR-diag and OAM_seq, x_t is scattered once
-into a dense work vector (and a position map) of length d, cleared again after
-the row, so that the quantities a pair step first needs -- the margin
+Sparse pairs without merging. x_t is scattered once into a position map of
+length d (cleared again after the row), through which each pair z is built in
+O(nnz(x_t) + nnz(x)). For CBR-diag and OAM_seq x_t's values also go into a
+dense work vector, so that the quantities a pair step first needs -- the margin
 ``mu.z = mu.x_t - mu.x`` and ``z' diag(g) z = q_t + q_x - 2 sum g x_t x`` (or
 ``|z|^2``) -- cost O(nnz(x)) gathers per buffered row. Only a pair with a
 (possibly) positive loss builds z explicitly and takes the exact step. The
@@ -22,7 +23,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .buffers import buffer_offer, diff_into
+from .buffers import buffer_offer
 from .cw_updates import scw_diag_step, scw_full_step
 from .oam_updates import oam_gra_step, oam_seq_step
 
@@ -47,6 +48,29 @@ def _row_sums(w, g, data, indices, start, end):
     return m, q
 
 
+@njit(cache=True, inline="always")
+def _pair_into(indices, data, start, nt, row_idx, row_val, row_nnz, where, out_idx, out_val):
+    """z = x_t - x into ``out``: x_t's entries, then x's, merged through the position map.
+
+    ``where[j]`` is the position of coordinate j in x_t (-1 if absent). Entries
+    that cancel stay as exact zeros (they change nothing in a step).
+    """
+    for k in range(nt):
+        out_idx[k] = indices[start + k]
+        out_val[k] = data[start + k]
+    nz = nt
+    for k in range(row_nnz):
+        j = row_idx[k]
+        p = where[j]
+        if p >= 0:
+            out_val[p] -= row_val[k]
+        else:
+            out_idx[nz] = j
+            out_val[nz] = -row_val[k]
+            nz += 1
+    return nz
+
+
 @njit(cache=True)
 def buffered_stream(method, data, indices, indptr, y01, weight, t0, t1, w, g, sigma,
                     pos_idx, pos_val, pos_nnz, pos_meta, neg_idx, neg_val, neg_nnz, neg_meta,
@@ -54,14 +78,14 @@ def buffered_stream(method, data, indices, indptr, y01, weight, t0, t1, w, g, si
     """Learn from rows ``t0 .. t1-1``; rows of weight 0 are skipped entirely.
 
     ``w`` is the mean (CBR) or the weight vector (OAM); ``g`` the diagonal
-    covariance (CBR-diag; all ones for OAM_seq, whose screen needs ``|z|^2``); ``sigma`` the full covariance (CBR). The pair
-    scratch arrays need ``nnz(x_t) + buffer width`` entries; ``scratch_d``
-    (length d) is the full step's ``Sigma z``, or for CBR-diag and OAM_seq the
-    dense copy of x_t (all zeros between rows).
+    covariance (CBR-diag; all ones for OAM, whose screen needs ``|z|^2``);
+    ``sigma`` the full covariance (CBR). The pair scratch arrays need
+    ``nnz(x_t) + buffer width`` entries; ``scratch_d`` (length d) is the full
+    step's ``Sigma z``, or for CBR-diag and OAM_seq the dense copy of x_t (all
+    zeros between rows).
     """
-    d = w.shape[0]
-    sparse_pairs = method == CBR_DIAG or method == OAM_SEQ
-    where = np.full(d if sparse_pairs else 0, -1, dtype=np.int64)
+    where = np.full(w.shape[0], -1, dtype=np.int64)
+    screen = method == CBR_DIAG or method == OAM_SEQ
     weighted = method == CBR_DIAG
     for t in range(t0, t1):
         wt = weight[t]
@@ -89,27 +113,31 @@ def buffered_stream(method, data, indices, indptr, y01, weight, t0, t1, w, g, si
         if method == OAM_GRA:
             oam_gra_step(w, data, indices, start, end, o_idx, o_val, o_nnz, n_stored, y, Ct)
             continue
-        if method == CBR_FULL:
-            for s in range(n_stored):
-                nz = diff_into(indices, data, start, end, o_idx[s], o_val[s], o_nnz[s],
-                               scratch_idx, scratch_val)
-                if nz > 0:
-                    scw_full_step(w, sigma, scratch_idx, scratch_val, nz, y, Ct, phi, scratch_d)
-            continue
-        # CBR-diag / OAM_seq: scatter x_t, screen each pair by O(nnz(x)) gathers
+        # scatter x_t (position map; for CBR-diag and OAM_seq also its values, to
+        # screen each pair by O(nnz(x)) gathers)
         nt = end - start
         for k in range(nt):
             j = indices[start + k]
-            scratch_d[j] = data[start + k]
             where[j] = k
-        mt, qt = _row_sums(w, g, data, indices, start, end)
+            if screen:
+                scratch_d[j] = data[start + k]
+        mt = qt = 0.0
+        if screen:
+            mt, qt = _row_sums(w, g, data, indices, start, end)
         for s in range(n_stored):
+            if method == CBR_FULL:
+                nz = _pair_into(indices, data, start, nt, o_idx[s], o_val[s], o_nnz[s], where,
+                                scratch_idx, scratch_val)
+                scw_full_step(w, sigma, scratch_idx, scratch_val, nz, y, Ct, phi, scratch_d)
+                continue
+            row_idx = o_idx[s]
+            row_val = o_val[s]
             mb = 0.0
             qb = 0.0
             cross = 0.0
             for k in range(o_nnz[s]):
-                j = o_idx[s, k]
-                v = o_val[s, k]
+                j = row_idx[k]
+                v = row_val[k]
                 gv = g[j] * v
                 mb += w[j] * v
                 qb += gv * v
@@ -126,20 +154,8 @@ def buffered_stream(method, data, indices, indptr, y01, weight, t0, t1, w, g, si
                 scale = 1.0 + abs(m)
             if loss < -_SCREEN * scale:
                 continue
-            # z = x_t - x: x_t's entries, then x's (merged through the position map)
-            for k in range(nt):
-                scratch_idx[k] = indices[start + k]
-                scratch_val[k] = data[start + k]
-            nz = nt
-            for k in range(o_nnz[s]):
-                j = o_idx[s, k]
-                p = where[j]
-                if p >= 0:
-                    scratch_val[p] -= o_val[s, k]
-                else:
-                    scratch_idx[nz] = j
-                    scratch_val[nz] = -o_val[s, k]
-                    nz += 1
+            nz = _pair_into(indices, data, start, nt, row_idx, row_val, o_nnz[s], where,
+                            scratch_idx, scratch_val)
             if weighted:
                 step = scw_diag_step(w, g, scratch_idx, scratch_val, scratch_a, nz, y, Ct, phi)
             else:
@@ -147,8 +163,9 @@ def buffered_stream(method, data, indices, indptr, y01, weight, t0, t1, w, g, si
             if step > 0.0:
                 mt, qt = _row_sums(w, g, data, indices, start, end)
         for k in range(start, end):
-            scratch_d[indices[k]] = 0.0
             where[indices[k]] = -1
+            if screen:
+                scratch_d[indices[k]] = 0.0
 
 
 @njit(cache=True)

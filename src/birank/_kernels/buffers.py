@@ -71,34 +71,3 @@ def buffer_offer(buf_idx, buf_val, buf_nnz, meta, row_idx, row_val, start, end, 
         buf_val[slot, k] = row_val[start + k]
     buf_nnz[slot] = n
     return slot
-
-
-@njit(cache=True, inline="always")
-def diff_into(a_idx, a_val, a_start, a_end, b_idx, b_val, b_n, out_idx, out_val):
-    """``z = a - b`` for two sorted sparse rows (``a`` a CSR slice, ``b`` a buffer slot).
-
-    Writes the entries of ``z`` into ``out_idx/out_val`` and returns their
-    number; entries that cancel exactly are dropped.
-    """
-    p = a_start
-    q = 0
-    n = 0
-    while p < a_end or q < b_n:
-        if q >= b_n or (p < a_end and a_idx[p] < b_idx[q]):
-            j = a_idx[p]
-            v = a_val[p]
-            p += 1
-        elif p >= a_end or b_idx[q] < a_idx[p]:
-            j = b_idx[q]
-            v = -b_val[q]
-            q += 1
-        else:
-            j = a_idx[p]
-            v = a_val[p] - b_val[q]
-            p += 1
-            q += 1
-        if v != 0.0:
-            out_idx[n] = j
-            out_val[n] = v
-            n += 1
-    return n

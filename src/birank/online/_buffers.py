@@ -10,10 +10,13 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from .._kernels.buffered_stream import buffered_stream, max_row_nnz
 from .._kernels.buffers import FIFO, RESERVOIR
 from .._kernels.sparse_rows import rng_init
+from .._validation import draw_seed
+from ._stream import StreamRanker, csr_parts
 
-__all__ = ["PairBuffers", "POLICIES"]
+__all__ = ["PairBuffers", "POLICIES", "BufferedStreamRanker"]
 
 POLICIES = {"reservoir": RESERVOIR, "fifo": FIFO}
 
@@ -71,3 +74,40 @@ class PairBuffers:
         mask = np.arange(self.width)[None, :] < counts[:, None]
         return sp.csr_matrix((self.val[label][:n][mask], self.idx[label][:n][mask], indptr),
                              shape=(n, n_features))
+
+
+class BufferedStreamRanker(StreamRanker):
+    """Base of the buffer-based learners (CBR, OAM): state and the kernel call.
+
+    Subclasses set ``_state`` with :meth:`_buffered_state` and give
+    ``_kernel_method()`` (a code of :mod:`birank._kernels.buffered_stream`) and
+    ``_phi()`` (CBR's confidence quantile; 0 for OAM).
+    """
+
+    def _buffered_state(self, n_features, g, sigma):
+        """The weights, the covariance (``g`` diagonal, ``sigma`` full), the buffers."""
+        return {"w": np.zeros(n_features), "g": g, "sigma": sigma,
+                "buffers": PairBuffers(self.buffer_size, self.buffer, draw_seed(self._rng)),
+                "scratch_d": np.zeros(n_features)}
+
+    def _phi(self):
+        return 0.0
+
+    def _kernel_rows(self, X):
+        return csr_parts(X)
+
+    def _learn(self, rows, y01, weight, start, stop):
+        st = self._state
+        data, indices, indptr = rows
+        buffers = st["buffers"]
+        widest = int(max_row_nnz(indptr, start, stop))
+        buffers.reserve(widest)
+        room = widest + buffers.width
+        buffered_stream(
+            self._kernel_method(), data, indices, indptr, y01, weight, start, stop,
+            st["w"], st["g"], st["sigma"], *buffers.kernel_args(), buffers.policy,
+            buffers.rng_state, float(self.C), self._phi(), np.empty(room, dtype=np.int64),
+            np.empty(room), np.empty(room), st["scratch_d"])
+
+    def _coef(self):
+        return self._state["w"].copy()

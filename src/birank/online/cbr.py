@@ -5,10 +5,9 @@ from __future__ import annotations
 import numpy as np
 from scipy.stats import norm
 
-from .._kernels.buffered_stream import CBR_DIAG, CBR_FULL, buffered_stream, max_row_nnz
-from .._validation import Interval, Options, draw_seed
-from ._buffers import PairBuffers
-from ._stream import StreamRanker, csr_parts
+from .._kernels.buffered_stream import CBR_DIAG, CBR_FULL
+from .._validation import Interval, Options
+from ._buffers import BufferedStreamRanker
 
 __all__ = ["CBR", "MAX_FULL_FEATURES"]
 
@@ -17,7 +16,7 @@ __all__ = ["CBR", "MAX_FULL_FEATURES"]
 MAX_FULL_FEATURES = 1000
 
 
-class CBR(StreamRanker):
+class CBR(BufferedStreamRanker):
     """Online confidence-weighted bipartite ranking (CBR, CBR-diag).
 
     The ranker is a Gaussian ``N(mu, Sigma)`` over weight vectors; scores are
@@ -98,8 +97,6 @@ class CBR(StreamRanker):
         "shuffle": ["boolean"],
         "random_state": ["random_state"],
     }
-    _online_private_state = ("_state", "_rng", "_tail")
-
     def __init__(self, covariance="full", buffer="fifo", buffer_size=50, eta=0.7, C=1.0,
                  shuffle=False, random_state=None):
         self.covariance = covariance
@@ -119,33 +116,16 @@ class CBR(StreamRanker):
 
     def _init_state(self, n_features):
         full = self.covariance == "full"
-        self._state = {
-            "mu": np.zeros(n_features),
-            # Alg. 1: Sigma_1 = diag(a), a = 1
-            "g": np.ones(0 if full else n_features),
-            "sigma": np.eye(n_features) if full else np.zeros((1, 1)),
-            "buffers": PairBuffers(self.buffer_size, self.buffer, draw_seed(self._rng)),
-            "scratch_d": np.zeros(n_features),
-        }
+        # Alg. 1: Sigma_1 = diag(a), a = 1
+        self._state = self._buffered_state(
+            n_features, g=np.ones(0 if full else n_features),
+            sigma=np.eye(n_features) if full else np.zeros((1, 1)))
 
-    def _learn(self, X, y01, weight, start, stop):
-        st = self._state
-        data, indices, indptr = X
-        buffers = st["buffers"]
-        buffers.reserve(max_row_nnz(indptr, start, stop))
-        room = int(max_row_nnz(indptr, start, stop)) + buffers.width
-        buffered_stream(
-            CBR_FULL if self.covariance == "full" else CBR_DIAG,
-            data, indices, indptr, y01, weight, start, stop, st["mu"], st["g"], st["sigma"],
-            *buffers.kernel_args(), buffers.policy, buffers.rng_state, float(self.C),
-            float(norm.ppf(self.eta)), np.empty(room, dtype=np.int64), np.empty(room),
-            np.empty(room), st["scratch_d"])
+    def _kernel_method(self):
+        return CBR_FULL if self.covariance == "full" else CBR_DIAG
 
-    def _kernel_rows(self, X):
-        return csr_parts(X)
-
-    def _coef(self):
-        return self._state["mu"].copy()
+    def _phi(self):
+        return float(norm.ppf(self.eta))
 
     @property
     def covariance_(self):

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._kernels.buffered_stream import OAM_GRA, OAM_SEQ, buffered_stream, max_row_nnz
-from .._validation import Interval, Options, draw_seed
-from ._buffers import PairBuffers
-from ._stream import StreamRanker, csr_parts
+from .._kernels.buffered_stream import OAM_GRA, OAM_SEQ
+from .._validation import Interval, Options
+from ._buffers import BufferedStreamRanker
 
 __all__ = ["OAM"]
 
 
-class OAM(StreamRanker):
+class OAM(BufferedStreamRanker):
     """Online AUC maximization (OAM_seq and OAM_gra) with class buffers.
 
     Zhao et al. (2011) keep up to ``buffer_size`` rows of each class (reservoir
@@ -80,29 +79,9 @@ class OAM(StreamRanker):
         self.random_state = random_state
 
     def _init_state(self, n_features):
-        self._state = {
-            "w": np.zeros(n_features),
-            "ones": np.ones(n_features),     # the kernel's screen weights |z|^2 by these
-            "buffers": PairBuffers(self.buffer_size, self.buffer, draw_seed(self._rng)),
-            "scratch_d": np.zeros(n_features),
-        }
+        # the kernel's screen weights |z|^2 by g: all ones
+        self._state = self._buffered_state(n_features, g=np.ones(n_features),
+                                           sigma=np.zeros((1, 1)))
 
-    def _kernel_rows(self, X):
-        return csr_parts(X)
-
-    def _learn(self, rows, y01, weight, start, stop):
-        st = self._state
-        data, indices, indptr = rows
-        buffers = st["buffers"]
-        widest = int(max_row_nnz(indptr, start, stop))
-        buffers.reserve(widest)
-        room = widest + buffers.width
-        buffered_stream(
-            OAM_SEQ if self.variant == "seq" else OAM_GRA,
-            data, indices, indptr, y01, weight, start, stop, st["w"], st["ones"],
-            np.zeros((1, 1)), *buffers.kernel_args(), buffers.policy, buffers.rng_state,
-            float(self.C), 0.0, np.empty(room, dtype=np.int64), np.empty(room), np.empty(room),
-            st["scratch_d"])
-
-    def _coef(self):
-        return self._state["w"].copy()
+    def _kernel_method(self):
+        return OAM_SEQ if self.variant == "seq" else OAM_GRA
