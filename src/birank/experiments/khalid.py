@@ -494,6 +494,8 @@ def _report_from_json(paths, output, stem):
             cfg.update(runs_hd=c["runs_hd"], max_hd=c["max_hd"], hd_grid_step=c["hd_grid_step"])
     cfg["grid"] = [2.0 ** k for k in range(cfg["grid_exp"][0], cfg["grid_exp"][1] + 1,
                                            cfg["grid_step"])]
+    commands.append(f"birank reproduce khalid --from-json {' '.join(map(str, paths))} "
+                    f"--output {output} --stem {stem}")
     cfg.update(stem=stem, command=" ; ".join(commands))
     write_report(output, cfg, bench, hd, infos)
     write_json(Path(output) / f"{stem}.json",
