@@ -8,10 +8,12 @@ Kernels receive an ``int`` loss code; the drivers map the public loss names
 HINGE = 0
 #: squared hinge ``max(0, 1 - m)^2``
 SQUARED_HINGE = 1
+#: square ``(1 - m)^2`` (online pairwise learners, e.g. PGD; no dual-CD/Newton path)
+SQUARE = 2
 
 LOSS_CODES = {"hinge": HINGE, "squared_hinge": SQUARED_HINGE}
 
-__all__ = ["HINGE", "SQUARED_HINGE", "LOSS_CODES", "loss_code"]
+__all__ = ["HINGE", "SQUARED_HINGE", "SQUARE", "LOSS_CODES", "loss_code"]
 
 
 def loss_code(name):

@@ -12,6 +12,8 @@ EXPERIMENTS = {
                  "Gultekin & Paisley: BBR and LCBR, pairwise squared loss"),
     "donmez": ("birank.experiments.donmez",
                "Donmez & Carbonell: active sampling for rank learning (LossMin)"),
+    "khalid": ("birank.experiments.khalid",
+               "Khalid, Ray & Chitsaz: confidence-weighted bipartite ranking (online, Tables 3-6)"),
 }
 
 

@@ -1,7 +1,8 @@
 """Data in: LIBSVM/SVMlight files, LIBSVM downloads, bundled sets, generators.
 
 - :func:`load_svmlight` / :func:`dump_svmlight`: LIBSVM/SVMlight text (plain, gz, bz2,
-  xz), ``qid:`` or LightGBM ``.query`` groups, errors that name file and line.
+  xz), ``qid:`` or LightGBM ``.query`` groups, errors that name file and line;
+  :func:`iter_svmlight_chunks` streams a file in chunks of rows (bounded memory).
 - :func:`fetch_libsvm` / :func:`download_libsvm`: LIBSVM datasets in a local cache
   (``$BIRANK_DATA`` or ``~/.cache/birank``), checksummed, written atomically.
 - :func:`fetch_letor`: LETOR folds (MQ2008, OHSUMED downloaded and md5-checked;
@@ -28,7 +29,7 @@ from ._fetch import LIBSVM_DATASETS, NOT_ON_LIBSVM, download_libsvm, fetch_libsv
 from ._letor import LETOR_DATASETS, fetch_letor, letor_fold_parts
 from ._gaussian_mixture import gaussian_mixture_bayes_scores, make_gaussian_mixture
 from ._generators import make_linear_ranking, make_sparse_bipartite
-from ._svmlight import dump_svmlight, load_svmlight, read_query_file
+from ._svmlight import dump_svmlight, iter_svmlight_chunks, load_svmlight, read_query_file
 
 __all__ = [
     "BUNDLED",
@@ -42,6 +43,7 @@ __all__ = [
     "gaussian_mixture_bayes_scores",
     "letor_fold_parts",
     "get_data_home",
+    "iter_svmlight_chunks",
     "load_a9a",
     "load_bundled",
     "load_diabetes",

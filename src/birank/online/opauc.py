@@ -1,0 +1,153 @@
+"""OPAUC and OPAUCr: one-pass AUC optimization (Gao, Jin, Zhu, Zhou, ICML 2013)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._kernels.opauc import opauc_full_pass, opauc_sketch_pass
+from .._kernels.sparse_rows import rng_init
+from .._validation import Interval, draw_seed
+from ..solvers.dual_cd import xargs
+from ._stream import StreamRanker
+from ._weights import WeightVectorMixin
+
+__all__ = ["OPAUC", "MAX_FULL_FEATURES"]
+
+#: the largest n_features for the full covariance (two d x d float64 matrices:
+#: 2 x 4096^2 x 8 bytes = 256 MiB, and O(d^2) work per instance)
+MAX_FULL_FEATURES = 4096
+
+
+class OPAUC(WeightVectorMixin, StreamRanker):
+    """One-pass AUC optimization with the square loss (Gao et al. 2013).
+
+    Each instance is seen once. The learner keeps, per class, the count, mean
+    and covariance of the instances seen so far; the arriving instance takes
+    one gradient step on the mean pairwise square loss
+    ``1/2 (1 - w.(x_pos - x_neg))^2`` against every earlier instance of the
+    other class, which those statistics give exactly (Gao et al. eqs. (3)-(5),
+    Algorithm 1). ``rank=tau`` is OPAUCr (Algorithm 2): each covariance is
+    replaced by a random Gaussian sketch of ``tau`` columns, O(d tau) memory
+    and work per instance, for high-dimensional data.
+
+    Parameters
+    ----------
+    rank : int or None, default=None
+        None: full d x d covariances (n_features at most ``MAX_FULL_FEATURES`` =
+        4096; above that a ValueError suggests ``rank``). An int tau: OPAUCr with
+        sketches of tau columns (Gao et al. and khalid-ray-chitsaz use tau = 50).
+    eta : float, default=0.01
+        Constant step size (Gao et al. tune it over 2^[-12:-4]; khalid et al.
+        over 2^[-10:10]).
+    lam : float, default=1e-4
+        L2 regularization lambda (khalid et al. section 4.2: 0.0001).
+    shuffle : bool, default=False
+        Whether ``fit`` streams the rows in a random order (``partial_fit``
+        always uses the given order).
+    random_state : None, int or numpy Generator, default=None
+        Seeds the sketch vectors of OPAUCr and the shuffle.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+    coef_ : ndarray of shape (n_features,)
+    intercept_ : float
+        Minus the best-accuracy score cut (see :mod:`birank.online._stream`).
+    n_seen_ : int
+        Rows streamed so far.
+    class_counts_ : ndarray of shape (2,)
+        Rows of each class learned from (weight > 0).
+    auc_trace_ : ndarray of shape (n_evals, 2)
+        ``(n_seen, AUC on eval_set)`` rows, when ``eval_set`` was given.
+    n_features_in_ : int
+    class_weight_sum_ : ndarray of shape (2,)
+        Summed row weights of the (negative, positive) rows seen (= counts unweighted).
+    class_mean_ : ndarray of shape (2, n_features)
+    class_covariance_ : ndarray of shape (2, n_features, n_features)
+        Full variant only: the covariance (1/T normalization) of each class's
+        rows seen so far, Gao et al.'s Gamma.
+
+    Examples
+    --------
+    >>> from birank import OPAUC
+    >>> from birank.datasets import load_heart
+    >>> X, y = load_heart()
+    >>> model = OPAUC(eta=0.01).fit(X, y)
+    >>> bool(model.score(X, y) > 0.85)  # ROC AUC
+    True
+    >>> model.class_covariance_.shape
+    (2, 13, 13)
+    """
+
+    _parameter_constraints = {
+        "rank": [None, Interval("integer", 1, None)],
+        "eta": [Interval("real", 0, None, closed="neither")],
+        "lam": [Interval("real", 0, None, closed="left")],
+        "shuffle": ["boolean"],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(self, rank=None, *, eta=0.01, lam=1e-4, shuffle=False, random_state=None):
+        self.rank = rank
+        self.eta = eta
+        self.lam = lam
+        self.shuffle = shuffle
+        self.random_state = random_state
+
+    def _check_n_features(self, d):
+        if self.rank is None and d > MAX_FULL_FEATURES:
+            raise ValueError(
+                f"OPAUC: rank=None keeps two {d} x {d} covariance matrices; n_features "
+                f"must be at most {MAX_FULL_FEATURES} for the full covariance. Use the "
+                f"low-rank variant OPAUCr, e.g. OPAUC(rank=50).")
+
+    def _init_state(self, d):
+        st = {"w": np.zeros(d), "counts": np.zeros(2)}
+        if self.rank is None:
+            st["moments"] = np.zeros((2, d, d))
+            st["sums"] = np.zeros((2, d))
+            st["x"], st["z"], st["g"] = np.zeros(d), np.zeros(d), np.zeros(d)
+        else:
+            tau = int(self.rank)
+            st["means"] = np.zeros((2, d))
+            st["sketch"] = np.zeros((2, d, tau))
+            st["rmeans"] = np.zeros((2, tau))
+            st["rng"] = rng_init(draw_seed(self._rng))
+            st["seen"] = np.zeros((2, d), dtype=np.int64)
+            st["n_seen"] = np.zeros(2, dtype=np.int64)
+            st["marked"] = np.zeros((2, d), dtype=np.bool_)
+            st["r"] = np.zeros(tau)
+            st["u"] = np.zeros(tau)
+        self._state = st
+
+    def _kernel_rows(self, X):
+        return xargs(X)
+
+    def _learn(self, X, y01, weight, start, stop):
+        st = self._state
+        if "moments" in st:
+            opauc_full_pass(X, y01, weight, start, stop, st["w"], st["counts"], st["sums"],
+                            st["moments"], float(self.eta), float(self.lam), st["x"], st["z"],
+                            st["g"])
+        else:
+            opauc_sketch_pass(X, y01, weight, start, stop, st["w"], st["counts"], st["means"],
+                              st["rmeans"], st["sketch"], float(self.eta), float(self.lam),
+                              st["rng"], st["seen"], st["n_seen"], st["marked"], st["r"],
+                              st["u"])
+
+
+    def _partial_fit(self, *args, **kwargs):
+        super()._partial_fit(*args, **kwargs)
+        st = self._state
+        counts = st["counts"].copy()
+        self.class_weight_sum_ = counts
+        inv = np.divide(1.0, counts, out=np.zeros(2), where=counts > 0)
+        if "moments" in st:
+            mean = st["sums"] * inv[:, None]
+            # Gao et al.'s Gamma: E[x x'] - c c' per class (1/T normalization)
+            self.class_covariance_ = (st["moments"] * inv[:, None, None]
+                                      - mean[:, :, None] * mean[:, None, :])
+        else:
+            mean = st["means"].copy()
+        self.class_mean_ = mean
+        return self

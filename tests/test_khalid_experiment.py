@@ -1,0 +1,77 @@
+"""The khalid-ray-chitsaz reproduction harness on small generated data (no shared data)."""
+
+import argparse
+
+import numpy as np
+import pytest
+
+from birank.experiments import khalid
+from birank.experiments import khalid_published as pub
+
+
+def test_binarize_largest_class_rule():
+    y01, rule = khalid.binarize_largest_class(np.array([3, 1, 1, 2, 2, 1, 3]))
+    np.testing.assert_array_equal(y01, [0, 1, 1, 0, 0, 1, 0])
+    assert "class 1" in rule
+    # ties go to the smallest label; two values keep the larger one positive
+    assert khalid.binarize_largest_class(np.array([2, 1, 2, 1, 3]))[0].tolist() == [0, 1, 0, 1, 0]
+    assert khalid.binarize_largest_class(np.array([-1, 1, 1]))[0].tolist() == [0, 1, 1]
+
+
+def test_select_parameter_is_the_best_mean_of_two_folds():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(120, 4))
+    y01 = (X[:, 0] + 0.3 * rng.normal(size=120) > 0).astype(np.int8)
+    make, _, _ = khalid.BENCH_METHODS["OnlineUniExp"]
+    grid = (2.0 ** -8, 2.0 ** -2, 2.0 ** 4)
+    best, scores = khalid.select_parameter(make, X, y01, grid, seed=3)
+    assert best == max(grid, key=lambda p: (scores[p], -p))
+    assert all(0.0 <= s <= 1.0 or s == -np.inf for s in scores.values())
+
+
+def test_splits_cap_rows_and_rotate_the_test_fold():
+    splits = khalid._splits(100, 6, 50, seed=0)
+    for r, (train, test) in enumerate(splits):
+        assert len(train) + len(test) == 50 and len(test) == 10
+        assert not set(train) & set(test)
+    # the test folds of runs 0..4 are the five folds of their own permutations
+    assert len({tuple(sorted(s[1])) for s in splits}) == 6
+
+
+def test_run_dataset_and_report(tmp_path):
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(80, 5))
+    y01 = (X[:, 0] + 0.5 * rng.normal(size=80) > 0.3).astype(np.int8)
+    methods = {m: khalid.BENCH_METHODS[m] for m in ("CBR_FIFO", "OnlineUniExp", "OPAUC")}
+    cfg = {"runs": 2, "max_rows": 80, "seed": 0, "grid": (2.0 ** -4, 2.0 ** 0),
+           "cv_every_run": False}
+    res = khalid.run_dataset("toy", X, y01, methods, cfg)
+    for m in methods:
+        assert len(res[m]["auc"]) == 2 and len(res[m]["cv"]) == 1
+        assert 0.5 < np.mean(res[m]["auc"]) <= 1.0
+    info = {"toy": {"rows": 80, "features": 5, "positive_rate": float(y01.mean()),
+                    "binary_rule": "1 vs 0", "scaling": "-", "note": ""}}
+    cfg.update(stem="k", command="test", runs_bench=2, runs_hd=0, max_bench=80, max_hd=0,
+               grid_exp=(-4, 0), grid_step=4, hd_grid_step=4)
+    khalid.write_report(tmp_path, cfg, {"toy": res}, {}, info)
+    text = (tmp_path / "k.md").read_text()
+    assert "Table 3: AUC" in text and "Holds on" in text
+    assert (tmp_path / "k-fig1.png").stat().st_size > 0
+
+
+def test_published_tables_are_complete():
+    for table, cols in ((pub.TABLE3, pub.BENCH_COLUMNS), (pub.TABLE4, pub.BENCH_COLUMNS),
+                        (pub.TABLE5, pub.HD_COLUMNS), (pub.TABLE6, pub.HD_COLUMNS)):
+        assert all(len(row) == len(cols) for row in table.values())
+    assert pub.published(pub.TABLE3, "german.numer", "CBR_FIFO", pub.BENCH_COLUMNS) == \
+        (0.780, 0.019)
+    assert pub.published(pub.TABLE3, "segment", "SPAM", pub.BENCH_COLUMNS) is None
+
+
+def test_cli_arguments_parse():
+    parser = argparse.ArgumentParser()
+    khalid.add_arguments(parser)
+    args = parser.parse_args(["--quick", "--datasets", "glass", "--hd-datasets"])
+    assert args.quick and args.datasets == ["glass"] and args.hd_datasets == []
+    with pytest.raises(ValueError, match="unknown data set"):
+        khalid.load_dataset("nope", "/nonexistent")
