@@ -72,6 +72,41 @@ def _pair_into(indices, data, start, nt, row_idx, row_val, row_nnz, where, out_i
 
 
 @njit(cache=True)
+def _next_candidate(b_idx, b_val, b_nnz, s0, n_stored, w, g, xd, mt, qt, y, phi, weighted):
+    """First buffered row from ``s0`` on whose pair with x_t may have a positive loss.
+
+    x_t is in ``xd`` (dense), ``mt = w.x_t`` and ``qt = x_t' diag(g) x_t``; for each
+    row x, ``w.x``, ``x' diag(g) x`` and ``x' diag(g) x_t`` cost O(nnz(x)) gathers.
+    Returns ``n_stored`` when there is none.
+    """
+    for s in range(s0, n_stored):
+        mb = 0.0
+        qb = 0.0
+        cross = 0.0
+        for k in range(b_nnz[s]):
+            j = b_idx[s, k]
+            v = b_val[s, k]
+            gv = g[j] * v
+            mb += w[j] * v
+            qb += gv * v
+            cross += gv * xd[j]
+        m = y * (mt - mb)
+        q = qt + qb - 2.0 * cross
+        if q < 0.0:
+            q = 0.0
+        if weighted:
+            root = phi * math.sqrt(q)
+            loss = root - m
+            scale = root + abs(m)
+        else:
+            loss = 1.0 - m
+            scale = 1.0 + abs(m)
+        if loss >= -_SCREEN * scale:
+            return s
+    return n_stored
+
+
+@njit(cache=True)
 def buffered_stream(method, data, indices, indptr, y01, weight, t0, t1, w, g, sigma,
                     pos_idx, pos_val, pos_nnz, pos_meta, neg_idx, neg_val, neg_nnz, neg_meta,
                     policy, rng_state, C, phi, scratch_idx, scratch_val, scratch_a, scratch_d):
@@ -124,37 +159,17 @@ def buffered_stream(method, data, indices, indptr, y01, weight, t0, t1, w, g, si
         mt = qt = 0.0
         if screen:
             mt, qt = _row_sums(w, g, data, indices, start, end)
-        for s in range(n_stored):
-            if method == CBR_FULL:
+        if method == CBR_FULL:
+            for s in range(n_stored):
                 nz = _pair_into(indices, data, start, nt, o_idx[s], o_val[s], o_nnz[s], where,
                                 scratch_idx, scratch_val)
                 scw_full_step(w, sigma, scratch_idx, scratch_val, nz, y, Ct, phi, scratch_d)
-                continue
-            row_idx = o_idx[s]
-            row_val = o_val[s]
-            mb = 0.0
-            qb = 0.0
-            cross = 0.0
-            for k in range(o_nnz[s]):
-                j = row_idx[k]
-                v = row_val[k]
-                gv = g[j] * v
-                mb += w[j] * v
-                qb += gv * v
-                cross += gv * scratch_d[j]
-            m = y * (mt - mb)
-            q = qt + qb - 2.0 * cross
-            if q < 0.0:
-                q = 0.0
-            if weighted:
-                loss = phi * math.sqrt(q) - m
-                scale = phi * math.sqrt(q) + abs(m)
-            else:
-                loss = 1.0 - m
-                scale = 1.0 + abs(m)
-            if loss < -_SCREEN * scale:
-                continue
-            nz = _pair_into(indices, data, start, nt, row_idx, row_val, o_nnz[s], where,
+            s = n_stored
+        else:
+            s = _next_candidate(o_idx, o_val, o_nnz, 0, n_stored, w, g, scratch_d, mt, qt, y,
+                                phi, weighted)
+        while s < n_stored:
+            nz = _pair_into(indices, data, start, nt, o_idx[s], o_val[s], o_nnz[s], where,
                             scratch_idx, scratch_val)
             if weighted:
                 step = scw_diag_step(w, g, scratch_idx, scratch_val, scratch_a, nz, y, Ct, phi)
@@ -162,6 +177,8 @@ def buffered_stream(method, data, indices, indptr, y01, weight, t0, t1, w, g, si
                 step = oam_seq_step(w, scratch_idx, scratch_val, nz, y, Ct)
             if step > 0.0:
                 mt, qt = _row_sums(w, g, data, indices, start, end)
+            s = _next_candidate(o_idx, o_val, o_nnz, s + 1, n_stored, w, g, scratch_d, mt, qt,
+                                y, phi, weighted)
         for k in range(start, end):
             where[indices[k]] = -1
             if screen:

@@ -123,9 +123,10 @@ def _diag_F(alpha, m, v, phi, z_a, nz):
     df = dp
     for k in range(nz):
         a = z_a[k]
-        q = p + alpha * phi * a
-        f -= a / q
-        df += a * (dp + phi * a) / (q * q)
+        r = 1.0 / (p + alpha * phi * a)     # one division per coordinate
+        ar = a * r
+        f -= ar
+        df += ar * r * (dp + phi * a)
     return f, df
 
 
@@ -137,9 +138,10 @@ def _diag_s_at(alpha, phi, z_a, nz, s):
         df = 1.0
         for k in range(nz):
             a = z_a[k]
-            q = s + alpha * phi * a
-            f -= a / q
-            df += a / (q * q)
+            r = 1.0 / (s + alpha * phi * a)
+            ar = a * r
+            f -= ar
+            df += ar * r
         step = f / df
         s -= step
         if abs(step) <= _NEWTON_RTOL * s:
