@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 
-__all__ = ["MODELS", "available_models", "make_model"]
+__all__ = ["MODELS", "available_models", "make_model", "registered_class"]
 
 MODELS = {
     "ranksvm": ("birank.batch.ranksvm:RankSVM", {"C": 1.0, "loss": "squared_hinge"},
@@ -67,3 +67,26 @@ def make_model(name, **overrides):
                              f"{', '.join(sorted(valid))}.")
         params[key] = value
     return cls(**params)
+
+
+def registered_class(spec, source="model file"):
+    """The estimator class named ``"module:Class"``, if it is one of birank's own.
+
+    Allowed are the classes of :data:`MODELS` and the public estimators of
+    ``birank.__all__``; anything else is refused before any import, so a model
+    file cannot make birank import (and run) a module it names.
+
+    Raises
+    ------
+    ValueError
+        Naming ``source`` and the refused class.
+    """
+    import birank
+
+    allowed = {entry[0] for entry in MODELS.values()}
+    allowed.update(f"birank{module}:{name}" for name, module in birank._LAZY.items())
+    if spec not in allowed:
+        raise ValueError(f"{source}: estimator {spec!r} is not one of birank's registered "
+                         f"estimators ({', '.join(sorted(allowed))}); refusing to load it.")
+    module_name, cls_name = spec.split(":")
+    return getattr(importlib.import_module(module_name), cls_name)

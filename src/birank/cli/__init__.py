@@ -22,7 +22,8 @@ class UserError(Exception):
     """An error in what the user asked for; shown as one line, exit status 2."""
 
 
-def build_parser():
+def build_parser(argv=None):
+    """The argument parser; ``argv`` lets it skip work for commands not asked for."""
     parser = argparse.ArgumentParser(
         prog="birank",
         description="Large-scale bipartite ranking: train, predict, evaluate, reproduce papers.",
@@ -39,12 +40,18 @@ def build_parser():
             if exc.name == f"{__name__}.{name}":
                 continue
             raise
-        module.register(sub)
+        if name == "_reproduce":
+            # the experiment modules (numpy, scikit-learn, numba) only when needed
+            words = [a for a in (sys.argv[1:] if argv is None else argv)
+                     if not a.startswith("-")]
+            module.register(sub, full=bool(words) and words[0] == "reproduce")
+        else:
+            module.register(sub)
     return parser
 
 
 def main(argv=None):
-    parser = build_parser()
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     try:
         result = args.func(args)

@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 import os
 
-import numpy as np
-
 from . import UserError
 
 _HELP = """\
@@ -52,6 +50,8 @@ def _data_lines(path):
 
 def _fast_column(path):
     """One finite number per line, parsed by numpy; None when the slow path must decide."""
+    import numpy as np  # here, not at the top: `birank --help` must not pay for numpy
+
     from ..datasets._svmlight import read_bytes
 
     data = read_bytes(path)
@@ -69,6 +69,8 @@ def _fast_column(path):
 
 
 def _read_column(path, kind, numeric=True):
+    import numpy as np  # here, not at the top: `birank --help` must not pay for numpy
+
     if not os.path.exists(path):
         raise UserError(f"{path}: no such file.")
     if numeric:
@@ -115,6 +117,8 @@ def _read_labels(path):
 
 def compute_metrics(y, scores, groups=None, k=10):
     """Dict of every metric that applies to these labels (and groups)."""
+    import numpy as np  # here, not at the top: `birank --help` must not pay for numpy
+
     from .. import metrics as m
 
     out = {"rows": int(len(y))}
