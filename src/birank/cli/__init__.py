@@ -55,10 +55,9 @@ def main(argv=None):
     args = parser.parse_args(argv)
     try:
         result = args.func(args)
-    except (UserError, ValueError, TypeError, FileNotFoundError, PermissionError,
-            IsADirectoryError) as exc:
+    except (UserError, ValueError, TypeError, OSError) as exc:
         # ValueError/TypeError raised by our validators carry a message naming the
-        # argument; show it as is.
+        # argument, and our file errors (OSError) name the file; show them as is.
         print(f"birank {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -33,6 +33,9 @@ def register(subparsers):
     g.add_argument("--query-file", default=None, metavar="QUERY_FILE")
     p.add_argument("--k", type=int, default=10, help="NDCG cut-off (default 10)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    from ._common import add_duplicates_option
+
+    add_duplicates_option(p)
     p.set_defaults(func=_evaluate)
 
 
@@ -98,7 +101,7 @@ def _read_column(path, kind, numeric=True):
     return np.asarray(values, dtype=np.float64 if numeric else object)
 
 
-def _read_labels(path):
+def _read_labels(path, duplicates="error"):
     """Labels and (if the file says so) groups; LIBSVM files are detected by ':' tokens."""
     for _, body in _data_lines(path):
         is_svm = ":" in body or len(body.split()) > 1
@@ -109,7 +112,12 @@ def _read_labels(path):
         return _read_column(path, "label"), None
     from ..datasets._svmlight import load_svmlight_bytes, read_bytes, read_query_file
 
-    X, y, qid = load_svmlight_bytes(read_bytes(path), path, duplicates="last")
+    try:  # the same reader and the same duplicates rule as train and predict
+        X, y, qid = load_svmlight_bytes(read_bytes(path), path, duplicates=duplicates)
+    except ValueError as exc:
+        from ._common import loader_error
+
+        raise loader_error(exc) from None
     if qid is None and os.path.exists(path + ".query"):
         qid = read_query_file(path + ".query", n_rows=X.shape[0])
     return y, qid
@@ -148,7 +156,7 @@ def compute_metrics(y, scores, groups=None, k=10):
 def _evaluate(args):
     if args.k < 1:
         raise UserError(f"--k must be a positive integer; got {args.k}.")
-    y, groups = _read_labels(args.labels)
+    y, groups = _read_labels(args.labels, args.duplicates)
     scores = _read_column(args.scores, "score")
     if len(scores) != len(y):
         raise UserError(f"{args.scores} has {len(scores)} scores but {args.labels} has "

@@ -188,6 +188,11 @@ def _fast_parse(data, n_features, zero_based):
         return None  # qid missing on some line, or in a comment: let the slow path decide
     X = sp.csr_matrix(X, dtype=np.float64)
     X.sort_indices()
+    # the width is the largest index seen, as in the line parser (scikit-learn
+    # makes a file without any feature one column wide)
+    width = int(X.indices.max()) + 1 if X.nnz else 0
+    if width != X.shape[1]:
+        X = sp.csr_matrix((X.data, X.indices, X.indptr), shape=(X.shape[0], width))
     return X, y.astype(np.float64), (qid.astype(np.int64) if has_qid else None)
 
 
