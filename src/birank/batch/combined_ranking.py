@@ -17,7 +17,7 @@ from .._validation import (
     encode_binary,
     validate_params,
 )
-from ..base import BinaryRankerMixin
+from ..base import BinaryRankerMixin, warn_if_badly_scaled
 from ..solvers.dual_cd import xargs
 
 __all__ = ["CombinedRanking"]
@@ -195,6 +195,8 @@ class CombinedRanking(BinaryRankerMixin, BaseEstimator):
             raise ValueError(f"{name}: y holds label(s) {np.unique(y[unknown])!r} not in "
                              f"classes_ {self.classes_!r}.")
         y01 = (y == self.classes_[1]).astype(np.int8)
+        if reset:
+            warn_if_badly_scaled(self, X)
         n, d = X.shape
         if sample_weight is None:
             sw = np.ones(n)
