@@ -129,6 +129,12 @@ class RankSVM(RankerMixin, BaseEstimator):
         sample_weight = _check_sample_weight(sample_weight, n)
         kind = SQUARED_HINGE if self.loss == "squared_hinge" else HINGE
         obj = PairObjective(X, y_rank, groups, sample_weight, C=self.C)
+        if obj.n_pairs == 0:
+            warnings.warn(
+                "RankSVM: no pair of rows has different labels"
+                + (" within a group" if groups is not None else "")
+                + f" ({n} rows): there is nothing to rank and the model is w = 0.",
+                UserWarning, stacklevel=2)
         label = f"RankSVM({self.loss})"
         # one line per Newton iteration (squared hinge) or smoothing stage (hinge)
         report = Progress(label, min_interval=0.0) if self.verbose else make_progress(False)
