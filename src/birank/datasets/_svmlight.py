@@ -518,6 +518,10 @@ def dump_svmlight(X, y, path, *, groups=None, zero_based=False, overwrite=False,
     elif path.endswith(".xz"):
         raw = lzma.compress(raw)
     tmp = f"{path}.part{os.getpid()}"
-    with open(tmp, "wb") as fh:
-        fh.write(raw)
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(raw)
+        os.replace(tmp, path)
+    finally:  # an error or a Ctrl-C leaves neither half a file nor the temporary one
+        if os.path.exists(tmp):
+            os.remove(tmp)
