@@ -253,6 +253,20 @@ def test_cli_import_does_not_load_heavy_modules():
     assert res.stdout.strip() == "[]"
 
 
+def test_predict_on_a_small_file_loads_neither_sklearn_nor_numba(heart_model, tmp_path):
+    X, y = load_heart()
+    data = tmp_path / "h.svm"
+    dump_svmlight(X[:20], y[:20], data)
+    res = _run("import sys\n"
+               "from birank.cli import main\n"
+               f"assert main(['predict', {str(heart_model)!r}, {str(data)!r}, '-o', "
+               f"{str(tmp_path / 's.txt')!r}]) == 0\n"
+               "print(sorted({m.split('.')[0] for m in sys.modules} & {'sklearn', 'numba'}))")
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip() == "[]"
+    assert len((tmp_path / "s.txt").read_text().split()) == 20
+
+
 def test_help_is_fast():
     # generous bound for a shared machine; benchmarks/bench_cli_startup.py measures it
     best = min(_timed_help() for _ in range(3))
