@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from _public import make_fast, public_estimator_classes
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from sklearn.base import clone
 
@@ -23,11 +23,12 @@ svm_text = st.lists(st.sampled_from(TOKENS), max_size=40).map(lambda t: "".join(
     tok if tok in (" ", "  ", "\t", "\n", "\r\n", "\r") else tok + " " for tok in t))
 
 
-def _parse(data, small):
+def _parse(data, small, zero_based=False):
     old = _svmlight._SMALL_BYTES
     _svmlight._SMALL_BYTES = small
     try:
-        return _svmlight.load_svmlight_bytes(data, "fuzz", chunk_bytes=16)
+        return _svmlight.load_svmlight_bytes(data, "fuzz", chunk_bytes=16,
+                                             zero_based=zero_based)
     except ValueError as exc:
         assert str(exc).startswith("fuzz"), exc  # errors name the input
         return exc
@@ -37,10 +38,12 @@ def _parse(data, small):
 
 @settings(max_examples=300, deadline=None)
 @given(text=svm_text, zero_based=st.booleans())
+@example(text="1 # qid: ", zero_based=False)  # found by this test: qid: in a comment
+@example(text="1 qid:1 1:1\n0 1:1 # qid:2\n", zero_based=False)
 def test_libsvm_reader_fuzz(text, zero_based):
     data = text.encode("utf-8", errors="replace")
-    slow = _parse(data, 1 << 40)
-    fast = _parse(data, 0)  # scikit-learn's parser where it agrees, the line parser else
+    slow = _parse(data, 1 << 40, zero_based)
+    fast = _parse(data, 0, zero_based)  # scikit-learn's parser where it agrees, the line parser else
     if isinstance(slow, Exception):
         assert isinstance(fast, Exception), (text, fast)
         return

@@ -184,7 +184,8 @@ def _fast_parse(data, n_features, zero_based):
     if not (np.isfinite(y).all() and np.isfinite(X.data).all()):
         return None
     has_qid = b"qid:" in data
-    if has_qid and data.count(b"qid:") != X.shape[0]:
+    if has_qid and (data.count(b"qid:") != X.shape[0] or b"#" in data
+                    or qid.shape[0] != X.shape[0]):
         return None  # qid missing on some line, or in a comment: let the slow path decide
     X = sp.csr_matrix(X, dtype=np.float64)
     X.sort_indices()
