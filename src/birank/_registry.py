@@ -80,6 +80,15 @@ def registered_class(spec, source="model file"):
     ------
     ValueError
         Naming ``source`` and the refused class.
+
+    Examples
+    --------
+    >>> registered_class("birank.batch.ranksvm:RankSVM").__name__
+    'RankSVM'
+    >>> registered_class("os:system")
+    Traceback (most recent call last):
+    ...
+    ValueError: model file: estimator 'os:system' is not one of birank's registered ...
     """
     import birank
 

@@ -169,6 +169,19 @@ def load_model(path):
         what is wrong).
     FileNotFoundError, IsADirectoryError, PermissionError
         If the path cannot be read as a file.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from birank import WeightedSVM
+    >>> from birank.datasets import load_heart
+    >>> from birank.model_io import load_model, save_model
+    >>> X, y = load_heart()
+    >>> path = os.path.join(tempfile.mkdtemp(), "wsvm.json")
+    >>> _ = save_model(WeightedSVM(random_state=0).fit(X, y), path)
+    >>> model = load_model(path)
+    >>> bool((model.decision_function(X) == model.estimator().decision_function(X)).all())
+    True
     """
     path = Path(path)
     if path.is_dir():

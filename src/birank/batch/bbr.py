@@ -195,6 +195,10 @@ class BBR(_PairMomentRanker):
     formed and each product ``Sigma v`` costs O(nnz). The ball constraint is solved
     exactly (trust-region subproblem).
 
+    Defaults and their origin: ``radius=None`` minimizes the pairwise
+    squared loss without the ball constraint (gultekin-paisley's W* is a
+    modelling assumption, not a tuned value); the solver settings are birank's.
+
     Parameters
     ----------
     radius : float or None, default=None
@@ -301,6 +305,10 @@ class LCBR(_PairMomentRanker):
     minimizes ``1/2 w'Sigma_S w - mu_S'w`` over ``|w| <= radius`` exactly.
     Cost O(S D^2) with ``solver="eigh"``; ``solver="cg"`` never forms Sigma_S: it
     keeps the training rows and the S index pairs and applies Sigma_S in O(nnz + S).
+
+    Defaults and their origin: ``n_pairs=5000`` is gultekin-paisley's
+    S = 5000 (section 5: "LCBR uses 5,000 subsamples", where it matches BBR);
+    ``radius=None`` as in :class:`BBR`.
 
     Parameters
     ----------

@@ -63,6 +63,14 @@ class CombinedRanking(BinaryRankerMixin, BaseEstimator):
     ``--learner_type sgd-svm --loop_type combined-ranking`` (with
     ``projection=True``: ``--learner_type pegasos``).
 
+    Defaults and their origin: ``n_iter=100000``, ``rank_probability=0.5``
+    and the hinge loss are sofia-ml's defaults for ``sgd-svm`` with
+    ``combined-ranking``, which shen-lin kept. ``alpha=1e-4`` is
+    scikit-learn's ``SGDClassifier`` default, not a paper's: shen-lin set
+    ``lambda = 1 / (B C)`` (1.25e-3 at their B=8000, C=0.1). SGD is not
+    scale invariant: ``fit`` warns when the rows' typical norm is outside
+    [1e-3, 1e3]; scale the features first.
+
     Parameters
     ----------
     alpha : float, default=1e-4

@@ -32,6 +32,11 @@ class RankSVM(RankerMixin, BaseEstimator):
     tree over label ranks (graded or real-valued labels), O(N log N + nnz) per
     pass (Chapelle & Keerthi 2010; Lee & Lin 2014).
 
+    Defaults and their origin: ``C=1`` and the squared hinge are
+    liblinear-ranksvm's defaults (Lee & Lin 2014: L2-loss RankSVM, ``-c 1``);
+    ``tol=1e-4`` (relative gradient norm) and ``max_iter=1000`` are birank's
+    choices, tight enough that the tests match a brute-force all-pairs solver.
+
     Parameters
     ----------
     C : float, default=1.0
