@@ -425,7 +425,16 @@ def load_svmlight(path, n_features=None, *, query_id=False, query_file="auto",
         Malformed input, naming the file and the line: a bad label, a bad
         ``index:value`` token, an index < 1 (one-based) or beyond
         ``n_features``, ``qid:`` misplaced or on some lines only, a repeated
-        index with ``duplicates="error"``, query sizes not adding up.
+        index with ``duplicates="error"``, query sizes not adding up, an index
+        above :data:`MAX_FEATURE_INDEX` (a dense weight vector that long would
+        not fit in memory), a truncated or corrupted compressed file.
+    FileNotFoundError, IsADirectoryError, PermissionError
+        A path that is missing, a directory or unreadable (naming it).
+
+    Notes
+    -----
+    The text is parsed in chunks of :data:`CHUNK_BYTES` cut at line ends, so
+    a Ctrl-C interrupts a long parse within one chunk.
 
     Examples
     --------
