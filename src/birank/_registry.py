@@ -90,10 +90,16 @@ def registered_class(spec, source="model file"):
     ...
     ValueError: model file: estimator 'os:system' is not one of birank's registered ...
     """
-    import birank
-
     allowed = {entry[0] for entry in MODELS.values()}
-    allowed.update(f"birank{module}:{name}" for name, module in birank._LAZY.items())
+    if spec not in allowed:  # the public estimators (imports them: only when needed)
+        import inspect
+
+        import birank
+
+        for name in birank.__all__:
+            obj = getattr(birank, name)
+            if inspect.isclass(obj):
+                allowed.add(f"{obj.__module__}:{obj.__name__}")
     if spec not in allowed:
         raise ValueError(f"{source}: estimator {spec!r} is not one of birank's registered "
                          f"estimators ({', '.join(sorted(allowed))}); refusing to load it.")
