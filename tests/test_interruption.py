@@ -25,7 +25,10 @@ def test_ctrl_c_during_cli_fit_exits_130_and_writes_nothing(tmp_path):
     proc = subprocess.Popen(
         [sys.executable, "-m", "birank.cli", "train", "-m", "crr", "--param",
          "n_iter=1000000000", str(data), "-o", str(tmp_path / "m.json")],
-        stderr=subprocess.PIPE, text=True, env=env)
+        stderr=subprocess.PIPE, text=True, env=env,
+        # a runner started in the background ignores SIGINT, and children inherit
+        # that; a terminal's Ctrl-C reaches a process with the default handler
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         line = proc.stderr.readline()  # the first progress line: the fit is running
         assert "CombinedRanking" in line, line
