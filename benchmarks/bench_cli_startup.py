@@ -5,6 +5,10 @@ loop, so the ratio says what birank adds to a bare interpreter start. Medians of
 ``--repeats`` runs.
 
     PYTHONPATH=src python benchmarks/bench_cli_startup.py [--repeats 7] [--quick]
+        [--baseline-src /path/to/other/checkout/src]
+
+With ``--baseline-src`` the birank cases are also timed with that source tree
+(e.g. an older checkout), interleaved with these, and the ratio is printed.
 """
 
 import argparse
@@ -27,6 +31,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--quick", action="store_true", help="3 repeats")
+    parser.add_argument("--baseline-src", default=None,
+                        help="another birank src folder to compare against")
     args = parser.parse_args()
     repeats = 3 if args.quick else args.repeats
     src = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src")
@@ -45,15 +51,24 @@ def main():
         "birank predict (4 rows)": [sys.executable, "-m", "birank.cli", "predict", model, data],
         "import birank": [sys.executable, "-c", "import birank"],
     }
-    times = {name: [] for name in cases}
+    runs = [(name, cmd, env) for name, cmd in cases.items()]
+    if args.baseline_src:
+        base_env = dict(os.environ, PYTHONPATH=args.baseline_src)
+        runs += [(f"{name} [baseline]", cmd, base_env) for name, cmd in cases.items()
+                 if name.startswith(("birank", "import"))]
+    times = {name: [] for name, _, _ in runs}
     for _ in range(repeats):  # interleaved, so load changes hit every case alike
-        for name, cmd in cases.items():
-            times[name].append(_time(cmd, env))
+        for name, cmd, run_env in runs:
+            times[name].append(_time(cmd, run_env))
     ref = statistics.median(times["python -c pass (reference)"])
     print(f"median of {repeats} runs (seconds; ratio to a bare interpreter start)")
     for name, ts in times.items():
         med = statistics.median(ts)
-        print(f"  {name:<30} {med:7.3f} s   x{med / ref:5.1f}   (best {min(ts):.3f} s)")
+        print(f"  {name:<40} {med:7.3f} s   x{med / ref:5.1f}   (best {min(ts):.3f} s)")
+    for name in cases:
+        if f"{name} [baseline]" in times:
+            ratio = statistics.median(times[f"{name} [baseline]"]) / statistics.median(times[name])
+            print(f"  baseline / this tree, {name:<28} {ratio:6.1f}x")
 
 
 if __name__ == "__main__":
