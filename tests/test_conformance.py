@@ -77,7 +77,7 @@ def test_pipeline_gridsearch_cross_val_clone(estimator):
 
 @pytest.mark.parametrize("estimator", ESTIMATORS, ids=IDS)
 def test_fitted_attributes(estimator):
-    pd = pytest.importorskip("pandas")
+    import pandas as pd  # a dev dependency: feature names come from DataFrame columns
     X, y = _data()
     frame = pd.DataFrame(X, columns=[f"f{i}" for i in range(X.shape[1])])
     labels = np.where(y == 1, "yes", "no")
