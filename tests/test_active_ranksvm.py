@@ -80,8 +80,8 @@ def test_pair_weight0_budget_covering_every_point_is_weighted_svm(layout, thresh
                               random_state=0).fit(X, y)
     assert model.n_pseudo_pairs_ == 50 and model.n_pairs_ == 0
     # every point weighs Gamma |L*| C / (p Z) = C: the same class weights C+ = C- = C
-    ref = WeightedSVM(C=C, fit_intercept=threshold, tol=1e-10, max_iter=100000,
-                      random_state=0).fit(X, y)
+    ref = WeightedSVM(C=C, class_weight=None, fit_intercept=threshold, tol=1e-10,
+                      max_iter=100000, random_state=0).fit(X, y)
     np.testing.assert_allclose(model.coef_, ref.coef_, atol=1e-6)
     # with a threshold both learn theta (eq. 8); without, both set the best-accuracy cut
     assert model.intercept_ == pytest.approx(ref.intercept_, abs=1e-6)

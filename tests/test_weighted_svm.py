@@ -134,8 +134,8 @@ def test_bad_parameters():
         WeightedSVM(C=-1).fit(X, y)
     with pytest.raises(ValueError, match="'loss'"):
         WeightedSVM(loss="log").fit(X, y)
-    with pytest.raises(ValueError, match="either budget or class_weight"):
-        WeightedSVM(budget=10, class_weight="balanced").fit(X, y)
+    with pytest.raises(ValueError, match="either budget or a class_weight dict"):
+        WeightedSVM(budget=10, class_weight={1.0: 2.0}).fit(X, y)
     with pytest.raises(ValueError, match="not in the classes"):
         WeightedSVM(class_weight={7: 1.0}).fit(X, y)
     with pytest.raises(ValueError, match="sample_weight"):

@@ -13,26 +13,50 @@ Public estimators (all scikit-learn compatible, dense or CSR input):
 - :class:`OPAUC` (and OPAUCr), :class:`OnlineUniExp`, :class:`SPAM`, :class:`PGD` -- online AUC learners
 
 Metrics live in :mod:`birank.metrics`, data in :mod:`birank.datasets`.
+
+The estimators are imported on first use (PEP 562 ``__getattr__``), so that
+``import birank`` -- and with it the ``birank`` command's ``--help`` -- does
+not pay for numpy, scikit-learn and numba until a model is needed.
 """
 
 __version__ = "0.1.0.dev0"
 
-from .batch.active_ranksvm import ActiveRankSVM
-from .batch.bbr import BBR, LCBR
-from .batch.combined_ranking import CombinedRanking
-from .batch.ranksvm import RankSVM
-from .batch.weighted_svm import WeightedSVM
-from .active_learning.learner import ActiveRankLearner
+# public name -> module that defines it (relative to this package); add new
+# estimators here (an eager ``from .x import Y`` line would make every CLI start slow)
+_LAZY = {
+    "RankSVM": ".batch.ranksvm",
+    "ActiveRankSVM": ".batch.active_ranksvm",
+    "WeightedSVM": ".batch.weighted_svm",
+    "CombinedRanking": ".batch.combined_ranking",
+    "BBR": ".batch.bbr",
+    "LCBR": ".batch.bbr",
+    "CBR": ".online.cbr",
+    "OAM": ".online.oam",
+    "AdaOAM": ".online.adaoam",
+    "OPAUC": ".online.opauc",
+    "OnlineUniExp": ".online.uniexp",
+    "SPAM": ".online.spam",
+    "PGD": ".online.pgd",
+    "ActiveRankLearner": ".active_learning.learner",
+}
 
-from .online.adaoam import AdaOAM
-from .online.cbr import CBR
-from .online.oam import OAM
-from .online.opauc import OPAUC
-from .online.pgd import PGD
-from .online.spam import SPAM
-from .online.uniexp import OnlineUniExp
+__all__ = list(_LAZY)
 
-__all__ = ["RankSVM", "ActiveRankSVM", "WeightedSVM", "CombinedRanking", "BBR", "LCBR"]
-__all__ += ["CBR", "OAM", "AdaOAM"]
-__all__ += ["OPAUC", "OnlineUniExp", "SPAM", "PGD"]
-__all__ += ["ActiveRankLearner"]
+
+def __getattr__(name):
+    import importlib
+
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name], __name__), name)
+        globals()[name] = value
+        return value
+    try:  # birank.metrics etc. without an explicit import of the submodule
+        return importlib.import_module(f".{name}", __name__)
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{__name__}.{name}":
+            raise
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

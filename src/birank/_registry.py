@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib
 
 __all__ = ["ESTIMATORS", "MODELS", "available_models", "estimator_class", "estimator_name",
-           "make_model"]
+           "make_model", "registered_class"]
 
 #: public name -> "module:Class"
 ESTIMATORS = {
@@ -25,14 +25,16 @@ ESTIMATORS = {
     "CombinedRanking": "birank.batch.combined_ranking:CombinedRanking",
     "BBR": "birank.batch.bbr:BBR",
     "LCBR": "birank.batch.bbr:LCBR",
-    # online learners (DESIGN.md), resolved once they exist
-    "CBR": "birank.online:CBR",
-    "OAM": "birank.online:OAM",
-    "AdaOAM": "birank.online:AdaOAM",
-    "OPAUC": "birank.online:OPAUC",
-    "OnlineUniExp": "birank.online:OnlineUniExp",
-    "SPAM": "birank.online:SPAM",
-    "PGD": "birank.online:PGD",
+    # online learners
+    "CBR": "birank.online.cbr:CBR",
+    "OAM": "birank.online.oam:OAM",
+    "AdaOAM": "birank.online.adaoam:AdaOAM",
+    "OPAUC": "birank.online.opauc:OPAUC",
+    "OnlineUniExp": "birank.online.uniexp:OnlineUniExp",
+    "SPAM": "birank.online.spam:SPAM",
+    "PGD": "birank.online.pgd:PGD",
+    # the active-learning loop (no model file of its own: it wraps a ranker)
+    "ActiveRankLearner": "birank.active_learning.learner:ActiveRankLearner",
 }
 
 #: CLI model name -> (registered estimator name or "module:Class", defaults, description)
@@ -53,23 +55,23 @@ MODELS = {
             "exact all-pairs squared loss from pair moments (gultekin-paisley BBR)"),
     "lcbr": ("LCBR", {"n_pairs": 5000},
              "pairwise squared loss on 5000 sampled pairs (gultekin-paisley LCBR)"),
-    "cbr": ("birank.online.cbr:CBR", {"covariance": "full", "buffer": "fifo", "C": 1e-3},
+    "cbr": ("CBR", {"covariance": "full", "buffer": "fifo", "C": 1e-3},
             "online confidence-weighted ranking, full covariance, FIFO buffers of 50 (khalid-ray-chitsaz)"),
-    "cbr-diag": ("birank.online.cbr:CBR", {"covariance": "diag", "buffer": "fifo", "C": 1e-3},
+    "cbr-diag": ("CBR", {"covariance": "diag", "buffer": "fifo", "C": 1e-3},
                  "online CBR-diag: diagonal covariance, O(nnz) per pair, for sparse high-dim data"),
-    "oam": ("birank.online.oam:OAM", {"variant": "seq", "C": 0.01},
+    "oam": ("OAM", {"variant": "seq", "C": 0.01},
             "online AUC maximization, OAM_seq with reservoir buffers of 50 (Zhao et al. 2011)"),
-    "adaoam": ("birank.online.adaoam:AdaOAM", {"learning_rate": 0.05},
+    "adaoam": ("AdaOAM", {"learning_rate": 0.05},
                "online AUC maximization with AdaGrad steps (Ding et al. 2015), d <= 1000"),
-    "opauc": ("birank.online.opauc:OPAUC", {"eta": 0.01, "lam": 1e-4},
+    "opauc": ("OPAUC", {"eta": 0.01, "lam": 1e-4},
               "one-pass AUC, square loss, full class covariances (Gao et al. 2013)"),
-    "opaucr": ("birank.online.opauc:OPAUC", {"rank": 50, "eta": 0.01, "lam": 1e-4},
+    "opaucr": ("OPAUC", {"rank": 50, "eta": 0.01, "lam": 1e-4},
                "OPAUCr: one-pass AUC with rank-50 covariance sketches (Gao et al. 2013)"),
-    "uniexp": ("birank.online.uniexp:OnlineUniExp", {"eta": 0.01},
+    "uniexp": ("OnlineUniExp", {"eta": 0.01},
                "online class-weighted univariate exponential loss (Kotlowski et al. 2011)"),
-    "spam": ("birank.online.spam:SPAM", {"eta": 0.05},
+    "spam": ("SPAM", {"eta": 0.05},
              "stochastic proximal AUC maximization, L2 (Natole et al. 2018)"),
-    "pgd": ("birank.online.pgd:PGD", {"eta": 0.1, "buffer_size": 50},
+    "pgd": ("PGD", {"eta": 0.1, "buffer_size": 50},
             "online pairwise gradient descent, FIFO buffers of 50 (Boissier et al. 2016)"),
 }
 
@@ -182,3 +184,30 @@ def make_model(name, **overrides):
                              f"{', '.join(sorted(valid))}.")
         params[key] = value
     return cls(**params)
+
+
+def registered_class(spec, source="model file"):
+    """The estimator class a model file names (``"module:Class"``), if it is birank's own.
+
+    Only registered estimators (:data:`ESTIMATORS`) are resolved; anything else
+    is refused before any import, so a model file cannot make birank import
+    (and run) a module it names.
+
+    Raises
+    ------
+    ValueError
+        Naming ``source`` and the refused class.
+
+    Examples
+    --------
+    >>> registered_class("birank.batch.ranksvm:RankSVM").__name__
+    'RankSVM'
+    >>> registered_class("os:system")
+    Traceback (most recent call last):
+    ...
+    ValueError: model file: estimator 'os:system' is not one of birank's registered ...
+    """
+    if _registered_name(spec) is None:
+        raise ValueError(f"{source}: estimator {spec!r} is not one of birank's registered "
+                         f"estimators ({', '.join(ESTIMATORS)}); refusing to load it.")
+    return estimator_class(spec)

@@ -14,7 +14,8 @@ from sklearn.utils.validation import check_is_fitted
 from ._validation import check_X
 from .metrics import best_accuracy_threshold
 
-__all__ = ["LinearScorerMixin", "BinaryRankerMixin", "RankerMixin", "OnlineRankerMixin"]
+__all__ = ["LinearScorerMixin", "BinaryRankerMixin", "RankerMixin", "OnlineRankerMixin",
+           "warn_if_badly_scaled", "warn_if_worse_than_chance"]
 
 
 class LinearScorerMixin:
@@ -189,3 +190,58 @@ class OnlineRankerMixin:
             raise ValueError(f"{name}: y holds label(s) {np.unique(y[unknown])!r} not in "
                              f"classes_ {self.classes_!r}.")
         return (y == self.classes_[1]).astype(np.int8)
+
+
+# --- warnings for fits that "succeed" but cannot be trusted (issue 15 item 4) ---
+
+#: typical row norm outside [1/_SCALE_RANGE, _SCALE_RANGE] makes SGD steps too small or too large
+_SCALE_RANGE = 1e3
+
+
+def warn_if_badly_scaled(estimator, X):
+    """Warn when the rows' typical norm is far from 1 for a scale-sensitive method.
+
+    SGD with step ``1 / (alpha t)`` (CombinedRanking) and the like are not
+    invariant to the scale of X: at norms near 1e8 the first steps overshoot
+    and at 1e-8 the regularizer and the bias feature dominate; both lose AUC
+    without any error. The check is O(nnz).
+    """
+    import warnings
+
+    sq = (X.multiply(X).sum(axis=1) if hasattr(X, "multiply") else np.einsum("ij,ij->i", X, X))
+    sq = np.asarray(sq).reshape(-1)
+    sq = sq[sq > 0]
+    if sq.size == 0:
+        return
+    typical = float(np.sqrt(np.median(sq)))
+    if not (1.0 / _SCALE_RANGE <= typical <= _SCALE_RANGE):
+        warnings.warn(
+            f"{type(estimator).__name__}: the rows of X have a typical norm of {typical:.3g}; "
+            "this method's steps are not scale invariant and lose accuracy far from norm 1. "
+            "Scale the features first (e.g. sklearn.preprocessing.StandardScaler or "
+            "MaxAbsScaler for sparse X).", UserWarning, stacklevel=3)
+
+
+def warn_if_worse_than_chance(estimator, X, y01, sample_weight=None):
+    """Warn when the fitted scores rank the training data below chance (AUC < 0.5).
+
+    A model that learned anything ranks its own training data at least as well
+    as chance; below it means the fit was swamped (e.g. 1 positive in 10^5 rows
+    without class weights) and should not be used as is. O(N log N).
+    """
+    import warnings
+
+    from .metrics import roc_auc
+
+    y01 = np.asarray(y01)
+    n_pos = int(y01.sum())
+    if n_pos == 0 or n_pos == y01.shape[0]:
+        return
+    scores = np.asarray(safe_sparse_dot(X, estimator.coef_)).reshape(-1)
+    auc = roc_auc(y01, scores, sample_weight=sample_weight)
+    if auc < 0.5:
+        warnings.warn(
+            f"{type(estimator).__name__}: the fitted model ranks its own training data worse "
+            f"than chance (training AUC {auc:.4g}, {n_pos} positive(s) in {y01.shape[0]} "
+            "rows). With classes this unbalanced use class weights (e.g. "
+            "class_weight='balanced') or a pairwise ranker.", UserWarning, stacklevel=3)

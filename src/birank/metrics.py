@@ -29,6 +29,7 @@ __all__ = [
     "ndcg_at_k",
     "optroc_accuracy",
     "best_accuracy_threshold",
+    "make_pairwise_scorer",
 ]
 
 
@@ -536,3 +537,57 @@ def best_accuracy_threshold(y01, scores, sample_weight=None):
     else:
         thr = 0.5 * (s[best - 1] + s[best])
     return float(thr), float(correct[best] / total)
+# --------------------------------------------------------------------------- scorers
+def _pairwise_accuracy_score(y_true, y_score, groups=None):
+    return pairwise_accuracy(y_true, y_score, groups=groups)
+
+
+def make_pairwise_scorer(*, request_groups=True):
+    """A scikit-learn scorer of pairwise accuracy, within query groups when given them.
+
+    For model selection of rankers trained on per-query pairs: scoring a fold
+    on all pairs across queries would reward what the model never learned.
+    The scorer ranks by ``decision_function`` and is
+    :func:`pairwise_accuracy` (ROC AUC for binary labels without groups).
+
+    With metadata routing on (``sklearn.set_config(enable_metadata_routing=True)``)
+    and ``request_groups``, the scorer asks for ``groups``, so
+    ``GridSearchCV(..., scoring=make_pairwise_scorer()).fit(X, y, groups=g)``
+    scores each test fold within its own queries (the estimator asks for them
+    with ``set_fit_request(groups=True)``, the splitter, e.g. ``GroupKFold``,
+    by itself). Without routing, the scorer is returned without the request
+    and scores over all pairs when scikit-learn calls it (called directly, it
+    still takes ``groups``).
+
+    Parameters
+    ----------
+    request_groups : bool, default=True
+
+    Returns
+    -------
+    scorer : callable ``scorer(estimator, X, y, groups=None)``
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from birank import RankSVM
+    >>> from birank.metrics import make_pairwise_scorer
+    >>> X = np.array([[0.0], [1.0], [2.0], [3.0]]); y = np.array([0, 1, 0, 1])
+    >>> scorer = make_pairwise_scorer(request_groups=False)
+    >>> model = RankSVM().fit(X, y, groups=[0, 0, 1, 1])
+    >>> float(scorer(model, X, y, groups=[0, 0, 1, 1]))
+    1.0
+    """
+    from sklearn import get_config
+    from sklearn.metrics import make_scorer
+
+    if get_config().get("enable_metadata_routing", False):
+        scorer = make_scorer(_pairwise_accuracy_score, response_method="decision_function")
+        return scorer.set_score_request(groups=True) if request_groups else scorer
+    # without routing scikit-learn's scorers refuse extra arguments: a plain callable
+    return _pairwise_scorer
+
+
+def _pairwise_scorer(estimator, X, y, groups=None):
+    """Pairwise accuracy of ``estimator.decision_function(X)`` (within ``groups``)."""
+    return pairwise_accuracy(y, estimator.decision_function(X), groups=groups)

@@ -7,8 +7,8 @@ enough to score new data (``birank predict``) and to rebuild the estimator.
 
 from __future__ import annotations
 
-import importlib
 import json
+import math
 import os
 from pathlib import Path
 
@@ -34,14 +34,28 @@ def save_model(estimator, path, *, overwrite=False, extra=None):
     ----------
     estimator : fitted birank estimator (anything with ``coef_``).
     path : str or Path
+        ``"-"`` writes the JSON to standard output. Otherwise the file is
+        written atomically (see :func:`atomic_write_text`).
     overwrite : bool, default=False
         An existing file is only replaced when this is true.
     extra : dict, optional
         More metadata to store (e.g. training file, fit seconds).
+
+    Raises
+    ------
+    ValueError
+        The estimator is not fitted or its coefficients are not finite (such a
+        model would be refused by :func:`load_model`).
     """
     path = Path(path)
-    if path.exists() and not overwrite:
+    if str(path) != "-" and path.exists() and not overwrite:
         raise FileExistsError(f"{path} exists; pass overwrite=True (CLI: --force) to replace it.")
+    if not hasattr(estimator, "coef_"):
+        raise ValueError(f"{type(estimator).__name__} is not fitted: nothing to save.")
+    coef = np.asarray(estimator.coef_, dtype=float).reshape(-1)
+    if not np.isfinite(coef).all() or not np.isfinite(getattr(estimator, "intercept_", 0.0)):
+        raise ValueError(f"{type(estimator).__name__} has non-finite coefficients (NaN or "
+                         "inf; the fit diverged): refusing to save it.")
     params = {k: _plain(v) for k, v in estimator.get_params(deep=False).items()
               if isinstance(_plain(v), (int, float, str, bool, type(None), list))}
     doc = {
@@ -56,10 +70,51 @@ def save_model(estimator, path, *, overwrite=False, extra=None):
         doc["classes"] = _plain(np.asarray(estimator.classes_))
     if extra:
         doc["extra"] = {k: _plain(v) for k, v in extra.items()}
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(doc, indent=1) + "\n")
-    os.replace(tmp, path)
+    text = json.dumps(doc, indent=1) + "\n"
+    if str(path) == "-":  # the CLI's "-o -": standard output
+        import sys
+
+        sys.stdout.write(text)
+        return path
+    atomic_write_text(path, text, overwrite=overwrite)
     return path
+
+
+def atomic_write_text(path, text, *, overwrite=False):
+    """Write ``text`` to ``path`` all at once: a reader (or a Ctrl-C) never sees half a file.
+
+    The text goes to a hidden temporary file next to ``path``, which then
+    replaces it; the temporary file is removed on any error or interruption,
+    and errors name ``path``, not the temporary file.
+
+    Raises
+    ------
+    FileExistsError
+        ``path`` exists and ``overwrite`` is false.
+    IsADirectoryError
+        ``path`` is a directory (even with ``overwrite``).
+    PermissionError, OSError
+        The folder is missing or not writable (naming ``path``).
+    """
+    path = Path(path)
+    if path.is_dir():
+        raise IsADirectoryError(f"{path} is a directory; give a file name to write to.")
+    if path.exists() and not overwrite:
+        raise FileExistsError(f"{path} exists; pass overwrite=True (CLI: --force) to replace it.")
+    if not path.parent.is_dir():
+        raise FileNotFoundError(f"cannot write {path}: folder {path.parent} does not exist.")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        try:
+            tmp.write_text(text)
+            os.replace(tmp, path)
+        except PermissionError:
+            raise PermissionError(f"cannot write {path}: permission denied.") from None
+        except OSError as exc:
+            raise OSError(f"cannot write {path}: {exc.strerror or exc}.") from None
+    finally:  # also on KeyboardInterrupt: no half-written output left behind
+        if tmp.exists():
+            tmp.unlink()
 
 
 class LinearModel:
@@ -84,9 +139,12 @@ class LinearModel:
 
     def estimator(self):
         """The fitted estimator object, rebuilt from the file."""
-        module_name, cls_name = self.doc["estimator"].split(":")
-        cls = getattr(importlib.import_module(module_name), cls_name)
-        est = cls(**{k: v for k, v in self.doc["params"].items()
+        from ._registry import registered_class
+
+        # only birank's own registered estimators: a model file is data, and must
+        # not be able to make us import (and so run) a module it names
+        cls = registered_class(self.doc["estimator"], source=str(self.path))
+        est = cls(**{k: v for k, v in self.doc.get("params", {}).items()
                      if k in cls().get_params()})
         est.coef_ = self.coef.copy()
         est.intercept_ = self.intercept
@@ -99,14 +157,43 @@ class LinearModel:
 def load_model(path):
     """Read a model written by :func:`save_model`.
 
+    The file is checked before anything is built from it: the format tag, the
+    estimator (one of birank's registered classes, see
+    :func:`birank._registry.registered_class`), ``n_features``, finite
+    coefficients and intercept, and two classes if any.
+
     Raises
     ------
     ValueError
-        If the file is not a birank model (naming the file and what is wrong).
+        If the file is not a birank model or is corrupted (naming the file and
+        what is wrong).
+    FileNotFoundError, IsADirectoryError, PermissionError
+        If the path cannot be read as a file.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from birank import WeightedSVM
+    >>> from birank.datasets import load_heart
+    >>> from birank.model_io import load_model, save_model
+    >>> X, y = load_heart()
+    >>> path = os.path.join(tempfile.mkdtemp(), "wsvm.json")
+    >>> _ = save_model(WeightedSVM(random_state=0).fit(X, y), path)
+    >>> model = load_model(path)
+    >>> bool((model.decision_function(X) == model.estimator().decision_function(X)).all())
+    True
     """
     path = Path(path)
+    if path.is_dir():
+        raise IsADirectoryError(f"{path} is a directory, not a model file.")
+    if not path.exists():
+        raise FileNotFoundError(f"no such model file: {path}")
+    raw = path.read_bytes()
     try:
-        doc = json.loads(path.read_text())
+        doc = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not a birank model file (binary data, not JSON text; "
+                         "compressed model files are not supported).") from None
     except json.JSONDecodeError as exc:
         raise ValueError(f"{path}: not a birank model file (invalid JSON at line "
                          f"{exc.lineno}: {exc.msg}).") from None
@@ -115,7 +202,37 @@ def load_model(path):
     for key in ("coef", "n_features", "estimator"):
         if key not in doc:
             raise ValueError(f"{path}: model file lacks {key!r}.")
-    if len(doc["coef"]) != doc["n_features"]:
-        raise ValueError(f"{path}: coef has {len(doc['coef'])} values but n_features is "
-                         f"{doc['n_features']}.")
+    _check_doc(doc, path)
     return LinearModel(doc, path)
+
+
+def _is_number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _check_doc(doc, path):
+    """Types and values of a parsed model document; ValueError naming the field."""
+    n = doc["n_features"]
+    if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+        raise ValueError(f"{path}: n_features must be a non-negative integer; got {n!r}.")
+    coef = doc["coef"]
+    if not isinstance(coef, list) or not all(_is_number(v) for v in coef):
+        raise ValueError(f"{path}: coef must be a list of numbers.")
+    if len(coef) != n:
+        raise ValueError(f"{path}: coef has {len(coef)} values but n_features is {n}.")
+    bad = [i for i, v in enumerate(coef) if not math.isfinite(v)]
+    if bad:
+        raise ValueError(f"{path}: coef holds {len(bad)} non-finite value(s) (NaN or inf, "
+                         f"first at index {bad[0]}): the model diverged or the file is corrupted.")
+    intercept = doc.get("intercept", 0.0)
+    if not _is_number(intercept) or not math.isfinite(intercept):
+        raise ValueError(f"{path}: intercept must be a finite number; got {intercept!r}.")
+    if not isinstance(doc["estimator"], str) or doc["estimator"].count(":") != 1:
+        raise ValueError(f"{path}: estimator must be 'module:Class'; got {doc['estimator']!r}.")
+    if not isinstance(doc.get("params", {}), dict):
+        raise ValueError(f"{path}: params must be a JSON object.")
+    if "classes" in doc:
+        classes = doc["classes"]
+        if not isinstance(classes, list) or len(classes) != 2 or \
+                not all(_is_number(c) or isinstance(c, str) for c in classes):
+            raise ValueError(f"{path}: classes must be a list of two labels; got {classes!r}.")

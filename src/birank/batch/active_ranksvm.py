@@ -46,6 +46,14 @@ class ActiveRankSVM(BinaryRankerMixin, BaseEstimator):
     point-wise SVM on pseudo-pairs, values in between the CRC framework
     (shen-lin eq. (5), where the pair weight is called gamma).
 
+    Defaults and their origin: shen-lin section 4: ``C=0.1`` ("fixed to 0.1
+    in all the experiments"), budget ``B=8000``, ``batch_size b=100``,
+    ``gamma=1`` (ASRankSVM, real pairs only), soft-correct sampling with
+    bias correction and no threshold (their best setting in Tables 3-5), the
+    hinge loss and ``tol=0.1`` of the LIBLINEAR solver they used. The round
+    settings (``round_tol``, ``round_max_iter``) are birank's speed-ups; the
+    paper's own are ``None``.
+
     Parameters
     ----------
     budget : int, default=8000

@@ -138,6 +138,10 @@ class BBR(_PairMomentRanker):
     formed and each product ``Sigma v`` costs O(nnz). The ball constraint is solved
     exactly (trust-region subproblem).
 
+    Defaults and their origin: ``radius=None`` minimizes the pairwise
+    squared loss without the ball constraint (gultekin-paisley's W* is a
+    modelling assumption, not a tuned value); the solver settings are birank's.
+
     Parameters
     ----------
     radius : float or None, default=None
@@ -250,6 +254,10 @@ class LCBR(_PairMomentRanker):
     Cost O(S D^2) with ``solver="eigh"``; ``solver="cg"`` never forms a dense Sigma_S:
     it keeps the second moment of the sampled differences ``z_s`` as a sparse Gram
     matrix or as the z_s, whichever is smaller (as :class:`BBR` does).
+
+    Defaults and their origin: ``n_pairs=5000`` is gultekin-paisley's
+    S = 5000 (section 5: "LCBR uses 5,000 subsamples", where it matches BBR);
+    ``radius=None`` as in :class:`BBR`.
 
     Parameters
     ----------

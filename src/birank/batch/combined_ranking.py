@@ -18,7 +18,7 @@ from .._validation import (
     draw_seed,
     validate_params,
 )
-from ..base import BinaryRankerMixin, OnlineRankerMixin
+from ..base import BinaryRankerMixin, OnlineRankerMixin, warn_if_badly_scaled
 from ..solvers.dual_cd import xargs
 
 __all__ = ["CombinedRanking"]
@@ -63,6 +63,14 @@ class CombinedRanking(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
     step size is ``1 / (alpha t)``. This is sofia-ml's
     ``--learner_type sgd-svm --loop_type combined-ranking`` (with
     ``projection=True``: ``--learner_type pegasos``).
+
+    Defaults and their origin: ``n_iter=100000``, ``rank_probability=0.5``
+    and the hinge loss are sofia-ml's defaults for ``sgd-svm`` with
+    ``combined-ranking``, which shen-lin kept. ``alpha=1e-4`` is
+    scikit-learn's ``SGDClassifier`` default, not a paper's: shen-lin set
+    ``lambda = 1 / (B C)`` (1.25e-3 at their B=8000, C=0.1). SGD is not
+    scale invariant: ``fit`` warns when the rows' typical norm is outside
+    [1e-3, 1e3]; scale the features first.
 
     Parameters
     ----------
@@ -157,6 +165,8 @@ class CombinedRanking(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
         sw = check_sample_weight(sample_weight, X.shape[0])
         y01 = self._encode_chunk(y, classes)  # (sets classes_ on the first call: last check)
         reset = first
+        if reset:
+            warn_if_badly_scaled(self, X)
         n, d = X.shape
         if sw is None:
             sw = np.ones(n)

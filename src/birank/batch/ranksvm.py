@@ -33,6 +33,11 @@ class RankSVM(RankerMixin, BaseEstimator):
     tree over label ranks (graded or real-valued labels), O(N log N + nnz) per
     pass (Chapelle & Keerthi 2010; Lee & Lin 2014).
 
+    Defaults and their origin: ``C=1`` and the squared hinge are
+    liblinear-ranksvm's defaults (Lee & Lin 2014: L2-loss RankSVM, ``-c 1``);
+    ``tol=1e-4`` (relative gradient norm) and ``max_iter=1000`` are birank's
+    choices, tight enough that the tests match a brute-force all-pairs solver.
+
     Parameters
     ----------
     C : float, default=1.0
@@ -128,6 +133,12 @@ class RankSVM(RankerMixin, BaseEstimator):
         sample_weight = check_sample_weight(sample_weight, n)
         kind = loss_code(self.loss)
         obj = PairObjective(X, y_rank, groups, sample_weight, C=self.C)
+        if obj.n_pairs == 0:
+            warnings.warn(
+                "RankSVM: no pair of rows has different labels"
+                + (" within a group" if groups is not None else "")
+                + f" ({n} rows): there is nothing to rank and the model is w = 0.",
+                UserWarning, stacklevel=2)
         label = f"RankSVM({self.loss})"
         # one line per Newton iteration (squared hinge) or smoothing stage (hinge)
         report = Progress(label, min_interval=0.0) if self.verbose else make_progress(False)

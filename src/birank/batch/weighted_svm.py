@@ -10,7 +10,7 @@ from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 
 from .._validation import Interval, Options, check_X_y, encode_binary, validate_params
-from ..base import BinaryRankerMixin
+from ..base import BinaryRankerMixin, warn_if_worse_than_chance
 from ..pairs import PseudoPairs
 from ..solvers.dual_cd import PairDualCD
 
@@ -31,17 +31,26 @@ class WeightedSVM(BinaryRankerMixin, BaseEstimator):
     Parameters
     ----------
     C : float, default=1.0
-        Global regularization parameter (shen-lin's C).
-    class_weight : None, 'balanced' or dict, default=None
+        Global regularization parameter (shen-lin's C). Default: LIBLINEAR's
+        (``-c 1``), which shen-lin's WSVM runs; shen-lin tune C on a grid and
+        report C=0.1 with ``budget=8000`` for most sets.
+    class_weight : None, 'balanced' or dict, default='balanced'
         Multiplies C per class, as in scikit-learn: a dict maps a label value
-        to its factor; ``'balanced'`` uses ``n_samples / (2 n_class)``.
+        to its factor; ``'balanced'`` uses ``n_samples / (2 n_class)``; None
+        weighs every point the same (eq. (2) with C+ = C-). Default: WSVM is
+        the *weighted* SVM: shen-lin weigh the classes inversely to their
+        sizes (section 4.1), which is ``'balanced'`` up to the total weight.
+        Without weights a rare positive class is ranked worse than chance
+        (1 positive in 10^5 rows: AUC 0.0001), and ``fit`` warns when it is.
     budget : int or None, default=None
         shen-lin section 4.1: ``C+ = B / (2 N+) C`` and ``C- = B / (2 N-) C``,
         so that the weights sum to ``B C`` like the pair weights of ASCRC with
         budget B. (The paper prints ``N+`` in both; with it C- would not
         balance the classes and the weights would not sum to ``B C``, so the
-        second is ``N-``.) Cannot be combined with ``class_weight``.
+        second is ``N-``.) Replaces ``class_weight='balanced'`` (the same
+        weights scaled by ``B / N``); cannot be combined with a dict.
     loss : {'hinge', 'squared_hinge'}, default='hinge'
+        Default: eq. (2) and LIBLINEAR's dual solver as shen-lin ran it (L1 loss).
     fit_intercept : bool, default=False
         Learn a bias: a threshold theta as an extra coordinate regularized with w
         (shen-lin eq. (8) restricted to pseudo-pairs, equivalently LIBLINEAR's
@@ -53,9 +62,10 @@ class WeightedSVM(BinaryRankerMixin, BaseEstimator):
         objective is then typically within 1e-3 relative of the optimum; use
         1e-6 or less for exact comparisons).
     max_iter : int, default=1000
-        Passes over the data.
+        Passes over the data (LIBLINEAR's default).
     random_state : None, int or numpy Generator, default=None
-        Order of the coordinates.
+        Order of the coordinates (LIBLINEAR shuffles with a fixed seed; here
+        None means fresh entropy, as in scikit-learn).
 
     Attributes
     ----------
@@ -103,7 +113,7 @@ class WeightedSVM(BinaryRankerMixin, BaseEstimator):
         "random_state": ["random_state"],
     }
 
-    def __init__(self, C=1.0, *, class_weight=None, budget=None, loss="hinge",
+    def __init__(self, C=1.0, *, class_weight="balanced", budget=None, loss="hinge",
                  fit_intercept=False, tol=0.1, max_iter=1000, random_state=None):
         self.C = C
         self.class_weight = class_weight
@@ -114,19 +124,21 @@ class WeightedSVM(BinaryRankerMixin, BaseEstimator):
         self.max_iter = max_iter
         self.random_state = random_state
 
-    def _class_C(self, classes, y01):
-        n_pos = int(y01.sum())
-        n_neg = y01.shape[0] - n_pos
+    def _class_C(self, classes, y01, sw=None):
+        # class sizes count sample weights, so that a weight of k is k copies of a row
+        w = np.ones(y01.shape[0]) if sw is None else sw
+        n_pos = float(w[y01 == 1].sum())
+        n_neg = float(w[y01 == 0].sum())
         if self.budget is not None:
-            if self.class_weight is not None:
-                raise ValueError("WeightedSVM: give either budget or class_weight, not both "
+            if isinstance(self.class_weight, dict):
+                raise ValueError("WeightedSVM: give either budget or a class_weight dict, not both "
                                  f"(got budget={self.budget!r}, "
                                  f"class_weight={self.class_weight!r}).")
             # shen-lin section 4.1 (typo fixed: C- uses N-, not N+)
             return np.array([self.budget / (2.0 * n_neg), self.budget / (2.0 * n_pos)]) * self.C
         factors = np.ones(2)
         if isinstance(self.class_weight, str):  # 'balanced'
-            n = y01.shape[0]
+            n = n_pos + n_neg
             factors = np.array([n / (2.0 * n_neg), n / (2.0 * n_pos)])
         elif isinstance(self.class_weight, dict):
             for label, f in self.class_weight.items():
@@ -159,7 +171,7 @@ class WeightedSVM(BinaryRankerMixin, BaseEstimator):
         X, y = check_X_y(self, X, y, reset=True)
         self.classes_, y01 = encode_binary(y)
         n = X.shape[0]
-        C_point = self._class_C(self.classes_, y01)[y01]
+        sw = None
         if sample_weight is not None:
             sw = np.asarray(sample_weight, dtype=np.float64).reshape(-1)
             if sw.shape[0] != n:
@@ -168,8 +180,12 @@ class WeightedSVM(BinaryRankerMixin, BaseEstimator):
                 raise ValueError("sample_weight must be finite and non-negative.")
             if not np.any(sw > 0):
                 raise ValueError("sample_weight is zero everywhere: nothing to fit.")
-            C_point = C_point * sw
-        self.class_C_ = self._class_C(self.classes_, y01)
+            for k in (0, 1):
+                if not np.any(sw[y01 == k] > 0):
+                    raise ValueError(f"sample_weight is zero on every row of class "
+                                     f"{self.classes_[k]!r}: nothing to rank against.")
+        self.class_C_ = self._class_C(self.classes_, y01, sw)
+        C_point = self.class_C_[y01] if sw is None else self.class_C_[y01] * sw
         keep = np.flatnonzero(C_point > 0)
         a, b = PseudoPairs(y01).decode(keep)
         solver = PairDualCD(X, loss=self.loss, fit_threshold=self.fit_intercept, tol=self.tol,
@@ -185,4 +201,5 @@ class WeightedSVM(BinaryRankerMixin, BaseEstimator):
         # the operating point maximizes accuracy weighted like the loss (class and
         # sample weights), so a weight of k acts as k copies of the row
         self._set_threshold(X, y01, learned_bias=self.fit_intercept, sample_weight=C_point)
+        warn_if_worse_than_chance(self, X, y01)
         return self

@@ -21,7 +21,8 @@ _COMMANDS = ("_train", "_predict", "_evaluate", "_reproduce", "_datasets", "_dem
              "_active_learn")
 
 
-def build_parser():
+def build_parser(argv=None):
+    """The argument parser; ``argv`` lets it skip work for commands not asked for."""
     parser = argparse.ArgumentParser(
         prog="birank",
         description="Large-scale bipartite ranking: train, predict, evaluate, reproduce papers.",
@@ -38,19 +39,24 @@ def build_parser():
             if exc.name == f"{__name__}.{name}":
                 continue
             raise
-        module.register(sub)
+        if name == "_reproduce":
+            # the experiment modules (numpy, scikit-learn, numba) only when needed
+            words = [a for a in (sys.argv[1:] if argv is None else argv)
+                     if not a.startswith("-")]
+            module.register(sub, full=bool(words) and words[0] == "reproduce")
+        else:
+            module.register(sub)
     return parser
 
 
 def main(argv=None):
-    parser = build_parser()
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     try:
         result = args.func(args)
-    except (UserError, ValueError, TypeError, FileNotFoundError, PermissionError,
-            IsADirectoryError) as exc:
+    except (UserError, ValueError, TypeError, OSError) as exc:
         # ValueError/TypeError raised by our validators carry a message naming the
-        # argument; show it as is.
+        # argument, and our file errors (OSError) name the file; show them as is.
         print(f"birank {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

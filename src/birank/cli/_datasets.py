@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import os
 
-import numpy as np
-
 from . import UserError
 
 
@@ -97,6 +95,8 @@ def _fetch(args):
 
 def summarize(X, y, groups=None):
     """Lines of text describing a dataset (used by ``datasets info``)."""
+    import numpy as np
+
     n, d = X.shape
     lines = [f"rows      {n}", f"features  {d}",
              f"nnz       {X.nnz} ({X.nnz / max(n * d, 1):.2%} dense, "

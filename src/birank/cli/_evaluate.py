@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 import os
 
-import numpy as np
-
 from . import UserError
 
 _HELP = """\
@@ -35,6 +33,9 @@ def register(subparsers):
     g.add_argument("--query-file", default=None, metavar="QUERY_FILE")
     p.add_argument("--k", type=int, default=10, help="NDCG cut-off (default 10)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    from ._common import add_duplicates_option
+
+    add_duplicates_option(p)
     p.set_defaults(func=_evaluate)
 
 
@@ -52,6 +53,8 @@ def _data_lines(path):
 
 def _fast_column(path):
     """One finite number per line, parsed by numpy; None when the slow path must decide."""
+    import numpy as np  # here, not at the top: `birank --help` must not pay for numpy
+
     from ..datasets._svmlight import read_bytes
 
     data = read_bytes(path)
@@ -69,6 +72,8 @@ def _fast_column(path):
 
 
 def _read_column(path, kind, numeric=True):
+    import numpy as np  # here, not at the top: `birank --help` must not pay for numpy
+
     if not os.path.exists(path):
         raise UserError(f"{path}: no such file.")
     if numeric:
@@ -96,7 +101,7 @@ def _read_column(path, kind, numeric=True):
     return np.asarray(values, dtype=np.float64 if numeric else object)
 
 
-def _read_labels(path):
+def _read_labels(path, duplicates="error"):
     """Labels and (if the file says so) groups; LIBSVM files are detected by ':' tokens."""
     for _, body in _data_lines(path):
         is_svm = ":" in body or len(body.split()) > 1
@@ -107,7 +112,12 @@ def _read_labels(path):
         return _read_column(path, "label"), None
     from ..datasets._svmlight import load_svmlight_bytes, read_bytes, read_query_file
 
-    X, y, qid = load_svmlight_bytes(read_bytes(path), path, duplicates="last")
+    try:  # the same reader and the same duplicates rule as train and predict
+        X, y, qid = load_svmlight_bytes(read_bytes(path), path, duplicates=duplicates)
+    except ValueError as exc:
+        from ._common import loader_error
+
+        raise loader_error(exc) from None
     if qid is None and os.path.exists(path + ".query"):
         qid = read_query_file(path + ".query", n_rows=X.shape[0])
     return y, qid
@@ -115,6 +125,8 @@ def _read_labels(path):
 
 def compute_metrics(y, scores, groups=None, k=10):
     """Dict of every metric that applies to these labels (and groups)."""
+    import numpy as np  # here, not at the top: `birank --help` must not pay for numpy
+
     from .. import metrics as m
 
     out = {"rows": int(len(y))}
@@ -144,7 +156,7 @@ def compute_metrics(y, scores, groups=None, k=10):
 def _evaluate(args):
     if args.k < 1:
         raise UserError(f"--k must be a positive integer; got {args.k}.")
-    y, groups = _read_labels(args.labels)
+    y, groups = _read_labels(args.labels, args.duplicates)
     scores = _read_column(args.scores, "score")
     if len(scores) != len(y):
         raise UserError(f"{args.scores} has {len(scores)} scores but {args.labels} has "

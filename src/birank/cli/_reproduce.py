@@ -17,13 +17,22 @@ EXPERIMENTS = {
 }
 
 
-def register(subparsers):
+def register(subparsers, full=True):
+    """Add ``reproduce`` and one sub-parser per paper.
+
+    With ``full=False`` (another command was asked for) the experiment modules
+    are not imported: their options are only needed to run or describe a paper,
+    and importing them costs seconds at every CLI start.
+    """
     parser = subparsers.add_parser(
         "reproduce", help="reproduce a paper's tables and figures",
         description="Reproduce the published experiments of a paper birank builds on.")
     papers = parser.add_subparsers(dest="paper", metavar="PAPER")
     papers.required = True
     for name, (module_name, help_text) in EXPERIMENTS.items():
+        if not full:
+            papers.add_parser(name, help=help_text, description=help_text)
+            continue
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:  # an experiment not written yet

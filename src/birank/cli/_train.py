@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from . import UserError
-from ._common import parse_params, read_data
+from ._common import add_duplicates_option, check_output, coerce_int_params, parse_params, read_data
 
 
 def register(subparsers):
@@ -23,13 +23,17 @@ def register(subparsers):
     p.add_argument("train_file", metavar="TRAIN", help="LIBSVM/SVMlight file (.gz/.bz2/.xz ok)")
     p.add_argument("-m", "--model", default="ranksvm", choices=list(MODELS),
                    help="ranker to fit (default: ranksvm)")
-    p.add_argument("-o", "--output", required=True, metavar="MODEL", help="model file to write")
+    p.add_argument("-o", "--output", required=True, metavar="MODEL",
+                   help="model file to write ('-': standard output)")
     p.add_argument("-c", "--C", type=float, default=None, help="regularization trade-off C")
-    p.add_argument("--seed", type=int, default=None, help="random_state for sampling methods")
+    p.add_argument("--seed", type=int, default=None,
+                   help="random_state for sampling methods (ignored, with a note, by "
+                        "deterministic ones such as ranksvm)")
     p.add_argument("--param", action="append", metavar="KEY=VALUE",
                    help="any other estimator parameter, e.g. --param loss=hinge (repeatable)")
     p.add_argument("--no-groups", action="store_true", help="ignore qid: fields")
     p.add_argument("--force", action="store_true", help="overwrite MODEL if it exists")
+    add_duplicates_option(p)
     p.add_argument("-q", "--quiet", action="store_true", help="no progress output")
     online = p.add_argument_group(
         "online models (cbr, cbr-diag, oam, adaoam, ...)",
@@ -52,24 +56,32 @@ def register(subparsers):
 
 
 def run(args):
+    import inspect
+
     from .._registry import make_model
     from ..model_io import save_model
 
     params = parse_params(args.param)
     if args.C is not None:
         params["C"] = args.C
-    if args.seed is not None:
-        params["random_state"] = args.seed
     model = make_model(args.model, **params)
+    coerce_int_params(model, params)
+    if args.seed is not None:
+        if "random_state" in model.get_params():
+            model.set_params(random_state=args.seed)
+        elif not args.quiet:
+            print(f"note: model {args.model!r} is deterministic; --seed is ignored",
+                  file=sys.stderr)
     if "verbose" in model.get_params() and "verbose" not in params:
         model.set_params(verbose=not args.quiet)  # progress on in the CLI
-    if Path(args.output).exists() and not args.force:
-        raise UserError(f"{args.output} exists; use --force to overwrite it")
+    check_output(args.output, args.force)
     from ..base import OnlineRankerMixin
 
     if isinstance(model, OnlineRankerMixin):
         return _run_stream(model, args)
-    X, y, groups = read_data(args.train_file, with_groups=not args.no_groups)
+    X, y, groups = read_data(args.train_file, with_groups=not args.no_groups,
+                             duplicates=args.duplicates, quiet=args.quiet,
+                             require_features=True)
     t0 = time.perf_counter()
     if groups is not None:
         if "groups" not in inspect.signature(model.fit).parameters:
@@ -162,7 +174,8 @@ def _run_stream(model, args):
             "seconds": seconds + time.perf_counter() - t0, "estimator": model})
 
     for X, y in iter_svmlight_chunks(args.train_file, args.chunk_size, n_features,
-                                     progress=progress, skip_chunks=chunks_done):
+                                     duplicates=args.duplicates, progress=progress,
+                                     skip_chunks=chunks_done):
         n_features = X.shape[1]
         if not hasattr(model, "classes_") and classes is None and len(set(y.tolist())) < 2:
             raise UserError(f"the first chunk of {args.train_file} holds one label only; "

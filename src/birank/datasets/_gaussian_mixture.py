@@ -23,9 +23,7 @@ import numbers
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.special import logsumexp, ndtr
 
-from .._validation import check_random_state
 
 __all__ = ["GaussianMixtureParams", "make_gaussian_mixture", "gaussian_mixture_bayes_scores"]
 
@@ -84,6 +82,8 @@ class GaussianMixtureParams:
             return 0.5
         diff = (self.means_pos @ w)[:, None] - (self.means_neg @ w)[None, :]
         cc = np.outer(self.weights, self.weights)
+        from scipy.special import ndtr
+
         return float(np.sum(cc * ndtr(diff / (np.sqrt(2.0) * self.sigma * nw))))
 
 
@@ -139,6 +139,8 @@ def make_gaussian_mixture(n_samples=2000, *, n_features=2, n_components=1, sigma
     n_samples = _check_int(n_samples, "n_samples", 2)
     if isinstance(rho, bool) or not isinstance(rho, numbers.Real) or not 0.0 < rho < 1.0:
         raise ValueError(f"rho must be a float in (0, 1); got {rho!r}.")
+    from .._validation import check_random_state  # here: importing datasets stays light
+
     rng = check_random_state(random_state)
     if params is None:
         n_features = _check_int(n_features, "n_features", 1)
@@ -179,6 +181,8 @@ def _log_mixture(X, means, weights, sigma):
     sq = ((X[:, None, :] - means[None, :, :]) ** 2).sum(axis=2)
     with np.errstate(divide="ignore"):
         logc = np.log(weights)
+    from scipy.special import logsumexp
+
     return logsumexp(logc[None, :] - sq / (2.0 * sigma * sigma), axis=1)
 
 

@@ -8,8 +8,6 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._progress import make_progress
-from .._validation import check_random_state
-from .._kernels import generators as _kernels
 
 __all__ = ["make_linear_ranking", "make_sparse_bipartite"]
 
@@ -67,6 +65,8 @@ def make_linear_ranking(n_samples=200, n_features=10, noise=0.1, random_state=No
     n_samples = _check_int(n_samples, "n_samples", 1)
     n_features = _check_int(n_features, "n_features", 1)
     noise = _check_real(noise, "noise")
+    from .._validation import check_random_state  # here: `birank predict` needs no sklearn
+
     rng = check_random_state(random_state)
     X = rng.uniform(-1.0, 1.0, size=(n_samples, n_features))
     w = rng.uniform(-1.0, 1.0, size=n_features)
@@ -143,6 +143,9 @@ def make_sparse_bipartite(n_samples=100_000, n_features=10_000, nnz_per_row=20, 
     class_sep = _check_real(class_sep, "class_sep")
     noise = _check_real(noise, "noise")
     chunk_size = _check_int(chunk_size, "chunk_size", 1)
+    from .._kernels import generators as _kernels  # numba, only when generating
+    from .._validation import check_random_state
+
     rng = check_random_state(random_state)
     w_true = rng.standard_normal(n_features)
     n_blocks = -(-n_samples // _BLOCK)

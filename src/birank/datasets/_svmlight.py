@@ -16,6 +16,7 @@ import io
 import lzma
 import math
 import os
+import zlib
 
 import numpy as np
 import scipy.sparse as sp
@@ -24,29 +25,99 @@ __all__ = ["load_svmlight", "load_svmlight_bytes", "dump_svmlight", "read_query_
            "iter_svmlight_chunks"]
 
 _MAGIC = (
-    (b"\x1f\x8b", gzip.decompress),
-    (b"BZh", bz2.decompress),
-    (b"\xfd7zXZ\x00", lzma.decompress),
+    (b"\x1f\x8b", "gzip"),
+    (b"BZh", "bzip2"),
+    (b"\xfd7zXZ\x00", "xz"),
 )
 _DUPLICATES = ("error", "sum", "last")
 NEWLINE = b"\n"
+#: bytes decompressed or parsed between two returns to Python (where Ctrl-C is
+#: honoured and progress is reported)
+CHUNK_BYTES = 4 << 20
+#: below this size the pure-Python parser is used: it needs no scikit-learn
+#: import, which costs more than parsing a small file (`birank predict` starts fast)
+_SMALL_BYTES = 256 << 10
+#: feature indices must fit the int32 column indices the kernels use; a larger
+#: one would mean a dense weight vector of > 16 GiB
+MAX_FEATURE_INDEX = 2**31 - 2
+
+
+def _decompressor(kind):
+    if kind == "gzip":
+        return zlib.decompressobj(16 + zlib.MAX_WBITS)  # gzip header, one member at a time
+    if kind == "bzip2":
+        return bz2.BZ2Decompressor()
+    return lzma.LZMADecompressor()
+
+
+def _compression(raw):
+    for magic, kind in _MAGIC:
+        if raw[:len(magic)] == magic:
+            return kind
+    return None
 
 
 def read_bytes(path):
-    """Whole content of ``path``, decompressed if it is gzip, bzip2 or xz."""
-    with open(path, "rb") as fh:
-        raw = fh.read()
-    return decompress_bytes(raw, str(path))
+    """Whole content of ``path``, decompressed if it is gzip, bzip2 or xz.
+
+    Reading and decompression go in blocks of :data:`CHUNK_BYTES`, so a
+    Ctrl-C is honoured within one block.
+
+    Raises
+    ------
+    FileNotFoundError, IsADirectoryError, PermissionError
+        With a message naming the path.
+    ValueError
+        A truncated or corrupted compressed file.
+    """
+    path = os.fspath(path)
+    if os.path.isdir(path):
+        raise IsADirectoryError(f"{path} is a directory, not a data file.")
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"no such file: {path}")
+    try:
+        fh = open(path, "rb")
+    except PermissionError:
+        raise PermissionError(f"cannot read {path}: permission denied.") from None
+    with fh:
+        blocks = []
+        while True:
+            block = fh.read(CHUNK_BYTES)
+            if not block:
+                break
+            blocks.append(block)
+    return decompress_bytes(b"".join(blocks), str(path))
 
 
 def decompress_bytes(raw, name="<bytes>"):
-    for magic, decompress in _MAGIC:
-        if raw.startswith(magic):
-            try:
-                return decompress(raw)
-            except (OSError, EOFError, lzma.LZMAError, ValueError) as exc:
-                raise ValueError(f"{name}: cannot decompress ({exc}).") from None
-    return raw
+    """``raw`` decompressed if it starts like gzip, bzip2 or xz data, else as is.
+
+    Concatenated members (``cat a.gz b.gz``) are all read. A stream that ends
+    early is reported as truncated rather than silently cut short.
+    """
+    kind = _compression(raw)
+    if kind is None:
+        return raw
+    out, rest = [], memoryview(raw)
+    try:
+        while len(rest):
+            dec = _decompressor(kind)
+            pos = 0
+            while pos < len(rest) and not dec.eof:
+                out.append(dec.decompress(rest[pos:pos + CHUNK_BYTES]))
+                pos += CHUNK_BYTES
+            if not dec.eof:
+                raise ValueError(f"{name}: cannot decompress ({kind} data is truncated: the "
+                                 "file ends before the end-of-stream marker).")
+            rest = memoryview(dec.unused_data + bytes(rest[pos:]))
+            if len(rest) and _compression(bytes(rest[:6])) != kind:
+                if not bytes(rest).strip(b"\x00"):
+                    break  # zero padding after the last member (tar-style)
+                raise ValueError(f"{name}: cannot decompress (trailing garbage after the "
+                                 f"{kind} stream).")
+    except (OSError, EOFError, lzma.LZMAError, zlib.error) as exc:
+        raise ValueError(f"{name}: cannot decompress ({exc}).") from None
+    return b"".join(out)
 
 
 def read_query_file(path, n_rows=None):
@@ -115,23 +186,31 @@ def _fast_parse(data, n_features, zero_based):
     if not (np.isfinite(y).all() and np.isfinite(X.data).all()):
         return None
     has_qid = b"qid:" in data
-    if has_qid and data.count(b"qid:") != X.shape[0]:
+    if has_qid and (data.count(b"qid:") != X.shape[0] or b"#" in data
+                    or qid.shape[0] != X.shape[0]):
         return None  # qid missing on some line, or in a comment: let the slow path decide
     X = sp.csr_matrix(X, dtype=np.float64)
     X.sort_indices()
+    # the width is the largest index seen, as in the line parser (scikit-learn
+    # makes a file without any feature one column wide)
+    width = int(X.indices.max()) + 1 if X.nnz else 0
+    if width != X.shape[1]:
+        X = sp.csr_matrix((X.data, X.indices, X.indptr), shape=(X.shape[0], width))
     return X, y.astype(np.float64), (qid.astype(np.int64) if has_qid else None)
 
 
-def _slow_parse(data, name, n_features, zero_based, duplicates, line_offset=0):
+def _slow_parse(data, name, n_features, zero_based, duplicates, first_line=1,
+                allow_empty=False):
     """Line-by-line parser: the reference for what is valid, with line numbers in errors.
 
-    ``line_offset`` is the number of file lines before ``data`` (for chunks of a file).
+    ``first_line`` is the number of the first line of ``data`` in the file (for a
+    chunk); with ``allow_empty`` a chunk of only comments gives 0 rows.
     """
     offset = 0 if zero_based else 1
     labels, qids, indptr, indices, values = [], [], [0], [], []
     first_qid_line = first_noqid_line = None
     text = data.decode("utf-8", errors="replace")
-    for lineno, line in enumerate(text.splitlines(), 1 + line_offset):
+    for lineno, line in enumerate(text.split("\n"), first_line):
         body = line.split("#", 1)[0]
         tokens = body.split()
         if not tokens:
@@ -180,6 +259,12 @@ def _slow_parse(data, name, n_features, zero_based, duplicates, line_offset=0):
                     + ("(indices are one-based; pass zero_based=True for 0-based files)."
                        if offset else "(must be >= 0).")
                 )
+            if col > MAX_FEATURE_INDEX:
+                raise ValueError(
+                    f"{where}: feature index {idx} is too large (birank supports indices "
+                    f"up to {MAX_FEATURE_INDEX + offset}: a weight vector that long would "
+                    "not fit in memory); remap or hash the features to a smaller range."
+                )
             if n_features is not None and col >= n_features:
                 raise ValueError(
                     f"{where}: feature index {idx} exceeds n_features={n_features}."
@@ -208,7 +293,7 @@ def _slow_parse(data, name, n_features, zero_based, duplicates, line_offset=0):
                 f"{name}, line {bad}: qid: is given on some lines but not on others "
                 f"(line {first_qid_line} has one, line {first_noqid_line} has none)."
             )
-    if not labels:
+    if not labels and not allow_empty:
         raise ValueError(f"{name}: no data lines (empty file or only comments).")
     indices = np.asarray(indices, dtype=np.int64)
     width = int(indices.max()) + 1 if indices.size else 0
@@ -224,19 +309,80 @@ def _slow_parse(data, name, n_features, zero_based, duplicates, line_offset=0):
     return X, y, (np.asarray(qids, dtype=np.int64) if qids else None)
 
 
+def _chunks(data, size):
+    """``(start, end)`` byte ranges of about ``size`` bytes, cut after a newline."""
+    n = len(data)
+    start = 0
+    while start < n:
+        end = min(start + size, n)
+        if end < n:
+            nl = data.find(b"\n", end)
+            end = n if nl < 0 else nl + 1
+        yield start, end
+        start = end
+
+
+def _parse_chunk(data, name, n_features, zero_based, duplicates, first_line, use_fast):
+    out = _fast_parse(data, None, zero_based) if use_fast else None
+    if out is not None:
+        X = out[0]
+        too_far = X.shape[1] - 1 > MAX_FEATURE_INDEX or (
+            n_features is not None and X.shape[1] > n_features)
+        if not too_far:
+            return out
+    # the reference parser decides, and names the line of the problem
+    return _slow_parse(data, name, n_features, zero_based, duplicates, first_line,
+                       allow_empty=True)
+
+
 def load_svmlight_bytes(data, name="<bytes>", n_features=None, *, zero_based=False,
-                        duplicates="error", line_offset=0):
+                        duplicates="error", progress=None, chunk_bytes=None,
+                        line_offset=0):
     """Parse LIBSVM text held in memory; returns ``(X, y, qid or None)``.
 
-    ``line_offset``: file lines before ``data``, so that errors in a chunk of a
-    file name the line of the file.
+    The text is parsed in chunks of about ``chunk_bytes`` (default
+    :data:`CHUNK_BYTES`) cut at line ends; between chunks control returns to
+    Python, so a Ctrl-C stops a long parse within one chunk, and
+    ``progress(bytes_done, bytes_total, message)`` is called (see
+    :mod:`birank._progress`). ``line_offset``: file lines before ``data``, so that
+    errors in a chunk of a file name the line of the file. See :func:`load_svmlight`
+    for the other options.
     """
     _check_options(n_features, zero_based, duplicates)
+    if chunk_bytes is None:
+        chunk_bytes = CHUNK_BYTES
     data = decompress_bytes(data, name)
-    out = _fast_parse(data, n_features, zero_based)
-    if out is None:
-        out = _slow_parse(data, name, n_features, zero_based, duplicates, line_offset)
-    X, y, qid = out
+    use_fast = len(data) >= _SMALL_BYTES
+    parts, starts, first_line, total = [], [], 1 + line_offset, len(data)
+    for start, end in _chunks(data, chunk_bytes):
+        chunk = data[start:end]
+        parts.append(_parse_chunk(chunk, name, n_features, zero_based, duplicates,
+                                  first_line, use_fast))
+        starts.append(first_line)
+        first_line += chunk.count(b"\n")
+        if progress is not None:
+            progress(end, total, "parsing")
+    kept = [i for i, p in enumerate(parts) if p[0].shape[0]]
+    if not kept:
+        raise ValueError(f"{name}: no data lines (empty file or only comments).")
+    has_qid = [parts[i][2] is not None for i in kept]
+    if any(has_qid) and not all(has_qid):
+        bad = starts[kept[has_qid.index(not has_qid[0])]]
+        raise ValueError(f"{name}, line {bad}: qid: is given on some lines but not on others "
+                         f"(lines before {bad} {'have' if has_qid[0] else 'lack'} it, this "
+                         "part of the file does not).")
+    parts = [parts[i] for i in kept]
+    width = n_features if n_features is not None else max(p[0].shape[1] for p in parts)
+    blocks = []
+    for X, _, _ in parts:
+        X = sp.csr_matrix(X)
+        X.resize((X.shape[0], width))
+        blocks.append(X)
+    X = blocks[0] if len(blocks) == 1 else sp.vstack(blocks, format="csr")
+    X = sp.csr_matrix(X, dtype=np.float64)
+    X.sort_indices()
+    y = np.concatenate([p[1] for p in parts])
+    qid = np.concatenate([p[2] for p in parts]) if has_qid[0] else None
     if X.indices.dtype != np.int32 and X.shape[1] < 2**31 and X.nnz < 2**31:
         X.indices = X.indices.astype(np.int32)
         X.indptr = X.indptr.astype(np.int32)
@@ -284,7 +430,16 @@ def load_svmlight(path, n_features=None, *, query_id=False, query_file="auto",
         Malformed input, naming the file and the line: a bad label, a bad
         ``index:value`` token, an index < 1 (one-based) or beyond
         ``n_features``, ``qid:`` misplaced or on some lines only, a repeated
-        index with ``duplicates="error"``, query sizes not adding up.
+        index with ``duplicates="error"``, query sizes not adding up, an index
+        above :data:`MAX_FEATURE_INDEX` (a dense weight vector that long would
+        not fit in memory), a truncated or corrupted compressed file.
+    FileNotFoundError, IsADirectoryError, PermissionError
+        A path that is missing, a directory or unreadable (naming it).
+
+    Notes
+    -----
+    The text is parsed in chunks of :data:`CHUNK_BYTES` cut at line ends, so
+    a Ctrl-C interrupts a long parse within one chunk.
 
     Examples
     --------
@@ -378,9 +533,13 @@ def dump_svmlight(X, y, path, *, groups=None, zero_based=False, overwrite=False,
     elif path.endswith(".xz"):
         raw = lzma.compress(raw)
     tmp = f"{path}.part{os.getpid()}"
-    with open(tmp, "wb") as fh:
-        fh.write(raw)
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(raw)
+        os.replace(tmp, path)
+    finally:  # an error or a Ctrl-C leaves neither half a file nor the temporary one
+        if os.path.exists(tmp):
+            os.remove(tmp)
 
 
 def _open_stream(path):

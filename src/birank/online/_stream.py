@@ -39,7 +39,8 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.extmath import safe_sparse_dot
 
 from .._validation import check_random_state, check_X, check_X_y, validate_params
-from ..base import BinaryRankerMixin, OnlineRankerMixin, best_accuracy_threshold
+from ..base import BinaryRankerMixin, OnlineRankerMixin
+from ..metrics import best_accuracy_threshold
 from ..metrics import roc_auc
 
 __all__ = ["StreamRanker", "THRESHOLD_TAIL", "csr_parts"]

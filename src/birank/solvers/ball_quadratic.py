@@ -160,9 +160,15 @@ def solve_ball_quadratic_eigh(H, g, radius, *, ridge=0.0, rtol=1e-14, max_iter=2
         return coef
 
     if radius is None:
-        if lam_min < 0:
+        # H is positive semidefinite by construction (a second moment), but it is
+        # formed as a difference of moments, whose rounding can leave eigenvalues a
+        # little below 0 (LCBR on two rows: -1.8e-12). Only a negative eigenvalue
+        # beyond sqrt(eps) relative to the largest one means an indefinite H.
+        psd_tol = max(tiny, np.sqrt(np.finfo(float).eps) * scale)
+        if lam_min < -psd_tol:
             raise ValueError("radius=None needs a positive semidefinite H; "
-                             f"lambda_min(H) = {lam_min:.3g}.")
+                             f"lambda_min(H) = {lam_min:.3g} is below -{psd_tol:.3g} "
+                             "(sqrt(eps) times the largest |eigenvalue|).")
         # zero eigenvalues: g has no component there (mu in range(Sigma)); drop rounding
         coef = w_of(ridge) if ridge > 0 else w_of(0.0)
         coef[evals <= 0.0] = 0.0

@@ -1,0 +1,135 @@
+"""scikit-learn conformance of every public estimator (issue 13 item 1).
+
+The estimators come from ``birank.__all__`` (see ``tests/_public.py``), so one
+that lands later is checked with no edit here.
+"""
+
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+import sklearn
+from _public import (is_binary_ranker, make_fast, public_estimator_classes,
+                     supports_groups)
+from sklearn.base import clone
+from sklearn.model_selection import GridSearchCV, GroupKFold, cross_val_score
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from birank.metrics import make_pairwise_scorer, pairwise_accuracy
+
+ESTIMATORS = [make_fast(cls) for cls in public_estimator_classes()]
+IDS = [type(e).__name__ for e in ESTIMATORS]
+
+_SGD = "SGD: a weight equals repeated rows in expectation only"
+_GAP = "hinge solution is accurate to the gap tolerance, not to 1e-7"
+# class name -> {check: reason}; as short as scikit-learn's own lists for SGD
+EXPECTED_FAILURES = {
+    "CombinedRanking": {"check_sample_weight_equivalence_on_dense_data": _SGD,
+                        "check_sample_weight_equivalence_on_sparse_data": _SGD},
+}
+
+
+def _expected_failed_checks(estimator):
+    out = dict(EXPECTED_FAILURES.get(type(estimator).__name__, {}))
+    if getattr(estimator, "loss", None) == "hinge" and type(estimator).__name__ == "RankSVM":
+        out.update({"check_sample_weight_equivalence_on_dense_data": _GAP,
+                    "check_sample_weight_equivalence_on_sparse_data": _GAP})
+    return out
+
+
+@parametrize_with_checks(ESTIMATORS, expected_failed_checks=_expected_failed_checks)
+def test_sklearn_check_estimator(estimator, check):
+    with warnings.catch_warnings():
+        # budgets capped on tiny check data, scale and chance warnings on random data
+        warnings.simplefilter("ignore", UserWarning)
+        check(estimator)
+
+
+def _data(n=160, d=6, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d))
+    w = rng.standard_normal(d)
+    y = (X @ w + 0.5 * rng.standard_normal(n) > 0).astype(int)
+    return X, y
+
+
+@pytest.mark.parametrize("estimator", ESTIMATORS, ids=IDS)
+def test_pipeline_gridsearch_cross_val_clone(estimator):
+    X, y = _data()
+    pipe = make_pipeline(StandardScaler(), clone(estimator))
+    scores = cross_val_score(pipe, X, y, cv=3, scoring="roc_auc")
+    assert scores.shape == (3,) and np.all(scores > 0.7)
+    # a grid over one real parameter the estimator has (its first float one)
+    params = clone(estimator).get_params()
+    name = next((k for k in ("C", "alpha", "radius") if isinstance(params.get(k), float)),
+                None)
+    grid = {} if name is None else {f"{type(estimator).__name__.lower()}__{name}":
+                                    [params[name], params[name] * 2]}
+    search = GridSearchCV(pipe, grid, cv=3, scoring="roc_auc").fit(X, y)
+    assert search.best_score_ > 0.7
+    c = clone(search.best_estimator_)
+    assert c.get_params(deep=False).keys() == search.best_estimator_.get_params(deep=False).keys()
+    assert not hasattr(c[-1], "coef_")
+
+
+@pytest.mark.parametrize("estimator", ESTIMATORS, ids=IDS)
+def test_fitted_attributes(estimator):
+    import pandas as pd  # a dev dependency: feature names come from DataFrame columns
+    X, y = _data()
+    frame = pd.DataFrame(X, columns=[f"f{i}" for i in range(X.shape[1])])
+    labels = np.where(y == 1, "yes", "no")
+    est = clone(estimator)
+    if is_binary_ranker(est):
+        est.fit(frame, labels)
+        assert list(est.classes_) == ["no", "yes"]
+        assert set(est.predict(frame)) <= {"no", "yes"}
+    else:
+        est.fit(frame, y)
+    assert est.n_features_in_ == X.shape[1]
+    assert list(est.feature_names_in_) == list(frame.columns)
+    assert est.coef_.shape == (X.shape[1],)
+    # sparse input gives the same model as dense input
+    est2 = clone(estimator).fit(sp.csr_matrix(X), labels if is_binary_ranker(est) else y)
+    np.testing.assert_allclose(est2.decision_function(X), est.decision_function(frame),
+                               rtol=1e-6, atol=1e-8)
+
+
+GROUP_RANKERS = [e for e in ESTIMATORS if supports_groups(e)]
+
+
+@pytest.mark.skipif(not GROUP_RANKERS, reason="no public estimator takes groups")
+@pytest.mark.parametrize("estimator", GROUP_RANKERS, ids=[type(e).__name__ for e in GROUP_RANKERS])
+def test_groups_through_gridsearch_with_metadata_routing(estimator):
+    rng = np.random.default_rng(0)
+    groups = np.repeat(np.arange(12), 10)
+    X = rng.standard_normal((120, 5))
+    # labels depend on the query (an offset the features do not see) and, within a
+    # query, on X: only within-query pairs are learnable
+    y = np.round(X @ rng.standard_normal(5) + 0.3 * rng.standard_normal(120)) \
+        + 5 * rng.integers(0, 3, 12)[groups]
+    calls = []
+
+    class Spy(type(estimator)):
+        def fit(self, X, y, groups=None, sample_weight=None):
+            calls.append(groups)
+            return super().fit(X, y, groups=groups, sample_weight=sample_weight)
+
+    spy = Spy(**estimator.get_params())
+    with sklearn.config_context(enable_metadata_routing=True):
+        scorer = make_pairwise_scorer()
+        search = GridSearchCV(spy.set_fit_request(groups=True, sample_weight=False),
+                              {"C": [0.1, 1.0]}, cv=GroupKFold(n_splits=3), scoring=scorer)
+        search.fit(X, y, groups=groups)
+    # the estimator got the groups of its training folds (never None)
+    assert calls and all(g is not None for g in calls)
+    # the scorer scored within queries: recompute one fold by hand
+    train, test = next(GroupKFold(n_splits=3).split(X, y, groups))
+    model = type(estimator)(**{**estimator.get_params(), "C": search.cv_results_["param_C"][0]})
+    model.fit(X[train], y[train], groups=groups[train])
+    expected = pairwise_accuracy(y[test], model.decision_function(X[test]), groups=groups[test])
+    assert search.cv_results_["split0_test_score"][0] == pytest.approx(expected)
+    across = pairwise_accuracy(y[test], model.decision_function(X[test]))
+    assert expected != pytest.approx(across)  # within-query scoring is not the global one
