@@ -6,8 +6,6 @@ import argparse
 import json
 from pathlib import Path
 
-import numpy as np
-
 from . import UserError
 
 _HELP = """\
@@ -62,6 +60,8 @@ def _check_args(args):
 
 
 def _read_rows(path, n):
+    import numpy as np
+
     from ._evaluate import _read_column
 
     rows = _read_column(path, "row number")
@@ -78,6 +78,8 @@ def _write_round(path, rows, groups):
 
 
 def _active_learn(args):
+    import numpy as np
+
     from ..active_learning import ActiveRankLearner, LabelOracle, query_metrics
     from ._common import read_data
     from ._evaluate import _read_labels
