@@ -10,6 +10,8 @@ EXPERIMENTS = {
                  "Shen & Lin: active sampling of pairs and points (ASRankSVM, ASCRC)"),
     "gultekin": ("birank.experiments.gultekin_paisley",
                  "Gultekin & Paisley: BBR and LCBR, pairwise squared loss"),
+    "lin-jan-lin": ("birank.experiments.lin_jan_lin",
+                    "Lin, Jan & Lin: Closest and Pruned RankSVM (Tables I-VI, Fig. 1, 3)"),
 }
 
 
