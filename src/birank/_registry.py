@@ -26,6 +26,8 @@ MODELS = {
             "exact all-pairs squared loss from pair moments (gultekin-paisley BBR)"),
     "lcbr": ("birank.batch.bbr:LCBR", {"n_pairs": 5000},
              "pairwise squared loss on 5000 sampled pairs (gultekin-paisley LCBR)"),
+    "pruned": ("birank.batch.pruned_ranksvm:PrunedRankSVM", {"C": 1.0, "kernel": "linear"},
+               "Pruned RankSVM: closest S + random S pairs, real-valued labels (lin-jan-lin)"),
 }
 
 

@@ -40,6 +40,9 @@ def save_model(estimator, path, *, overwrite=False, extra=None):
         More metadata to store (e.g. training file, fit seconds).
     """
     path = Path(path)
+    if not hasattr(estimator, "coef_"):
+        raise ValueError(f"{type(estimator).__name__} has no coef_ (a kernel model); only "
+                         "linear rankers can be saved as JSON model files.")
     if path.exists() and not overwrite:
         raise FileExistsError(f"{path} exists; pass overwrite=True (CLI: --force) to replace it.")
     params = {k: _plain(v) for k, v in estimator.get_params(deep=False).items()

@@ -343,12 +343,15 @@ def _plots(results, out):
             ax.legend(fontsize=7)
         paths.append(save_figure(fig, Path(out) / "lin-jan-lin-fig1.png"))
     if "fig3" in results:
+        from matplotlib.ticker import NullFormatter
+
         f3 = results["fig3"]
         fig, axes = new_figure(len(f3))
         for ax, (name, c) in zip(axes, f3.items()):
             ax.plot(c["sizes"], 100 * np.array(c["closest"]), "o-", label="closest")
             ax.plot(c["sizes"], 100 * np.array(c["pruned"]), "s-", label="closest + random")
             ax.set(title=name, xlabel="pairs", ylabel="pairwise accuracy (%)", xscale="log")
+            ax.xaxis.set_minor_formatter(NullFormatter())
             ax.legend(fontsize=7)
         paths.append(save_figure(fig, Path(out) / "lin-jan-lin-fig3.png"))
     return paths
