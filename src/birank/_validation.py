@@ -15,6 +15,7 @@ from sklearn.utils.validation import validate_data
 from ._kernels.labels import two_values
 
 __all__ = [
+    "check_sample_weight",
     "Interval",
     "Options",
     "validate_params",
@@ -220,3 +221,24 @@ def encode_binary(y, *, name="y"):
             "classification is supported; for graded or real-valued labels use RankSVM."
         )
     return classes, y01.astype(np.int8).reshape(-1)
+
+
+def check_sample_weight(sample_weight, n):
+    """None, or ``sample_weight`` as n finite non-negative floats (a scalar is broadcast)."""
+    if sample_weight is None:
+        return None
+    try:
+        sw = np.asarray(sample_weight, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError("sample_weight must be numeric.") from None
+    if sw.ndim == 0:
+        sw = np.full(n, float(sw))
+    if sw.ndim != 1 or sw.shape[0] != n:
+        raise ValueError(
+            f"sample_weight must have shape ({n},) (one weight per sample); got {sw.shape}."
+        )
+    if not np.all(np.isfinite(sw)) or np.any(sw < 0):
+        raise ValueError("sample_weight must be finite and non-negative.")
+    if n and not np.any(sw > 0):
+        raise ValueError("sample_weight is all zero: at least one weight must be positive.")
+    return np.ascontiguousarray(sw)

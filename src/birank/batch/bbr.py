@@ -17,17 +17,21 @@ from .._validation import (
     Interval,
     Options,
     check_random_state,
+    check_sample_weight,
     check_X_y,
     validate_params,
 )
-from ..base import BinaryRankerMixin
+from ..base import BinaryRankerMixin, OnlineRankerMixin
 from ..solvers.ball_quadratic import solve_ball_quadratic
 from ..solvers.pair_moments import (
-    AllPairsOperator,
+    ClassGram,
     ClassMoments,
-    SampledPairsOperator,
+    GramPairsOperator,
+    SecondMomentOperator,
     all_pairs_moments,
     draw_pairs,
+    draw_weighted_pairs,
+    pair_rows,
     sampled_pair_sums,
     update_class_moments,
 )
@@ -40,34 +44,11 @@ AUTO_DENSE_MAX_FEATURES = 2000
 RIDGE = 1e-10
 
 
-def _encode_chunk(est, y, classes):
-    """Map y to {0,1} given (or fixing) ``est.classes_``; validate labels."""
-    y = np.asarray(y).reshape(-1)
-    if not hasattr(est, "classes_"):
-        if classes is None:
-            classes = np.unique(y)
-            if classes.shape[0] != 2:
-                raise ValueError(
-                    f"{type(est).__name__}: the first call to partial_fit needs `classes` "
-                    f"(the two label values) unless y holds both; got y with "
-                    f"{classes.shape[0]} distinct value(s) and classes=None.")
-        classes = np.unique(np.asarray(classes))
-        if classes.shape[0] != 2:
-            raise ValueError(f"{type(est).__name__}: classes must hold exactly two label "
-                             f"values for bipartite ranking; got {classes!r}.")
-        est.classes_ = classes
-    elif classes is not None and not np.array_equal(np.unique(classes), est.classes_):
-        raise ValueError(f"{type(est).__name__}: classes={classes!r} differs from the "
-                         f"classes_ {est.classes_!r} of the first call.")
-    unknown = ~np.isin(y, est.classes_)
-    if unknown.any():
-        raise ValueError(f"{type(est).__name__}: y holds label(s) "
-                         f"{np.unique(y[unknown])!r} not in classes_ {est.classes_!r}.")
-    return (y == est.classes_[1]).astype(np.int8)
+class _PairMomentRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
+    """Shared fit/partial_fit path (:class:`~birank.base.OnlineRankerMixin`); subclasses
+    add each chunk's pairs to bounded moment state and re-solve."""
 
-
-class _PairMomentRanker(BinaryRankerMixin, BaseEstimator):
-    """Shared fit/partial_fit path; subclasses add pairs to the moments."""
+    _online_private_state = ("_state", "_solver_used", "_rng")
 
     _parameter_constraints = {
         "radius": [None, Interval("real", 0, None, closed="neither")],
@@ -77,64 +58,26 @@ class _PairMomentRanker(BinaryRankerMixin, BaseEstimator):
         "verbose": ["boolean", Interval("integer", 0, None)],
     }
 
-    def fit(self, X, y):
-        """Fit on (X, y), discarding any state from earlier calls.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,)
-            Two label values; the larger one is the positive class.
-
-        Returns
-        -------
-        self
-        """
-        for attr in ("classes_", "coef_", "_state"):
-            if hasattr(self, attr):
-                delattr(self, attr)
-        return self._partial_fit(X, y, classes=None, reset=True)
-
-    def partial_fit(self, X, y, classes=None):
-        """Add one chunk of samples to the moments and re-solve.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,)
-        classes : array-like of shape (2,), default=None
-            The two label values. Needed on the first call unless ``y`` holds both.
-
-        Returns
-        -------
-        self
-        """
-        return self._partial_fit(X, y, classes=classes, reset=not hasattr(self, "_state"))
-
-    def _partial_fit(self, X, y, classes, reset):
+    def _partial_fit(self, X, y, classes, sample_weight):
+        """Add one chunk to the moments and re-solve (OnlineRankerMixin's one path)."""
         validate_params(self)
+        first = self._is_first_call()
         report = make_progress(self.verbose, type(self).__name__)
-        X, y = check_X_y(self, X, y, reset=reset)
-        if reset:
-            if classes is None and not hasattr(self, "classes_"):
-                from .._validation import encode_binary
-
-                self.classes_, y01 = encode_binary(y)
-            else:
-                y01 = _encode_chunk(self, y, classes)
+        X, y = check_X_y(self, X, y, reset=first)
+        sw = check_sample_weight(sample_weight, X.shape[0])
+        y01 = self._encode_chunk(y, classes)  # (sets classes_ on the first call: last check)
+        if first:
             d = X.shape[1]
             solver = self.solver
             if solver == "auto":
                 solver = "eigh" if d <= AUTO_DENSE_MAX_FEATURES else "cg"
             self._solver_used = solver
             self._state = self._new_state(d, solver)
-        else:
-            y01 = _encode_chunk(self, y, classes)
         report(0, 2, "accumulating pair moments")
-        self._accumulate(X, y01)
+        self._accumulate(X, y01, sw)
         report(1, 2, "solving the ball-constrained quadratic")
         self._solve()
-        self._set_threshold(X, y01)
+        self._set_threshold(X, y01, sample_weight=sw)
         report(2, 2, "done")
         return self
 
@@ -205,7 +148,10 @@ class BBR(_PairMomentRanker):
     solver : {"auto", "eigh", "cg"}, default="auto"
         ``"eigh"``: form the D x D moments and solve by eigendecomposition;
         ``"cg"``: implicit Sigma, conjugate gradients (for sparse, high-dimensional
-        X; keeps the training rows, O(nnz) memory, to apply Sigma);
+        X): each class keeps ``X_c'X_c`` as a sparse Gram matrix summed chunk by
+        chunk (at most D^2 numbers, whatever the number of rows) or, where that
+        matrix would be larger than the rows (high-dimensional text), as the
+        rows (see :class:`~birank.solvers.pair_moments.ClassGram`);
         ``"auto"``: ``"eigh"`` up to 2000 features, else ``"cg"``.
     tol : float, default=1e-10
         CG stops at residual ``tol * |mu|`` (``solver="cg"`` only).
@@ -230,14 +176,20 @@ class BBR(_PairMomentRanker):
     n_iter_ : int
         Solver iterations: total CG iterations (``"cg"``), or 1 + Newton steps on the
         secular equation (``"eigh"``; 1 when the constraint is inactive).
-    n_pairs_ : int
-        N1 * N0, the number of pairs the moments average over.
+    n_pairs_ : int or float
+        N1 * N0, the number of pairs the moments average over (with
+        ``sample_weight``: the product of the class weight sums).
     n_features_in_ : int
 
     Notes
     -----
     ``partial_fit`` merges per-class moments chunk by chunk (Chan et al.'s update),
     so pairs *across* chunks count too: the result equals ``fit`` on all the data.
+    The state kept between chunks is at most ``min(nnz of the rows seen, D^2 + one
+    chunk)`` numbers per class (``solver="eigh"``: D x D, never a row).
+    ``sample_weight`` (in ``fit`` and ``partial_fit``) acts as repetition: a row
+    of weight k counts as k copies (weighted class means and scatters), so pair
+    (i, j) weighs ``w_i w_j``.
 
     Examples
     --------
@@ -262,34 +214,30 @@ class BBR(_PairMomentRanker):
     def _new_state(self, d, solver):
         if solver == "eigh":
             return {"pos": ClassMoments(d), "neg": ClassMoments(d)}
-        return {"pos": [], "neg": []}
+        return {"pos": ClassGram(d), "neg": ClassGram(d)}
 
-    def _accumulate(self, X, y01):
+    def _accumulate(self, X, y01, sample_weight):
         st = self._state
         if self._solver_used == "eigh":
-            update_class_moments(st["pos"], st["neg"], X, y01)
-        else:
-            pos = np.flatnonzero(y01 == 1)
-            neg = np.flatnonzero(y01 == 0)
-            if pos.size:
-                st["pos"].append(X[pos])
-            if neg.size:
-                st["neg"].append(X[neg])
+            update_class_moments(st["pos"], st["neg"], X, y01, sample_weight)
+            return
+        for label, gram in ((1, st["pos"]), (0, st["neg"])):
+            rows = y01 == label
+            if sample_weight is not None:
+                rows &= sample_weight > 0
+            rows = np.flatnonzero(rows)
+            if rows.size:  # summed into the class Gram matrix: no chunk is kept
+                gram.add(X[rows], None if sample_weight is None else sample_weight[rows])
 
     def _moments(self):
         st = self._state
-        if self._solver_used == "eigh":
-            n1, n0 = st["pos"].n, st["neg"].n
-            self.n_pairs_ = int(n1) * int(n0)
-            if n1 == 0 or n0 == 0:
-                return None, None
-            return all_pairs_moments(st["pos"], st["neg"])
-        n1 = sum(b.shape[0] for b in st["pos"])
-        n0 = sum(b.shape[0] for b in st["neg"])
-        self.n_pairs_ = int(n1) * int(n0)
+        n1, n0 = st["pos"].n, st["neg"].n
+        self.n_pairs_ = _count(n1) * _count(n0)
         if n1 == 0 or n0 == 0:
             return None, None
-        op = AllPairsOperator(st["pos"], st["neg"], self.n_features_in_)
+        if self._solver_used == "eigh":
+            return all_pairs_moments(st["pos"], st["neg"])
+        op = GramPairsOperator(st["pos"], st["neg"])
         return op.mu, op
 
 
@@ -299,8 +247,9 @@ class LCBR(_PairMomentRanker):
     Draws ``n_pairs`` (positive, negative) pairs uniformly with replacement,
     averages their moments ``mu_S``, ``Sigma_S`` (gultekin-paisley, Algorithm 2) and
     minimizes ``1/2 w'Sigma_S w - mu_S'w`` over ``|w| <= radius`` exactly.
-    Cost O(S D^2) with ``solver="eigh"``; ``solver="cg"`` never forms Sigma_S: it
-    keeps the training rows and the S index pairs and applies Sigma_S in O(nnz + S).
+    Cost O(S D^2) with ``solver="eigh"``; ``solver="cg"`` never forms a dense Sigma_S:
+    it keeps the second moment of the sampled differences ``z_s`` as a sparse Gram
+    matrix or as the z_s, whichever is smaller (as :class:`BBR` does).
 
     Parameters
     ----------
@@ -331,6 +280,9 @@ class LCBR(_PairMomentRanker):
     ``partial_fit`` samples ``n_pairs`` pairs *within each chunk* (a chunk with a
     single class contributes none) and averages all pairs sampled so far; pairs
     across chunks are never drawn, unlike :class:`BBR`'s exact stream.
+    With ``sample_weight`` each end of a pair is drawn with probability
+    proportional to its weight, so a row of weight k is drawn as often as k
+    copies would be (equal in distribution, not draw for draw).
 
     Examples
     --------
@@ -365,22 +317,27 @@ class LCBR(_PairMomentRanker):
         self._rng = check_random_state(self.random_state)
         if solver == "eigh":
             return {"n": 0, "sz": np.zeros(d), "szz": np.zeros((d, d))}
-        return {"n": 0, "chunks": []}
+        return {"n": 0, "gram": ClassGram(d)}
 
-    def _accumulate(self, X, y01):
-        pos = np.flatnonzero(y01 == 1).astype(np.int64)
-        neg = np.flatnonzero(y01 == 0).astype(np.int64)
+    def _accumulate(self, X, y01, sample_weight):
+        live = np.ones(y01.shape[0], dtype=bool) if sample_weight is None else sample_weight > 0
+        pos = np.flatnonzero((y01 == 1) & live).astype(np.int64)
+        neg = np.flatnonzero((y01 == 0) & live).astype(np.int64)
         if pos.size == 0 or neg.size == 0:
             return
-        a, b = draw_pairs(self._rng, pos, neg, int(self.n_pairs))  # gultekin-paisley Alg. 2, l. 4
+        if sample_weight is None:  # gultekin-paisley Alg. 2, line 4
+            a, b = draw_pairs(self._rng, pos, neg, int(self.n_pairs))
+        else:  # a row of weight k is drawn as often as k copies
+            a, b = draw_weighted_pairs(self._rng, pos, neg, sample_weight[pos],
+                                       sample_weight[neg], int(self.n_pairs))
         st = self._state
         st["n"] += a.shape[0]
         if self._solver_used == "eigh":
             sz, szz = sampled_pair_sums(X, a, b)
             st["sz"] += sz
             st["szz"] += szz
-        else:
-            st["chunks"].append((X, a, b))
+        else:  # the Gram matrix of the sampled z_s: no chunk is kept
+            st["gram"].add(pair_rows(X, a, b))
 
     def _moments(self):
         st = self._state
@@ -390,6 +347,10 @@ class LCBR(_PairMomentRanker):
         if self._solver_used == "eigh":
             # gultekin-paisley Alg. 2, lines 5-6: the 1/S factor applied once at the end
             return st["sz"] / st["n"], st["szz"] / st["n"]
-        op = SampledPairsOperator(st["chunks"], self.n_features_in_)
+        op = SecondMomentOperator(st["gram"])
         return op.mu, op
 
+
+def _count(n):
+    """A class count: an int, or the weight sum (a float) when it is not integral."""
+    return int(n) if float(n).is_integer() else float(n)

@@ -5,19 +5,20 @@ from __future__ import annotations
 import numpy as np
 from sklearn.base import BaseEstimator
 
-from .._kernels.sgd import HINGE, SQUARED_HINGE, crr_sgd
+from .._kernels.losses import loss_code
+from .._kernels.sgd import crr_sgd
 from .._kernels.sparse_rows import rng_init
 from .._progress import make_progress
 from .._validation import (
     Interval,
     Options,
     check_random_state,
+    check_sample_weight,
     check_X_y,
     draw_seed,
-    encode_binary,
     validate_params,
 )
-from ..base import BinaryRankerMixin
+from ..base import BinaryRankerMixin, OnlineRankerMixin
 from ..solvers.dual_cd import xargs
 
 __all__ = ["CombinedRanking"]
@@ -49,7 +50,7 @@ def all_pairs_mean_loss(s_pos, s_neg, w_pos, w_neg, loss):
     return float(w_pos @ per) / (w_pos.sum() * w_neg.sum())
 
 
-class CombinedRanking(BinaryRankerMixin, BaseEstimator):
+class CombinedRanking(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
     """Combined ranking and classification by SGD: CRR (Sculley 2010), as sofia-ml runs it.
 
     Pegasos-style SGD on ::
@@ -130,6 +131,8 @@ class CombinedRanking(BinaryRankerMixin, BaseEstimator):
         "verbose": ["boolean", Interval("integer", 0, None)],
     }
 
+    _online_private_state = ("_rng", "_bias")
+
     def __init__(self, alpha=1e-4, *, rank_probability=0.5, n_iter=100000, loss="hinge",
                  projection=False, fit_intercept=True, random_state=None, verbose=False):
         self.alpha = alpha
@@ -141,72 +144,22 @@ class CombinedRanking(BinaryRankerMixin, BaseEstimator):
         self.random_state = random_state
         self.verbose = verbose
 
-    def fit(self, X, y, sample_weight=None):
-        """Run ``n_iter`` SGD steps from w = 0.
+    def _partial_fit(self, X, y, classes, sample_weight):
+        """``n_iter`` SGD steps on this chunk, from w = 0 on the first call (OnlineRankerMixin).
 
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,)
-            Two label values; the larger one is the positive class.
-        sample_weight : array-like of shape (n_samples,), default=None
-
-        Returns
-        -------
-        self
+        ``fit`` runs ``n_iter`` steps from w = 0; ``partial_fit`` runs ``n_iter``
+        more, sampling from its chunk and continuing the step count ``t_``.
         """
-        for attr in ("classes_", "coef_", "_rng", "t_", "_bias"):
-            if hasattr(self, attr):
-                delattr(self, attr)
-        return self._partial_fit(X, y, None, sample_weight, reset=True)
-
-    def partial_fit(self, X, y, classes=None, sample_weight=None):
-        """Run ``n_iter`` more SGD steps, sampling from this chunk, continuing the step count.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,)
-        classes : array-like of shape (2,), default=None
-            The two label values; needed on the first call unless y holds both.
-        sample_weight : array-like of shape (n_samples,), default=None
-
-        Returns
-        -------
-        self
-        """
-        return self._partial_fit(X, y, classes, sample_weight, reset=not hasattr(self, "coef_"))
-
-    def _partial_fit(self, X, y, classes, sample_weight, reset):
         validate_params(self)
-        X, y = check_X_y(self, X, y, reset=reset)
+        first = self._is_first_call()
+        X, y = check_X_y(self, X, y, reset=first)
         name = type(self).__name__
-        if reset:
-            if classes is None:
-                self.classes_, _ = encode_binary(y)
-            else:
-                labels = np.unique(np.asarray(classes))
-                if labels.shape[0] != 2:
-                    raise ValueError(f"{name}: classes must hold exactly two label values for "
-                                     f"bipartite ranking; got {labels!r}.")
-                self.classes_ = labels
-        unknown = ~np.isin(y, self.classes_)
-        if unknown.any():
-            raise ValueError(f"{name}: y holds label(s) {np.unique(y[unknown])!r} not in "
-                             f"classes_ {self.classes_!r}.")
-        y01 = (y == self.classes_[1]).astype(np.int8)
+        sw = check_sample_weight(sample_weight, X.shape[0])
+        y01 = self._encode_chunk(y, classes)  # (sets classes_ on the first call: last check)
+        reset = first
         n, d = X.shape
-        if sample_weight is None:
+        if sw is None:
             sw = np.ones(n)
-        else:
-            sw = np.asarray(sample_weight, dtype=np.float64).reshape(-1)
-            if sw.shape[0] != n:
-                raise ValueError(f"{name}: sample_weight has {sw.shape[0]} entries; X has "
-                                 f"{n} rows.")
-            if not np.all(np.isfinite(sw)) or np.any(sw < 0):
-                raise ValueError(f"{name}: sample_weight must be finite and non-negative.")
-            if not np.any(sw > 0):
-                raise ValueError(f"{name}: sample_weight is zero everywhere: nothing to fit.")
         if reset:
             self._rng = check_random_state(self.random_state)
             self.t_ = 0
@@ -217,14 +170,13 @@ class CombinedRanking(BinaryRankerMixin, BaseEstimator):
         pos = np.flatnonzero(y01 == 1).astype(np.int64)
         neg = np.flatnonzero(y01 == 0).astype(np.int64)
         state = rng_init(draw_seed(self._rng))
-        loss_code = HINGE if self.loss == "hinge" else SQUARED_HINGE
         report = make_progress(self.verbose, name)
         done, n_rank = 0, 0
         xa = xargs(X)
         while done < self.n_iter:
             steps = min(_CHUNK, self.n_iter - done)
             n_rank += crr_sgd(xa, y_pm, sw, pos, neg, w, float(self.alpha), self.t_ + done,
-                              steps, float(self.rank_probability), loss_code,
+                              steps, float(self.rank_probability), loss_code(self.loss),
                               bool(self.projection), bool(self.fit_intercept), state)
             done += steps
             report(done, self.n_iter, f"|w|={np.sqrt(w @ w):.4g}")

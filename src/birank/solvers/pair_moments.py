@@ -19,13 +19,22 @@ across chunks exactly (Chan et al.'s pairwise update), and it does not cancel
 normalization (the 1/(N1 N0) of Alg. 1, lines 5-6) is the one used throughout, so
 ``radius`` means the same for BBR and LCBR.
 
-For sparse, high-dimensional X, Sigma is never formed: :class:`AllPairsOperator`
-applies it as ``X1'(X1 v)/N1 - m1 (m1.v) + X0'(X0 v)/N0 - m0 (m0.v) + mu (mu.v)``
-in O(nnz + D).
+For sparse, high-dimensional X, Sigma is never formed as a dense D x D matrix:
+each class keeps ``X_c'X_c`` (:class:`ClassGram`) as a sparse Gram matrix
+``G_c`` summed chunk by chunk (size bounded by feature co-occurrence, at most
+D^2, not by N) or, when that matrix would hold more numbers than the rows
+(high-dimensional text), as the rows themselves; :class:`GramPairsOperator`
+applies Sigma as ``G1 v/N1 - m1 (m1.v) + G0 v/N0 - m0 (m0.v) + mu (mu.v)``.
 
 **Sampled pairs** (Alg. 2): S index pairs drawn uniformly with replacement;
-``Sigma_S v = (1/S) Z'(Z v)`` with ``Z v = (X v)[a] - (X v)[b]`` and
-``Z'u = X'(bincount(a, u) - bincount(b, u))``, again O(nnz + S).
+``Sigma_S = (1/S) Z'Z`` over the sampled rows ``z_s = x_a - x_b``, kept as the
+Gram matrix of the z_s (:class:`ClassGram` again) and applied by
+:class:`SecondMomentOperator`.
+
+**Sample weights** act as repetitions: a row of weight k counts as k copies.
+Class counts become weight sums, means and scatters weighted ones, and pairs
+(i, j) weigh ``w_i w_j`` (LCBR draws each end with probability proportional to
+its weight).
 
 Note: ``mu`` always lies in the range of ``Sigma`` (``Sigma >= mu mu'`` for all pairs;
 ``mu_S`` is an average of the ``z_s`` spanning ``range(Sigma_S)``), so the quadratic
@@ -53,9 +62,12 @@ __all__ = [
     "all_pairs_moments",
     "naive_pair_moments",
     "draw_pairs",
+    "draw_weighted_pairs",
+    "pair_rows",
     "sampled_pair_sums",
-    "AllPairsOperator",
-    "SampledPairsOperator",
+    "ClassGram",
+    "GramPairsOperator",
+    "SecondMomentOperator",
 ]
 
 
@@ -75,11 +87,13 @@ class ClassMoments:
         self.mean = np.zeros(n_features)
         self.m2 = np.zeros((n_features, n_features))
 
-    def update(self, X, rows):
-        """Add rows ``rows`` of X (dense ndarray or CSR)."""
-        nb = rows.shape[0]
-        if nb == 0:
+    def update(self, X, rows, weights=None):
+        """Add rows ``rows`` of X (dense ndarray or CSR), with optional positive weights."""
+        if rows.shape[0] == 0:
             return self
+        if weights is not None:
+            return self._update_weighted(X, rows, weights)
+        nb = rows.shape[0]
         if sp.issparse(X):
             sx, sxx = class_scatter_csr(X.data, X.indices, X.indptr, X.shape[1], rows)
             mb = sx / nb
@@ -89,6 +103,19 @@ class ClassMoments:
             mb = Xb.mean(axis=0)
             Xc = Xb - mb
             m2b = Xc.T @ Xc
+        return self.merge(nb, mb, m2b)
+
+    def _update_weighted(self, X, rows, weights):
+        """Weighted count, mean and scatter ``sum_i w_i (x_i - m)(x_i - m)'`` of the rows."""
+        nb = float(weights.sum())
+        Xb = X[rows]
+        mb = np.asarray(Xb.T @ weights).ravel() / nb
+        if sp.issparse(Xb):
+            sxx = np.asarray((Xb.T @ Xb.multiply(weights[:, None])).todense())
+            m2b = sxx - nb * np.outer(mb, mb)
+        else:
+            Xc = Xb - mb
+            m2b = (Xc * weights[:, None]).T @ Xc
         return self.merge(nb, mb, m2b)
 
     def merge(self, nb, mb, m2b):
@@ -109,8 +136,16 @@ class ClassMoments:
 SMALL_DENSE_FEATURES = 32
 
 
-def update_class_moments(pos, neg, X, y01):
-    """Add a chunk (X, y01) to the positive and negative :class:`ClassMoments`."""
+def update_class_moments(pos, neg, X, y01, sample_weight=None):
+    """Add a chunk (X, y01) to the positive and negative :class:`ClassMoments`.
+
+    Rows of zero ``sample_weight`` take no part.
+    """
+    if sample_weight is not None:
+        for moments, label in ((pos, 1), (neg, 0)):
+            rows = np.flatnonzero((y01 == label) & (sample_weight > 0)).astype(np.int64)
+            moments.update(X, rows, sample_weight[rows])
+        return pos, neg
     if not sp.issparse(X) and X.shape[1] <= SMALL_DENSE_FEATURES:
         counts, means, m2 = two_class_moments_dense(X, y01)
         pos.merge(int(counts[1]), means[1], m2[1])
@@ -143,6 +178,23 @@ def naive_pair_moments(X, y01):
     return naive_pair_moments_dense(X, pos, neg)
 
 
+def _draw_weighted(rng, rows, weights, n):
+    """``n`` draws from ``rows`` with probability proportional to ``weights`` (inverse CDF)."""
+    cdf = np.cumsum(weights)
+    k = np.searchsorted(cdf, rng.random(n) * cdf[-1], side="right")
+    return rows[np.minimum(k, rows.shape[0] - 1)]
+
+
+def draw_weighted_pairs(rng, pos_rows, neg_rows, pos_weights, neg_weights, n_pairs):
+    """``n_pairs`` pairs, each end drawn with probability proportional to its weight.
+
+    A pair (i, j) is drawn with probability ``w_i w_j / (W1 W0)``: a row of
+    weight k is drawn as often as k copies of it would be.
+    """
+    return (_draw_weighted(rng, pos_rows, pos_weights, n_pairs),
+            _draw_weighted(rng, neg_rows, neg_weights, n_pairs))
+
+
 def draw_pairs(rng, pos_rows, neg_rows, n_pairs):
     """Draw ``n_pairs`` (positive, negative) row pairs uniformly with replacement.
 
@@ -161,52 +213,107 @@ def sampled_pair_sums(X, a_rows, b_rows):
     return sampled_pair_sums_dense(X, a_rows, b_rows)
 
 
-def _square(X):
-    return X.multiply(X).tocsr() if sp.issparse(X) else X * X
+def _nnz(Z):
+    return Z.nnz if sp.issparse(Z) else Z.size
 
 
-def _sq_row_norms(X):
-    if sp.issparse(X):
-        return np.asarray(X.multiply(X).sum(axis=1)).ravel()
-    return np.einsum("ij,ij->i", X, X)
+def _gram(Z):
+    return (Z.T @ Z).tocsr() if sp.issparse(Z) else Z.T @ Z
 
 
-class AllPairsOperator(LinearOperator):
-    """Sigma_N over all pairs as an implicit operator; keeps the class rows, O(nnz) per product.
+class ClassGram:
+    """Weight sum ``n``, weighted sum ``s = X'w`` and second moment ``X' diag(w) X`` of rows.
 
-    Parameters
-    ----------
-    pos_blocks, neg_blocks : list of (n_i, D) arrays or CSR matrices
-        The rows of each class (chunks of a stream are kept as they came).
+    The second moment is held in the smaller of two forms: the Gram matrix
+    ``G`` (scipy CSR for sparse rows, an ndarray for dense ones), whose size is
+    bounded by feature co-occurrence (at most ``D^2``), or the row blocks
+    themselves (scaled by ``sqrt(w)``), applied as ``B'(B v)``. Blocks are
+    folded into ``G`` as soon as that cannot make the state larger, i.e. when
+    ``min(D^2, nnz(G) + sum_i nnz(x_i)^2)`` is at most the nnz of the kept rows.
+    On low-dimensional or dense-ish data (a9a: D = 123) this happens at the
+    first chunk and the state stays at most ``D^2``, whatever the number of
+    rows; on high-dimensional text, where a Gram matrix would hold far more
+    numbers than the rows (farm-ads: 85M against 0.8M), the rows are kept. The
+    state is therefore at most ``min(nnz(rows seen), D^2 + one chunk)``.
     """
 
-    def __init__(self, pos_blocks, neg_blocks, n_features):
-        self.pos_blocks, self.neg_blocks = pos_blocks, neg_blocks
-        self.n1 = sum(b.shape[0] for b in pos_blocks)
-        self.n0 = sum(b.shape[0] for b in neg_blocks)
-        self.m1 = self._sum(pos_blocks, n_features) / self.n1
-        self.m0 = self._sum(neg_blocks, n_features) / self.n0
+    def __init__(self, n_features):
+        self.n = 0
+        self.s = np.zeros(n_features)
+        self.G = None
+        self.blocks = []
+        self._block_nnz = 0
+        self._block_sq = 0  # sum over kept rows of nnz(x_i)^2: bounds nnz(B'B)
+
+    def add(self, Z, weights=None):
+        """Add the rows of ``Z`` (CSR or ndarray), each with weight 1 or ``weights``."""
+        if Z.shape[0] == 0:
+            return self
+        if weights is None:
+            self.n += Z.shape[0]
+            self.s += np.asarray(Z.sum(axis=0)).ravel()
+        else:
+            self.n += float(weights.sum())
+            self.s += np.asarray(Z.T @ weights).ravel()
+            root = np.sqrt(weights)[:, None]
+            Z = Z.multiply(root).tocsr() if sp.issparse(Z) else Z * root
+        self.blocks.append(Z)
+        self._block_nnz += _nnz(Z)
+        per_row = np.diff(Z.indptr) if sp.issparse(Z) else np.full(Z.shape[0], Z.shape[1])
+        self._block_sq += int(np.sum(per_row.astype(np.int64) ** 2))
+        d = self.s.shape[0]
+        g_nnz = 0 if self.G is None else _nnz(self.G)
+        if min(d * d, g_nnz + self._block_sq) <= self._block_nnz:
+            self._fold()
+        return self
+
+    def _fold(self):
+        """Sum the kept row blocks into ``G`` (it cannot grow the state, see the class doc)."""
+        for B in self.blocks:
+            G = _gram(B)
+            self.G = G if self.G is None else self.G + G
+        self.blocks, self._block_nnz, self._block_sq = [], 0, 0
+
+    @property
+    def stored(self):
+        """Numbers held for the second moment: nnz of ``G`` plus nnz of the kept rows."""
+        return (0 if self.G is None else _nnz(self.G)) + self._block_nnz
+
+    def matvec(self, v):
+        out = np.zeros(self.s.shape[0]) if self.G is None else np.asarray(self.G @ v).ravel()
+        for B in self.blocks:
+            out += np.asarray(B.T @ np.asarray(B @ v).ravel()).ravel()
+        return out
+
+    def diagonal(self):
+        out = (np.zeros(self.s.shape[0]) if self.G is None
+               else np.asarray(self.G.diagonal()).ravel().copy())
+        for B in self.blocks:
+            sq = B.multiply(B) if sp.issparse(B) else B * B
+            out += np.asarray(sq.sum(axis=0)).ravel()
+        return out
+
+
+class GramPairsOperator(LinearOperator):
+    """Sigma_N over all pairs from the two classes' :class:`ClassGram`: O(nnz(G) + D) per product.
+
+    ``Sigma v = G1 v/N1 - m1 (m1.v) + G0 v/N0 - m0 (m0.v) + mu (mu.v)``
+    (module docstring), with ``N_c`` the class weight sums.
+    """
+
+    def __init__(self, pos, neg):
+        self.pos, self.neg = pos, neg
+        self.n1, self.n0 = pos.n, neg.n
+        self.m1 = pos.s / pos.n
+        self.m0 = neg.s / neg.n
         self.mu = self.m1 - self.m0
-        super().__init__(dtype=np.float64, shape=(n_features, n_features))
-
-    @staticmethod
-    def _sum(blocks, d):
-        s = np.zeros(d)
-        for b in blocks:
-            s += np.asarray(b.sum(axis=0)).ravel()
-        return s
-
-    @staticmethod
-    def _gram(blocks, v):
-        out = 0.0
-        for b in blocks:
-            out = out + b.T @ (b @ v)
-        return np.asarray(out).ravel()
+        d = self.mu.shape[0]
+        super().__init__(dtype=np.float64, shape=(d, d))
 
     def _matvec(self, v):
         v = np.asarray(v, dtype=np.float64).ravel()
-        out = self._gram(self.pos_blocks, v) / self.n1 - self.m1 * (self.m1 @ v)
-        out += self._gram(self.neg_blocks, v) / self.n0 - self.m0 * (self.m0 @ v)
+        out = self.pos.matvec(v) / self.n1 - self.m1 * (self.m1 @ v)
+        out += self.neg.matvec(v) / self.n0 - self.m0 * (self.m0 @ v)
         out += self.mu * (self.mu @ v)
         return out
 
@@ -214,72 +321,46 @@ class AllPairsOperator(LinearOperator):
         return self._matvec(v)
 
     def diagonal(self):
-        """diag(Sigma_N) = sum_c (mean x_k^2 - m_ck^2) + mu_k^2, in O(nnz)."""
-        d = self._sum([_square(b) for b in self.pos_blocks], self.shape[0]) / self.n1
-        d += self._sum([_square(b) for b in self.neg_blocks], self.shape[0]) / self.n0
+        """diag(Sigma_N) = sum_c (mean x_k^2 - m_ck^2) + mu_k^2."""
+        d = self.pos.diagonal() / self.n1 + self.neg.diagonal() / self.n0
         return d - self.m1 ** 2 - self.m0 ** 2 + self.mu ** 2
 
     def trace(self):
-        """trace(Sigma_N) = sum_c (mean |x|^2 - |m_c|^2) + |mu|^2, in O(nnz)."""
-        t = sum(_sq_row_norms(b).sum() for b in self.pos_blocks) / self.n1 - self.m1 @ self.m1
-        t += sum(_sq_row_norms(b).sum() for b in self.neg_blocks) / self.n0 - self.m0 @ self.m0
+        """trace(Sigma_N) = sum_c (mean |x|^2 - |m_c|^2) + |mu|^2."""
+        t = self.pos.diagonal().sum() / self.n1 - self.m1 @ self.m1
+        t += self.neg.diagonal().sum() / self.n0 - self.m0 @ self.m0
         return float(t + self.mu @ self.mu)
 
 
-class SampledPairsOperator(LinearOperator):
-    """Sigma_S over explicitly sampled pairs, implicit: O(nnz + S) per product.
+class SecondMomentOperator(LinearOperator):
+    """``G v / n``: the second moment of the rows behind one :class:`ClassGram`.
 
-    Parameters
-    ----------
-    chunks : list of (X, a_rows, b_rows)
-        Each chunk's matrix and the global row indices of its sampled pairs.
+    For LCBR the rows are the sampled pair differences ``z_s``, so this is
+    Sigma_S and ``gram.s / gram.n`` is mu_S.
     """
 
-    def __init__(self, chunks, n_features):
-        self.chunks = chunks
-        self.n_pairs = sum(a.shape[0] for _, a, _ in chunks)
-        s = np.zeros(n_features)
-        for X, a, b in chunks:
-            s += self._zt(X, a, b, np.ones(a.shape[0]))
-        self.mu = s / self.n_pairs
-        super().__init__(dtype=np.float64, shape=(n_features, n_features))
-
-    @staticmethod
-    def _zt(X, a, b, u):
-        n = X.shape[0]
-        c = np.bincount(a, weights=u, minlength=n) - np.bincount(b, weights=u, minlength=n)
-        return np.asarray(X.T @ c).ravel()
+    def __init__(self, gram):
+        self.gram = gram
+        self.n_pairs = gram.n
+        self.mu = gram.s / gram.n
+        d = self.mu.shape[0]
+        super().__init__(dtype=np.float64, shape=(d, d))
 
     def _matvec(self, v):
-        v = np.asarray(v, dtype=np.float64).ravel()
-        out = np.zeros(self.shape[0])
-        for X, a, b in self.chunks:
-            xv = np.asarray(X @ v).ravel()
-            out += self._zt(X, a, b, xv[a] - xv[b])
-        return out / self.n_pairs
+        return self.gram.matvec(np.asarray(v, dtype=np.float64).ravel()) / self.n_pairs
 
     def _rmatvec(self, v):
         return self._matvec(v)
 
     def diagonal(self):
-        """diag(Sigma_S) = mean_s z_sk^2, from squared entries and one product per pair."""
-        d = np.zeros(self.shape[0])
-        for X, a, b in self.chunks:
-            n = X.shape[0]
-            cnt = np.bincount(a, minlength=n) + np.bincount(b, minlength=n)
-            d += np.asarray(_square(X).T @ cnt.astype(np.float64)).ravel()
-            prod = X[a].multiply(X[b]) if sp.issparse(X) else X[a] * X[b]
-            d -= 2.0 * np.asarray(prod.sum(axis=0)).ravel()
-        return d / self.n_pairs
+        """diag(Sigma_S) = mean_s z_sk^2."""
+        return self.gram.diagonal() / self.n_pairs
 
     def trace(self):
-        """trace(Sigma_S) = mean |z_s|^2, from row norms and one product per pair."""
-        t = 0.0
-        for X, a, b in self.chunks:
-            sq = _sq_row_norms(X)
-            if sp.issparse(X):
-                cross = np.asarray(X[a].multiply(X[b]).sum(axis=1)).ravel()
-            else:
-                cross = np.einsum("ij,ij->i", X[a], X[b])
-            t += float(np.sum(sq[a] + sq[b] - 2.0 * cross))
-        return t / self.n_pairs
+        """trace(Sigma_S) = mean_s |z_s|^2."""
+        return float(self.gram.diagonal().sum() / self.n_pairs)
+
+
+def pair_rows(X, a_rows, b_rows):
+    """The sampled pair differences ``x_a - x_b`` as rows (CSR for CSR X)."""
+    return (X[a_rows] - X[b_rows]).tocsr() if sp.issparse(X) else X[a_rows] - X[b_rows]
