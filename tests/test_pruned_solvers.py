@@ -4,8 +4,6 @@ import warnings
 
 import numpy as np
 import pytest
-from sklearn.exceptions import ConvergenceWarning
-
 from birank.solvers.dual_cd import PairDualCD
 from birank.solvers.kernel_dual_cd import KernelPairDualCD, point_kernel, rbf_gamma
 from birank.solvers.kernel_newton import (
@@ -58,13 +56,14 @@ def test_kernel_newton_matches_kernel_dual_cd_on_all_pairs(loss):
     X, y, groups = _data(3, grouped=(loss == "hinge"))
     gamma, C = 0.5, 0.7
     K = point_kernel(X, X, "rbf", gamma)
-    beta, F, _, ok, n_pairs = solve_kernel_ranksvm(
-        K, y, groups, C=C, loss=loss, tol=1e-10 if loss == "squared_hinge" else 1e-8)
-    assert ok
+    res = solve_kernel_ranksvm(K, y, groups, C=C, loss=loss,
+                               tol=1e-10 if loss == "squared_hinge" else 1e-8)
+    beta, F, n_pairs = res.coef, res.objective, res.info["n_pairs"]
+    assert res.converged
     I, J, _ = all_pairs(y, groups)
     cd = KernelPairDualCD(X, gamma=gamma, loss=loss, tol=1e-9, max_iter=100000, random_state=0)
     cd.add_rows(I, J, C)
-    cd.solve()
+    assert cd.solve()
     assert n_pairs == I.size == cd.n_rows
     assert F == pytest.approx(cd.primal_objective(), rel=1e-7)
     assert cd.primal_objective() == pytest.approx(cd.dual_objective(), rel=1e-7)
@@ -121,8 +120,8 @@ def test_kernel_dual_cd_validates_and_warns():
         cd.add_rows([0], [1], -1.0)
     I, J, _ = all_pairs(y)
     cd.add_rows(I, J, 100.0)
-    with pytest.warns(ConvergenceWarning, match="max_iter"):
-        cd.solve()
+    assert cd.solve() is False and cd.result().converged is False
+    assert "max_iter=1" in cd.not_converged_message("X", 1, 1e-12)
     with pytest.raises(ValueError, match="kernel must be"):
         KernelPairDualCD(X, kernel="poly")
 

@@ -25,6 +25,7 @@ ESTIMATORS = {
     "CombinedRanking": "birank.batch.combined_ranking:CombinedRanking",
     "BBR": "birank.batch.bbr:BBR",
     "LCBR": "birank.batch.bbr:LCBR",
+    "PrunedRankSVM": "birank.batch.pruned_ranksvm:PrunedRankSVM",
     # online learners (DESIGN.md), resolved once they exist
     "CBR": "birank.online:CBR",
     "OAM": "birank.online:OAM",
@@ -53,7 +54,7 @@ MODELS = {
             "exact all-pairs squared loss from pair moments (gultekin-paisley BBR)"),
     "lcbr": ("LCBR", {"n_pairs": 5000},
              "pairwise squared loss on 5000 sampled pairs (gultekin-paisley LCBR)"),
-    "pruned": ("birank.batch.pruned_ranksvm:PrunedRankSVM", {"C": 1.0, "kernel": "linear"},
+    "pruned": ("PrunedRankSVM", {"C": 1.0, "kernel": "linear"},
                "Pruned RankSVM: closest S + random S pairs, real-valued labels (lin-jan-lin)"),
 }
 

@@ -268,7 +268,10 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
         if self.kernel == "linear":
             self.coef_ = self._solve_linear(solver, X)
         else:
-            solver.solve()
+            if not solver.solve():
+                warnings.warn(solver.not_converged_message("PrunedRankSVM (kernel dual CD)",
+                                                           self.max_iter, self.tol),
+                              ConvergenceWarning, stacklevel=3)
             self._set_expansion(X, *solver.support())
         self.pairs_ = (a, b)
         self.alpha_ = solver.alpha_.copy()
@@ -281,20 +284,17 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
         """Dual CD; a pool it cannot finish in max_iter passes (many pairs over few
         features: the dual is degenerate) is finished in the primal by Newton from
         where dual CD stopped, as ActiveRankSVM does (``final_solver_ = 'newton'``)."""
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", ConvergenceWarning)
-            solver.solve()
-        stalled = [w for w in caught if issubclass(w.category, ConvergenceWarning)]
-        if not stalled:
+        if solver.solve():
             return solver.coef_.copy()
         dense_cells = 0 if sp.issparse(X) else solver.n_rows * (X.shape[1] + 1)
         if dense_cells <= _MAX_DENSE_POOL:
-            w, ok, _ = solve_rows(solver.pool_matrix(), solver.C_, self.loss, w0=solver.w,
-                                  tol=min(self.tol, 1e-4), max_iter=self.max_iter)
-            if ok:
+            res = solve_rows(solver.pool_matrix(), solver.C_, self.loss, w0=solver.w,
+                             tol=min(self.tol, 1e-4), max_iter=self.max_iter)
+            if res.converged:
                 self.final_solver_ = "newton"
-                return w[:-1].copy()
-        warnings.warn(str(stalled[0].message), ConvergenceWarning, stacklevel=4)
+                return res.coef[:-1].copy()
+        warnings.warn(solver.not_converged_message("PrunedRankSVM (dual CD)", self.max_iter,
+                                                   self.tol), ConvergenceWarning, stacklevel=4)
         return solver.coef_.copy()
 
     def _fit_total(self, X, y, groups):
@@ -306,9 +306,10 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
         else:
             check_kernel_memory(X.shape[0], self.cache_size)
             K = point_kernel(X, X, "rbf", self.gamma_)
-            beta, _, n_iter, converged, n_pairs = solve_kernel_ranksvm(
-                K, y, groups, C=self.C, loss=self.loss, tol=self.tol, max_iter=self.max_iter)
-            if not converged:
+            res = solve_kernel_ranksvm(K, y, groups, C=self.C, loss=self.loss, tol=self.tol,
+                                       max_iter=self.max_iter)
+            beta, n_iter, n_pairs = res.coef, res.n_iter, res.info["n_pairs"]
+            if not res.converged:
                 warnings.warn(f"PrunedRankSVM(n_closest='all', kernel='rbf') did not reach "
                               f"tol={self.tol} in max_iter={self.max_iter} Newton "
                               "iterations; increase max_iter or tol.", ConvergenceWarning)

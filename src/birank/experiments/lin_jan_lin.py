@@ -382,7 +382,7 @@ def add_arguments(parser):
 
 def run(args):
     """Run the reproduction; returns 0."""
-    from ..cli import UserError
+    from ..exceptions import UserError
 
     unknown = [d for d in args.datasets if d not in REAL_FILES]
     if unknown:

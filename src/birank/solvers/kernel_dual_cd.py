@@ -13,14 +13,12 @@ megabytes, otherwise computed on the fly (RBF only).
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import scipy.sparse as sp
-from sklearn.exceptions import ConvergenceWarning
 
 from .._kernels.kernel_dual_cd import kernel_dual_cd, pair_diag
 from .._validation import check_random_state, draw_seed
+from ._result import SolverResult
 
 __all__ = ["KernelPairDualCD", "point_kernel", "rbf_gamma"]
 
@@ -92,6 +90,7 @@ class KernelPairDualCD:
     >>> solver = KernelPairDualCD(X, kernel="linear", tol=1e-10, random_state=0)
     >>> solver.add_rows([1, 2], [0, 1], C=[10.0, 10.0])
     >>> solver.solve()
+    True
     >>> solver.decision_function(X).round(6).tolist()   # w = 1
     [0.0, 1.0, 2.0]
     """
@@ -124,6 +123,7 @@ class KernelPairDualCD:
         self.alpha_ = np.empty(0)
         self.n_iter_ = 0
         self.pg_gap_ = np.inf
+        self.converged_ = False
 
     @property
     def n_rows(self):
@@ -187,19 +187,35 @@ class KernelPairDualCD:
         pair_diag(self._K, self._P, self._sq, self.gamma, self._cached, self._ab, start,
                   self.n_rows, self._qd)
 
-    def solve(self):
-        """Dual CD from the current alpha (a warm start); warns when max_iter is reached."""
+    def solve(self, tol=None, max_iter=None):
+        """Dual CD from the current alpha (a warm start), as :meth:`birank.solvers.dual_cd.DualCD.solve`.
+
+        ``tol`` / ``max_iter`` default to the constructor's. Returns whether the
+        stopping rule was met; no warning is raised here (the caller decides).
+        """
+        tol = self.tol if tol is None else float(tol)
+        max_iter = self.max_iter if max_iter is None else int(max_iter)
         n_iter, gap = kernel_dual_cd(self._K, self._P, self._sq, self.gamma, self._cached,
                                      self._ab, self._C, self._qd, self.alpha_,
                                      self.point_coef_, self._f, self.n_rows,
                                      self.loss == "squared_hinge", draw_seed(self._rng),
-                                     self.tol, self.max_iter)
+                                     tol, max_iter)
         self.n_iter_, self.pg_gap_ = int(n_iter), float(gap)
-        if n_iter >= self.max_iter and gap > self.tol:
-            warnings.warn(
-                f"KernelPairDualCD did not converge in max_iter={self.max_iter} passes "
-                f"(projected-gradient spread {gap:.3g} > tol={self.tol:g}); increase "
-                "max_iter or tol.", ConvergenceWarning, stacklevel=2)
+        self.converged_ = not (n_iter >= max_iter and gap > tol)
+        return self.converged_
+
+    def result(self):
+        """The state after the last :meth:`solve` as a :class:`SolverResult` (``coef`` = the
+        point coefficients, in the order of ``point_index_``)."""
+        return SolverResult(self.point_coef_.copy(), self.n_iter_, self.converged_,
+                            self.primal_objective(),
+                            info={"pg_gap": self.pg_gap_, "dual": self.dual_objective(),
+                                  "point_index": self.point_index_.copy()})
+
+    def not_converged_message(self, name, max_iter, tol):
+        """The sentence a caller puts in its ConvergenceWarning after a failed :meth:`solve`."""
+        return (f"{name} did not converge in max_iter={max_iter} passes (projected-gradient "
+                f"spread {self.pg_gap_:.3g} > tol={tol:g}); increase max_iter or tol.")
 
     # ------------------------------------------------------------ read-outs
     def support(self):
