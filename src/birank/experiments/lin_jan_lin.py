@@ -50,7 +50,6 @@ from . import lin_jan_lin_published as pub
 from ._report import (
     format_mean_std,
     markdown_table,
-    mean_std,
     new_figure,
     run_metadata,
     save_figure,
