@@ -11,6 +11,7 @@ Public estimators (all scikit-learn compatible, dense or CSR input):
 - :class:`CBR` -- online confidence-weighted bipartite ranking (khalid-ray-chitsaz), ``partial_fit``
 - :class:`OAM`, :class:`AdaOAM` -- online AUC maximization (Zhao et al. 2011; Ding et al. 2015)
 - :class:`OPAUC` (and OPAUCr), :class:`OnlineUniExp`, :class:`SPAM`, :class:`PGD` -- online AUC learners
+- :class:`PrunedRankSVM` -- lin-jan-lin Closest / Pruned RankSVM (chosen pairs), linear or RBF
 
 Metrics live in :mod:`birank.metrics`, data in :mod:`birank.datasets`.
 
@@ -30,6 +31,7 @@ _LAZY = {
     "CombinedRanking": ".batch.combined_ranking",
     "BBR": ".batch.bbr",
     "LCBR": ".batch.bbr",
+    "PrunedRankSVM": ".batch.pruned_ranksvm",
     "CBR": ".online.cbr",
     "OAM": ".online.oam",
     "AdaOAM": ".online.adaoam",

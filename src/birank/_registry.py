@@ -25,6 +25,7 @@ ESTIMATORS = {
     "CombinedRanking": "birank.batch.combined_ranking:CombinedRanking",
     "BBR": "birank.batch.bbr:BBR",
     "LCBR": "birank.batch.bbr:LCBR",
+    "PrunedRankSVM": "birank.batch.pruned_ranksvm:PrunedRankSVM",
     # online learners
     "CBR": "birank.online.cbr:CBR",
     "OAM": "birank.online.oam:OAM",
@@ -73,6 +74,8 @@ MODELS = {
              "stochastic proximal AUC maximization, L2 (Natole et al. 2018)"),
     "pgd": ("PGD", {"eta": 0.1, "buffer_size": 50},
             "online pairwise gradient descent, FIFO buffers of 50 (Boissier et al. 2016)"),
+    "pruned": ("PrunedRankSVM", {"C": 1.0, "kernel": "linear"},
+               "Pruned RankSVM: closest S + random S pairs, real-valued labels (lin-jan-lin)"),
 }
 
 

@@ -48,10 +48,13 @@ def save_model(estimator, path, *, overwrite=False, extra=None):
         model would be refused by :func:`load_model`).
     """
     path = Path(path)
+    if not hasattr(estimator, "coef_"):
+        # either unfitted or a kernel expansion (PrunedRankSVM(kernel='rbf'))
+        raise ValueError(f"{type(estimator).__name__} has no coef_ (not fitted, or a kernel "
+                         "model): nothing to save; only fitted linear rankers can be saved "
+                         "as JSON model files.")
     if str(path) != "-" and path.exists() and not overwrite:
         raise FileExistsError(f"{path} exists; pass overwrite=True (CLI: --force) to replace it.")
-    if not hasattr(estimator, "coef_"):
-        raise ValueError(f"{type(estimator).__name__} is not fitted: nothing to save.")
     coef = np.asarray(estimator.coef_, dtype=float).reshape(-1)
     if not np.isfinite(coef).all() or not np.isfinite(getattr(estimator, "intercept_", 0.0)):
         raise ValueError(f"{type(estimator).__name__} has non-finite coefficients (NaN or "

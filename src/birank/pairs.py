@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._kernels.id_set import new_table, table_contains, table_insert
+from ._kernels.ordinal_levels import closest_pair_ids, level_pair_counts
 
 __all__ = [
     "BipartitePairs",
@@ -182,12 +183,63 @@ class OrdinalPairs(_PairSpace):
         self._group_start = group_start.astype(np.int64)
         self._offsets = np.concatenate(([0], np.cumsum(self._lower)))
         self.n_pairs = int(self._offsets[-1])
+        # runs of equal labels: global run id per sorted position, run bounds, and the
+        # distinct-label rank inside the group (lin-jan-lin levels, see closest())
+        self._run_id = (np.cumsum(new_run) - 1).astype(np.int64)
+        self._run_begin = np.flatnonzero(new_run).astype(np.int64)
+        self._run_end = np.append(self._run_begin[1:], n).astype(np.int64)
+        first_run = np.maximum.accumulate(np.where(new_group, self._run_id, 0))
+        self._rank = (self._run_id - first_run).astype(np.int64)
 
     def decode(self, ids):
         ids = self._check_ids(ids)
         r = np.searchsorted(self._offsets, ids, side="right") - 1
         local = ids - self._offsets[r]
         return self.order[r], self.order[self._group_start[r] + local]
+
+    def levels(self, ids):
+        """Level of each pair: the difference of the distinct-label ranks of its rows.
+
+        Without tied labels this is lin-jan-lin's order difference r of a
+        level-r pair ``(x_k, x_{k+r})`` (section III-A). With ties a level
+        counts distinct label values, so all rows of one label share a level
+        position: level 1 holds every pair between adjacent label values
+        (a run of m equal labels next to a run of m' gives m m' pairs).
+        """
+        ids = self._check_ids(ids)
+        r = np.searchsorted(self._offsets, ids, side="right") - 1
+        q = self._group_start[r] + ids - self._offsets[r]
+        return self._rank[r] - self._rank[q]
+
+    def level_counts(self, max_level):
+        """Number of pairs at levels ``1 .. max_level`` (array index = level; index 0 is 0)."""
+        return level_pair_counts(self._rank, self._run_id, self._run_begin, self._run_end,
+                                 int(max_level))
+
+    def closest(self, n):
+        """Ids of the ``n`` order-closest pairs: level 1, then level 2, ... (lin-jan-lin Alg. 1).
+
+        Inside a level, pairs are ordered by the sorted position of the upper
+        row, then of the lower row (rows sorted by (group, y), stable). The
+        pairs of each level are read off as contiguous id blocks, O(N) per
+        level visited: nothing of size ``n_pairs`` is built.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> space = OrdinalPairs(np.array([3.0, 1.0, 2.0, 0.0]))
+        >>> a, b = space.decode(space.closest(3))   # the 1-closest pairs
+        >>> [(int(i), int(j)) for i, j in zip(a, b)]
+        [(1, 3), (2, 1), (0, 2)]
+        >>> space.levels(space.closest(space.n_pairs)).tolist()
+        [1, 1, 1, 2, 2, 3]
+        """
+        n = int(n)
+        if not 0 <= n <= self.n_pairs:
+            raise ValueError(f"cannot take {n} closest pairs: the space has {self.n_pairs}.")
+        ids, _ = closest_pair_ids(n, self._rank, self._run_id, self._run_begin,
+                                  self._run_end, self._offsets, self._group_start)
+        return ids
 
 
 class UnionPairs(_PairSpace):

@@ -14,6 +14,8 @@ EXPERIMENTS = {
                "Donmez & Carbonell: active sampling for rank learning (LossMin)"),
     "khalid": ("birank.experiments.khalid",
                "Khalid, Ray & Chitsaz: confidence-weighted bipartite ranking (online, Tables 3-6)"),
+    "lin-jan-lin": ("birank.experiments.lin_jan_lin",
+                    "Lin, Jan & Lin: Closest and Pruned RankSVM (Tables I-VI, Fig. 1, 3)"),
 }
 
 

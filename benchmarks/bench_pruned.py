@@ -1,0 +1,91 @@
+"""PrunedRankSVM fit time: closest S, closest S + random S and total pairs, linear and RBF.
+
+Data: ``x`` uniform in [-1, 1]^10, ``y = w.x + 0.5 * noise`` (lin-jan-lin's
+artificial data, section III-B). For every N the three fits run in this
+process, one after the other (median of ``--repeats``), and the ratios
+``total / closest`` and ``total / pruned`` are printed beside the pair
+counts. Total pairs: the exact O(N log N)-per-pass RankSVM (linear) and the
+primal kernel Newton over all N(N-1)/2 pairs with K in memory (RBF).
+The goal of issue 10: RBF total pairs at N = 3,000 (space_ga's size) in under
+30 s here.
+
+Usage::
+
+    python benchmarks/bench_pruned.py              # linear 1e3 1e4 1e5, RBF 1e3 3e3 5e3
+    python benchmarks/bench_pruned.py --quick      # linear 1e3 1e4, RBF 1e3
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+import warnings
+
+import numpy as np
+from sklearn.exceptions import ConvergenceWarning
+
+from birank import PrunedRankSVM
+
+
+W_TRUE = np.random.default_rng(0).uniform(-1, 1, 10)
+
+
+def _data(n, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(-1, 1, (n, W_TRUE.size))
+    return X, X @ W_TRUE + 0.5 * rng.normal(size=n)
+
+
+def _time(est, X, y, repeats):
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            est.fit(X, y)
+        times.append(time.perf_counter() - t0)
+    return float(np.median(times)), est
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--linear", nargs="*", type=float, default=[1e3, 1e4, 1e5])
+    parser.add_argument("--rbf", nargs="*", type=float, default=[1e3, 3e3, 5e3])
+    parser.add_argument("--C", type=float, default=1.0)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--loss", choices=["squared_hinge", "hinge"], default="squared_hinge",
+                        help="loss of every fit (default: squared hinge, the L2 loss of "
+                             "Kuo, Lee & Lin's kernel Newton; hinge smooths in stages and "
+                             "is much slower for RBF total pairs)")
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.linear, args.rbf, args.repeats = [1e3, 1e4], [1e3], 1
+    warm_X, warm_y = _data(50)
+    for kernel in ("linear", "rbf"):  # compile the kernels outside the timings
+        for nc in (None, "all"):
+            _time(PrunedRankSVM(n_closest=nc, kernel=kernel, loss=args.loss, random_state=0),
+                  warm_X, warm_y, 1)
+    print(f"loss={args.loss} C={args.C}")
+    print(f"{'kernel':6} {'N':>7} | {'closest s':>9} {'pruned s':>9} {'total s':>9} | "
+          f"{'pairs S':>7} {'S+S':>7} {'total':>12} | {'tot/clo':>7} {'tot/pru':>7} | "
+          f"test acc closest / pruned / total")
+    for kernel, sizes in (("linear", args.linear), ("rbf", args.rbf)):
+        for n in sizes:
+            n = int(n)
+            X, y = _data(n, seed=1)
+            Xt, yt = _data(2000, seed=2)
+            common = dict(kernel=kernel, C=args.C, loss=args.loss, random_state=0)
+            repeats = args.repeats if n <= 10**4 else 1
+            t_c, m_c = _time(PrunedRankSVM(n_random=0, **common), X, y, repeats)
+            t_p, m_p = _time(PrunedRankSVM(**common), X, y, repeats)
+            t_t, m_t = _time(PrunedRankSVM(n_closest="all", **common), X, y,
+                             repeats if kernel == "linear" else 1)
+            accs = " / ".join(f"{m.score(Xt, yt):.4f}" for m in (m_c, m_p, m_t))
+            print(f"{kernel:6} {n:>7} | {t_c:9.3f} {t_p:9.3f} {t_t:9.3f} | "
+                  f"{m_c.n_pairs_:>7} {m_p.n_pairs_:>7} {m_t.n_pairs_:>12} | "
+                  f"{t_t / t_c:7.2f} {t_t / t_p:7.2f} | {accs}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,62 @@
+"""Ordinal pairs listed level by level: lin-jan-lin's order-closest pairs (section III-A).
+
+Rows are sorted by (group, y) as :class:`birank.pairs.OrdinalPairs` sorts them;
+``run_id[p]`` is the global index of the run of equal labels holding sorted
+position ``p`` and ``rank[p]`` its distinct-label rank inside the group
+(0 = lowest label). A level-r pair is ``(p, q)`` with ``rank[p] - rank[q] = r``
+in the same group, so the partners of ``p`` at level r are exactly the
+positions of run ``run_id[p] - r``: one contiguous block, whose pair ids in
+the OrdinalPairs numbering are ``offsets[p] + (q - group_start[p])``.
+
+Order "from order-closest to farthest": level 1 first, then level 2, ...;
+inside a level by upper position p, then lower position q (both ascending).
+"""
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def closest_pair_ids(n_take, rank, run_id, run_begin, run_end, offsets, group_start):
+    """The first ``n_take`` pair ids in level order, and their levels.
+
+    O(N) per level visited plus O(n_take); the caller checks that
+    ``n_take`` does not exceed the number of pairs.
+    """
+    n = rank.shape[0]
+    ids = np.empty(n_take, dtype=np.int64)
+    levels = np.empty(n_take, dtype=np.int64)
+    count = 0
+    r = 1
+    while count < n_take:
+        seen = False
+        for p in range(n):
+            if rank[p] < r:
+                continue
+            seen = True
+            run = run_id[p] - r
+            base = offsets[p] - group_start[p]
+            for q in range(run_begin[run], run_end[run]):
+                if count == n_take:
+                    break
+                ids[count] = base + q
+                levels[count] = r
+                count += 1
+            if count == n_take:
+                break
+        if not seen:
+            break
+        r += 1
+    return ids[:count], levels[:count]
+
+
+@njit(cache=True)
+def level_pair_counts(rank, run_id, run_begin, run_end, max_level):
+    """Number of pairs at each level ``1 .. max_level`` (index 0 unused): O(N) per level."""
+    counts = np.zeros(max_level + 1, dtype=np.int64)
+    for p in range(rank.shape[0]):
+        top = min(rank[p], max_level)
+        for r in range(1, top + 1):
+            run = run_id[p] - r
+            counts[r] += run_end[run] - run_begin[run]
+    return counts

@@ -1,0 +1,357 @@
+"""Closest and Pruned RankSVM: train on few chosen pairs (lin-jan-lin, Algorithms 1 and 2)."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils.validation import check_is_fitted
+
+from .._validation import (
+    Interval,
+    Options,
+    check_random_state,
+    check_X,
+    check_X_y,
+    validate_params,
+)
+from ..base import RankerMixin
+from ..pairs import ChosenSet, OrdinalPairs, sample_pair_ids
+from ..solvers.dual_cd import PairDualCD
+from ..solvers.kernel_dual_cd import KernelPairDualCD, point_kernel, rbf_gamma
+from ..solvers.kernel_newton import check_kernel_memory, solve_kernel_ranksvm
+from ..solvers.newton import solve_rows
+from .ranksvm import RankSVM
+
+__all__ = ["PrunedRankSVM", "select_pairs"]
+
+#: a stalled linear dual CD is finished by Newton on the dense pool up to this many cells
+_MAX_DENSE_POOL = 2**25
+
+
+def select_pairs(y, n_closest=None, n_random=None, groups=None, random_state=None):
+    """Pair ids of lin-jan-lin's closest S (+ random R) pairs, and their pair space.
+
+    Rows are sorted by label (section III-A, Algorithm 2 step 1) and pairs are
+    listed from order-closest to farthest by :meth:`birank.pairs.OrdinalPairs.closest`:
+    a level counts distinct label values, so with tied labels level 1 holds
+    every pair between adjacent label values, and tied rows form no pair.
+
+    Parameters
+    ----------
+    y : array of shape (n_samples,), float
+    n_closest : int or None
+        S, clipped to the number of pairs. None: all level-1 pairs (the
+        1-closest pairs; N - 1 of them when no labels tie, one group).
+    n_random : int or None
+        R pairs drawn uniformly without replacement from the ordinal pairs not
+        among the closest S (by decoding integers; Algorithm 2 step 3),
+        clipped to what is left. None: R = S.
+    groups : array of shape (n_samples,), optional
+        Pairs only within a query.
+    random_state : None, int or numpy Generator
+
+    Returns
+    -------
+    ids : ndarray of int64
+        The S closest ids in level order, then the R random ids in draw order.
+    space : OrdinalPairs
+    n_closest, n_random : int
+        The counts actually taken.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> ids, space, s, r = select_pairs(np.arange(6.0), n_random=2, random_state=0)
+    >>> s, r, space.n_pairs
+    (5, 2, 15)
+    >>> space.levels(ids[:s]).tolist()
+    [1, 1, 1, 1, 1]
+    >>> bool(np.all(space.levels(ids[s:]) >= 2))
+    True
+    """
+    space = OrdinalPairs(y, groups)
+    if n_closest is None:
+        n_closest = int(space.level_counts(1)[1])
+    n_closest = min(int(n_closest), space.n_pairs)
+    n_random = n_closest if n_random is None else int(n_random)
+    n_random = min(n_random, space.n_pairs - n_closest)
+    closest = space.closest(n_closest)
+    if n_random > 0:
+        rng = check_random_state(random_state)
+        chosen = ChosenSet(closest) if n_closest else None
+        extra = sample_pair_ids(space.n_pairs, n_random, rng, chosen=chosen)
+        ids = np.concatenate((closest, extra))
+    else:
+        ids = closest
+    return ids, space, n_closest, n_random
+
+
+class PrunedRankSVM(RankerMixin, BaseEstimator):
+    """RankSVM on the order-closest pairs plus random pairs (lin-jan-lin Pruned RankSVM).
+
+    Sorts the rows by label, takes the S order-closest pairs (level 1 first:
+    adjacent labels, then labels two apart, ...; Algorithm 1, Closest RankSVM)
+    and adds R pairs drawn uniformly from the remaining ordinal pairs
+    (Algorithm 2, Pruned RankSVM), then solves lin-jan-lin eq. (1) on those
+    pairs only::
+
+        min 1/2 |w|^2 + C sum_{chosen (i, j)} loss(1 - w.(phi(x_i) - phi(x_j)))
+
+    A level counts distinct label values: with tied labels the level-1 pairs
+    are all pairs between adjacent label values, and equal labels form no pair
+    (:func:`select_pairs`). ``n_closest='all'`` trains on *all* ordinal pairs
+    with the exact solvers instead (total pairs: the truncated-Newton
+    :class:`~birank.RankSVM` for the linear kernel, and for RBF the primal
+    kernel Newton of :mod:`birank.solvers.kernel_newton`, which holds the
+    N x N kernel matrix in memory up to ``cache_size`` megabytes and raises a
+    ValueError above it).
+
+    Parameters
+    ----------
+    n_closest : int, 'all' or None, default=None
+        S. None: the level-1 (1-closest) pairs, N - 1 of them without ties.
+        Clipped to the number of pairs.
+    n_random : int or None, default=None
+        R random pairs beyond the closest ones; None means R = S
+        (closest S + random S). ``n_random=0`` is Closest RankSVM;
+        ``n_closest=0, n_random=k`` is the random-pairs baseline.
+    kernel : {'linear', 'rbf'}, default='linear'
+        Linear: warm-startable pair-row dual CD
+        (:class:`~birank.solvers.dual_cd.PairDualCD`). RBF: dual CD over the
+        same pairs on the point kernel, ``Q_pq = K_ia - K_ib - K_ja + K_jb``
+        (:class:`~birank.solvers.kernel_dual_cd.KernelPairDualCD`); the
+        kernel matrix of the distinct points of the chosen pairs is cached
+        when it fits in ``cache_size``.
+    gamma : 'scale' or float, default='scale'
+        RBF width ``exp(-gamma |x - x'|^2)``; 'scale' is ``1 / (n_features *
+        X.var())`` as in scikit-learn's SVC.
+    C : float, default=1.0
+    loss : {'hinge', 'squared_hinge'}, default='hinge'
+        Hinge is lin-jan-lin eq. (1).
+    tol : float, default=1e-3
+        Dual CD: projected-gradient spread (LIBSVM's eps). Total pairs: the
+        relative duality gap (hinge) or gradient norm (squared hinge).
+    max_iter : int, default=1000
+        Dual CD passes, or Newton iterations for total pairs.
+    cache_size : float, default=1024
+        Megabytes for point-kernel matrices (RBF).
+    random_state : None, int or numpy Generator, default=None
+        Draws the random pairs and the dual CD order.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_features,)
+        Linear kernel only.
+    intercept_ : float
+        Always 0.0 (it cancels in pairs).
+    support_ : ndarray of int
+        RBF: training rows with a non-zero expansion coefficient.
+    support_vectors_ : ndarray of shape (n_support, n_features)
+        RBF: those rows (dense).
+    dual_coef_ : ndarray of shape (n_support,)
+        RBF: ``decision_function(x) = sum_u dual_coef_u k(support_vectors_u, x)``.
+    gamma_ : float
+        RBF: the gamma used.
+    pairs_ : tuple of two int arrays
+        The chosen pairs ``(a, b)`` (row a above row b): the closest S in level
+        order, then the random ones. Not set for ``n_closest='all'``.
+    alpha_ : ndarray
+        Dual variable of every chosen pair (same order as ``pairs_``).
+    n_closest_, n_random_ : int
+        Pairs taken of each kind.
+    n_pairs_ : int
+        Pairs trained on.
+    n_total_pairs_ : int
+        All ordinal pairs (within groups).
+    n_iter_ : int
+    final_solver_ : {'dual_cd', 'newton'}
+        Chosen pairs, linear kernel: 'newton' when dual CD stalled at max_iter
+        (a degenerate pool: many pairs over few features) and Newton on the
+        chosen pairs finished the solve; ``alpha_`` is then dual CD's.
+    n_features_in_ : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from birank import PrunedRankSVM
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.uniform(-1, 1, size=(200, 5))
+    >>> y = X @ [1.0, -1.0, 0.5, 0.0, 2.0] + 0.1 * rng.normal(size=200)
+    >>> model = PrunedRankSVM(C=10.0, random_state=0).fit(X, y)
+    >>> model.n_closest_, model.n_random_, model.n_total_pairs_
+    (199, 199, 19900)
+    >>> bool(model.score(X, y) > 0.95)
+    True
+    >>> rbf = PrunedRankSVM(kernel="rbf", C=10.0, random_state=0).fit(X, y)
+    >>> bool(rbf.score(X, y) > 0.9)
+    True
+    """
+
+    _parameter_constraints = {
+        "n_closest": [None, Options("all"), Interval("integer", 0, None)],
+        "n_random": [None, Interval("integer", 0, None)],
+        "kernel": [Options("linear", "rbf")],
+        "gamma": [Options("scale"), Interval("real", 0, None, closed="neither")],
+        "C": [Interval("real", 0, None, closed="neither")],
+        "loss": [Options("hinge", "squared_hinge")],
+        "tol": [Interval("real", 0, None, closed="neither")],
+        "max_iter": [Interval("integer", 1, None)],
+        "cache_size": [Interval("real", 0, None, closed="neither")],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(self, n_closest=None, n_random=None, kernel="linear", gamma="scale", C=1.0,
+                 loss="hinge", tol=1e-3, max_iter=1000, cache_size=1024.0, random_state=None):
+        self.n_closest = n_closest
+        self.n_random = n_random
+        self.kernel = kernel
+        self.gamma = gamma
+        self.C = C
+        self.loss = loss
+        self.tol = tol
+        self.max_iter = max_iter
+        self.cache_size = cache_size
+        self.random_state = random_state
+
+    def fit(self, X, y, groups=None):
+        """Choose the pairs and train on them.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Real-valued or graded relevance (higher ranks higher).
+        groups : array-like of shape (n_samples,), default=None
+            Query ids: pairs form only inside a query.
+
+        Returns
+        -------
+        self
+        """
+        validate_params(self)
+        X, y = check_X_y(self, X, y, reset=True)
+        y = _numeric_labels(y)
+        if groups is not None:
+            groups = np.asarray(groups).reshape(-1)
+            if groups.shape[0] != X.shape[0]:
+                raise ValueError(f"groups has {groups.shape[0]} entries but X has "
+                                 f"{X.shape[0]} rows.")
+        for name in ("coef_", "support_", "support_vectors_", "dual_coef_", "gamma_",
+                     "pairs_", "alpha_"):
+            self.__dict__.pop(name, None)
+        rng = check_random_state(self.random_state)
+        if self.kernel == "rbf":
+            self.gamma_ = rbf_gamma(X, self.gamma)
+        if isinstance(self.n_closest, str):
+            self._fit_total(X, y, groups)
+        else:
+            self._fit_chosen(X, y, groups, rng)
+        self.intercept_ = 0.0
+        return self
+
+    def _fit_chosen(self, X, y, groups, rng):
+        ids, space, s, r = select_pairs(y, self.n_closest, self.n_random, groups, rng)
+        a, b = space.decode(ids)
+        if self.kernel == "linear":
+            solver = PairDualCD(X, loss=self.loss, tol=self.tol, max_iter=self.max_iter,
+                                random_state=rng)
+        else:
+            solver = KernelPairDualCD(X, kernel="rbf", gamma=self.gamma_, loss=self.loss,
+                                      tol=self.tol, max_iter=self.max_iter,
+                                      cache_size=self.cache_size, random_state=rng)
+        solver.add_rows(a, b, self.C)
+        self.final_solver_ = "dual_cd"
+        if self.kernel == "linear":
+            self.coef_ = self._solve_linear(solver, X)
+        else:
+            if not solver.solve():
+                warnings.warn(solver.not_converged_message("PrunedRankSVM (kernel dual CD)",
+                                                           self.max_iter, self.tol),
+                              ConvergenceWarning, stacklevel=3)
+            self._set_expansion(X, *solver.support())
+        self.pairs_ = (a, b)
+        self.alpha_ = solver.alpha_.copy()
+        self.n_closest_, self.n_random_ = s, r
+        self.n_pairs_ = int(ids.size)
+        self.n_total_pairs_ = int(space.n_pairs)
+        self.n_iter_ = int(solver.n_iter_)
+
+    def _solve_linear(self, solver, X):
+        """Dual CD; a pool it cannot finish in max_iter passes (many pairs over few
+        features: the dual is degenerate) is finished in the primal by Newton from
+        where dual CD stopped, as ActiveRankSVM does (``final_solver_ = 'newton'``)."""
+        if solver.solve():
+            return solver.coef_.copy()
+        dense_cells = 0 if sp.issparse(X) else solver.n_rows * (X.shape[1] + 1)
+        if dense_cells <= _MAX_DENSE_POOL:
+            res = solve_rows(solver.pool_matrix(), solver.C_, self.loss, w0=solver.w,
+                             tol=min(self.tol, 1e-4), max_iter=self.max_iter)
+            if res.converged:
+                self.final_solver_ = "newton"
+                return res.coef[:-1].copy()
+        warnings.warn(solver.not_converged_message("PrunedRankSVM (dual CD)", self.max_iter,
+                                                   self.tol), ConvergenceWarning, stacklevel=4)
+        return solver.coef_.copy()
+
+    def _fit_total(self, X, y, groups):
+        if self.kernel == "linear":
+            exact = RankSVM(C=self.C, loss=self.loss, tol=self.tol, max_iter=self.max_iter)
+            exact.fit(X, y, groups=groups)
+            self.coef_ = exact.coef_
+            n_pairs, self.n_iter_ = exact.n_pairs_, exact.n_iter_
+        else:
+            check_kernel_memory(X.shape[0], self.cache_size)
+            K = point_kernel(X, X, "rbf", self.gamma_)
+            res = solve_kernel_ranksvm(K, y, groups, C=self.C, loss=self.loss, tol=self.tol,
+                                       max_iter=self.max_iter)
+            beta, n_iter, n_pairs = res.coef, res.n_iter, res.info["n_pairs"]
+            if not res.converged:
+                warnings.warn(f"PrunedRankSVM(n_closest='all', kernel='rbf') did not reach "
+                              f"tol={self.tol} in max_iter={self.max_iter} Newton "
+                              "iterations; increase max_iter or tol.", ConvergenceWarning)
+            rows = np.flatnonzero(beta)
+            self._set_expansion(X, rows, beta[rows])
+            self.n_iter_ = int(n_iter)
+        self.final_solver_ = "newton"
+        self.n_closest_, self.n_random_ = int(n_pairs), 0
+        self.n_pairs_ = self.n_total_pairs_ = int(n_pairs)
+
+    def _set_expansion(self, X, rows, coef):
+        self.support_ = np.asarray(rows, dtype=np.int64)
+        sv = X[self.support_]
+        self.support_vectors_ = sv.toarray() if hasattr(sv, "toarray") else np.asarray(sv)
+        self.dual_coef_ = np.asarray(coef, dtype=np.float64)
+
+    def decision_function(self, X):
+        """Ranking scores: ``X @ coef_`` (linear) or the kernel expansion over support points.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        scores : ndarray of shape (n_samples,)
+        """
+        check_is_fitted(self, "intercept_")
+        if self.kernel == "linear" or not hasattr(self, "dual_coef_"):
+            return super().decision_function(X)
+        X = check_X(self, X, reset=False)
+        if self.dual_coef_.size == 0:
+            return np.zeros(X.shape[0])
+        return point_kernel(X, self.support_vectors_, "rbf", self.gamma_) @ self.dual_coef_
+
+
+def _numeric_labels(y):
+    try:
+        y = np.asarray(y, dtype=np.float64).reshape(-1)
+    except (TypeError, ValueError):
+        raise ValueError("PrunedRankSVM needs numeric (real-valued or graded) labels y; got "
+                         f"values such as {np.asarray(y)[:3].tolist()!r}.") from None
+    if not np.all(np.isfinite(y)):
+        raise ValueError("y contains NaN or infinity; relevance labels must be finite.")
+    return y

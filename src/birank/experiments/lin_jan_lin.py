@@ -1,0 +1,445 @@
+"""Reproduction of Lin, Jan & Lin (2010), Closest and Pruned RankSVM: Tables I-VI, Fig. 1, 3.
+
+Protocol (section III-B and IV of the paper; what it leaves open is decided here
+and written into the report):
+
+* Artificial data (Tables I-III): x uniform in [-1, 1]^d, a true ranker w'
+  uniform in [-1, 1]^d, ``y = w'.x + noise``; 200 train, 150 validation, 200
+  test points; C chosen on the validation set over 2^-5, 2^-3, ..., 2^15 for
+  every method separately; 20 rounds. The paper gives neither d nor whether
+  0.05 ... 1 are variances: its total-pairs accuracies fit d = 10 with those
+  values as noise *standard deviations* (expected pairwise accuracy of the
+  true ranker 1 - arctan(sigma sqrt(2) / sqrt(2d/9)) / pi = 98.5 / 97.0 / 85.8
+  / 75.9 % against the paper's 98.48 / 96.91 / 85.95 / 74.79 %), so we use that.
+* Real data (Tables IV-VI): housing, bodyfat, mpg, mg (and space_ga when its
+  file is found or can be downloaded), features scaled to [-1, 1] over the
+  whole set as the LIBSVM versions are; every round a random half trains and
+  the other half tests (the paper's Table VI sizes, e.g. SVR's 2N = 252 for
+  bodyfat's 252 rows, imply half); C chosen on a random quarter of the
+  training half (fit on the other three quarters) over 2^-5, 2^-3, ..., 2^9
+  (the artificial grid up to 2^9: beyond it total-pairs RBF and SVR only lose
+  accuracy on these sets and take minutes), then the
+  model is refit on the whole training half. RBF gamma = 1 / n_features
+  (LIBSVM's default, the paper's setting in Fig. 1). Loss: the hinge of
+  eq. (1) for every RankSVM; SVR is scikit-learn's (LIBSVM) epsilon-SVR with
+  its default epsilon = 0.1 (linear: LIBLINEAR's L1-loss SVR dual, ``LinearSVR``,
+  since LIBSVM's linear SVR takes minutes at C = 2^15; RBF: ``SVR``).
+* Total pairs are trained on *every* data set, both kernels (the paper has '-'
+  for mg and space_ga): linear by the exact O(N log N) RankSVM, RBF by the
+  primal kernel Newton over all pairs (``PrunedRankSVM(n_closest='all')``).
+* Fig. 1: alpha of every pair of bodyfat's training half (all pairs, in level
+  order from order-closest to farthest), RBF, C in ``--fig1-C``.
+* Fig. 3: test accuracy against the number of pairs, closest n versus
+  closest n/2 + random n/2, linear kernel, C = 1, on bodyfat, housing, mpg.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.exceptions import ConvergenceWarning
+
+from .._progress import make_progress
+from ..batch.pruned_ranksvm import PrunedRankSVM
+from ..metrics import pairwise_accuracy
+from . import lin_jan_lin_published as pub
+from ._report import (
+    format_mean_std,
+    markdown_table,
+    new_figure,
+    run_metadata,
+    save_figure,
+    write_json,
+    write_text,
+)
+
+__all__ = ["add_arguments", "run", "make_artificial", "load_real", "REAL_FILES"]
+
+#: data set -> candidate files under --data-dir (first found wins) and the LIBSVM name
+REAL_FILES = {
+    "housing": (("housing/housing_scale", "housing_scale"), "housing"),
+    "bodyfat": (("bodyfat/bodyfat.libsvm", "bodyfat/bodyfat", "bodyfat"), "bodyfat"),
+    "mpg": (("mpg/mpg.libsvm", "mpg/mpg", "mpg"), "mpg"),
+    "mg": (("mg/mg_scale", "mg/mg", "mg_scale", "mg"), "mg"),
+    "space_ga": (("space_ga/space_ga_scale", "space_ga/space_ga", "space_ga"), "space_ga"),
+}
+ART_C = [2.0 ** k for k in range(-5, 16, 2)]
+REAL_C = [2.0 ** k for k in range(-5, 10, 2)]
+ART_METHODS = ("closest", "random", "pruned", "total", "svr")
+REAL_METHODS = ("pruned", "pruned2", "total", "svr")
+
+
+# ------------------------------------------------------------------------ data
+def make_artificial(noise, rng, d=10, n_train=200, n_val=150, n_test=200):
+    """Section III-B data: returns (Xtr, ytr), (Xva, yva), (Xte, yte)."""
+    w = rng.uniform(-1, 1, d)
+    out = []
+    for n in (n_train, n_val, n_test):
+        X = rng.uniform(-1, 1, (n, d))
+        out.append((X, X @ w + noise * rng.normal(size=n)))
+    return out
+
+
+def _scale(X):
+    """Every feature to [-1, 1] with the min/max of the whole set (LIBSVM's svm-scale)."""
+    X = X.toarray() if sp.issparse(X) else np.asarray(X, dtype=float)
+    lo, hi = X.min(axis=0), X.max(axis=0)
+    span = np.where(hi > lo, hi - lo, 1.0)
+    return np.ascontiguousarray(np.where(hi > lo, 2.0 * (X - lo) / span - 1.0, 0.0))
+
+
+def load_real(name, data_dir=None, download=False):
+    """A real data set scaled to [-1, 1]: from ``data_dir`` if a file is there, else
+    (with ``download``) through :func:`birank.datasets.fetch_libsvm`'s catalogue."""
+    from ..datasets import fetch_libsvm, load_svmlight
+
+    candidates, libsvm_name = REAL_FILES[name]
+    if data_dir is not None:
+        for rel in candidates:
+            path = Path(data_dir) / rel
+            if path.is_file():
+                X, y = load_svmlight(path)
+                return _scale(X), np.asarray(y, dtype=float), str(path)
+    if not download:
+        raise FileNotFoundError(
+            f"{name}: none of {', '.join(candidates)} under --data-dir {data_dir}; pass "
+            f"--download to fetch LIBSVM's {libsvm_name!r} with fetch_libsvm.")
+    X, y = fetch_libsvm(libsvm_name)
+    return _scale(X), np.asarray(y, dtype=float), f"fetch_libsvm({libsvm_name!r})"
+
+
+# --------------------------------------------------------------------- methods
+def _n_level1(y):
+    from ..pairs import OrdinalPairs
+
+    return int(OrdinalPairs(y).level_counts(1)[1])
+
+
+def _model(method, C, kernel, gamma, S, seed):
+    """(estimator, size of its problem) of a table column; S = # level-1 pairs."""
+    if method == "svr":
+        from sklearn.svm import SVR, LinearSVR
+
+        if kernel == "rbf":
+            return SVR(kernel="rbf", C=C, gamma=gamma)
+        # LIBLINEAR's L1-loss SVR dual: LIBSVM's linear SVR needs minutes at C = 2^15
+        return LinearSVR(C=C, epsilon=0.1, loss="epsilon_insensitive", dual=True,
+                         max_iter=20000, random_state=seed)
+    common = dict(kernel=kernel, gamma=gamma, C=C, random_state=seed)
+    params = {"closest": dict(n_closest=S, n_random=0),
+              "random": dict(n_closest=0, n_random=S),
+              "pruned": dict(n_closest=S, n_random=S),
+              "pruned2": dict(n_closest=2 * S, n_random=2 * S),
+              "total": dict(n_closest="all")}[method]
+    return PrunedRankSVM(**params, **common)
+
+
+def _fit_eval(method, C, kernel, gamma, train, test, seed):
+    X, y = train
+    est = _model(method, C, kernel, gamma, _n_level1(y), seed)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        est.fit(X, y)
+    size = 2 * X.shape[0] if method == "svr" else est.n_pairs_
+    return pairwise_accuracy(test[1], est.predict(test[0])), size
+
+
+def _select_and_test(method, Cs, kernel, gamma, train, val, test, seed, refit=None):
+    """C with the best validation accuracy (first on ties), then its test accuracy."""
+    val_acc = [_fit_eval(method, C, kernel, gamma, train, val, seed)[0] for C in Cs]
+    best = int(np.argmax(val_acc))
+    acc, size = _fit_eval(method, Cs[best], kernel, gamma, refit or train, test, seed)
+    return {"acc": acc, "C": Cs[best], "size": size}
+
+
+# ------------------------------------------------------------------ protocols
+def run_artificial(cfg, report):
+    res = {}
+    total = len(cfg["noises"]) * cfg["art_rounds"]
+    step = 0
+    for noise in cfg["noises"]:
+        cells = {m: {"acc": [], "C": [], "size": []} for m in ART_METHODS}
+        for rnd in range(cfg["art_rounds"]):
+            rng = np.random.default_rng([cfg["seed"], int(noise * 1000), rnd])
+            train, val, test = make_artificial(noise, rng, d=cfg["d"])
+            seed = int(rng.integers(2**31))
+            for m in ART_METHODS:
+                r = _select_and_test(m, cfg["art_C"], "linear", "scale", train, val, test, seed)
+                for k in r:
+                    cells[m][k].append(r[k])
+            step += 1
+            report(step, total, f"artificial noise={noise} round {rnd + 1}")
+        res[str(noise)] = cells
+    return res
+
+
+def run_real(name, X, y, cfg, report):
+    n = X.shape[0]
+    gamma = 1.0 / X.shape[1]
+    res = {}
+    for kernel in cfg["kernels"]:
+        cells = {m: {"acc": [], "C": [], "size": []} for m in REAL_METHODS}
+        for rnd in range(cfg["real_rounds"]):
+            rng = np.random.default_rng([cfg["seed"], sum(map(ord, name)), rnd])
+            perm = rng.permutation(n)
+            tr, te = perm[: n // 2], perm[n // 2:]
+            n_fit = (3 * tr.size) // 4
+            fit, val = tr[:n_fit], tr[n_fit:]
+            seed = int(rng.integers(2**31))
+            for m in REAL_METHODS:
+                r = _select_and_test(m, cfg["real_C"], kernel, gamma, (X[fit], y[fit]),
+                                     (X[val], y[val]), (X[te], y[te]), seed,
+                                     refit=(X[tr], y[tr]))
+                for k in r:
+                    cells[m][k].append(r[k])
+            report(rnd + 1, cfg["real_rounds"], f"{name} {kernel} round {rnd + 1}")
+        res[kernel] = cells
+    return res
+
+
+def run_fig1(X, y, cfg):
+    """alpha of every pair (level order) of a bodyfat training half, RBF, total pairs."""
+    rng = np.random.default_rng([cfg["seed"], 1])
+    tr = rng.permutation(X.shape[0])[: X.shape[0] // 2]
+    Xt, yt = X[tr], y[tr]
+    out = {"n_level1": _n_level1(yt), "C": {}}
+    for C in cfg["fig1_C"]:
+        est = PrunedRankSVM(n_closest=10**12, n_random=0, kernel="rbf",
+                            gamma=1.0 / X.shape[1], C=C, max_iter=2000, random_state=0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            est.fit(Xt, yt)
+        out["C"][str(C)] = est.alpha_.tolist()
+    out["n_pairs"] = int(est.n_pairs_)
+    return out
+
+
+def run_fig3(data, cfg, report):
+    out = {}
+    for name, (X, y) in data.items():
+        curves = {"closest": [], "pruned": []}
+        sizes = None
+        for rnd in range(cfg["fig3_rounds"]):
+            rng = np.random.default_rng([cfg["seed"], 3, rnd])
+            perm = rng.permutation(X.shape[0])
+            tr, te = perm[: X.shape[0] // 2], perm[X.shape[0] // 2:]
+            S = _n_level1(y[tr])
+            sizes = [max(2, int(round(f * S))) for f in cfg["fig3_factors"]]
+            for kind in curves:
+                accs = []
+                for k in sizes:
+                    nc, nr = (k, 0) if kind == "closest" else (k - k // 2, k // 2)
+                    est = PrunedRankSVM(n_closest=nc, n_random=nr, C=1.0, random_state=rnd)
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore", ConvergenceWarning)
+                        est.fit(X[tr], y[tr])
+                    accs.append(est.score(X[te], y[te]))
+                curves[kind].append(accs)
+            report(rnd + 1, cfg["fig3_rounds"], f"fig3 {name}")
+        out[name] = {"sizes": sizes, **{k: np.mean(v, axis=0).tolist() for k, v in
+                                        curves.items()}}
+    return out
+
+
+# --------------------------------------------------------------------- report
+def _pct(values):
+    return format_mean_std([100 * v for v in values], 2) + "%" if values else "n/a"
+
+
+def _paper(cell):
+    return "-" if cell is None else f"{cell[0]:.2f}% ± {cell[1]:.2f}%"
+
+
+def _report(results, cfg):
+    lines = ["# lin-jan-lin: Closest and Pruned RankSVM (reproduction)", "",
+             "Lin, Jan & Lin, *Data selection techniques for large-scale RankSVM* (TAAI 2010). "
+             "Pairwise accuracy on the test set, mean ± std over rounds; the paper's number "
+             "in the line below ours. Protocol: see `birank.experiments.lin_jan_lin` "
+             "(module docstring) and the config at the end.", ""]
+    art = results.get("artificial")
+    if art:
+        names = {"closest": "1-closest / Closest S", "random": "Random (S)",
+                 "pruned": "Closest S + random S", "total": "Total pairs", "svr": "SVR"}
+        lines += ["## Tables I-III: artificial data (d = 10, noise = standard deviation)", ""]
+        rows = []
+        for noise in cfg["noises"]:
+            cells = art[str(noise)]
+            paper = {**pub.TABLE1_2.get(noise, {}), **pub.TABLE3.get(noise, {})}
+            rows.append([pub.NOISE_NAMES[noise], "ours"] + [_pct(cells[m]["acc"]) for m in
+                                                            ART_METHODS])
+            rows.append(["", "paper"] + [_paper(paper.get(m)) for m in ART_METHODS])
+            rows.append(["", "ours - paper (points)"] + [
+                f"{100 * np.mean(cells[m]['acc']) - paper[m][0]:+.2f}" for m in ART_METHODS])
+        lines += [markdown_table(["noise", ""] + [names[m] for m in ART_METHODS], rows), ""]
+        sizes = {m: int(np.mean(art[str(cfg['noises'][0])][m]["size"])) for m in ART_METHODS}
+        lines += [f"Problem sizes: closest {sizes['closest']}, random {sizes['random']}, "
+                  f"pruned {sizes['pruned']}, total {sizes['total']} pairs; SVR "
+                  f"{sizes['svr']} multipliers.", ""]
+    real = results.get("real", {})
+    names = {"pruned": "Closest S + random S", "pruned2": "Closest 2S + random 2S",
+             "total": "Total pairs", "svr": "SVR"}
+    for kernel, title, table in (("linear", "Table IV: linear kernel", pub.TABLE4),
+                                 ("rbf", "Table V: RBF kernel", pub.TABLE5)):
+        if not any(kernel in r for r in real.values()):
+            continue
+        lines += [f"## {title}", ""]
+        rows = []
+        for name, r in real.items():
+            if kernel not in r:
+                continue
+            rows.append([name, "ours"] + [_pct(r[kernel][m]["acc"]) for m in REAL_METHODS])
+            paper = table.get(name)
+            if paper:
+                rows.append(["", "paper"] + [_paper(paper[m]) for m in REAL_METHODS])
+            tot = np.mean(r[kernel]["total"]["acc"])
+            pr = np.mean(r[kernel]["pruned"]["acc"])
+            frac = np.mean(r[kernel]["pruned"]["size"]) / np.mean(r[kernel]["total"]["size"])
+            rows.append(["", "S+S - total (points), pairs used"] + [
+                f"{100 * (pr - tot):+.2f}", f"{100 * frac:.2f}% of the pairs", "", ""])
+        lines += [markdown_table(["data set", ""] + [names[m] for m in REAL_METHODS], rows), ""]
+    if real:
+        lines += ["## Table VI: size of the optimization problem", ""]
+        rows = []
+        for name, r in real.items():
+            k = "linear" if "linear" in r else next(iter(r))
+            ours = [format_mean_std(r[k][m]["size"], 1) for m in ("pruned", "pruned2",
+                                                                  "total")]
+            rows.append([name, "ours"] + ours + [str(int(np.mean(r[k]["svr"]["size"])))])
+            p = pub.TABLE6.get(name)
+            if p:
+                rows.append(["", "paper"] + [f"{p[m][0]} ± {p[m][1]}" for m in
+                                             ("pruned", "pruned2", "total")] + [str(p["svr"])])
+        lines += [markdown_table(["data set", "", names["pruned"], names["pruned2"],
+                                  names["total"], "SVR (2N)"], rows), ""]
+        lines += ["C chosen per round (most frequent): " + "; ".join(
+            f"{name} {k} " + ", ".join(
+                f"{m} {max(set(r[k][m]['C']), key=r[k][m]['C'].count):g}"
+                for m in REAL_METHODS) for name, r in real.items() for k in r), ""]
+    if "fig1" in results:
+        lines += ["## Fig. 1 and Fig. 3", "", "![Fig. 1](lin-jan-lin-fig1.png)", "",
+                  f"Fig. 1: bodyfat training half, {results['fig1']['n_level1']} 1-closest "
+                  f"pairs of {results['fig1']['n_pairs']} (paper: 138 of 7862).", ""]
+    if "fig3" in results:
+        lines += ["![Fig. 3](lin-jan-lin-fig3.png)", ""]
+    lines += ["## Config", "", "```", repr(cfg), "```", ""]
+    return "\n".join(lines)
+
+
+def _plots(results, out):
+    paths = []
+    if "fig1" in results:
+        f1 = results["fig1"]
+        fig, axes = new_figure(len(f1["C"]), ncols=len(f1["C"]))
+        for ax, (C, alpha) in zip(axes, f1["C"].items()):
+            ax.plot(np.arange(1, len(alpha) + 1), alpha, ".", ms=2)
+            ax.axvline(f1["n_level1"], color="g", lw=0.8, label="last 1-closest pair")
+            ax.set(title=f"bodyfat RBF, C = {float(C):g}", xlabel="pair index (closest -> "
+                   "farthest)", ylabel="alpha_p")
+            ax.legend(fontsize=7)
+        paths.append(save_figure(fig, Path(out) / "lin-jan-lin-fig1.png"))
+    if "fig3" in results:
+        from matplotlib.ticker import NullFormatter
+
+        f3 = results["fig3"]
+        fig, axes = new_figure(len(f3))
+        for ax, (name, c) in zip(axes, f3.items()):
+            ax.plot(c["sizes"], 100 * np.array(c["closest"]), "o-", label="closest")
+            ax.plot(c["sizes"], 100 * np.array(c["pruned"]), "s-", label="closest + random")
+            ax.set(title=name, xlabel="pairs", ylabel="pairwise accuracy (%)", xscale="log")
+            ax.xaxis.set_minor_formatter(NullFormatter())
+            ax.legend(fontsize=7)
+        paths.append(save_figure(fig, Path(out) / "lin-jan-lin-fig3.png"))
+    return paths
+
+
+# ------------------------------------------------------------------------ CLI
+def add_arguments(parser):
+    """Options of ``birank reproduce lin-jan-lin``."""
+    parser.add_argument("--data-dir", default="../shared/data",
+                        help="folder holding housing/, bodyfat/, mpg/, mg/ (space_ga/) files")
+    parser.add_argument("--datasets", nargs="+", default=["housing", "bodyfat", "mpg", "mg"],
+                        help=f"real data sets (known: {', '.join(REAL_FILES)})")
+    parser.add_argument("--download", action="store_true",
+                        help="fetch a data set missing from --data-dir with fetch_libsvm")
+    parser.add_argument("--output", default="docs/results", help="output folder")
+    parser.add_argument("--quick", action="store_true",
+                        help="2 rounds each, 3 C values, 2 noise levels, no space_ga")
+    parser.add_argument("--art-rounds", type=int, default=20, help="rounds, artificial (20)")
+    parser.add_argument("--real-rounds", type=int, default=10, help="rounds, real data")
+    parser.add_argument("--skip", nargs="*", default=[],
+                        help="parts to skip among artificial, real, fig1, fig3")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--merge", nargs="+", default=[],
+                        help="earlier lin-jan-lin JSON results whose parts (artificial, real "
+                             "data sets, figures) fill in what this run skipped")
+    parser.add_argument("--no-progress", action="store_true", help="do not show progress")
+
+
+def run(args):
+    """Run the reproduction; returns 0."""
+    from ..exceptions import UserError
+
+    unknown = [d for d in args.datasets if d not in REAL_FILES]
+    if unknown:
+        raise UserError(f"--datasets: unknown {', '.join(unknown)}; known: "
+                        f"{', '.join(REAL_FILES)}.")
+    if args.art_rounds < 1 or args.real_rounds < 1:
+        raise UserError("--art-rounds and --real-rounds must be >= 1.")
+    quick = bool(args.quick)
+    cfg = {"seed": args.seed, "d": 10, "quick": quick,
+           "noises": [0.0, 1.0] if quick else list(pub.NOISES),
+           "art_rounds": 2 if quick else args.art_rounds,
+           "art_C": [2.0 ** -1, 2.0 ** 5, 2.0 ** 11] if quick else ART_C,
+           "real_rounds": 2 if quick else args.real_rounds,
+           "real_C": [2.0 ** -1, 2.0, 2.0 ** 3] if quick else REAL_C,
+           "kernels": ["linear", "rbf"], "fig1_C": [1.0, 10.0, 100.0],
+           "fig3_rounds": 2 if quick else 5,
+           "fig3_factors": [0.25, 0.5, 1, 2, 4] if quick else [0.25, 0.5, 1, 2, 4, 8, 16],
+           "datasets": list(args.datasets)}
+    report = make_progress(not args.no_progress, "lin-jan-lin")
+    out = Path(args.output)
+    t0 = time.perf_counter()
+    results = {"real": {}, "sources": {}}
+    if "artificial" not in args.skip:
+        results["artificial"] = run_artificial(cfg, report)
+        write_json(out / "lin-jan-lin.partial.json", results)
+    data = {}
+    for name in args.datasets:
+        try:
+            X, y, src = load_real(name, args.data_dir, args.download)
+        except (FileNotFoundError, OSError) as exc:
+            print(f"lin-jan-lin: skipping {name}: {exc}")
+            continue
+        data[name] = (X, y)
+        results["sources"][name] = src
+        if "real" not in args.skip:
+            results["real"][name] = run_real(name, X, y, cfg, report)
+            write_json(out / "lin-jan-lin.partial.json", results)
+    if "fig1" not in args.skip and "bodyfat" in data:
+        results["fig1"] = run_fig1(*data["bodyfat"], cfg)
+    if "fig3" not in args.skip:
+        f3 = {k: data[k] for k in ("bodyfat", "housing", "mpg") if k in data}
+        if f3:
+            results["fig3"] = run_fig3(f3, cfg, report)
+    for path in args.merge:  # parts computed by an earlier (or parallel) run
+        import json
+
+        old = json.loads(Path(path).read_text())
+        for key in ("artificial", "fig1", "fig3"):
+            if key not in results and key in old:
+                results[key] = old[key]
+        for key in ("real", "sources"):
+            for name, r in (old.get(key) or {}).items():
+                results[key].setdefault(name, r)
+    md = _report(results, cfg)
+    write_text(out / "lin-jan-lin.md", md)
+    write_json(out / "lin-jan-lin.json", {"config": cfg, "metadata": run_metadata(),
+                                          "seconds": time.perf_counter() - t0, **results})
+    _plots(results, out)
+    (out / "lin-jan-lin.partial.json").unlink(missing_ok=True)
+    print(md)
+    return 0

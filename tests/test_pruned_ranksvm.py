@@ -1,0 +1,115 @@
+"""PrunedRankSVM: sklearn API, all pairs = total pairs, groups, reproducibility, errors."""
+
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from birank import PrunedRankSVM, RankSVM
+from oracles_pairs import all_pairs, pair_objective
+
+
+def _data(seed, n=40, d=4):
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(-1, 1, size=(n, d))
+    X[rng.random(X.shape) < 0.2] = 0.0
+    y = np.round(X @ rng.normal(size=d) + 0.3 * rng.normal(size=n), 2)
+    return X, y
+
+
+@parametrize_with_checks([PrunedRankSVM(random_state=0),
+                          PrunedRankSVM(kernel="rbf", random_state=0),
+                          PrunedRankSVM(n_closest="all", kernel="rbf")])
+def test_sklearn_compatible(estimator, check):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        check(estimator)
+
+
+def test_all_pairs_selected_equals_total_pairs_ranksvm_linear(layout):
+    X, y = _data(0)
+    n_pairs = len(all_pairs(y)[0])
+    C = 0.5
+    chosen = PrunedRankSVM(n_closest=n_pairs, n_random=0, C=C, tol=1e-8, max_iter=100000,
+                           random_state=0).fit(layout(X), y)
+    total = RankSVM(C=C, loss="hinge", tol=1e-7).fit(layout(X), y)
+    assert chosen.n_pairs_ == chosen.n_total_pairs_ == total.n_pairs_ == n_pairs
+    f_chosen = pair_objective(chosen.coef_, X, y, C, loss="hinge")
+    f_total = pair_objective(total.coef_, X, y, C, loss="hinge")
+    assert f_chosen == pytest.approx(f_total, rel=1e-6)
+    np.testing.assert_allclose(chosen.coef_, total.coef_, atol=1e-3)
+    via_all = PrunedRankSVM(n_closest="all", C=C, tol=1e-7).fit(layout(X), y)
+    np.testing.assert_array_equal(via_all.coef_, total.coef_)
+
+
+def test_all_pairs_selected_equals_total_pairs_rbf(layout):
+    X, y = _data(1)
+    n_pairs = len(all_pairs(y)[0])
+    kw = dict(kernel="rbf", gamma=0.7, C=0.5)
+    chosen = PrunedRankSVM(n_closest=n_pairs, n_random=0, tol=1e-8, max_iter=100000,
+                           random_state=0, **kw).fit(layout(X), y)
+    total = PrunedRankSVM(n_closest="all", tol=1e-7, **kw).fit(layout(X), y)
+    assert total.n_pairs_ == chosen.n_pairs_ == n_pairs
+    np.testing.assert_allclose(chosen.decision_function(layout(X)),
+                               total.decision_function(layout(X)), atol=1e-4)
+
+
+def test_closest_plus_random_counts_and_alpha_order():
+    X, y = _data(2, n=60)
+    model = PrunedRankSVM(n_closest=30, n_random=20, random_state=0).fit(X, y)
+    assert (model.n_closest_, model.n_random_, model.n_pairs_) == (30, 20, 50)
+    a, b = model.pairs_
+    assert np.all(y[a] > y[b]) and model.alpha_.shape == (50,)
+    assert len(set(zip(a.tolist(), b.tolist()))) == 50
+    default = PrunedRankSVM(random_state=0).fit(X, y)
+    n_level1 = default.n_closest_
+    assert default.n_random_ == n_level1 and n_level1 >= len(np.unique(y)) - 1
+    closest_only = PrunedRankSVM(n_random=0, random_state=0).fit(X, y)
+    assert closest_only.n_pairs_ == n_level1
+
+
+def test_groups_make_pairs_only_within_a_query():
+    X, y = _data(3, n=50)
+    groups = np.repeat([0, 1, 2, 3, 4], 10)
+    for kernel in ("linear", "rbf"):
+        model = PrunedRankSVM(kernel=kernel, n_random=30, random_state=0).fit(X, y, groups)
+        a, b = model.pairs_
+        assert np.all(groups[a] == groups[b])
+        assert model.n_total_pairs_ == len(all_pairs(y, groups)[0])
+    with pytest.raises(ValueError, match="groups has 3 entries"):
+        PrunedRankSVM().fit(X, y, groups=[0, 1, 2])
+
+
+@pytest.mark.parametrize("kernel", ["linear", "rbf"])
+def test_same_random_state_is_bit_identical_and_dense_equals_csr(kernel):
+    X, y = _data(4)
+    m1 = PrunedRankSVM(kernel=kernel, random_state=7).fit(X, y)
+    m2 = PrunedRankSVM(kernel=kernel, random_state=7).fit(X, y)
+    m3 = PrunedRankSVM(kernel=kernel, random_state=7).fit(sp.csr_matrix(X), y)
+    np.testing.assert_array_equal(m1.decision_function(X), m2.decision_function(X))
+    np.testing.assert_array_equal(m1.pairs_[0], m3.pairs_[0])
+    np.testing.assert_allclose(m1.decision_function(X), m3.decision_function(sp.csr_matrix(X)),
+                               atol=1e-8)
+
+
+def test_bad_input_is_a_clear_error_and_input_is_not_mutated():
+    X, y = _data(5)
+    X0, y0 = X.copy(), y.copy()
+    PrunedRankSVM(kernel="rbf", random_state=0).fit(X, y)
+    np.testing.assert_array_equal(X, X0)
+    np.testing.assert_array_equal(y, y0)
+    with pytest.raises(ValueError, match="n_closest"):
+        PrunedRankSVM(n_closest="some").fit(X, y)
+    with pytest.raises(ValueError, match="n_random"):
+        PrunedRankSVM(n_random=-1).fit(X, y)
+    with pytest.raises(ValueError, match="kernel"):
+        PrunedRankSVM(kernel="poly").fit(X, y)
+    with pytest.raises(ValueError, match="gamma"):
+        PrunedRankSVM(gamma=0.0).fit(X, y)
+    with pytest.raises(ValueError, match="numeric"):
+        PrunedRankSVM().fit(X, np.array(["a", "b"] * 20))
+    with pytest.raises(ValueError, match="memory|N <="):
+        PrunedRankSVM(n_closest="all", kernel="rbf", cache_size=1e-3).fit(X, y)

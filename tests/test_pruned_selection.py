@@ -1,0 +1,81 @@
+"""lin-jan-lin pair selection: level order against a brute-force enumeration."""
+
+import numpy as np
+import pytest
+
+from birank.batch.pruned_ranksvm import select_pairs
+from birank.pairs import OrdinalPairs
+from oracles_pairs import all_pairs
+
+
+def _bruteforce_level_order(y, groups=None):
+    """Every ordinal pair as (i, j), sorted by (level, sorted position of i, of j)."""
+    n = len(y)
+    g = np.zeros(n, dtype=int) if groups is None else np.asarray(groups)
+    pos = np.empty(n, dtype=int)
+    pos[np.lexsort((np.arange(n), y, g))] = np.arange(n)
+    rank = np.array([len(np.unique(y[(g == g[k]) & (y < y[k])])) for k in range(n)])
+    I, J, _ = all_pairs(y, groups)
+    key = sorted(zip(rank[I] - rank[J], pos[I], pos[J], I, J))
+    return [(int(k[3]), int(k[4])) for k in key], [int(k[0]) for k in key]
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("labels", ["distinct", "ties", "grouped"])
+def test_closest_equals_bruteforce_level_order(labels):
+    rng = np.random.default_rng(["distinct", "ties", "grouped"].index(labels))
+    n = 17
+    y = rng.normal(size=n) if labels == "distinct" else rng.integers(0, 5, n).astype(float)
+    groups = rng.integers(0, 3, n) if labels == "grouped" else None
+    space = OrdinalPairs(y, groups)
+    pairs, levels = _bruteforce_level_order(y, groups)
+    assert space.n_pairs == len(pairs)
+    for take in (0, 1, 5, len(pairs) // 2, len(pairs)):
+        ids = space.closest(take)
+        a, b = space.decode(ids)
+        assert list(zip(a.tolist(), b.tolist())) == pairs[:take]
+        assert space.levels(ids).tolist() == levels[:take]
+    counts = space.level_counts(6)
+    assert counts[1:].tolist() == [levels.count(r) for r in range(1, 7)]
+
+
+def test_default_closest_is_the_level_one_pairs():
+    y = np.array([0.3, 1.5, -2.0, 0.9, 4.0, 2.2])
+    ids, space, s, r = select_pairs(y, n_random=0)
+    assert s == len(y) - 1 and r == 0  # no ties: N - 1 pairs, (x_k, x_{k+1})
+    a, b = space.decode(ids)
+    order = np.argsort(y)
+    assert sorted(zip(a, b)) == sorted(zip(order[1:], order[:-1]))
+    # ties: level 1 joins adjacent label values, 2 x 3 + 3 x 1 pairs
+    ids, space, s, _ = select_pairs(np.array([0, 0, 1, 1, 1, 2.0]), n_random=0)
+    assert s == 9 and np.all(space.levels(ids) == 1)
+
+
+def test_random_pairs_are_distinct_unchosen_and_uniform():
+    y = np.arange(10.0)
+    counts = np.zeros(45)
+    space = OrdinalPairs(y)
+    closest = set(space.closest(9).tolist())
+    rng = np.random.default_rng(0)
+    for _ in range(2000):
+        ids, _, s, r = select_pairs(y, n_random=5, random_state=rng)
+        assert (s, r) == (9, 5)
+        extra = ids[s:]
+        assert len(set(extra.tolist())) == 5 and not closest & set(extra.tolist())
+        counts[extra] += 1
+    rest = counts[sorted(set(range(45)) - closest)]
+    expected = 2000 * 5 / 36
+    assert np.all(np.abs(rest - expected) < 0.3 * expected)
+    a, b = space.decode(np.arange(45))
+    assert np.all(y[a] > y[b])
+
+
+def test_counts_are_clipped_and_groups_respected():
+    y = np.array([1.0, 2.0, 3.0, 1.0, 2.0])
+    groups = np.array([0, 0, 0, 1, 1])
+    ids, space, s, r = select_pairs(y, n_closest=100, groups=groups)
+    assert (s, r) == (4, 0) and space.n_pairs == 4
+    a, b = space.decode(ids)
+    assert np.all(groups[a] == groups[b]) and np.all(y[a] > y[b])
+    with pytest.raises(ValueError, match="closest pairs"):
+        space.closest(5)
