@@ -16,6 +16,7 @@ for each:
 Usage::
 
     python benchmarks/bench_bbr_state.py --data-dir /work/shared/data [--quick] [--repeat 3]
+        [--only a9a w8a farm-ads]
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from scipy.sparse.linalg import LinearOperator
 from birank import BBR
 from birank.datasets import load_svmlight
 from birank.solvers.ball_quadratic import solve_ball_quadratic
+from birank.solvers.pair_moments import ClassGram
 
 
 class _RowsOperator(LinearOperator):
@@ -64,13 +66,18 @@ def reference_fit(X, y, radius, tol):
     return solve_ball_quadratic(op, op.mu, radius, ridge=ridge, tol=tol).coef
 
 
-def median_time(fn, repeat):
-    times, out = [], None
+def median_times(fn_a, fn_b, repeat):
+    """Medians of ``repeat`` runs of each, interleaved (a, b, a, b, ...) so that the
+    load of a shared machine falls on both alike; returns (t_a, out_a, t_b, out_b)."""
+    ta, tb, out_a, out_b = [], [], None, None
     for _ in range(repeat):
         t0 = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t0)
-    return float(np.median(times)), out
+        out_a = fn_a()
+        ta.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        out_b = fn_b()
+        tb.append(time.perf_counter() - t0)
+    return float(np.median(ta)), out_a, float(np.median(tb)), out_b
 
 
 def data_sets(data_dir, quick):
@@ -95,19 +102,25 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--chunks", type=int, default=10)
+    parser.add_argument("--only", nargs="+", help="data sets to run (a9a, w8a, farm-ads)")
     args = parser.parse_args(argv)
     radius, tol = 1.0, 1e-10
     print(f"BBR(solver='cg', radius={radius}, tol={tol}); state after streaming "
-          f"{args.chunks} chunks; times: median of {args.repeat}")
+          f"{args.chunks} chunks; times: median of {args.repeat}, interleaved")
     for name, X, y in data_sets(args.data_dir, args.quick):
+        if args.only and name not in args.only:
+            continue
         X.sort_indices()
-        stream = BBR(radius=radius, solver="cg", tol=tol)
+        # the state BBR(solver="cg").partial_fit accumulates over the chunks (without
+        # the re-solve after each chunk, which does not change it)
+        grams = {1: ClassGram(X.shape[1]), 0: ClassGram(X.shape[1])}
         for idx in np.array_split(np.arange(X.shape[0]), args.chunks):
-            stream.partial_fit(X[idx], y[idx], classes=[0, 1])
-        gram_nnz = sum(stream._state[c].stored for c in ("pos", "neg"))
-        t_new, model = median_time(lambda: BBR(radius=radius, solver="cg", tol=tol).fit(X, y),
-                                   args.repeat)
-        t_ref, w_ref = median_time(lambda: reference_fit(X, y, radius, tol), args.repeat)
+            for label, gram in grams.items():
+                gram.add(X[idx][y[idx] == label])
+        gram_nnz = sum(g.stored for g in grams.values())
+        t_new, model, t_ref, w_ref = median_times(
+            lambda: BBR(radius=radius, solver="cg", tol=tol).fit(X, y),
+            lambda: reference_fit(X, y, radius, tol), args.repeat)
         diff = float(np.max(np.abs(model.coef_ - w_ref)))
         print(f"{name:9s} N={X.shape[0]:6d} D={X.shape[1]:6d} | state nnz {gram_nnz:10d} "
               f"vs rows nnz {X.nnz:10d} (ratio {gram_nnz / X.nnz:8.3f}) | fit {t_new:7.3f} s vs "
