@@ -47,8 +47,28 @@ def test_default_closest_is_the_level_one_pairs():
     order = np.argsort(y)
     assert sorted(zip(a, b)) == sorted(zip(order[1:], order[:-1]))
     # ties: level 1 joins adjacent label values, 2 x 3 + 3 x 1 pairs
-    ids, space, s, _ = select_pairs(np.array([0, 0, 1, 1, 1, 2.0]), n_random=0)
-    assert s == 9 and np.all(space.levels(ids) == 1)
+    ids, space, s, _ = select_pairs(np.array([0, 0, 1, 2, 3, 4, 5, 6, 7.0]), n_random=0)
+    assert s == 2 * 1 + 6 and np.all(space.levels(ids) == 1)  # 8 <= N - 1: all of level 1
+
+
+def test_default_closest_with_heavy_ties_draws_n_minus_1_level_one_pairs():
+    # binary labels: level 1 is every pair; the default takes N - 1 of them,
+    # uniformly (not the first N - 1 in sort order, which would all share a row)
+    y = np.r_[np.ones(6), np.zeros(9)]
+    ids, space, s, r = select_pairs(y, n_random=0, random_state=0)
+    assert s == len(y) - 1 and r == 0 and len(np.unique(ids)) == s
+    assert np.all(space.levels(ids) == 1)
+    again, *_ = select_pairs(y, n_random=0, random_state=0)
+    np.testing.assert_array_equal(ids, again)
+    counts = np.zeros(space.n_pairs)
+    rng = np.random.default_rng(1)
+    for _ in range(3000):
+        ids, *_ = select_pairs(y, n_random=0, random_state=rng)
+        counts[ids] += 1
+    # each of the 54 pairs is drawn with probability 14/54
+    p = (len(y) - 1) / space.n_pairs
+    sd = np.sqrt(3000 * p * (1 - p))
+    assert np.all(np.abs(counts - 3000 * p) < 5 * sd)
 
 
 def test_random_pairs_are_distinct_unchosen_and_uniform():

@@ -45,7 +45,9 @@ def select_pairs(y, n_closest=None, n_random=None, groups=None, random_state=Non
     y : array of shape (n_samples,), float
     n_closest : int or None
         S, clipped to the number of pairs. None: all level-1 pairs (the
-        1-closest pairs; N - 1 of them when no labels tie, one group).
+        1-closest pairs; N - 1 of them when no labels tie, one group), or,
+        when ties make level 1 larger than N - 1 (binary labels), N - 1 pairs
+        drawn uniformly from level 1.
     n_random : int or None
         R pairs drawn uniformly without replacement from the ordinal pairs not
         among the closest S (by decoding integers; Algorithm 2 step 3),
@@ -74,20 +76,48 @@ def select_pairs(y, n_closest=None, n_random=None, groups=None, random_state=Non
     True
     """
     space = OrdinalPairs(y, groups)
-    if n_closest is None:
-        n_closest = int(space.level_counts(1)[1])
-    n_closest = min(int(n_closest), space.n_pairs)
+    rng = check_random_state(random_state)
+    n_level1 = int(space.level_counts(1)[1])
+    cap = max(np.asarray(y).shape[0] - 1, 0)
+    if n_closest is None and n_level1 > cap:
+        # Heavy ties (binary or few-valued labels: level 1 is then (nearly) every
+        # pair). lin-jan-lin's 1-closest set has N - 1 pairs; its first N - 1 ids in
+        # sort order would pair a few rows of one label with everything, so draw
+        # the N - 1 pairs uniformly from level 1 instead (never all of level 1).
+        n_closest = cap
+        closest = _sample_level_one(space, n_level1, cap, rng)
+    else:
+        n_closest = n_level1 if n_closest is None else min(int(n_closest), space.n_pairs)
+        closest = space.closest(n_closest)
     n_random = n_closest if n_random is None else int(n_random)
     n_random = min(n_random, space.n_pairs - n_closest)
-    closest = space.closest(n_closest)
     if n_random > 0:
-        rng = check_random_state(random_state)
         chosen = ChosenSet(closest) if n_closest else None
         extra = sample_pair_ids(space.n_pairs, n_random, rng, chosen=chosen)
         ids = np.concatenate((closest, extra))
     else:
         ids = closest
     return ids, space, n_closest, n_random
+
+
+def _sample_level_one(space, n_level1, size, rng):
+    """``size`` level-1 pair ids, uniform without replacement (by rejection).
+
+    Uniform ids over all ordinal pairs are kept when their level is 1; the
+    acceptance rate is ``n_level1 / n_pairs``, so each batch is sized from it.
+    """
+    chosen, kept = ChosenSet(), []
+    have = 0
+    while have < size:
+        want = size - have
+        draw = min(space.n_pairs - len(chosen),
+                   int(np.ceil(want * space.n_pairs / n_level1 * 1.1)) + 16)
+        ids = sample_pair_ids(space.n_pairs, draw, rng, chosen=chosen)
+        chosen.add(ids)
+        ids = ids[space.levels(ids) == 1][:want]
+        kept.append(ids)
+        have += ids.shape[0]
+    return np.concatenate(kept) if kept else np.empty(0, dtype=np.int64)
 
 
 class PrunedRankSVM(RankerMixin, BaseEstimator):
