@@ -38,6 +38,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.linalg import LinearOperator
 
+from .._kernels.pair_sweep_ops import csr_gram_matvec
 from .._kernels.pair_moments import (
     class_scatter_csr,
     naive_pair_moments_csr,
@@ -187,6 +188,7 @@ class AllPairsOperator(LinearOperator):
         self.m1 = self._sum(pos_blocks, n_features) / self.n1
         self.m0 = self._sum(neg_blocks, n_features) / self.n0
         self.mu = self.m1 - self.m0
+        self.dense_ = None  # Sigma_N itself, once formed by densify_if_cheaper
         super().__init__(dtype=np.float64, shape=(n_features, n_features))
 
     @staticmethod
@@ -198,13 +200,51 @@ class AllPairsOperator(LinearOperator):
 
     @staticmethod
     def _gram(blocks, v):
-        out = 0.0
+        out = np.zeros(v.shape[0])
         for b in blocks:
-            out = out + b.T @ (b @ v)
-        return np.asarray(out).ravel()
+            if sp.issparse(b):
+                csr_gram_matvec(b.data, b.indices, b.indptr, v, out)
+            else:
+                out += b.T @ (b @ v)
+        return out
+
+    def densify_if_cheaper(self, n_products, max_entries):
+        """Form Sigma_N (D x D) once if that costs less than ``n_products`` implicit products.
+
+        An implicit product reads every stored entry twice (``2 nnz`` flops
+        for sparse blocks, ``2 N D`` dense). Forming Sigma costs the sum over
+        rows of their squared nnz (``N D^2`` dense), and solving with it an
+        eigendecomposition, about ``10 D^3`` flops. A Lanczos solver applies
+        Sigma at most ``min(max_iter, D)`` times; when forming and decomposing
+        is cheaper than that many products and Sigma fits in ``max_entries``,
+        it is formed (exactly as ``solver="eigh"`` forms it: per-class centred
+        scatters, Chan's merge) and kept as ``dense_``. Returns whether it was.
+        """
+        d = self.shape[0]
+        if d * d > max_entries:
+            return False
+        blocks = self.pos_blocks + self.neg_blocks
+        per_product = sum(2.0 * (b.nnz if sp.issparse(b) else b.size) for b in blocks)
+        build = 10.0 * float(d) ** 3
+        for b in blocks:
+            if sp.issparse(b):
+                build += float(np.sum(np.diff(b.indptr).astype(np.float64) ** 2))
+            else:
+                build += float(b.shape[0]) * d * d
+        if build >= n_products * per_product:
+            return False
+        pos, neg = ClassMoments(d), ClassMoments(d)
+        for b in self.pos_blocks:
+            pos.update(b, np.arange(b.shape[0], dtype=np.int64))
+        for b in self.neg_blocks:
+            neg.update(b, np.arange(b.shape[0], dtype=np.int64))
+        self.dense_ = all_pairs_moments(pos, neg)[1]
+        return True
 
     def _matvec(self, v):
         v = np.asarray(v, dtype=np.float64).ravel()
+        if self.dense_ is not None:
+            return self.dense_ @ v
         out = self._gram(self.pos_blocks, v) / self.n1 - self.m1 * (self.m1 @ v)
         out += self._gram(self.neg_blocks, v) / self.n0 - self.m0 * (self.m0 @ v)
         out += self.mu * (self.mu @ v)
