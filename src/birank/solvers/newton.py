@@ -127,13 +127,11 @@ class PairObjective(_WeightSpace):
         nlab = np.zeros(n_groups, dtype=np.int64)
         np.maximum.at(nlab, gid, lab + 1)
         self.lab = lab
-        self.labr = nlab[gid] - 1 - lab
         self.nlab = nlab
         self.members = np.argsort(gid, kind="stable").astype(np.int64)
         self.seg = np.concatenate(([0], np.cumsum(np.bincount(gid, minlength=n_groups))))
         self.seg = self.seg.astype(np.int64)
         self.single = n_groups == 1
-        kmax = int(nlab.max()) if n_groups else 1
         # work arrays, reused by every evaluation
         self.order = np.empty(n, dtype=np.int64)
         self.grad_s = np.empty(n)
@@ -141,8 +139,6 @@ class PairObjective(_WeightSpace):
         self.ptr_hi = np.empty(n, dtype=np.int64)
         self.ptr_lo = np.empty(n, dtype=np.int64)
         self.hv_s = np.empty(n)
-        self.tree = np.zeros((kmax + 1, 3))
-        self.acc = np.zeros(3)
         self.work = np.zeros((6, n + 1))
         self.n_pairs, self.pair_weight = count_pairs(self.members, self.seg, lab, nlab, self.sw)
         self.n_pairs = int(self.n_pairs)
@@ -159,16 +155,14 @@ class PairObjective(_WeightSpace):
     def sweep_sorted(self, s, loss_kind=None):
         """The sweep alone, with ``self.order`` already sorting ``s``."""
         kind = self.loss_kind if loss_kind is None else loss_kind
-        return sweep_loss_grad(s, self.order, self.seg, self.lab, self.labr, self.nlab,
+        return sweep_loss_grad(s, self.order, self.seg, self.lab, self.nlab,
                                self.sw, kind, self.grad_s, self.diag,
-                               self.ptr_hi, self.ptr_lo, self.tree, self.acc, self.work,
-                               self.theta)
+                               self.ptr_hi, self.ptr_lo, self.work, self.theta)
 
     def hess_scores(self, u):
         """Generalized Hessian of the pair loss w.r.t. the scores times u (last active set)."""
-        sweep_hess_vec(u, self.order, self.seg, self.lab, self.labr, self.nlab, self.sw,
-                       self.diag, self.ptr_hi, self.ptr_lo, self.hv_s, self.tree, self.acc,
-                       self.work)
+        sweep_hess_vec(u, self.order, self.seg, self.lab, self.nlab, self.sw,
+                       self.diag, self.ptr_hi, self.ptr_lo, self.hv_s, self.work, self.theta)
         return self.hv_s
 
     def hess_diag_from(self, D, C):
