@@ -19,7 +19,7 @@ import numpy as np
 from sklearn.metrics import roc_auc_score
 
 from birank._validation import encode_binary
-from birank.base import best_accuracy_threshold
+from birank.metrics import best_accuracy_threshold
 from birank.metrics import pairwise_accuracy, roc_auc
 
 

@@ -75,12 +75,12 @@ def test_gamma0_budget_covering_every_point_is_weighted_svm(layout, threshold):
     X = layout(X)
     C = 0.3
     with pytest.warns(UserWarning, match="exceeds"):
-        model = ActiveRankSVM(budget=10**4, batch_size=16, strategy="random", gamma=0.0, C=C,
-                              threshold=threshold, tol=1e-10, max_iter=100000,
+        model = ActiveRankSVM(budget=10**4, batch_size=16, strategy="random", pair_weight=0.0, C=C,
+                              fit_intercept=threshold, tol=1e-10, max_iter=100000,
                               random_state=0).fit(X, y)
     assert model.n_pseudo_pairs_ == 50 and model.n_pairs_ == 0
     # every point weighs Gamma |L*| C / (p Z) = C: the same class weights C+ = C- = C
-    ref = WeightedSVM(C=C, fit_threshold=threshold, tol=1e-10, max_iter=100000,
+    ref = WeightedSVM(C=C, fit_fit_intercept=threshold, tol=1e-10, max_iter=100000,
                       random_state=0).fit(X, y)
     np.testing.assert_allclose(model.coef_, ref.coef_, atol=1e-6)
     # with a threshold both learn theta (eq. 8); without, both set the best-accuracy cut
@@ -93,7 +93,7 @@ def test_gamma0_budget_covering_every_point_is_weighted_svm(layout, threshold):
 @pytest.mark.parametrize("gamma", [1.0, 0.5, "uniform"])
 def test_same_random_state_same_model(strategy, gamma):
     X, y = _data(80, 5, seed=3)
-    kw = dict(budget=300, batch_size=20, strategy=strategy, gamma=gamma)
+    kw = dict(budget=300, batch_size=20, strategy=strategy, pair_weight=gamma)
     m1 = ActiveRankSVM(random_state=7, **kw).fit(X, y)
     m2 = ActiveRankSVM(random_state=7, **kw).fit(X, y)
     np.testing.assert_array_equal(m1.coef_, m2.coef_)
@@ -150,14 +150,14 @@ def test_hard_rounds_pick_what_hard_select_picks():
 
 def test_gamma_mixes_pairs_and_pseudo_pairs():
     X, y = _data(200, 5, seed=8)
-    m = ActiveRankSVM(budget=400, batch_size=50, gamma=0.5, strategy="random",
+    m = ActiveRankSVM(budget=400, batch_size=50, pair_weight=0.5, strategy="random",
                       random_state=0).fit(X, y)
     assert m.n_pairs_ > 0 and m.n_pseudo_pairs_ > 0 and m.n_pairs_ + m.n_pseudo_pairs_ == 400
     n_pos = int(y.sum())
     n_pair = n_pos * (200 - n_pos)
-    mu = ActiveRankSVM(budget=100, batch_size=50, gamma="uniform", random_state=0).fit(X, y)
-    assert mu.gamma_ == pytest.approx(n_pair / (n_pair + 200))
-    m0 = ActiveRankSVM(budget=100, batch_size=50, gamma=0.0, random_state=0).fit(X, y)
+    mu = ActiveRankSVM(budget=100, batch_size=50, pair_weight="uniform", random_state=0).fit(X, y)
+    assert mu.pair_weight_ == pytest.approx(n_pair / (n_pair + 200))
+    m0 = ActiveRankSVM(budget=100, batch_size=50, pair_weight=0.0, random_state=0).fit(X, y)
     assert m0.n_pairs_ == 0 and m0.n_pseudo_pairs_ == 100
 
 
@@ -193,8 +193,8 @@ def test_soft_correct_stops_when_nothing_can_be_accepted():
 
 
 @pytest.mark.parametrize("param,value", [("budget", 0), ("batch_size", -1),
-                                         ("strategy", "greedy"), ("gamma", 1.5),
-                                         ("gamma", "balanced"), ("C", 0.0), ("loss", "log"),
+                                         ("strategy", "greedy"), ("pair_weight", 1.5),
+                                         ("pair_weight", "balanced"), ("C", 0.0), ("loss", "log"),
                                          ("round_max_iter", 0), ("round_tol", -1.0)])
 def test_bad_parameters_name_the_parameter(param, value):
     X, y = _data()
@@ -224,7 +224,7 @@ def test_docstring_example_runs():
 @parametrize_with_checks(
     [ActiveRankSVM(budget=200, batch_size=50, random_state=0),
      ActiveRankSVM(budget=200, batch_size=50, strategy="hard-close", random_state=0),
-     ActiveRankSVM(budget=200, batch_size=50, gamma=0.5, threshold=True,
+     ActiveRankSVM(budget=200, batch_size=50, pair_weight=0.5, fit_intercept=True,
                    strategy="soft-close", random_state=0)],
 )
 def test_sklearn_compatible(estimator, check):
@@ -259,8 +259,9 @@ def _experiment_args(tmp_path, extra=()):
 def test_reproduction_runs_on_any_libsvm_file(tmp_path, capsys):
     import json
 
-    shen_lin, args = _experiment_args(tmp_path, ["--tables", "2,3,4,6,7", "--gammas",
-                                                 "uniform,0.5,1.0", "--gamma-pools", "2"])
+    shen_lin, args = _experiment_args(tmp_path, ["--tables", "2,3,4,6,7", "--pair-weights",
+                                                 "uniform,0.5,1.0", "--pair-weight-pools",
+                                                 "2"])
     assert shen_lin.run(args) == 0
     out = tmp_path / "out"
     res = json.loads((out / "shen-lin.json").read_text())
@@ -343,7 +344,7 @@ def test_pool_weights_are_the_bias_corrected_costs():
 
     X, y = _data(300, 5, seed=13)
     for gamma, bc in ((1.0, True), (0.6, True), (0.6, False)):
-        model = ActiveRankSVM(budget=500, batch_size=50, gamma=gamma, bias_correction=bc,
+        model = ActiveRankSVM(budget=500, batch_size=50, pair_weight=gamma, bias_correction=bc,
                               C=0.3, random_state=0).fit(X, y)
         space = JointSpace(y, gamma)
         assert model.acceptance_.shape == model.pool_ids_.shape

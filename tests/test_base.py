@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 
 from birank._validation import Interval, Options, check_random_state, encode_binary
-from birank.base import best_accuracy_threshold
+from birank.metrics import best_accuracy_threshold
 
 
 @pytest.mark.kernel

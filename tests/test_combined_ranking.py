@@ -11,7 +11,8 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 import birank.batch.combined_ranking as crr_module
 from birank import CombinedRanking
 from birank._kernels import sparse_rows
-from birank._kernels.sgd import HINGE, SQUARED_HINGE, crr_sgd
+from birank._kernels.losses import HINGE, SQUARED_HINGE
+from birank._kernels.sgd import crr_sgd
 from birank.batch.combined_ranking import all_pairs_mean_loss
 from birank.datasets import load_a9a, load_heart
 from birank.solvers.dual_cd import xargs

@@ -268,13 +268,14 @@ def test_pair_rows_solve_the_same_problem(fit_threshold, loss):
     Xs = sp.csr_matrix(X)
     solvers = [PairDualCD(Xs, loss=loss, fit_threshold=fit_threshold, tol=1e-9,
                           max_iter=100000, pair_rows=pr, random_state=2) for pr in (False, True)]
-    assert not solvers[0].pair_rows and solvers[1].pair_rows
+    assert not solvers[0].pool.pair_rows and solvers[1].pool.pair_rows
     for lo, hi in [(0, 7), (7, 8), (8, 60), (60, a.size)]:  # several batches: buffers grow
         for solver in solvers:
             solver.add_rows(a[lo:hi], b[lo:hi], C[lo:hi])
             solver.scale_weights(0.9)
             solver.solve()
-        np.testing.assert_allclose(solvers[1]._rf[:hi, 1], solvers[0]._rf[:hi, 1], rtol=1e-12,
+        np.testing.assert_allclose(solvers[1].pool._rf[:hi, 1], solvers[0].pool._rf[:hi, 1],
+                                   rtol=1e-12,
                                    atol=1e-12)  # Q_pp
         np.testing.assert_allclose(solvers[1].coef_, solvers[0].coef_, atol=1e-6)
         assert solvers[1].intercept_ == pytest.approx(solvers[0].intercept_, abs=1e-6)
@@ -282,7 +283,8 @@ def test_pair_rows_solve_the_same_problem(fit_threshold, loss):
         for s_ in solvers:
             assert s_.primal_objective() == pytest.approx(s_.dual_objective(), rel=1e-7)
     # the stored rows are the merged differences, cancelled entries dropped
-    Z = sp.csr_matrix((solvers[1]._cdata, solvers[1]._cind, solvers[1]._cptr[: a.size + 1]),
+    stored = solvers[1].pool
+    Z = sp.csr_matrix((stored._cdata, stored._cind, stored._cptr[: a.size + 1]),
                       shape=(a.size, X.shape[1] + 1))
     Xo = np.vstack((X, np.zeros(X.shape[1])))  # row -1: the origin
     want = Xo[a] - Xo[b]
@@ -306,8 +308,7 @@ def test_scale_weights_scales_alpha_and_w():
     assert np.all(s.alpha_ <= s.C_)
     np.testing.assert_allclose(s.w, 0.37 * w, rtol=1e-14)
     w_from_alpha = np.zeros_like(s.w)
-    from birank._kernels.dual_cd import rebuild_w
-    rebuild_w(s._xa, w_from_alpha, s._abk, s._rf, s.n_rows, s.fit_threshold)
+    s.pool.rebuild_w(w_from_alpha)
     np.testing.assert_allclose(s.w, w_from_alpha, rtol=1e-12, atol=1e-14)
     with pytest.raises(ValueError, match="kappa"):
         s.scale_weights(0.0)
@@ -341,6 +342,10 @@ def test_duality_gap(loss):
     s.solve()
     p1, d1 = s.primal_objective(), s.dual_objective()
     assert d1 <= p1 + 1e-9  # weak duality
+    res = s.result()
+    assert (res.objective, res.info["dual"], res.n_iter) == (p1, d1, s.n_iter_)
+    np.testing.assert_array_equal(res.coef, s.w)
+    assert res.intercept == s.intercept_ and res.converged == s.converged_
     assert (p1 - d1) / p1 < 1e-2
     s.tol, s.max_iter = 1e-8, 100000
     s.solve()
@@ -349,13 +354,21 @@ def test_duality_gap(loss):
     assert (p2 - d2) / p2 < 1e-8
 
 
-def test_convergence_warning_and_bad_input():
+def test_non_convergence_is_returned_not_warned_and_bad_input():
     rng = np.random.default_rng(0)
     X, a, b = _medium(rng, n=100, d=5)
     s = PairDualCD(X, tol=1e-12, max_iter=2, random_state=0)
     s.add_rows(a, b, 1.0)
-    with pytest.warns(ConvergenceWarning, match="max_iter=2"):
-        assert s.solve() == 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the driver reports, the estimator warns
+        assert s.solve() is False
+    assert s.n_iter_ == 2 and s.pg_gap_ > 1e-12 and not s.converged_
+    assert "max_iter=2" in s.not_converged_message("PairDualCD", 2, 1e-12)
+    assert s.solve(tol=1e3, max_iter=5) is True  # solve's own tol / max_iter
+    with pytest.raises(ValueError, match="tol"):
+        s.solve(tol=0.0)
+    with pytest.raises(ValueError, match="max_iter"):
+        s.solve(max_iter=0)
     with pytest.raises(ValueError, match="C must be finite and > 0"):
         s.add_rows([0], [1], [0.0])
     with pytest.raises(ValueError, match="outside"):
@@ -377,7 +390,7 @@ def test_convergence_warning_and_bad_input():
 def test_empty_pool_and_zero_rows():
     X = np.array([[1.0, 2.0], [1.0, 2.0], [0.0, 1.0]])
     s = PairDualCD(X, tol=1e-10, random_state=0)
-    assert s.solve() == 1 and s.n_rows == 0
+    assert s.solve() and s.n_iter_ == 1 and s.n_rows == 0
     s.add_rows([0, 0], [1, 2], [1.0, 1.0])  # row 0 is z = 0: its alpha goes to its bound
     s.solve()
     assert s.alpha_[0] == 1.0
@@ -389,7 +402,9 @@ def test_empty_pool_and_zero_rows():
 def test_row_primitives_against_numpy(layout):
     rng = np.random.default_rng(9)
     X = rng.normal(size=(7, 5)) * (rng.random((7, 5)) < 0.5)
-    xa = dual_cd_module.xargs(dual_cd_module.as_csr_or_dense(layout(X)))
+    from birank._validation import as_csr_or_dense
+
+    xa = dual_cd_module.xargs(as_csr_or_dense(layout(X)))
     w = rng.normal(size=6)
     sq = sparse_rows.row_sqnorms(xa)
     np.testing.assert_allclose(sq, (X**2).sum(1))
@@ -456,10 +471,47 @@ def test_newton_on_the_pool_matrix_matches_dual_cd(loss, fit_threshold):
                    max_iter=200000, pair_rows=True, random_state=0)
     s.add_rows(a, b, C)
     s.solve()
-    w, ok, info = solve_rows(s.pool_matrix(), s.C_, loss, tol=1e-8, max_iter=5000)
-    assert ok
+    res = solve_rows(s.pool_matrix(), s.C_, loss, tol=1e-8, max_iter=5000)
+    assert res.converged
+    w = res.coef
     w_cd, ref = s.w.copy(), s.primal_objective()
     s.w[:] = w
     assert s.primal_objective() == pytest.approx(ref, rel=1e-7)
     # strong convexity: |w - w*|^2 / 2 <= f(w) - f(w*), so both are near the optimum
     assert np.linalg.norm(w - w_cd) <= 2 * np.sqrt(2e-7 * ref)
+
+
+@pytest.mark.parametrize("loss", ["hinge", "squared_hinge"])
+def test_pool_and_driver_used_separately_equal_pairdualcd(loss, layout):
+    """PairPool + DualCD (the pieces other solvers reuse) give PairDualCD's result bit for bit."""
+    from birank.solvers.dual_cd import DualCD
+    from birank.solvers.pair_pool import PairPool
+
+    rng = np.random.default_rng(12)
+    X, a, b, C = make_problem(rng, n=30, d=5)
+    X = layout(X)
+    one = PairDualCD(X, loss=loss, fit_threshold=True, tol=1e-3, pair_rows=True, random_state=4)
+    pool = PairPool(X, fit_threshold=True, pair_rows=True)
+    two = DualCD(pool, loss=loss, random_state=4)
+    for lo, hi in [(0, 20), (20, a.size)]:
+        for s in (one, two):
+            s.add_rows(a[lo:hi], b[lo:hi], C[lo:hi])
+            s.scale_weights(0.8)
+            assert s.solve(1e-3, 1000)
+    np.testing.assert_array_equal(one.w, two.w)
+    np.testing.assert_array_equal(one.alpha_, pool.alpha_)
+    assert two.pool is pool and pool.n_rows == a.size
+
+
+def test_pair_pool_checks_its_rows():
+    from birank.solvers.pair_pool import PairPool
+
+    pool = PairPool(np.eye(3))
+    with pytest.raises(ValueError, match="outside"):
+        pool.add_rows([0], [3], 1.0)
+    with pytest.raises(ValueError, match="C must be finite"):
+        pool.add_rows([0], [1], -1.0)
+    pool.add_rows([0, -1], [1, 2], [1.0, 2.0])
+    np.testing.assert_array_equal(pool.pool_matrix(), [[1.0, -1.0, 0.0, 0.0],
+                                                       [0.0, 0.0, -1.0, 0.0]])
+    np.testing.assert_array_equal(pool.alpha_, [0.0, 0.0])

@@ -5,8 +5,8 @@ import pytest
 import scipy.sparse as sp
 
 from birank._kernels.pair_sweep import count_pairs, sort_segments
-from birank._kernels.pair_sweep_qp import simplex_qp_smo
-from birank.solvers.newton import HINGE, SQUARED_HINGE, PairObjective
+from birank._kernels.losses import HINGE, SQUARED_HINGE
+from birank.solvers.newton import PairObjective
 from oracles_pairs import all_pairs, pair_grad, pair_hess_vec, pair_objective
 
 LABELS = ["binary", "graded", "real"]
@@ -104,27 +104,6 @@ def test_count_pairs_matches_enumeration():
     n, wsum = count_pairs(obj.members, obj.seg, obj.lab, obj.nlab, obj.sw)
     assert int(n) == len(I)
     assert wsum == pytest.approx(c.sum(), rel=1e-12)
-
-
-@pytest.mark.kernel
-def test_simplex_qp_smo_reaches_kkt():
-    # max a.b - 1/2 a'Ga over {a >= 0, sum a = C}: compare with a fine grid on 3 planes
-    rng = np.random.default_rng(2)
-    A = np.vstack([np.zeros(2), rng.normal(size=(2, 2))])
-    G = A @ A.T
-    b = np.array([0.0, 1.3, 0.8])
-    C = 2.0
-    alpha = np.array([C, 0.0, 0.0])
-    simplex_qp_smo(G, b, alpha, 3, 1e-12, 100000)
-    assert alpha.min() >= 0 and alpha.sum() == pytest.approx(C)
-    val = alpha @ b - 0.5 * alpha @ G @ alpha
-    t = np.linspace(0, C, 401)
-    a1, a2 = np.meshgrid(t, t)
-    ok = a1 + a2 <= C
-    grid = (a1 * b[1] + a2 * b[2] - 0.5 * (G[1, 1] * a1**2 + 2 * G[1, 2] * a1 * a2
-                                          + G[2, 2] * a2**2))[ok]
-    assert val >= grid.max() - 1e-12
-    assert val <= grid.max() + 1e-3
 
 
 def test_sparse_and_dense_give_same_sweep(rng):

@@ -62,11 +62,11 @@ def test_objective_equals_linearsvc(loss, weights, layout):
 
 
 @pytest.mark.parametrize("loss", ["hinge", "squared_hinge"])
-def test_fit_threshold_equals_linearsvc_with_regularized_intercept(loss, layout):
+def test_fit_intercept_equals_linearsvc_with_regularized_intercept(loss, layout):
     X, y = load_ionosphere()
     X = layout(X)
     y_pm = np.where(y > 0, 1.0, -1.0)
-    est = WeightedSVM(C=0.5, class_weight={-1.0: 2.0}, loss=loss, fit_threshold=True,
+    est = WeightedSVM(C=0.5, class_weight={-1.0: 2.0}, loss=loss, fit_intercept=True,
                       tol=1e-9, max_iter=100000, random_state=0).fit(X, y)
     C_point = est.class_C_[(y > 0).astype(int)]
     np.testing.assert_allclose(est.class_C_, [1.0, 0.5])
@@ -152,7 +152,7 @@ def test_docstring_examples():
 
 @parametrize_with_checks(
     [WeightedSVM(random_state=0, tol=1e-10, max_iter=100000),
-     WeightedSVM(fit_threshold=True, loss="squared_hinge", random_state=0, tol=1e-10,
+     WeightedSVM(fit_intercept=True, loss="squared_hinge", random_state=0, tol=1e-10,
                  max_iter=100000)],
 )
 def test_sklearn_compatible(estimator, check):

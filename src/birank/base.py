@@ -11,64 +11,10 @@ from sklearn.base import ClassifierMixin
 from sklearn.utils.extmath import safe_sparse_dot
 from sklearn.utils.validation import check_is_fitted
 
-from ._kernels.metrics import best_cut_buckets
 from ._validation import check_X
+from .metrics import best_accuracy_threshold
 
-__all__ = ["LinearScorerMixin", "BinaryRankerMixin", "RankerMixin", "OnlineRankerMixin",
-           "best_accuracy_threshold"]
-
-
-def best_accuracy_threshold(y01, scores, sample_weight=None):
-    """Score cut with the highest (weighted) training accuracy.
-
-    This is the optimal operating point of the ROC curve for accuracy.
-    Predicting positive for ``score > threshold``; cuts are only placed between
-    distinct score values, halfway. Rows of zero weight take no part, so a
-    weight of k is the same as k copies of the row. O(N) expected without
-    weights (bucketing, see :func:`birank._kernels.metrics.best_cut_buckets`),
-    O(N log N) with them.
-
-    Returns
-    -------
-    threshold : float
-    accuracy : float
-        Weighted fraction of rows classified correctly at that cut.
-    """
-    y01 = np.asarray(y01).reshape(-1) != 0
-    scores = np.ascontiguousarray(scores, dtype=np.float64).reshape(-1)
-    if not np.isfinite(scores).all():
-        raise ValueError("scores must be finite to choose a threshold; got NaN or inf "
-                         "(diverged model or non-finite input).")
-    if sample_weight is None:
-        if scores.shape[0] == 0:
-            return 0.0, 0.0
-        thr, correct = best_cut_buckets(scores, y01)
-        return float(thr), correct / scores.shape[0]
-    weight = np.asarray(sample_weight, dtype=np.float64).reshape(-1)
-    keep = weight > 0
-    y01, scores, weight = y01[keep].astype(np.int64), scores[keep], weight[keep]
-    n = scores.shape[0]
-    if n == 0:
-        return 0.0, 0.0
-    order = np.argsort(-scores)  # tie order is irrelevant: cuts fall between distinct values
-    s, yy, ww = scores[order], y01[order], weight[order]
-    total, w_pos = ww.sum(), (ww * yy).sum()
-    # predicting the top k as positive: correct = tp(k) + (negative weight beyond k)
-    tp = np.concatenate(([0.0], np.cumsum(ww * yy)))
-    fp = np.concatenate(([0.0], np.cumsum(ww * (1 - yy))))
-    correct = tp + (total - w_pos) - fp
-    # a cut after position k-1 is only valid where s[k-1] > s[k]
-    valid = np.ones(n + 1, dtype=bool)
-    valid[1:n] = s[:-1] > s[1:]
-    correct = np.where(valid, correct, -1.0)
-    best = int(np.argmax(correct))
-    if best == 0:
-        thr = s[0] + 1.0
-    elif best == n:
-        thr = s[-1] - 1.0
-    else:
-        thr = 0.5 * (s[best - 1] + s[best])
-    return float(thr), float(correct[best] / total)
+__all__ = ["LinearScorerMixin", "BinaryRankerMixin", "RankerMixin", "OnlineRankerMixin"]
 
 
 class LinearScorerMixin:

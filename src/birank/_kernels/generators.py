@@ -38,14 +38,6 @@ def mrg_next(st):
 
 
 @njit(cache=True)
-def mrg_normal(st):
-    """Standard normal draw (Box-Muller, cosine branch)."""
-    u1 = mrg_next(st)
-    u2 = mrg_next(st)
-    return math.sqrt(-2.0 * math.log(u1)) * math.cos(2.0 * math.pi * u2)
-
-
-@njit(cache=True)
 def fill_sparse_bipartite(seeds, block_size, first_block, n_rows_total, nnz, w,
                           pos_fraction, shift, noise, indices, data, y):
     """Fill rows of blocks ``first_block, first_block+1, ...`` into the output slices.

@@ -32,12 +32,15 @@ so the Hessian-vector product (generalized Hessian with the active set fixed
 at the current w) replays the same sweep with ``u = X v`` in place of the
 scores, with the same comparisons, hence the same active pairs.
 
-``loss_kind``: 0 = squared hinge, 1 = hinge (coefficients are weighted counts,
-as in the 1-slack cutting plane of Joachims 2006).
+``loss_kind``: a code of :mod:`.losses`, ``SQUARED_HINGE`` or ``HINGE`` (for the
+hinge the coefficients are weighted counts, as in the 1-slack cutting plane of
+Joachims 2006).
 """
 
 import numpy as np
 from numba import njit
+
+from .losses import SQUARED_HINGE
 
 __all__ = [
     "sort_segments",
@@ -56,7 +59,7 @@ def _upper_row(loss_kind, i, wi, W, S1, S2, ai, grad_s, diag):
     ``sum_j w_j (a_i + s_j)^2 = W a^2 + 2 a S1 + S2`` (DESIGN math notes),
     hinge ``W a + S1``; its score gradient and Hessian diagonal are added.
     """
-    if loss_kind == 0:
+    if loss_kind == SQUARED_HINGE:
         grad_s[i] -= 2.0 * wi * (W * ai + S1)
         diag[i] += 2.0 * wi * W
         return wi * (W * ai * ai + 2.0 * ai * S1 + S2)
@@ -73,7 +76,7 @@ def _lower_row(loss_kind, j, wj, W, S1, bj, grad_s, diag):
     ``d/ds_j sum_k w_k w_j (theta - s_k + s_j)^2 = 2 w_j (W b_j - S1)`` with
     ``W = sum w_k``, ``S1 = sum w_k s_k``; hinge ``w_j W``.
     """
-    if loss_kind == 0:
+    if loss_kind == SQUARED_HINGE:
         grad_s[j] += 2.0 * wj * (W * bj - S1)
         diag[j] += 2.0 * wj * W
     else:
@@ -355,7 +358,7 @@ def sweep_loss_grad(s, order, seg, lab, nlab, sw, loss_kind,
     lab : int[n]  label rank within the segment (0 = lowest label).
     nlab : int[n_seg]  number of distinct labels per segment.
     sw : float64[n]  sample weights.
-    loss_kind : 0 squared hinge, 1 hinge.
+    loss_kind : ``losses.SQUARED_HINGE`` or ``losses.HINGE``.
     grad_s : float64[n]  out, d loss / d s.
     diag : float64[n]  out, per row 2 w_p (A_p + B_p) (weighted active partner
         counts; squared hinge) or w_p (A_p + B_p) (hinge).
@@ -377,7 +380,7 @@ def sweep_loss_grad(s, order, seg, lab, nlab, sw, loss_kind,
         diag[p] = 0.0
     loss = 0.0
     nseg = seg.shape[0] - 1
-    nq_hi = 3 if loss_kind == 0 else 2
+    nq_hi = 3 if loss_kind == SQUARED_HINGE else 2
     for g in range(nseg):
         a = seg[g]
         b = seg[g + 1]

@@ -27,10 +27,8 @@ import math
 from numba import njit, types
 from numba.extending import overload
 
+from .losses import HINGE
 from .sparse_rows import row_dot_w, rng_int, rng_uniform
-
-HINGE = 0
-SQUARED_HINGE = 1
 
 
 @njit(cache=True, inline="always")

@@ -134,9 +134,6 @@ class JointSpace:
         ids = np.asarray(ids, dtype=np.int64)
         return np.where(ids < self.n_pair, self.gamma, 1.0 - self.gamma)
 
-    def is_pair(self, ids):
-        return np.asarray(ids) < self.n_pair
-
     def margins(self, score, ids):
         """``w . z`` of items ``ids``.
 

@@ -15,9 +15,9 @@ from .._progress import make_progress
 from .._validation import (Interval, Options, check_random_state, check_X, check_X_y,
                            draw_seed, encode_binary, validate_params)
 from ..base import BinaryRankerMixin
-from ..pairs import ChosenSet
 from ..solvers.dual_cd import PairDualCD, xargs
 from ..solvers.newton import solve_rows
+from ._active_pool import ChosenPool
 from ._active_sampling import STRATEGIES, JointSpace, SoftSampler, hard_select
 
 __all__ = ["ActiveRankSVM"]
@@ -42,8 +42,9 @@ class ActiveRankSVM(BinaryRankerMixin, BaseEstimator):
     depends on the budget, not on the number of rows; the hard strategies
     score every row once per round.
 
-    ``gamma=1`` is ASRankSVM (real pairs only), ``gamma=0`` the point-wise SVM
-    on pseudo-pairs, values in between the CRC framework (shen-lin eq. (5)).
+    ``pair_weight=1`` is ASRankSVM (real pairs only), ``pair_weight=0`` the
+    point-wise SVM on pseudo-pairs, values in between the CRC framework
+    (shen-lin eq. (5), where the pair weight is called gamma).
 
     Parameters
     ----------
@@ -58,23 +59,24 @@ default='soft-correct'
         ``random``: uniform from the unchosen pool. ``soft-*``: rejection
         sampling (Algorithm 2) accepting an item with probability
         ``2 / (1 + exp(|w.z|))`` (close) or ``1 - 2 / (1 + exp([1 - w.z]_+))``
-        (correct), times gamma (real pairs) or 1 - gamma (pseudo-pairs).
+        (correct), times pair_weight (real pairs) or 1 - pair_weight (pseudo-pairs).
         ``hard-*``: the ``batch_size`` unchosen items with the lowest closeness
         ``|w.z|`` / correctness ``-[1 - w.z]_+`` (ties: by margin ``w.z``,
         then by item id), found by a k-way merge over sorted scores.
-    gamma : float in [0, 1] or 'uniform', default=1.0
-        Weight of real pairs against pseudo-pairs (shen-lin eq. (5));
+    pair_weight : float in [0, 1] or 'uniform', default=1.0
+        Weight of real pairs against pseudo-pairs, shen-lin's gamma (eq. (5));
         ``'uniform'`` is ``|D_pair| / |D*|``.
-    threshold : bool, default=False
-        CRC-threshold (shen-lin section 3.5, eq. (8)): pseudo-pairs get a
-        threshold theta, regularized together with w; ``intercept_ = -theta``.
+    fit_intercept : bool, default=False
+        Learn a bias: CRC-threshold (shen-lin section 3.5, eq. (8)), where
+        pseudo-pairs get a threshold theta, regularized together with w;
+        ``intercept_ = -theta``.
     bias_correction : bool, default=True
         Weight each sampled item by ``1 / p`` (section 3.3); without it every
         chosen item weighs ``Gamma * C``.
     C : float, default=0.1
         Global regularization; item ``k`` costs
         ``C_k = Gamma_k |L*| / (p_k Z) * C`` with ``Z = sum_{L*} 1 / p`` (section 4.1),
-        so the costs sum to ``C * budget`` when ``gamma=1``.
+        so the costs sum to ``C * budget`` when ``pair_weight=1``.
     loss : {'hinge', 'squared_hinge'}, default='hinge'
     tol : float, default=0.1
         Stopping tolerance of the dual CD solver (LIBLINEAR's default, as in the paper).
@@ -125,7 +127,7 @@ default='soft-correct'
         Pseudo-pairs in the chosen pool.
     rejections_ : ndarray of shape (n_rounds - 1,)
         Rejected draws of each sampling round (shen-lin Fig. 6); zeros for
-        the random and hard strategies with gamma in {0, 1}.
+        the random and hard strategies with pair_weight in {0, 1}.
     history_ : list of dict
         One entry per solver call: ``n_chosen``, ``n_pairs``, ``rejections``,
         ``select_seconds`` (sampling or hard selection), ``solve_seconds``,
@@ -133,8 +135,8 @@ default='soft-correct'
         with ``eval_set``, ``auc``.
     n_iter_ : int
         Solver passes summed over rounds.
-    gamma_ : float
-        The gamma used (``|D_pair| / |D*|`` for ``'uniform'``).
+    pair_weight_ : float
+        The pair weight used (``|D_pair| / |D*|`` for ``'uniform'``).
     pool_ids_ : ndarray of shape (budget_,)
         The chosen items in order of choice, numbered as
         :class:`birank.pairs.UnionPairs` numbers D*: ids below
@@ -167,8 +169,8 @@ default='soft-correct'
         "budget": [Interval("integer", 1, None)],
         "batch_size": [Interval("integer", 1, None)],
         "strategy": [Options(*STRATEGIES)],
-        "gamma": [Interval("real", 0, 1, closed="both"), Options("uniform")],
-        "threshold": ["boolean"],
+        "pair_weight": [Interval("real", 0, 1, closed="both"), Options("uniform")],
+        "fit_intercept": ["boolean"],
         "bias_correction": ["boolean"],
         "C": [Interval("real", 0, None, closed="neither")],
         "loss": [Options("hinge", "squared_hinge")],
@@ -181,15 +183,15 @@ default='soft-correct'
         "verbose": ["boolean", Interval("integer", 0, None)],
     }
 
-    def __init__(self, budget=8000, batch_size=100, strategy="soft-correct", gamma=1.0,
-                 threshold=False, bias_correction=True, C=0.1, loss="hinge", tol=0.1,
+    def __init__(self, budget=8000, batch_size=100, strategy="soft-correct", pair_weight=1.0,
+                 fit_intercept=False, bias_correction=True, C=0.1, loss="hinge", tol=0.1,
                  round_tol=1.0, round_max_iter=1, max_iter=1000, max_draws=20_000_000,
                  random_state=None, verbose=False):
         self.budget = budget
         self.batch_size = batch_size
         self.strategy = strategy
-        self.gamma = gamma
-        self.threshold = threshold
+        self.pair_weight = pair_weight
+        self.fit_intercept = fit_intercept
         self.bias_correction = bias_correction
         self.C = C
         self.loss = loss
@@ -231,151 +233,177 @@ default='soft-correct'
                                  f"{ye.shape[0]} labels.")
             eval_data = (Xe, ye == self.classes_[1])
         self._fit(X, y01, eval_data)
-        self._set_threshold(X, y01, learned_bias=self.threshold)
+        self._set_threshold(X, y01, learned_bias=self.fit_intercept)
         return self
 
     # ------------------------------------------------------------------ driver
     def _fit(self, X, y01, eval_data):
-        from ..metrics import roc_auc
-
+        """Algorithm 1 of shen-lin: a random initial pool, then sample / solve rounds."""
         rng = check_random_state(self.random_state)
+        space = self._joint_space(y01)
+        budget = self._capped_budget(space)
+        b = min(int(self.batch_size), budget)
+        hard = self.strategy.startswith("hard")
+        sampler = None if hard else SoftSampler(space, self.strategy, budget, self.max_draws)
+        solver = PairDualCD(X, loss=self.loss, fit_threshold=self.fit_intercept, tol=self.tol,
+                            max_iter=self.max_iter, compact_rows=True, pair_rows=True,
+                            random_state=draw_seed(rng))
+        pool = ChosenPool(space, solver, self.C, self.bias_correction)
+        report = make_progress(self.verbose, "ActiveRankSVM")
+        rounds = _Rounds()
+
+        t0 = time.perf_counter()
+        ids, p = space.initial(b, rng), np.ones(b)  # drawn uniformly: acceptance 1
+        select_s = time.perf_counter() - t0
+        n_rej = 0
+        stopped = False
+        while True:
+            t1 = time.perf_counter()
+            pool.add(ids, p)
+            last_round = pool.size >= budget or stopped
+            converged = solver.solve(*self._round_settings(last_round))
+            rounds.record(pool, solver, n_rej, select_s, time.perf_counter() - t1, eval_data)
+            report(pool.size, budget, rounds.progress_line())
+            if last_round:
+                break
+            t1 = time.perf_counter()
+            need = min(b, budget - pool.size)
+            if hard:
+                ids, p, n_rej = self._select_hard(X, solver, space, need, pool.chosen)
+            else:
+                ids, p, n_rej, exhausted = self._select_soft(solver, sampler, need, pool, rng)
+                stopped = exhausted
+            rounds.rejections.append(int(n_rej))
+            select_s = time.perf_counter() - t1
+            if ids.size == 0:
+                stopped = True  # one last solve at the final tolerance, then stop
+        w = self._finish(X, solver, converged, rounds, eval_data)
+        self._store_fitted(w, pool, solver, rounds)
+
+    def _joint_space(self, y01):
+        """D* with the pair weight (``'uniform'``: |D_pair| / |D*|); sets ``pair_weight_``."""
         n_pos = int(y01.sum())
         n_pair, n_pseudo = n_pos * (y01.size - n_pos), y01.size
-        gamma = (n_pair / (n_pair + n_pseudo) if isinstance(self.gamma, str)
-                 else float(self.gamma))
-        self.gamma_ = gamma
-        space = JointSpace(y01, gamma)
+        weight = (n_pair / (n_pair + n_pseudo) if isinstance(self.pair_weight, str)
+                  else float(self.pair_weight))
+        self.pair_weight_ = weight
+        return JointSpace(y01, weight)  # shen-lin's gamma
+
+    def _capped_budget(self, space):
         budget = int(self.budget)
         if budget > space.n_active:
             warnings.warn(
                 f"ActiveRankSVM: budget={budget} exceeds the {space.n_active} items that can be "
-                f"sampled (gamma={gamma:g}); using all of them.", UserWarning, stacklevel=3)
+                f"sampled (pair_weight={space.gamma:g}); using all of them.", UserWarning, stacklevel=4)
             budget = space.n_active
-        b = min(int(self.batch_size), budget)
-        hard = self.strategy.startswith("hard")
-        sampler = None if hard else SoftSampler(space, self.strategy, budget, self.max_draws)
-        solver = PairDualCD(X, loss=self.loss, fit_threshold=self.threshold, tol=self.tol,
-                            max_iter=self.max_iter, compact_rows=True, pair_rows=True,
-                            random_state=draw_seed(rng))
-        Xrows = xargs(solver.X)
-        report = make_progress(self.verbose, "ActiveRankSVM")
+        return budget
 
-        t0 = time.perf_counter()
-        ids = space.initial(b, rng)  # Algorithm 1 input: a random initial chosen pool
-        chosen = ChosenSet(ids)
-        pool_ids = ids
-        p = np.ones(b)  # drawn uniformly: acceptance probability 1
-        p_parts = []
-        Z = 0.0  # sum over the pool of 1/p (shen-lin 4.1)
-        n_pairs = 0
-        select_s = time.perf_counter() - t0
-        history, rejections = [], []
-        n_iter_total = 0
-        n_rej = 0
-        stopped = False
-        last_warning = None
-        while True:
-            t1 = time.perf_counter()
-            # shen-lin 4.1: C_k = Gamma_k |L*| C / (p_k Z), Z = sum_{L*} 1/p (crc_weights).
-            # Adding items changes |L*| and Z only, so the rows already in the pool
-            # change by one factor kappa; scaling their alphas by it too keeps the
-            # warm start feasible without reading any row of X.
-            inv = 1.0 / p if self.bias_correction else np.ones(p.size)
-            n_chosen = pool_ids.size  # ids are already in pool_ids
-            n_old, Z_old = n_chosen - ids.size, Z
-            Z += float(inv.sum())
-            if n_old and ids.size and self.bias_correction:
-                solver.scale_weights((n_chosen / Z) / (n_old / Z_old))
-            n_pairs += int(np.count_nonzero(ids < space.n_pair))
-            if ids.size:
-                C_new = space.big_gamma(ids) * (n_chosen * self.C) * inv / Z
-                a, bb = space.decode(ids)
-                solver.add_rows(a, bb, C_new, check=False)
-                p_parts.append(p)
-            last_round = pool_ids.size >= budget or stopped
-            if last_round:
-                solver.tol, solver.max_iter = self.tol, self.max_iter
-            else:
-                solver.tol = self.tol if self.round_tol is None else self.round_tol
-                solver.max_iter = (self.max_iter if self.round_max_iter is None
-                                   else self.round_max_iter)
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always", ConvergenceWarning)
-                n_iter_total += solver.solve()
-            last_warning = next((w for w in caught if issubclass(w.category, ConvergenceWarning)),
-                                None)
-            solve_s = time.perf_counter() - t1
-            entry = {"n_chosen": int(pool_ids.size),
-                     "n_pairs": n_pairs,
-                     "rejections": int(n_rej), "select_seconds": select_s,
-                     "solve_seconds": solve_s, "n_iter": int(solver.n_iter_)}
-            entry["seconds"] = (history[-1]["seconds"] if history else 0.0) + select_s + solve_s
-            if eval_data is not None:
-                scores = np.asarray(safe_sparse_dot(eval_data[0], solver.coef_)).reshape(-1)
-                entry["auc"] = roc_auc(eval_data[1], scores + solver.intercept_)
-            history.append(entry)
-            report(pool_ids.size, budget, f"pairs={entry['n_pairs']}"
-                   + (f" auc={entry['auc']:.4f}" if "auc" in entry else ""))
-            if last_round:
-                break
-            # ---- sampling step of Algorithm 1: b items from U* with the current w
-            t1 = time.perf_counter()
-            need = min(b, budget - pool_ids.size)
-            if hard:  # every score is needed: one pass over X, then the k-way merge
-                s_ext = np.empty(X.shape[0] + 1)
-                s_ext[:-1] = np.asarray(safe_sparse_dot(X, solver.coef_)).reshape(-1)
-                s_ext[:-1] += solver.intercept_
-                s_ext[-1] = 0.0  # the origin of pseudo-pairs
-                ids = hard_select(space, s_ext, need, self.strategy, chosen)
-                p = np.ones(ids.size)
-                n_rej = 0
-            else:  # only the rows of drawn candidates are scored: cost independent of N
-                ids, p, n_rej, _, exhausted = sampler.sample(
-                    Xrows, solver.coef_, solver.intercept_, need, chosen, rng)
-                if exhausted:
-                    stopped = True
-                    warnings.warn(
-                        f"ActiveRankSVM: {self.strategy} sampling found only {ids.size} of "
-                        f"{need} acceptable items in a round (almost every unchosen item has "
-                        f"acceptance probability 0); stopping with {pool_ids.size + ids.size} "
-                        "chosen items.", UserWarning, stacklevel=3)
-            rejections.append(int(n_rej))
-            chosen.add(ids, new=True)  # sampled items are distinct and unchosen
-            pool_ids = np.concatenate((pool_ids, ids))
-            select_s = time.perf_counter() - t1
-            if ids.size == 0:
-                stopped = True  # one last solve at the final tolerance, then stop
-        w = solver.w
+    def _round_settings(self, last_round):
+        """``(tol, max_iter)`` of a round's solve: loose in between, ``tol`` at the end."""
+        if last_round:
+            return self.tol, self.max_iter
+        return (self.tol if self.round_tol is None else self.round_tol,
+                self.max_iter if self.round_max_iter is None else self.round_max_iter)
+
+    def _select_hard(self, X, solver, space, need, chosen):
+        """Hard strategies: every score is needed, one pass over X, then the k-way merge."""
+        s_ext = np.empty(X.shape[0] + 1)
+        s_ext[:-1] = np.asarray(safe_sparse_dot(X, solver.coef_)).reshape(-1)
+        s_ext[:-1] += solver.intercept_
+        s_ext[-1] = 0.0  # the origin of pseudo-pairs
+        ids = hard_select(space, s_ext, need, self.strategy, chosen)
+        return ids, np.ones(ids.size), 0
+
+    def _select_soft(self, solver, sampler, need, pool, rng):
+        """Soft strategies (Algorithm 2): only the rows of drawn candidates are scored."""
+        ids, p, n_rej, _, exhausted = sampler.sample(
+            xargs(solver.pool.X), solver.coef_, solver.intercept_, need, pool.chosen, rng)
+        if exhausted:
+            warnings.warn(
+                f"ActiveRankSVM: {self.strategy} sampling found only {ids.size} of "
+                f"{need} acceptable items in a round (almost every unchosen item has "
+                f"acceptance probability 0); stopping with {pool.size + ids.size} "
+                "chosen items.", UserWarning, stacklevel=4)
+        return ids, p, n_rej, exhausted
+
+    def _finish(self, X, solver, converged, rounds, eval_data):
+        """The final w: dual CD's, or a Newton solve of the pool if dual CD stopped at max_iter.
+
+        A last solve that hits ``max_iter`` means a degenerate pool (many pairs
+        over few features, where dual CD creeps); Newton on the pool matrix
+        finishes it from where dual CD stopped, unless that matrix is too
+        large (dense X), in which case the ConvergenceWarning is raised.
+        """
         self.final_solver_ = "dual_cd"
+        if converged:
+            return solver.w
+        message = solver.not_converged_message("PairDualCD", self.max_iter, self.tol)
         dense_cells = 0 if sp.issparse(X) else solver.n_rows * (X.shape[1] + 1)
-        if last_warning is not None and dense_cells > _MAX_DENSE_POOL:
-            warnings.warn(str(last_warning.message), ConvergenceWarning, stacklevel=3)
-        elif last_warning is not None:
-            # the last dual CD solve stopped at max_iter: a degenerate pool (many pairs
-            # over few features). Finish it in the primal from where it stopped.
-            t1 = time.perf_counter()
-            w_newton, ok, info = solve_rows(solver.pool_matrix(), solver.C_, self.loss,
-                                            w0=solver.w, tol=NEWTON_TOL)
-            history[-1]["solve_seconds"] += time.perf_counter() - t1
-            history[-1]["seconds"] += time.perf_counter() - t1
-            if ok:
-                w = w_newton
-                self.final_solver_ = "newton"
-                if eval_data is not None:
-                    scores = np.asarray(safe_sparse_dot(eval_data[0], w[:-1])).reshape(-1)
-                    history[-1]["auc"] = roc_auc(eval_data[1], scores - w[-1])
-            else:
-                warnings.warn(f"{last_warning.message} Newton on the pool did not converge "
-                              f"either ({info.get('reason') or 'max_iter'}).",
-                              ConvergenceWarning, stacklevel=3)
+        if dense_cells > _MAX_DENSE_POOL:
+            warnings.warn(message, ConvergenceWarning, stacklevel=4)
+            return solver.w
+        t1 = time.perf_counter()
+        res = solve_rows(solver.pool_matrix(), solver.C_, self.loss, w0=solver.w,
+                         tol=NEWTON_TOL)
+        w_newton = res.coef
+        rounds.add_time(time.perf_counter() - t1)
+        if not res.converged:
+            warnings.warn(f"{message} Newton on the pool did not converge either "
+                          f"({res.info.get('reason') or 'max_iter'}).", ConvergenceWarning,
+                          stacklevel=4)
+            return solver.w
+        self.final_solver_ = "newton"
+        if eval_data is not None:
+            rounds.history[-1]["auc"] = _eval_auc(eval_data, w_newton[:-1], -w_newton[-1])
+        return w_newton
+
+    def _store_fitted(self, w, pool, solver, rounds):
         self.coef_ = w[:-1].copy()
         self.intercept_ = float(-w[-1])
-        self.budget_ = int(pool_ids.size)
-        self.n_pairs_ = n_pairs
-        self.n_pseudo_pairs_ = int(pool_ids.size - self.n_pairs_)
-        self.rejections_ = np.asarray(rejections, dtype=np.int64)
-        self.history_ = history
-        self.n_iter_ = int(n_iter_total)
-        self.pool_ids_ = pool_ids
-        self.acceptance_ = np.concatenate(p_parts) if p_parts else np.empty(0)
+        self.budget_ = pool.size
+        self.n_pairs_ = pool.n_pairs
+        self.n_pseudo_pairs_ = int(pool.size - pool.n_pairs)
+        self.rejections_ = np.asarray(rounds.rejections, dtype=np.int64)
+        self.history_ = rounds.history
+        self.n_iter_ = int(rounds.n_iter)
+        self.pool_ids_ = pool.ids
+        self.acceptance_ = pool.acceptance
         self.pool_weights_ = solver.C_.copy()
+
+
+def _eval_auc(eval_data, coef, intercept):
+    from ..metrics import roc_auc
+
+    scores = np.asarray(safe_sparse_dot(eval_data[0], coef)).reshape(-1)
+    return roc_auc(eval_data[1], scores + intercept)
+
+
+class _Rounds:
+    """What ActiveRankSVM reports per round: ``history_``, ``rejections_``, ``n_iter_``."""
+
+    def __init__(self):
+        self.history = []
+        self.rejections = []
+        self.n_iter = 0
+
+    def record(self, pool, solver, n_rej, select_s, solve_s, eval_data):
+        self.n_iter += solver.n_iter_
+        entry = {"n_chosen": pool.size,
+                 "n_pairs": pool.n_pairs,
+                 "rejections": int(n_rej), "select_seconds": select_s,
+                 "solve_seconds": solve_s, "n_iter": int(solver.n_iter_)}
+        entry["seconds"] = ((self.history[-1]["seconds"] if self.history else 0.0)
+                            + select_s + solve_s)
+        if eval_data is not None:
+            entry["auc"] = _eval_auc(eval_data, solver.coef_, solver.intercept_)
+        self.history.append(entry)
+
+    def add_time(self, seconds):
+        """Charge extra solve time (the Newton finish) to the last round."""
+        self.history[-1]["solve_seconds"] += seconds
+        self.history[-1]["seconds"] += seconds
+
+    def progress_line(self):
+        entry = self.history[-1]
+        return f"pairs={entry['n_pairs']}" + (f" auc={entry['auc']:.4f}" if "auc" in entry
+                                              else "")

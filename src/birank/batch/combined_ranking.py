@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 from sklearn.base import BaseEstimator
 
-from .._kernels.sgd import HINGE, SQUARED_HINGE, crr_sgd
+from .._kernels.losses import loss_code
+from .._kernels.sgd import crr_sgd
 from .._kernels.sparse_rows import rng_init
 from .._progress import make_progress
 from .._validation import (
@@ -217,14 +218,13 @@ class CombinedRanking(BinaryRankerMixin, BaseEstimator):
         pos = np.flatnonzero(y01 == 1).astype(np.int64)
         neg = np.flatnonzero(y01 == 0).astype(np.int64)
         state = rng_init(draw_seed(self._rng))
-        loss_code = HINGE if self.loss == "hinge" else SQUARED_HINGE
         report = make_progress(self.verbose, name)
         done, n_rank = 0, 0
         xa = xargs(X)
         while done < self.n_iter:
             steps = min(_CHUNK, self.n_iter - done)
             n_rank += crr_sgd(xa, y_pm, sw, pos, neg, w, float(self.alpha), self.t_ + done,
-                              steps, float(self.rank_probability), loss_code,
+                              steps, float(self.rank_probability), loss_code(self.loss),
                               bool(self.projection), bool(self.fit_intercept), state)
             done += steps
             report(done, self.n_iter, f"|w|={np.sqrt(w @ w):.4g}")

@@ -11,7 +11,8 @@ from sklearn.exceptions import ConvergenceWarning
 from .._progress import Progress, make_progress
 from .._validation import Interval, Options, check_X_y, validate_params
 from ..base import RankerMixin
-from ..solvers.newton import HINGE, SQUARED_HINGE, PairObjective, hinge_by_smoothing, newton_cg
+from .._kernels.losses import SQUARED_HINGE, loss_code
+from ..solvers.newton import PairObjective, hinge_by_smoothing, newton_cg
 
 __all__ = ["RankSVM"]
 
@@ -43,9 +44,7 @@ class RankSVM(RankerMixin, BaseEstimator):
         smoothing with width delta = 1, 0.1, 0.01, ..., each stage solved by
         the same Newton method (the smoothed loss is a difference of two
         squared hinges at margins 1 and 1 - delta), stopped by a certified
-        duality gap. (A 1-slack cutting-plane solver, Joachims 2006, is in
-        ``birank.solvers.cutting_plane``; it is exact too but needs very many
-        planes when ``C * n_pairs`` is large.)
+        duality gap.
     tol : float, default=1e-4
         Squared hinge: stop when ``|grad f(w)| <= tol * |grad f(0)|``.
         Hinge: stop when ``(P(w) - D) <= tol * P(w)``, with P the exact hinge
@@ -127,30 +126,30 @@ class RankSVM(RankerMixin, BaseEstimator):
         y_rank = self._encode_y(y)
         groups = _check_groups(groups, n)
         sample_weight = _check_sample_weight(sample_weight, n)
-        kind = SQUARED_HINGE if self.loss == "squared_hinge" else HINGE
+        kind = loss_code(self.loss)
         obj = PairObjective(X, y_rank, groups, sample_weight, C=self.C)
         label = f"RankSVM({self.loss})"
         # one line per Newton iteration (squared hinge) or smoothing stage (hinge)
         report = Progress(label, min_interval=0.0) if self.verbose else make_progress(False)
         d = X.shape[1]
         if kind == SQUARED_HINGE:
-            w, f, n_iter, converged, info = newton_cg(obj, np.zeros(d), tol=self.tol,
-                                                      max_iter=self.max_iter, report=report)
+            res = newton_cg(obj, np.zeros(d), tol=self.tol, max_iter=self.max_iter,
+                            report=report)
         else:
             obj2 = PairObjective(X, y_rank, groups, sample_weight, C=self.C)
-            w, f, n_iter, converged, info = hinge_by_smoothing(
-                obj, obj2, self.C, tol=self.tol, max_iter=self.max_iter, report=report)
-        if not converged:
-            why = info.get("reason") or "max_iter reached"
+            res = hinge_by_smoothing(obj, obj2, self.C, tol=self.tol, max_iter=self.max_iter,
+                                     report=report)
+        if not res.converged:
+            why = res.info.get("reason") or "max_iter reached"
             warnings.warn(
                 f"RankSVM({self.loss!r}) did not converge to tol={self.tol} "
                 f"(max_iter={self.max_iter}): {why}; increase max_iter or tol.",
                 ConvergenceWarning,
             )
-        self.coef_ = np.asarray(w, dtype=np.float64)
+        self.coef_ = np.asarray(res.coef, dtype=np.float64)
         self.intercept_ = 0.0
-        self.n_iter_ = int(n_iter)
-        self.objective_ = float(f)
+        self.n_iter_ = int(res.n_iter)
+        self.objective_ = float(res.objective)
         self.n_pairs_ = int(obj.n_pairs)
         return self
 

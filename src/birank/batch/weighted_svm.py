@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import numbers
+import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator
+from sklearn.exceptions import ConvergenceWarning
 
 from .._validation import Interval, Options, check_X_y, encode_binary, validate_params
 from ..base import BinaryRankerMixin
@@ -40,8 +42,8 @@ class WeightedSVM(BinaryRankerMixin, BaseEstimator):
         balance the classes and the weights would not sum to ``B C``, so the
         second is ``N-``.) Cannot be combined with ``class_weight``.
     loss : {'hinge', 'squared_hinge'}, default='hinge'
-    fit_threshold : bool, default=False
-        Learn a threshold theta as an extra coordinate regularized with w
+    fit_intercept : bool, default=False
+        Learn a bias: a threshold theta as an extra coordinate regularized with w
         (shen-lin eq. (8) restricted to pseudo-pairs, equivalently LIBLINEAR's
         ``-B 1`` bias); ``intercept_ = -theta``. Without it the scorer passes
         through the origin, as eq. (2).
@@ -60,7 +62,7 @@ class WeightedSVM(BinaryRankerMixin, BaseEstimator):
     classes_ : ndarray of shape (2,)
     coef_ : ndarray of shape (n_features,)
     intercept_ : float
-        ``-theta`` with ``fit_threshold`` (the learned bias); otherwise minus the
+        ``-theta`` with ``fit_intercept`` (the learned bias); otherwise minus the
         score cut of best training accuracy, so that ``predict`` is
         ``decision_function > 0`` (eq. (2) itself has no bias; the shift does
         not change the ranking).
@@ -69,7 +71,7 @@ class WeightedSVM(BinaryRankerMixin, BaseEstimator):
     n_iter_ : int
     objective_ : float
         Final primal objective of eq. (2) for ``coef_`` (with theta and
-        ``theta^2 / 2`` when ``fit_threshold``).
+        ``theta^2 / 2`` when ``fit_intercept``).
     n_features_in_ : int
 
     Notes
@@ -95,19 +97,19 @@ class WeightedSVM(BinaryRankerMixin, BaseEstimator):
         "class_weight": [None, Options("balanced"), dict],
         "budget": [None, Interval("integer", 1, None)],
         "loss": [Options("hinge", "squared_hinge")],
-        "fit_threshold": ["boolean"],
+        "fit_intercept": ["boolean"],
         "tol": [Interval("real", 0, None, closed="neither")],
         "max_iter": [Interval("integer", 1, None)],
         "random_state": ["random_state"],
     }
 
     def __init__(self, C=1.0, *, class_weight=None, budget=None, loss="hinge",
-                 fit_threshold=False, tol=0.1, max_iter=1000, random_state=None):
+                 fit_intercept=False, tol=0.1, max_iter=1000, random_state=None):
         self.C = C
         self.class_weight = class_weight
         self.budget = budget
         self.loss = loss
-        self.fit_threshold = fit_threshold
+        self.fit_intercept = fit_intercept
         self.tol = tol
         self.max_iter = max_iter
         self.random_state = random_state
@@ -170,15 +172,17 @@ class WeightedSVM(BinaryRankerMixin, BaseEstimator):
         self.class_C_ = self._class_C(self.classes_, y01)
         keep = np.flatnonzero(C_point > 0)
         a, b = PseudoPairs(y01).decode(keep)
-        solver = PairDualCD(X, loss=self.loss, fit_threshold=self.fit_threshold, tol=self.tol,
+        solver = PairDualCD(X, loss=self.loss, fit_threshold=self.fit_intercept, tol=self.tol,
                             max_iter=self.max_iter, random_state=self.random_state)
         solver.add_rows(a, b, C_point[keep])
-        solver.solve()
+        if not solver.solve():
+            warnings.warn(solver.not_converged_message("WeightedSVM", self.max_iter, self.tol),
+                          ConvergenceWarning, stacklevel=2)
         self.coef_ = solver.coef_.copy()
-        self.intercept_ = solver.intercept_ if self.fit_threshold else 0.0
+        self.intercept_ = solver.intercept_ if self.fit_intercept else 0.0
         self.n_iter_ = solver.n_iter_
         self.objective_ = solver.primal_objective()
         # the operating point maximizes accuracy weighted like the loss (class and
         # sample weights), so a weight of k acts as k copies of the row
-        self._set_threshold(X, y01, learned_bias=self.fit_threshold, sample_weight=C_point)
+        self._set_threshold(X, y01, learned_bias=self.fit_intercept, sample_weight=C_point)
         return self

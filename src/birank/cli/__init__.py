@@ -12,14 +12,12 @@ import argparse
 import importlib
 import sys
 
+from ..exceptions import UserError  # defined low so that experiments can raise it
+
 __all__ = ["main", "UserError"]
 
 # sub-command modules, in the order shown by ``birank --help``
 _COMMANDS = ("_train", "_predict", "_evaluate", "_reproduce", "_datasets", "_demo")
-
-
-class UserError(Exception):
-    """An error in what the user asked for; shown as one line, exit status 2."""
 
 
 def build_parser():

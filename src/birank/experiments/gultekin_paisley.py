@@ -33,7 +33,6 @@ unavailable in the report, so online learners join by existing (or by
 from __future__ import annotations
 
 import argparse
-import importlib
 import inspect
 import time
 from dataclasses import dataclass, field
@@ -42,6 +41,7 @@ from pathlib import Path
 import numpy as np
 
 from .._progress import make_progress
+from .._registry import estimator_class
 from ..metrics import roc_auc
 from ._report import (
     format_mean_std,
@@ -321,7 +321,7 @@ def plot_gaussian(res, path):
 class Method:
     """A ranker of section 5.2.
 
-    target : "module:Class"; params : constructor arguments; mode : "subset" (fit on
+    target : a registered estimator name (:mod:`birank._registry`); params : constructor arguments; mode : "subset" (fit on
     a random fraction of the rows), "pairs" (``n_pairs = fraction * N`` on all rows;
     LCBR) or "stream" (one ``partial_fit`` pass over the subset, in random order).
     """
@@ -332,26 +332,20 @@ class Method:
     radius_from_cv: bool = False
 
     def load(self):
-        module_name, cls_name = self.target.split(":")
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name and module_name.startswith(exc.name):
-                return None
-            raise
-        return getattr(module, cls_name, None)
+        """The estimator class (through the registry), or None if not in this build."""
+        return estimator_class(self.target, missing_ok=True)
 
 
 METHODS = {
-    "LCBR": Method("birank.batch.bbr:LCBR", {}, "pairs", radius_from_cv=True),
-    "BBR": Method("birank.batch.bbr:BBR", {}, "subset", radius_from_cv=True),
-    "RankSVM": Method("birank:RankSVM", {"C": 1.0}, "subset"),
-    "CombinedRanking": Method("birank.batch.combined_ranking:CombinedRanking", {}, "subset"),
+    "LCBR": Method("LCBR", {}, "pairs", radius_from_cv=True),
+    "BBR": Method("BBR", {}, "subset", radius_from_cv=True),
+    "RankSVM": Method("RankSVM", {"C": 1.0}, "subset"),
+    "CombinedRanking": Method("CombinedRanking", {}, "subset"),
     # the paper's online competitors join when they exist
-    "AdaOAM": Method("birank.online:AdaOAM", {}, "stream"),
-    "PGD": Method("birank.online:PGD", {}, "stream"),
-    "SPAM": Method("birank.online:SPAM", {}, "stream"),
-    "OAM": Method("birank.online:OAM", {}, "stream"),
+    "AdaOAM": Method("AdaOAM", {}, "stream"),
+    "PGD": Method("PGD", {}, "stream"),
+    "SPAM": Method("SPAM", {}, "stream"),
+    "OAM": Method("OAM", {}, "stream"),
 }
 
 
@@ -359,6 +353,7 @@ def register_method(name, target, params=None, mode="subset"):
     """Add (or replace) a section-5.2 method in :data:`METHODS`."""
     if mode not in ("subset", "pairs", "stream"):
         raise ValueError(f"mode must be 'subset', 'pairs' or 'stream'; got {mode!r}.")
+    estimator_class(target, missing_ok=True)  # a registered estimator, or ValueError
     METHODS[name] = Method(target, dict(params or {}), mode)
 
 

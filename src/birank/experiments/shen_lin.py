@@ -41,6 +41,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._progress import make_progress
+from .._registry import estimator_class
 from . import shen_lin_published as pub
 from ._report import (format_mean_std, markdown_table, new_figure, run_metadata,
                       save_figure, write_json, write_text)
@@ -155,17 +156,9 @@ def load_splits(spec, data_dir, n_folds=5, max_folds=None):
 
 # --------------------------------------------------------------------------- methods
 def _optional(name):
-    """A baseline estimator class, or None when it is not available in this install."""
-    try:
-        if name == "ERankSVM":
-            from ..batch.ranksvm import RankSVM
-            return RankSVM
-        if name == "CRR":
-            from ..batch.combined_ranking import CombinedRanking
-            return CombinedRanking
-    except ImportError:
-        return None
-    return None
+    """A baseline estimator class (paper name), or None when not in this install."""
+    return estimator_class({"ERankSVM": "RankSVM", "CRR": "CombinedRanking"}[name],
+                           missing_ok=True)
 
 
 def _make(method, cfg, seed, n_pos, n_neg):
@@ -188,8 +181,8 @@ def _make(method, cfg, seed, n_pos, n_neg):
         kw["bias_correction"] = False
     elif variant.startswith("g="):
         g, _, thr = variant[2:].partition("-")
-        kw["gamma"] = g if g == "uniform" else float(g)
-        kw["threshold"] = thr == "thres"
+        kw["pair_weight"] = g if g == "uniform" else float(g)  # shen-lin's gamma
+        kw["fit_intercept"] = thr == "thres"  # CRC-threshold
     # every round solved to tol, as the paper's LIBLINEAR runs were
     return ActiveRankSVM(budget=B, batch_size=b, C=C, round_tol=None, round_max_iter=None,
                          random_state=seed, **kw)
@@ -589,10 +582,13 @@ def add_arguments(parser):
     parser.add_argument("--C", type=float, default=0.1, help="C (paper: 0.1)")
     parser.add_argument("--tables", default="2,3,4,6",
                         help="comma-separated tables to produce among 2,3,4,6,7 "
-                             "(7 = gamma sweep, 44 settings per pool)")
-    parser.add_argument("--gamma-pools", type=int, default=3, help="pools per setting in Table 7")
-    parser.add_argument("--gammas", default=",".join(map(str, GAMMAS)),
-                        help="gammas of Table 7")
+                             "(7 = pair_weight sweep, shen-lin's gamma, 44 settings per pool)")
+    # (--gamma-pools / --gammas: the names before pair_weight, still accepted)
+    parser.add_argument("--pair-weight-pools", "--gamma-pools", dest="gamma_pools", type=int,
+                        default=3, help="pools per setting in Table 7")
+    parser.add_argument("--pair-weights", "--gammas", dest="gammas",
+                        default=",".join(map(str, GAMMAS)),
+                        help="pair weights (shen-lin's gamma) of Table 7")
     parser.add_argument("--large-budget", type=int, default=50000,
                         help="B for Fig. 2 (0 disables)")
     parser.add_argument("--large-batch-size", type=int, default=500, help="b for Fig. 2")
@@ -608,7 +604,7 @@ def add_arguments(parser):
 
 
 def _check_args(args):
-    from ..cli import UserError
+    from ..exceptions import UserError
 
     for name in ("pools", "hard_pools", "gamma_pools", "budget", "batch_size"):
         if getattr(args, name) < 1:

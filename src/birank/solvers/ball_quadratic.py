@@ -36,6 +36,8 @@ import warnings
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
+from ._result import SolverResult
+
 __all__ = ["solve_ball_quadratic", "solve_ball_quadratic_eigh", "solve_ball_quadratic_cg",
            "solve_ball_quadratic_lanczos", "conjugate_gradient", "BallQuadraticResult",
            "LANCZOS_MAX_ENTRIES"]
@@ -58,11 +60,19 @@ def _check_radius(radius):
         raise ValueError(f"radius must be a float > 0 or None; got {radius!r}.")
 
 
-class BallQuadraticResult:
-    """Solution ``w``, multiplier ``lam``, Newton iterations ``n_iter``, case label."""
+class BallQuadraticResult(SolverResult):
+    """A :class:`SolverResult` with the multiplier ``lam``, the case label and CG iterations.
+
+    ``coef`` (also ``w``) is the solution, ``n_iter`` the secular Newton steps.
+    """
 
     def __init__(self, w, lam, n_iter, case, cg_iter=0):
-        self.w, self.lam, self.n_iter, self.case, self.cg_iter = w, lam, n_iter, case, cg_iter
+        super().__init__(w, n_iter, True, info={"lam": lam, "case": case, "cg_iter": cg_iter})
+
+    w = property(lambda self: self.coef)
+    lam = property(lambda self: self.info["lam"])
+    case = property(lambda self: self.info["case"])
+    cg_iter = property(lambda self: self.info["cg_iter"])
 
     def __repr__(self):
         return (f"BallQuadraticResult(|w|={np.linalg.norm(self.w):.6g}, lam={self.lam:.6g}, "

@@ -25,14 +25,14 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from .._kernels.losses import HINGE, SQUARED_HINGE
 from .._kernels.pair_sweep_ops import csr_sq_rmatvec
 from .._kernels.pair_sweep import count_pairs, sort_segments, sweep_hess_vec, sweep_loss_grad
+from ._result import SolverResult
 
 __all__ = ["PairObjective", "RowsObjective", "HuberPairObjective", "newton_cg",
            "hinge_by_smoothing", "solve_rows"]
 
-SQUARED_HINGE = 0
-HINGE = 1
 
 
 def _matvec(X, v):
@@ -213,7 +213,8 @@ def newton_cg(obj, w0, tol=1e-4, max_iter=100, report=None, max_cg=None, precond
 
     Returns
     -------
-    w, f, n_iter, converged, info (dict with gradient norms and CG counts)
+    SolverResult
+        ``coef`` = w, ``objective`` = f, ``info`` with the gradient norms and CG counts.
     """
     w = np.array(w0, dtype=np.float64, copy=True)
     d_feat = w.shape[0]
@@ -233,7 +234,7 @@ def newton_cg(obj, w0, tol=1e-4, max_iter=100, report=None, max_cg=None, precond
     n_iter = 0
     gnorm = float(np.linalg.norm(g))
     if gnorm <= tol * gnorm0 or gnorm0 == 0.0:
-        return w, f, 0, True, {"gnorm": gnorm, "gnorm0": gnorm0, "cg": 0}
+        return SolverResult(w, 0, True, f, info={"gnorm": gnorm, "gnorm0": gnorm0, "cg": 0})
     for n_iter in range(1, max_iter + 1):
         eta = min(0.1, np.sqrt(gnorm / gnorm0))
         M = obj.hess_diag() if precondition else None
@@ -267,7 +268,8 @@ def newton_cg(obj, w0, tol=1e-4, max_iter=100, report=None, max_cg=None, precond
             # no progress possible in floating point
             converged = gnorm <= 10 * tol * gnorm0
             break
-    return w, f, n_iter, converged, {"gnorm": gnorm, "gnorm0": gnorm0, "cg": total_cg}
+    return SolverResult(w, n_iter, converged, f,
+                        info={"gnorm": gnorm, "gnorm0": gnorm0, "cg": total_cg})
 
 
 class RowsObjective(_WeightSpace):
@@ -411,7 +413,9 @@ def hinge_by_smoothing(obj1, obj2, C, tol=1e-4, max_iter=1000, report=None, delt
 
     Returns
     -------
-    w, P, n_iter, converged, info
+    SolverResult
+        ``coef`` = the best w, ``objective`` = its hinge primal P, ``info`` with
+        ``lower_bound``, ``delta`` and the ``reason`` for stopping ('' if converged).
     """
     hub = HuberPairObjective(obj1, obj2, C, delta0)
     w = np.zeros(obj1.X.shape[1]) if w0 is None else np.array(w0, dtype=np.float64)
@@ -421,8 +425,9 @@ def hinge_by_smoothing(obj1, obj2, C, tol=1e-4, max_iter=1000, report=None, delt
     converged = False
     while n_iter < max_iter and delta >= min_delta:
         hub.set_delta(C, delta)
-        w, _, it, _, _ = newton_cg(hub, w, tol=newton_tol, max_iter=max_iter - n_iter)
-        n_iter += it
+        stage = newton_cg(hub, w, tol=newton_tol, max_iter=max_iter - n_iter)
+        w = stage.coef
+        n_iter += stage.n_iter
         p, d = hub.certificate(w, hub.scores(w))
         if p < best_p:
             best_w, best_p = w.copy(), p
@@ -439,8 +444,8 @@ def hinge_by_smoothing(obj1, obj2, C, tol=1e-4, max_iter=1000, report=None, delt
               "max_iter reached" if n_iter >= max_iter else
               f"smoothing width below {min_delta:g} without certifying the gap "
               "(tol too small for floating point)")
-    return best_w, best_p, n_iter, converged, {"lower_bound": best_d, "delta": delta,
-                                               "reason": reason}
+    return SolverResult(best_w, n_iter, converged, best_p,
+                        info={"lower_bound": best_d, "delta": delta, "reason": reason})
 
 
 def solve_rows(Z, cost, loss="hinge", w0=None, tol=1e-4, max_iter=1000):
@@ -454,13 +459,11 @@ def solve_rows(Z, cost, loss="hinge", w0=None, tol=1e-4, max_iter=1000):
 
     Returns
     -------
-    w, converged, info
+    SolverResult
     """
     cost = np.ascontiguousarray(cost, dtype=np.float64)
     if loss == "squared_hinge":
-        w, _, n_iter, ok, info = newton_cg(RowsObjective(Z, cost), np.zeros(Z.shape[1])
-                                           if w0 is None else w0, tol=tol, max_iter=max_iter)
-        return w, ok, dict(info, n_iter=n_iter)
-    w, primal, n_iter, ok, info = hinge_by_smoothing(
-        RowsObjective(Z, cost), RowsObjective(Z, cost), 1.0, tol=tol, max_iter=max_iter, w0=w0)
-    return w, ok, dict(info, n_iter=n_iter, primal=primal)
+        return newton_cg(RowsObjective(Z, cost), np.zeros(Z.shape[1]) if w0 is None else w0,
+                         tol=tol, max_iter=max_iter)
+    return hinge_by_smoothing(RowsObjective(Z, cost), RowsObjective(Z, cost), 1.0, tol=tol,
+                              max_iter=max_iter, w0=w0)
