@@ -244,7 +244,7 @@ def _radix_levels(mode, order, a, b, ss_sorted, lab, sw, vals, theta, loss_kind,
         ci[t] = order[a + t]
     acc = np.zeros((RADIX, 3))
     cnt = np.zeros(RADIX + 1, dtype=np.int64)
-    nq = 1 if mode == 1 else (3 if loss_kind == 0 else 2)
+    nq = 1 if mode == 1 else (3 if loss_kind == SQUARED_HINGE else 2)
     loss = 0.0
     for level in range(L):
         shift = RADIX_BITS * (L - 1 - level)
@@ -380,7 +380,6 @@ def sweep_loss_grad(s, order, seg, lab, nlab, sw, loss_kind,
         diag[p] = 0.0
     loss = 0.0
     nseg = seg.shape[0] - 1
-    nq_hi = 3 if loss_kind == SQUARED_HINGE else 2
     for g in range(nseg):
         a = seg[g]
         b = seg[g + 1]
@@ -426,7 +425,7 @@ def sweep_hess_vec(u, order, seg, lab, nlab, sw, diag, ptr_hi, ptr_lo, out, work
         if k == 2:
             _binary_hess_vec(u, order, a, b, ptr_hi, ptr_lo, out, work)
             continue
-        _radix_levels(1, order, a, b, work[5], lab, sw, u, theta, 0, out, out, out)
+        _radix_levels(1, order, a, b, work[5], lab, sw, u, theta, SQUARED_HINGE, out, out, out)
 
 
 @njit(cache=True)
