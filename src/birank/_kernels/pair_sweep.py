@@ -230,29 +230,43 @@ def _radix_levels(mode, order, a, b, ss_sorted, lab, sw, vals, theta, loss_kind,
     hence the same pairs).
     """
     m = b - a
-    k = 0
-    for t in range(a, b):
-        if lab[order[t]] + 1 > k:
-            k = lab[order[t]] + 1
-    L = _n_levels(k)
+    # level arrays, carried along with the rows so that no level gathers by row id:
+    # score, row id, label rank, weight (mode 1: weight * value), and the row's
+    # accumulated score gradient / diagonal (mode 1: its Hessian-product term)
     cs = np.empty(m)
     ci = np.empty(m, dtype=np.int64)
+    cl = np.empty(m, dtype=np.int64)
+    cw = np.empty(m)
+    cg = np.zeros(m)
+    cd = np.zeros(m)
+    k = 0
+    for t in range(m):
+        r = order[a + t]
+        cs[t] = ss_sorted[a + t]
+        ci[t] = r
+        cl[t] = lab[r]
+        cw[t] = sw[r] * vals[r] if mode == 1 else sw[r]
+        if cl[t] + 1 > k:
+            k = cl[t] + 1
+    L = _n_levels(k)
     ns = np.empty(m)
     ni = np.empty(m, dtype=np.int64)
-    for t in range(m):
-        cs[t] = ss_sorted[a + t]
-        ci[t] = order[a + t]
+    nl = np.empty(m, dtype=np.int64)
+    nw = np.empty(m)
+    ng = np.empty(m)
+    nd = np.empty(m)
     acc = np.zeros((RADIX, 3))
     cnt = np.zeros(RADIX + 1, dtype=np.int64)
     nq = 1 if mode == 1 else (3 if loss_kind == SQUARED_HINGE else 2)
+    sq = loss_kind == SQUARED_HINGE
     loss = 0.0
     for level in range(L):
         shift = RADIX_BITS * (L - 1 - level)
         p = 0
         while p < m:
-            node = lab[ci[p]] >> (shift + RADIX_BITS)
+            node = cl[p] >> (shift + RADIX_BITS)
             q = p + 1
-            while q < m and (lab[ci[q]] >> (shift + RADIX_BITS)) == node:
+            while q < m and (cl[q] >> (shift + RADIX_BITS)) == node:
                 q += 1
             if q - p > 1:
                 # pass "hi": rows by descending score against active lower digits
@@ -264,19 +278,15 @@ def _radix_levels(mode, order, a, b, ss_sorted, lab, sw, vals, theta, loss_kind,
                     thr = cs[t] - theta
                     while ptr > p and cs[ptr - 1] > thr:
                         ptr -= 1
-                        j = ci[ptr]
-                        dj = (lab[j] >> shift) & (RADIX - 1)
-                        if mode == 1:
-                            acc[dj, 0] += sw[j] * vals[j]
-                        else:
-                            wj = sw[j]
+                        dj = (cl[ptr] >> shift) & (RADIX - 1)
+                        wj = cw[ptr]
+                        acc[dj, 0] += wj
+                        if mode == 0:
                             sj = cs[ptr]
-                            acc[dj, 0] += wj
                             acc[dj, 1] += wj * sj
-                            if nq > 2:
+                            if sq:
                                 acc[dj, 2] += wj * sj * sj
-                    i = ci[t]
-                    di = (lab[i] >> shift) & (RADIX - 1)
+                    di = (cl[t] >> shift) & (RADIX - 1)
                     if di == 0:
                         continue
                     W = 0.0
@@ -286,13 +296,12 @@ def _radix_levels(mode, order, a, b, ss_sorted, lab, sw, vals, theta, loss_kind,
                         W += acc[e, 0]
                         if mode == 0:
                             S1 += acc[e, 1]
-                            if nq > 2:
+                            if sq:
                                 S2 += acc[e, 2]
                     if mode == 1:
-                        out[i] -= 2.0 * sw[i] * W
+                        cg[t] += W
                     elif W != 0.0:
-                        loss += _upper_row(loss_kind, i, sw[i], W, S1, S2, theta - cs[t],
-                                           grad_s, diag)
+                        loss += _upper_row(loss_kind, t, cw[t], W, S1, S2, theta - cs[t], cg, cd)
                 # pass "lo": rows by ascending score against active higher digits
                 for e in range(RADIX):
                     for c in range(nq):
@@ -301,16 +310,12 @@ def _radix_levels(mode, order, a, b, ss_sorted, lab, sw, vals, theta, loss_kind,
                 for t in range(p, q):
                     sj = cs[t]
                     while ptr < q and cs[ptr] - theta < sj:
-                        kk = ci[ptr]
-                        dk = (lab[kk] >> shift) & (RADIX - 1)
-                        if mode == 1:
-                            acc[dk, 0] += sw[kk] * vals[kk]
-                        else:
-                            acc[dk, 0] += sw[kk]
-                            acc[dk, 1] += sw[kk] * cs[ptr]
+                        dk = (cl[ptr] >> shift) & (RADIX - 1)
+                        acc[dk, 0] += cw[ptr]
+                        if mode == 0:
+                            acc[dk, 1] += cw[ptr] * cs[ptr]
                         ptr += 1
-                    j = ci[t]
-                    dj = (lab[j] >> shift) & (RADIX - 1)
+                    dj = (cl[t] >> shift) & (RADIX - 1)
                     if dj == RADIX - 1:
                         continue
                     W = 0.0
@@ -320,28 +325,44 @@ def _radix_levels(mode, order, a, b, ss_sorted, lab, sw, vals, theta, loss_kind,
                         if mode == 0:
                             S1 += acc[e, 1]
                     if mode == 1:
-                        out[j] -= 2.0 * sw[j] * W
+                        cg[t] += W
                     elif W != 0.0:
-                        _lower_row(loss_kind, j, sw[j], W, S1, theta + sj, grad_s, diag)
+                        _lower_row(loss_kind, t, cw[t], W, S1, theta + sj, cg, cd)
             # children of this node for the next level: stable counting sort by digit
             if level < L - 1:
                 for e in range(RADIX + 1):
                     cnt[e] = 0
                 for t in range(p, q):
-                    cnt[((lab[ci[t]] >> shift) & (RADIX - 1)) + 1] += 1
+                    cnt[((cl[t] >> shift) & (RADIX - 1)) + 1] += 1
                 cnt[0] = p
                 for e in range(1, RADIX + 1):
                     cnt[e] += cnt[e - 1]
                 for t in range(p, q):
-                    e = (lab[ci[t]] >> shift) & (RADIX - 1)
+                    e = (cl[t] >> shift) & (RADIX - 1)
                     dst = cnt[e]
                     cnt[e] = dst + 1
                     ns[dst] = cs[t]
                     ni[dst] = ci[t]
+                    nl[dst] = cl[t]
+                    nw[dst] = cw[t]
+                    ng[dst] = cg[t]
+                    nd[dst] = cd[t]
             p = q
         if level < L - 1:
             cs, ns = ns, cs
             ci, ni = ni, ci
+            cl, nl = nl, cl
+            cw, nw = nw, cw
+            cg, ng = ng, cg
+            cd, nd = nd, cd
+    # one scatter per row at the end
+    for t in range(m):
+        r = ci[t]
+        if mode == 1:
+            out[r] -= 2.0 * sw[r] * cg[t]
+        else:
+            grad_s[r] += cg[t]
+            diag[r] += cd[t]
     return loss
 
 
