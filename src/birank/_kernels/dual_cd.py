@@ -237,6 +237,120 @@ def dual_cd(X, w, ab, rf, n_rows, squared, fit_threshold, seed, tol, max_iter, s
 
 
 @njit(cache=True)
+def dual_cd_points(data, indices, indptr, w, ab, rf, n_rows, squared, fit_threshold, seed,
+                   tol, max_iter, shrinking):
+    """:func:`dual_cd` for pools of pseudo-pairs only, on CSR rows: the point-wise SVM.
+
+    Every row is ``(k, -1)`` (``z = x_k``, threshold coefficient -1) or
+    ``(-1, k)`` (``z = -x_k``, +1): LIBLINEAR's ``y_k x_k`` with ``y_k = +-1``.
+    The same algorithm, random stream and arithmetic as :func:`dual_cd`
+    (so the same alphas and w bit for bit), in the loop of LIBLINEAR's
+    ``solve_l2r_l1l2_svc``: one CSR row read for ``w . x_k``, one for the
+    update, no per-step dispatch on the row kind or the storage. The bounds U
+    and diagonal D of the loss are fixed per call (hinge: C_p, 0; squared
+    hinge: inf, 1 / (2 C_p)).
+    """
+    state = rng_init(seed)
+    index = np.arange(n_rows)
+    active_size = n_rows
+    PGmax_old = _INF
+    PGmin_old = -_INF
+    last = w.shape[0] - 1
+    thr = 1.0 if fit_threshold else 0.0
+    it = 0
+    gap = 0.0
+    while it < max_iter:
+        PGmax_new = -_INF
+        PGmin_new = _INF
+        for i in range(active_size):
+            j = i + rng_int(state, active_size - i)
+            tmp = index[i]
+            index[i] = index[j]
+            index[j] = tmp
+        s = 0
+        while s < active_size:
+            p = index[s]
+            k = ab[p, 0]
+            yk = 1.0
+            if k < 0:
+                k = ab[p, 1]
+                yk = -1.0
+            Cp = rf[p, RF_C]
+            alpha_p = rf[p, RF_ALPHA]
+            if squared:
+                U = _INF
+                Dp = 0.5 / Cp
+            else:
+                U = Cp
+                Dp = 0.0
+            lo = indptr[k]
+            hi = indptr[k + 1]
+            dot = 0.0
+            for q in range(lo, hi):
+                dot += w[indices[q]] * data[q]
+            # G = y_k w.x_k + t_p theta - 1 + D_pp alpha_p, t_p = -y_k (shen-lin eq. (8))
+            G = yk * dot
+            G += -yk * thr * w[last] - 1.0 + Dp * alpha_p
+            PG = 0.0
+            if alpha_p == 0.0:
+                if G > PGmax_old and shrinking:
+                    active_size -= 1
+                    index[s] = index[active_size]
+                    index[active_size] = p
+                    continue
+                elif G < 0.0:
+                    PG = G
+            elif alpha_p == U:
+                if G < PGmin_old and shrinking:
+                    active_size -= 1
+                    index[s] = index[active_size]
+                    index[active_size] = p
+                    continue
+                elif G > 0.0:
+                    PG = G
+            else:
+                PG = G
+            if PG > PGmax_new:
+                PGmax_new = PG
+            if PG < PGmin_new:
+                PGmin_new = PG
+            if abs(PG) > 1e-12:
+                QD = rf[p, RF_Q] + Dp
+                if QD > 0.0:
+                    new = alpha_p - G / QD
+                    if new < 0.0:
+                        new = 0.0
+                    elif new > U:
+                        new = U
+                else:
+                    new = U if G < 0.0 else 0.0
+                rf[p, RF_ALPHA] = new
+                d = new - alpha_p
+                if d != 0.0:
+                    c = yk * d  # exactly d or -d, as pair_axpy's row_axpy(X, w, -d, k)
+                    for q in range(lo, hi):
+                        w[indices[q]] += c * data[q]
+                    w[last] += d * (-yk * thr)
+            s += 1
+        it += 1
+        gap = PGmax_new - PGmin_new if active_size > 0 else 0.0
+        if gap <= tol:
+            if active_size == n_rows:
+                break
+            active_size = n_rows
+            PGmax_old = _INF
+            PGmin_old = -_INF
+            continue
+        PGmax_old = PGmax_new
+        PGmin_old = PGmin_new
+        if PGmax_old <= 0.0:
+            PGmax_old = _INF
+        if PGmin_old >= 0.0:
+            PGmin_old = -_INF
+    return it, gap
+
+
+@njit(cache=True)
 def map_local_rows(rows, local_of, n_local, new_rows):
     """Local ids of the global row ids in ``rows`` (``-1``, the origin, stays ``-1``).
 
