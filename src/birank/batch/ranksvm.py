@@ -66,6 +66,9 @@ class RankSVM(RankerMixin, BaseEstimator):
     n_iter_ : int
     objective_ : float
         Final primal objective.
+    lower_bound_ : float
+        ``loss="hinge"``: the dual value that certifies the stop, a lower bound
+        on the optimal objective; NaN for the squared hinge.
     n_pairs_ : int
         Number of pairs ``y_i > y_j`` (within groups), unweighted (zero-weight
         rows still count), computed in O(N log N) without enumerating them.
@@ -151,6 +154,8 @@ class RankSVM(RankerMixin, BaseEstimator):
         self.intercept_ = 0.0
         self.n_iter_ = int(res.n_iter)
         self.objective_ = float(res.objective)
+        # hinge: the certified lower bound on the optimum (objective_ - it <= tol objective_)
+        self.lower_bound_ = float(res.info.get("lower_bound", np.nan))
         self.n_pairs_ = int(obj.n_pairs)
         return self
 
