@@ -270,9 +270,7 @@ def _radix_levels(mode, order, a, b, ss_sorted, lab, sw, vals, theta, loss_kind,
                 q += 1
             if q - p > 1:
                 # pass "hi": rows by descending score against active lower digits
-                for e in range(RADIX):
-                    for c in range(nq):
-                        acc[e, c] = 0.0
+                acc[:, :] = 0.0
                 ptr = q
                 for t in range(q - 1, p - 1, -1):
                     thr = cs[t] - theta
@@ -303,9 +301,7 @@ def _radix_levels(mode, order, a, b, ss_sorted, lab, sw, vals, theta, loss_kind,
                     elif W != 0.0:
                         loss += _upper_row(loss_kind, t, cw[t], W, S1, S2, theta - cs[t], cg, cd)
                 # pass "lo": rows by ascending score against active higher digits
-                for e in range(RADIX):
-                    for c in range(nq):
-                        acc[e, c] = 0.0
+                acc[:, :] = 0.0
                 ptr = p
                 for t in range(p, q):
                     sj = cs[t]

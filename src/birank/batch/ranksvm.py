@@ -43,9 +43,8 @@ class RankSVM(RankerMixin, BaseEstimator):
         the generalized Hessian, Armijo line search). ``"hinge"``: Huber
         smoothing with width delta = 0.1, 0.01, ..., each stage solved by
         the same Newton method (the smoothed loss is a difference of two
-        squared hinges at margins 1 and 1 - delta) until its steps stop
-        halving the gap, stopped by a duality gap certified after every
-        Newton iteration.
+        squared hinges at margins 1 and 1 - delta), stopped by a duality gap
+        certified after every Newton iteration.
     tol : float, default=1e-4
         Squared hinge: stop when ``|grad f(w)| <= tol * |grad f(0)|``.
         Hinge: stop when ``(P(w) - D) <= tol * P(w)``, with P the exact hinge
