@@ -119,6 +119,16 @@ def update_w(X, w, ab, rows, delta, fit_threshold):
 
 
 @njit(cache=True, inline="always")
+def _shuffle(index, active_size, state):
+    """Fisher-Yates permutation of ``index[:active_size]`` (LIBLINEAR's per-pass order)."""
+    for i in range(active_size):
+        j = i + rng_int(state, active_size - i)
+        tmp = index[i]
+        index[i] = index[j]
+        index[j] = tmp
+
+
+@njit(cache=True, inline="always")
 def _projected_gradient(G, alpha_p, U, PGmax_old, PGmin_old, shrinking):
     """LIBLINEAR's projected gradient of row p; ``(PG, shrink)``, shrink: the row
     is at a bound, its gradient points outside by more than last pass's extreme
@@ -191,12 +201,7 @@ def dual_cd(X, w, ab, rf, n_rows, squared, fit_threshold, seed, tol, max_iter, s
     while it < max_iter:
         PGmax_new = -_INF
         PGmin_new = _INF
-        # random permutation of the active rows
-        for i in range(active_size):
-            j = i + rng_int(state, active_size - i)
-            tmp = index[i]
-            index[i] = index[j]
-            index[j] = tmp
+        _shuffle(index, active_size, state)  # random permutation of the active rows
         s = 0
         while s < active_size:
             p = index[s]
@@ -222,10 +227,9 @@ def dual_cd(X, w, ab, rf, n_rows, squared, fit_threshold, seed, tol, max_iter, s
                 G = row_dot_w(X, w, ap) - row_dot_w(X, w, bp)
             G += tp * w[last] - 1.0 + Dp * alpha_p
             PG, shrink = _projected_gradient(G, alpha_p, U, PGmax_old, PGmin_old, shrinking)
-            if shrink:
+            if shrink:  # swap row p behind the active rows
                 active_size -= 1
-                index[s] = index[active_size]
-                index[active_size] = p
+                index[s], index[active_size] = index[active_size], p
                 continue
             if PG > PGmax_new:
                 PGmax_new = PG
@@ -273,11 +277,7 @@ def dual_cd_points(data, indices, indptr, w, ab, rf, n_rows, squared, fit_thresh
     while it < max_iter:
         PGmax_new = -_INF
         PGmin_new = _INF
-        for i in range(active_size):
-            j = i + rng_int(state, active_size - i)
-            tmp = index[i]
-            index[i] = index[j]
-            index[j] = tmp
+        _shuffle(index, active_size, state)
         s = 0
         while s < active_size:
             p = index[s]
@@ -303,10 +303,9 @@ def dual_cd_points(data, indices, indptr, w, ab, rf, n_rows, squared, fit_thresh
             G = yk * dot
             G += -yk * thr * w[last] - 1.0 + Dp * alpha_p
             PG, shrink = _projected_gradient(G, alpha_p, U, PGmax_old, PGmin_old, shrinking)
-            if shrink:
+            if shrink:  # swap row p behind the active rows
                 active_size -= 1
-                index[s] = index[active_size]
-                index[active_size] = p
+                index[s], index[active_size] = index[active_size], p
                 continue
             if PG > PGmax_new:
                 PGmax_new = PG
