@@ -8,6 +8,7 @@ from birank.solvers.ball_quadratic import (
     solve_ball_quadratic,
     solve_ball_quadratic_cg,
     solve_ball_quadratic_eigh,
+    solve_ball_quadratic_lanczos,
 )
 
 
@@ -162,3 +163,51 @@ def test_bad_radius(radius):
         solve_ball_quadratic_eigh(np.eye(2), np.ones(2), radius)
     with pytest.raises(ValueError, match="radius"):
         solve_ball_quadratic_cg(lambda v: v, np.ones(2), radius)
+
+
+@pytest.mark.parametrize("radius", [0.02, 0.3, 1e3])
+@pytest.mark.parametrize("rank", [None, 5])
+def test_lanczos_equals_eigh(rng, radius, rank):
+    H = _psd(rng, 30, rank=rank)
+    g = H @ rng.normal(size=30) if rank else rng.normal(size=30)
+    a = solve_ball_quadratic_eigh(H, g, radius)
+    b = solve_ball_quadratic_lanczos(lambda v: H @ v, g, radius, tol=1e-13)
+    np.testing.assert_allclose(b.w, a.w, rtol=0, atol=1e-9 * np.linalg.norm(a.w))
+    assert b.lam == pytest.approx(a.lam, rel=1e-7, abs=1e-10)
+    assert b.cg_iter <= 30  # one Krylov sequence: at most D products
+    _kkt(H, g, radius, b)
+    _no_better_point(H, g, radius, b.w, rng, n=500)
+
+
+def test_lanczos_fewer_products_than_secular_cg(rng):
+    # ill-conditioned H with the ball active: the secular CG method pays two CG
+    # solves per Newton step, Lanczos one Krylov sequence for every lambda
+    d = 80
+    Q, _ = np.linalg.qr(rng.normal(size=(d, d)))
+    H = (Q * np.logspace(-4, 1, d)) @ Q.T
+    g = rng.normal(size=d)
+    count = {"n": 0}
+
+    def mv(v):
+        count["n"] += 1
+        return H @ v
+
+    a = solve_ball_quadratic_eigh(H, g, 1.0)
+    lz = solve_ball_quadratic_lanczos(mv, g, 1.0, tol=1e-10)
+    n_lanczos, count["n"] = count["n"], 0
+    cg = solve_ball_quadratic_cg(mv, g, 1.0, tol=1e-10, lanczos=False)
+    n_cg = count["n"]
+    np.testing.assert_allclose(lz.w, a.w, atol=1e-7)
+    np.testing.assert_allclose(cg.w, a.w, atol=1e-6)
+    assert n_lanczos == lz.cg_iter <= d
+    assert n_lanczos < n_cg
+
+
+def test_lanczos_declines_oversized_basis(monkeypatch):
+    import birank.solvers.ball_quadratic as bq
+
+    monkeypatch.setattr(bq, "LANCZOS_MAX_ENTRIES", 10)
+    assert bq.solve_ball_quadratic_lanczos(lambda v: v, np.ones(5), 1.0) is None
+    # the CG entry point then falls back to the secular method and still solves it
+    res = bq.solve_ball_quadratic_cg(lambda v: v, np.ones(5), 1.0, tol=1e-12)
+    np.testing.assert_allclose(res.w, np.ones(5) / np.sqrt(5), atol=1e-10)

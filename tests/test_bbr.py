@@ -398,3 +398,51 @@ def test_class_gram_keeps_rows_where_a_gram_matrix_would_be_larger(rng):
     np.testing.assert_allclose(folded.matvec(v), ref, rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(kept.diagonal(), X.multiply(X).T @ w, rtol=1e-12)
     np.testing.assert_allclose(kept.s, X.T @ w, rtol=1e-12)
+
+
+def test_bbr_lanczos_on_implicit_sigma_equals_eigh(rng):
+    # many features, few entries per row: forming Sigma would cost more than the
+    # Lanczos products, so the implicit operator is kept and solved by Lanczos
+    n, d = 120, 400
+    X = sp.random(n, d, density=0.02, random_state=3, format="csr") * 3.0
+    y = (np.asarray(X[:, :200].sum(axis=1)).ravel() + 0.3 * rng.normal(size=n)
+         > np.asarray(X[:, 200:].sum(axis=1)).ravel()).astype(int)
+    assert 10 < y.sum() < n - 10
+    exact = BBR(radius=0.5, solver="eigh").fit(X, y)
+    lz = BBR(radius=0.5, solver="cg", tol=1e-12).fit(X, y)
+    assert lz.pair_second_moment_.dense_ is None
+    assert 1 <= lz.n_iter_ <= d
+    assert exact.lambda_ > 0  # the ball is active
+    np.testing.assert_allclose(lz.coef_, exact.coef_, rtol=0,
+                               atol=1e-8 * np.linalg.norm(exact.coef_))
+    assert lz.lambda_ == pytest.approx(exact.lambda_, rel=1e-7)
+
+
+def test_bbr_cg_forms_sigma_when_cheaper(rng):
+    X, y = _data(rng, n=400, d=6, density=0.5)
+    X = sp.csr_matrix(X)
+    model = BBR(radius=0.05, solver="cg").fit(X, y)
+    assert model.pair_second_moment_.dense_ is not None
+    exact = BBR(radius=0.05, solver="eigh").fit(X, y)
+    np.testing.assert_allclose(model.pair_second_moment_.dense_, exact.pair_second_moment_,
+                               atol=1e-12)
+    np.testing.assert_allclose(model.coef_, exact.coef_, rtol=0, atol=1e-12)
+
+
+@pytest.mark.kernel
+def test_csr_gram_matvec_and_scatter_kernels(rng):
+    from birank._kernels.pair_sweep_ops import csr_gram_matvec
+
+    X = sp.random(30, 9, density=0.4, random_state=1, format="csr")
+    v = rng.normal(size=9)
+    out = np.ones(9)
+    csr_gram_matvec(X.data, X.indices, X.indptr, v, out)
+    np.testing.assert_allclose(out, 1.0 + X.T @ (X @ v), atol=1e-12)
+    # non-canonical CSR (a repeated column in a row) in the one-triangle scatter
+    data = np.array([1.0, 2.0, 3.0, 0.5])
+    ind = np.array([2, 0, 2, 1])
+    ptr = np.array([0, 3, 4])
+    Xd = sp.csr_matrix((data, ind, ptr), shape=(2, 3)).toarray()
+    sx, sxx = K.class_scatter_csr(data, ind, ptr, 3, np.array([0, 1], dtype=np.int64))
+    np.testing.assert_allclose(sx, Xd.sum(axis=0), atol=1e-12)
+    np.testing.assert_allclose(sxx, Xd.T @ Xd, atol=1e-12)

@@ -515,3 +515,41 @@ def test_pair_pool_checks_its_rows():
     np.testing.assert_array_equal(pool.pool_matrix(), [[1.0, -1.0, 0.0, 0.0],
                                                        [0.0, 0.0, -1.0, 0.0]])
     np.testing.assert_array_equal(pool.alpha_, [0.0, 0.0])
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("squared", [False, True])
+@pytest.mark.parametrize("fit_threshold", [False, True])
+def test_point_kernel_equals_generic_kernel_bit_for_bit(squared, fit_threshold):
+    # a pool of pseudo-pairs on CSR rows runs dual_cd_points; it must reproduce the
+    # generic pair-row kernel exactly (same random stream, same arithmetic)
+    from birank._kernels.dual_cd import dual_cd, dual_cd_points
+    from birank.solvers.pair_pool import PairPool
+
+    rng = np.random.default_rng(4)
+    X = sp.random(80, 12, density=0.3, random_state=2, format="csr")
+    y01 = rng.integers(0, 2, 80)
+    a = np.where(y01 == 1, np.arange(80), -1)
+    b = np.where(y01 == 1, -1, np.arange(80))
+    C = rng.uniform(0.1, 2.0, 80)
+    outs = []
+    for kernel in ("generic", "points"):
+        pool = PairPool(X, fit_threshold=fit_threshold)
+        pool.add_rows(a, b, C)
+        assert pool._points_only
+        w = np.zeros(pool.state_size)
+        if kernel == "generic":
+            it, gap = dual_cd(pool._xa, w, pool._abk, pool._rf, pool.n_rows, squared,
+                              pool._kthr, 7, 1e-6, 50, True)
+        else:
+            data, ind, ptr = pool._xa
+            it, gap = dual_cd_points(data, ind, ptr, w, pool._abk, pool._rf, pool.n_rows,
+                                     squared, pool._kthr, 7, 1e-6, 50, True)
+        outs.append((it, gap, w, pool.alpha_.copy()))
+    assert outs[0][0] == outs[1][0] and outs[0][1] == outs[1][1]
+    np.testing.assert_array_equal(outs[0][2], outs[1][2])
+    np.testing.assert_array_equal(outs[0][3], outs[1][3])
+    # a real pair in the pool switches to the generic kernel
+    pool = PairPool(X)
+    pool.add_rows([0, 1], [2, -1], [1.0, 1.0])
+    assert not pool._points_only

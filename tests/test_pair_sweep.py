@@ -180,3 +180,38 @@ def test_margin_theta_shifts_the_active_set():
     assert PairObjective(X, y, theta=1.0).loss_at_scores(X[:, 0]) == 0.25
     assert PairObjective(X, y, theta=0.5).loss_at_scores(X[:, 0]) == 0.0
     assert PairObjective(X, y, theta=0.75).loss_at_scores(X[:, 0]) == 0.0625
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("theta", [1.0, 0.6])
+def test_many_label_levels_match_bruteforce(theta):
+    # 300 rows, about 290 distinct labels (some tied): three base-16 digit levels
+    rng = np.random.default_rng(5)
+    n, d = 300, 5
+    X = rng.normal(size=(n, d))
+    X[rng.random(X.shape) < 0.3] = 0.0
+    y = np.round(rng.normal(size=n), 3)
+    sw = rng.uniform(0.2, 2.0, n)
+    w = 0.5 * rng.normal(size=d)
+    v = rng.normal(size=d)
+    obj = PairObjective(X, y, None, sw, C=1.0, theta=theta)
+    assert obj.nlab[0] > 256
+    s = X @ w
+    loss = obj.loss_at_scores(s)
+    I, J, c = all_pairs(y, None, sw)
+    r = theta - (s[I] - s[J])
+    act = r > 0
+    assert loss == pytest.approx(float(np.sum(c[act] * r[act] ** 2)), rel=1e-11)
+    gs = np.zeros(n)
+    np.add.at(gs, I[act], -2 * c[act] * r[act])
+    np.add.at(gs, J[act], 2 * c[act] * r[act])
+    assert _rel(obj.grad_s, gs) <= 1e-11
+    u = X @ v
+    du = u[I[act]] - u[J[act]]
+    hv = np.zeros(n)
+    np.add.at(hv, I[act], 2 * c[act] * du)
+    np.add.at(hv, J[act], -2 * c[act] * du)
+    assert _rel(obj.hess_scores(u), hv) <= 1e-11
+    # hinge coefficients (counts) on the same levels
+    hinge = PairObjective(X, y, None, sw, loss_kind=HINGE, theta=theta)
+    assert hinge.loss_at_scores(s) == pytest.approx(float(np.sum(c[act] * r[act])), rel=1e-11)

@@ -118,6 +118,60 @@ def update_w(X, w, ab, rows, delta, fit_threshold):
         w[last] += delta[k] * tcoef(a, b, fit_threshold)
 
 
+@njit(cache=True, inline="always")
+def _shuffle(index, active_size, state):
+    """Fisher-Yates permutation of ``index[:active_size]`` (LIBLINEAR's per-pass order)."""
+    for i in range(active_size):
+        j = i + rng_int(state, active_size - i)
+        tmp = index[i]
+        index[i] = index[j]
+        index[j] = tmp
+
+
+@njit(cache=True, inline="always")
+def _projected_gradient(G, alpha_p, U, PGmax_old, PGmin_old, shrinking):
+    """LIBLINEAR's projected gradient of row p; ``(PG, shrink)``, shrink: the row
+    is at a bound, its gradient points outside by more than last pass's extreme
+    (Hsieh et al. 2008, section 3.2), so it leaves the active set."""
+    if alpha_p == 0.0:
+        if G > PGmax_old and shrinking:
+            return 0.0, True
+        return (G, False) if G < 0.0 else (0.0, False)
+    if alpha_p == U:
+        if G < PGmin_old and shrinking:
+            return 0.0, True
+        return (G, False) if G > 0.0 else (0.0, False)
+    return G, False
+
+
+@njit(cache=True, inline="always")
+def _new_alpha(G, alpha_p, U, QD):
+    """The coordinate minimizer clipped to ``[0, U]`` (``QD = Q_pp + D_pp``)."""
+    if QD > 0.0:
+        new = alpha_p - G / QD
+        if new < 0.0:
+            new = 0.0
+        elif new > U:
+            new = U
+        return new
+    # z_p = 0 (hinge): the dual is linear in alpha_p, go to the bound G points at
+    return U if G < 0.0 else 0.0
+
+
+@njit(cache=True, inline="always")
+def _after_pass(PGmax_new, PGmin_new, active_size, n_rows, tol):
+    """LIBLINEAR's stopping rule after a pass: ``(done, active_size, PGmax_old,
+    PGmin_old, gap)``; a pass within tol on a shrunk set is followed by one on all rows."""
+    gap = PGmax_new - PGmin_new if active_size > 0 else 0.0
+    if gap <= tol:
+        if active_size == n_rows:
+            return True, active_size, _INF, -_INF, gap
+        return False, n_rows, _INF, -_INF, gap
+    PGmax_old = PGmax_new if PGmax_new > 0.0 else _INF
+    PGmin_old = PGmin_new if PGmin_new < 0.0 else -_INF
+    return False, active_size, PGmax_old, PGmin_old, gap
+
+
 @njit(cache=True)
 def dual_cd(X, w, ab, rf, n_rows, squared, fit_threshold, seed, tol, max_iter, shrinking):
     """Dual CD from the current alpha (``w`` must equal sum_p alpha_p z_p on entry).
@@ -147,12 +201,7 @@ def dual_cd(X, w, ab, rf, n_rows, squared, fit_threshold, seed, tol, max_iter, s
     while it < max_iter:
         PGmax_new = -_INF
         PGmin_new = _INF
-        # random permutation of the active rows
-        for i in range(active_size):
-            j = i + rng_int(state, active_size - i)
-            tmp = index[i]
-            index[i] = index[j]
-            index[j] = tmp
+        _shuffle(index, active_size, state)  # random permutation of the active rows
         s = 0
         while s < active_size:
             p = index[s]
@@ -177,40 +226,17 @@ def dual_cd(X, w, ab, rf, n_rows, squared, fit_threshold, seed, tol, max_iter, s
             else:
                 G = row_dot_w(X, w, ap) - row_dot_w(X, w, bp)
             G += tp * w[last] - 1.0 + Dp * alpha_p
-            PG = 0.0
-            if alpha_p == 0.0:
-                if G > PGmax_old and shrinking:
-                    active_size -= 1
-                    index[s] = index[active_size]
-                    index[active_size] = p
-                    continue
-                elif G < 0.0:
-                    PG = G
-            elif alpha_p == U:
-                if G < PGmin_old and shrinking:
-                    active_size -= 1
-                    index[s] = index[active_size]
-                    index[active_size] = p
-                    continue
-                elif G > 0.0:
-                    PG = G
-            else:
-                PG = G
+            PG, shrink = _projected_gradient(G, alpha_p, U, PGmax_old, PGmin_old, shrinking)
+            if shrink:  # swap row p behind the active rows
+                active_size -= 1
+                index[s], index[active_size] = index[active_size], p
+                continue
             if PG > PGmax_new:
                 PGmax_new = PG
             if PG < PGmin_new:
                 PGmin_new = PG
             if abs(PG) > 1e-12:
-                QD = rf[p, RF_Q] + Dp
-                if QD > 0.0:
-                    new = alpha_p - G / QD
-                    if new < 0.0:
-                        new = 0.0
-                    elif new > U:
-                        new = U
-                else:
-                    # z_p = 0 (hinge): the dual is linear in alpha_p, go to the bound G points at
-                    new = U if G < 0.0 else 0.0
+                new = _new_alpha(G, alpha_p, U, rf[p, RF_Q] + Dp)
                 rf[p, RF_ALPHA] = new
                 d = new - alpha_p
                 if d != 0.0:
@@ -218,21 +244,88 @@ def dual_cd(X, w, ab, rf, n_rows, squared, fit_threshold, seed, tol, max_iter, s
                     w[last] += d * tp
             s += 1
         it += 1
-        gap = PGmax_new - PGmin_new if active_size > 0 else 0.0
-        if gap <= tol:
-            if active_size == n_rows:
-                break
-            # shrunk rows may have become violating: one more pass on all rows
-            active_size = n_rows
-            PGmax_old = _INF
-            PGmin_old = -_INF
-            continue
-        PGmax_old = PGmax_new
-        PGmin_old = PGmin_new
-        if PGmax_old <= 0.0:
-            PGmax_old = _INF
-        if PGmin_old >= 0.0:
-            PGmin_old = -_INF
+        done, active_size, PGmax_old, PGmin_old, gap = _after_pass(
+            PGmax_new, PGmin_new, active_size, n_rows, tol)
+        if done:
+            break
+    return it, gap
+
+
+@njit(cache=True)
+def dual_cd_points(data, indices, indptr, w, ab, rf, n_rows, squared, fit_threshold, seed,
+                   tol, max_iter, shrinking):
+    """:func:`dual_cd` for pools of pseudo-pairs only, on CSR rows: the point-wise SVM.
+
+    Every row is ``(k, -1)`` (``z = x_k``, threshold coefficient -1) or
+    ``(-1, k)`` (``z = -x_k``, +1): LIBLINEAR's ``y_k x_k`` with ``y_k = +-1``.
+    The same algorithm, random stream and arithmetic as :func:`dual_cd`
+    (so the same alphas and w bit for bit), in the loop of LIBLINEAR's
+    ``solve_l2r_l1l2_svc``: one CSR row read for ``w . x_k``, one for the
+    update, no per-step dispatch on the row kind or the storage. The bounds U
+    and diagonal D of the loss are fixed per call (hinge: C_p, 0; squared
+    hinge: inf, 1 / (2 C_p)).
+    """
+    state = rng_init(seed)
+    index = np.arange(n_rows)
+    active_size = n_rows
+    PGmax_old = _INF
+    PGmin_old = -_INF
+    last = w.shape[0] - 1
+    thr = 1.0 if fit_threshold else 0.0
+    it = 0
+    gap = 0.0
+    while it < max_iter:
+        PGmax_new = -_INF
+        PGmin_new = _INF
+        _shuffle(index, active_size, state)
+        s = 0
+        while s < active_size:
+            p = index[s]
+            k = ab[p, 0]
+            yk = 1.0
+            if k < 0:
+                k = ab[p, 1]
+                yk = -1.0
+            Cp = rf[p, RF_C]
+            alpha_p = rf[p, RF_ALPHA]
+            if squared:
+                U = _INF
+                Dp = 0.5 / Cp
+            else:
+                U = Cp
+                Dp = 0.0
+            lo = indptr[k]
+            hi = indptr[k + 1]
+            dot = 0.0
+            for q in range(lo, hi):
+                dot += w[indices[q]] * data[q]
+            # G = y_k w.x_k + t_p theta - 1 + D_pp alpha_p, t_p = -y_k (shen-lin eq. (8))
+            G = yk * dot
+            G += -yk * thr * w[last] - 1.0 + Dp * alpha_p
+            PG, shrink = _projected_gradient(G, alpha_p, U, PGmax_old, PGmin_old, shrinking)
+            if shrink:  # swap row p behind the active rows
+                active_size -= 1
+                index[s], index[active_size] = index[active_size], p
+                continue
+            if PG > PGmax_new:
+                PGmax_new = PG
+            if PG < PGmin_new:
+                PGmin_new = PG
+            if abs(PG) > 1e-12:
+                new = _new_alpha(G, alpha_p, U, rf[p, RF_Q] + Dp)
+                rf[p, RF_ALPHA] = new
+                d = new - alpha_p
+                if d != 0.0:
+                    c = yk * d  # exactly d or -d, as pair_axpy's row_axpy(X, w, -d, k)
+                    for q in range(lo, hi):
+                        w[indices[q]] += c * data[q]
+                    w[last] += d * (-yk * thr)
+            s += 1
+        it += 1
+        done, active_size, PGmax_old, PGmin_old, gap = _after_pass(
+            PGmax_new, PGmin_new, active_size, n_rows, tol)
+        if done:
+            break
     return it, gap
 
 

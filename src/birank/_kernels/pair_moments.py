@@ -150,8 +150,19 @@ def class_scatter_csr(data, indices, indptr, n_features, rows):
             k = indices[p]
             v = data[p]
             sx[k] += v
-            for q in range(p0, p1):
-                sxx[k, indices[q]] += v * data[q]
+            # one triangle per row pair (p, q >= p); the transpose is added below
+            sxx[k, k] += v * v
+            for q in range(p + 1, p1):
+                j = indices[q]
+                if j == k:  # a repeated column (non-canonical CSR): both orders, on the diagonal
+                    sxx[k, k] += 2.0 * v * data[q]
+                else:
+                    sxx[k, j] += v * data[q]
+    for k in range(d):
+        for q in range(k + 1, d):
+            t = sxx[k, q] + sxx[q, k]
+            sxx[k, q] = t
+            sxx[q, k] = t
     return sx, sxx
 
 

@@ -10,20 +10,27 @@ oracle agree on the active set even for ties).
 Per segment ``[a, b)`` of ``order`` (rows of one group, ascending score):
 
 * pass "hi" walks rows i by descending score; a pointer inserts every row j
-  with ``s_j > s_i - 1`` into a Fenwick tree over the label rank ``lab``; the
-  prefix over label ranks ``< lab[i]`` gives the weighted count W, sum S1 and
-  sum of squares S2 of the active lower partners of i (Lee & Lin 2014,
-  "Large-scale linear RankSVM", order-statistic trees; with two labels this is
-  the prefix-sum sweep of Chapelle & Keerthi 2010). Loss of i:
-  ``w_i * (W a^2 + 2 a S1 + S2)`` with ``a = 1 - s_i``.
+  with ``s_j > s_i - 1``; the inserted rows with a lower label give the
+  weighted count W, sum S1 and sum of squares S2 of the active lower partners
+  of i. Loss of i: ``w_i * (W a^2 + 2 a S1 + S2)`` with ``a = 1 - s_i``.
 * pass "lo" walks rows j by ascending score, inserting every k with
-  ``s_k - 1 < s_j``; the prefix over the reversed label rank ``labr`` (labels
-  ``> y_j``) gives the active higher partners of j.
+  ``s_k - 1 < s_j``; the inserted rows with a higher label give the active
+  higher partners of j.
 
-Both passes cost O(n log K) for K distinct labels in the segment. The pointer
-positions are recorded so the Hessian-vector product (generalized Hessian with
-the active set fixed at the current w) replays the same sweep with ``u = X v``
-in place of the scores, without comparing scores again.
+With two labels "lower" is one class: suffix and prefix sums in score order
+(Chapelle & Keerthi 2010). With K > 2 labels Lee & Lin (2014, "Large-scale
+linear RankSVM") keep the inserted rows in an order-statistic tree over label
+ranks, O(log K) random accesses per row. Here the label ranks are split into
+base-16 digits instead and each pair is counted at the first digit where its
+labels differ, inside the group of rows sharing the higher digits; every
+level is the two-pass sweep above with 16 digit classes, on rows kept in score
+order by a stable counting sort per level (:func:`_radix_levels`): O(n) per
+level, ``ceil(log_16 K)`` levels, all memory access sequential.
+
+The pointer positions (two labels) or the sorted scores (more labels) are kept
+so the Hessian-vector product (generalized Hessian with the active set fixed
+at the current w) replays the same sweep with ``u = X v`` in place of the
+scores, with the same comparisons, hence the same active pairs.
 
 ``loss_kind``: a code of :mod:`.losses`, ``SQUARED_HINGE`` or ``HINGE`` (for the
 hinge the coefficients are weighted counts, as in the 1-slack cutting plane of
@@ -78,57 +85,6 @@ def _lower_row(loss_kind, j, wj, W, S1, bj, grad_s, diag):
 
 
 @njit(cache=True)
-def _fen_clear(tree, k):
-    for r in range(k + 1):
-        for q in range(tree.shape[1]):
-            tree[r, q] = 0.0
-
-
-@njit(cache=True)
-def _fen_add(tree, k, pos, v0, v1, v2, nq):
-    # Fenwick tree over label ranks 0..k-1 (stored 1-based)
-    r = pos + 1
-    while r <= k:
-        tree[r, 0] += v0
-        if nq > 1:
-            tree[r, 1] += v1
-        if nq > 2:
-            tree[r, 2] += v2
-        r += r & (-r)
-
-
-@njit(cache=True)
-def _fen_prefix(tree, pos, out, nq):
-    # sum over label ranks 0..pos-1
-    for q in range(nq):
-        out[q] = 0.0
-    r = pos
-    while r > 0:
-        for q in range(nq):
-            out[q] += tree[r, q]
-        r -= r & (-r)
-
-
-@njit(cache=True)
-def _fen1_add(tree1, k, pos, v):
-    # one-quantity Fenwick tree (contiguous), label ranks 0..k-1 stored 1-based
-    r = pos + 1
-    while r <= k:
-        tree1[r] += v
-        r += r & (-r)
-
-
-@njit(cache=True)
-def _fen1_prefix(tree1, pos):
-    acc = 0.0
-    r = pos
-    while r > 0:
-        acc += tree1[r]
-        r -= r & (-r)
-    return acc
-
-
-@njit(cache=True)
 def sort_segments(s, members, seg, order):
     """``order[a:b]`` = rows ``members[a:b]`` sorted by ascending ``s``, per segment.
 
@@ -152,7 +108,7 @@ def sort_segments(s, members, seg, order):
 @njit(cache=True)
 def _binary_loss_grad(s, order, a, b, lab, sw, loss_kind, grad_s, diag, ptr_hi, ptr_lo,
                       work, theta):
-    # Two labels: the Fenwick tree reduces to suffix sums over the lower label
+    # Two labels: the label classes reduce to suffix sums over the lower label
     # (pass "hi") and prefix sums over the upper label (pass "lo") in score
     # order (Chapelle & Keerthi 2010). One gather into sorted order, then
     # sequential pointer walks and branch-free sums, then one scatter.
@@ -235,9 +191,180 @@ def _binary_hess_vec(u, order, a, b, ptr_hi, ptr_lo, out, work):
         out[order[t]] -= 2.0 * (m1[t] * cu[ptr_hi[t]] + m0[t] * cl[ptr_lo[t]])
 
 
+#: many-label segments: label ranks are split into digits of RADIX_BITS bits,
+#: one level of the sweep per digit (most significant first)
+RADIX_BITS = 4
+RADIX = 1 << RADIX_BITS
+
+
 @njit(cache=True)
-def sweep_loss_grad(s, order, seg, lab, labr, nlab, sw, loss_kind,
-                    grad_s, diag, ptr_hi, ptr_lo, tree, acc, work, theta=1.0):
+def _n_levels(k):
+    L = 1
+    while (1 << (RADIX_BITS * L)) < k:
+        L += 1
+    return L
+
+
+@njit(cache=True)
+def _radix_levels(mode, order, a, b, ss_sorted, lab, sw, vals, theta, loss_kind,
+                  grad_s, diag, out):
+    """All pairs of a many-label segment by label digits, in sequential passes.
+
+    Two rows with ``lab_i > lab_j`` have label ranks whose base-``RADIX`` digits
+    agree down to some level and then differ, with i's digit the larger: the
+    pair is counted at that level, inside the *node* of rows sharing the
+    higher digits. Each level keeps every node's rows contiguous and in score
+    order (level 0 is ``order[a:b]``; the next level is a stable counting sort
+    of each node by its digit), so the per-node work is the two-label sweep
+    with RADIX digit classes: a pointer walk in score order inserts the active
+    partners into RADIX running sums, and row i reads the sums of the digits
+    below (pass "hi") or above (pass "lo") its own. Every access is
+    sequential (an order-statistic tree over label ranks jumps across the
+    whole label range at every step); the cost is ``O(n (L + RADIX))`` per level, with
+    ``L = ceil(log_RADIX K)`` levels for K labels.
+
+    ``mode`` 0: loss, score gradient and diagonal (squared hinge or hinge, as
+    :func:`sweep_loss_grad`); returns the loss. ``mode`` 1: Hessian-vector
+    product, ``out[p] -= 2 w_p sum_{active partners q} w_q vals_q`` with the
+    active set of the scores ``ss_sorted`` (the same comparisons as mode 0,
+    hence the same pairs).
+    """
+    m = b - a
+    # level arrays, carried along with the rows so that no level gathers by row id:
+    # score, row id, label rank, weight (mode 1: weight * value), and the row's
+    # accumulated score gradient / diagonal (mode 1: its Hessian-product term)
+    cs = np.empty(m)
+    ci = np.empty(m, dtype=np.int64)
+    cl = np.empty(m, dtype=np.int64)
+    cw = np.empty(m)
+    cg = np.zeros(m)
+    cd = np.zeros(m)
+    k = 0
+    for t in range(m):
+        r = order[a + t]
+        cs[t] = ss_sorted[a + t]
+        ci[t] = r
+        cl[t] = lab[r]
+        cw[t] = sw[r] * vals[r] if mode == 1 else sw[r]
+        if cl[t] + 1 > k:
+            k = cl[t] + 1
+    L = _n_levels(k)
+    ns = np.empty(m)
+    ni = np.empty(m, dtype=np.int64)
+    nl = np.empty(m, dtype=np.int64)
+    nw = np.empty(m)
+    ng = np.empty(m)
+    nd = np.empty(m)
+    acc = np.zeros((RADIX, 3))
+    cnt = np.zeros(RADIX + 1, dtype=np.int64)
+    nq = 1 if mode == 1 else (3 if loss_kind == SQUARED_HINGE else 2)
+    sq = loss_kind == SQUARED_HINGE
+    loss = 0.0
+    for level in range(L):
+        shift = RADIX_BITS * (L - 1 - level)
+        p = 0
+        while p < m:
+            node = cl[p] >> (shift + RADIX_BITS)
+            q = p + 1
+            while q < m and (cl[q] >> (shift + RADIX_BITS)) == node:
+                q += 1
+            if q - p > 1:
+                # pass "hi": rows by descending score against active lower digits
+                acc[:, :] = 0.0
+                ptr = q
+                for t in range(q - 1, p - 1, -1):
+                    thr = cs[t] - theta
+                    while ptr > p and cs[ptr - 1] > thr:
+                        ptr -= 1
+                        dj = (cl[ptr] >> shift) & (RADIX - 1)
+                        wj = cw[ptr]
+                        acc[dj, 0] += wj
+                        if mode == 0:
+                            sj = cs[ptr]
+                            acc[dj, 1] += wj * sj
+                            if sq:
+                                acc[dj, 2] += wj * sj * sj
+                    di = (cl[t] >> shift) & (RADIX - 1)
+                    if di == 0:
+                        continue
+                    W = 0.0
+                    S1 = 0.0
+                    S2 = 0.0
+                    for e in range(di):
+                        W += acc[e, 0]
+                        if mode == 0:
+                            S1 += acc[e, 1]
+                            if sq:
+                                S2 += acc[e, 2]
+                    if mode == 1:
+                        cg[t] += W
+                    elif W != 0.0:
+                        loss += _upper_row(loss_kind, t, cw[t], W, S1, S2, theta - cs[t], cg, cd)
+                # pass "lo": rows by ascending score against active higher digits
+                acc[:, :] = 0.0
+                ptr = p
+                for t in range(p, q):
+                    sj = cs[t]
+                    while ptr < q and cs[ptr] - theta < sj:
+                        dk = (cl[ptr] >> shift) & (RADIX - 1)
+                        acc[dk, 0] += cw[ptr]
+                        if mode == 0:
+                            acc[dk, 1] += cw[ptr] * cs[ptr]
+                        ptr += 1
+                    dj = (cl[t] >> shift) & (RADIX - 1)
+                    if dj == RADIX - 1:
+                        continue
+                    W = 0.0
+                    S1 = 0.0
+                    for e in range(dj + 1, RADIX):
+                        W += acc[e, 0]
+                        if mode == 0:
+                            S1 += acc[e, 1]
+                    if mode == 1:
+                        cg[t] += W
+                    elif W != 0.0:
+                        _lower_row(loss_kind, t, cw[t], W, S1, theta + sj, cg, cd)
+            # children of this node for the next level: stable counting sort by digit
+            if level < L - 1:
+                for e in range(RADIX + 1):
+                    cnt[e] = 0
+                for t in range(p, q):
+                    cnt[((cl[t] >> shift) & (RADIX - 1)) + 1] += 1
+                cnt[0] = p
+                for e in range(1, RADIX + 1):
+                    cnt[e] += cnt[e - 1]
+                for t in range(p, q):
+                    e = (cl[t] >> shift) & (RADIX - 1)
+                    dst = cnt[e]
+                    cnt[e] = dst + 1
+                    ns[dst] = cs[t]
+                    ni[dst] = ci[t]
+                    nl[dst] = cl[t]
+                    nw[dst] = cw[t]
+                    ng[dst] = cg[t]
+                    nd[dst] = cd[t]
+            p = q
+        if level < L - 1:
+            cs, ns = ns, cs
+            ci, ni = ni, ci
+            cl, nl = nl, cl
+            cw, nw = nw, cw
+            cg, ng = ng, cg
+            cd, nd = nd, cd
+    # one scatter per row at the end
+    for t in range(m):
+        r = ci[t]
+        if mode == 1:
+            out[r] -= 2.0 * sw[r] * cg[t]
+        else:
+            grad_s[r] += cg[t]
+            diag[r] += cd[t]
+    return loss
+
+
+@njit(cache=True)
+def sweep_loss_grad(s, order, seg, lab, nlab, sw, loss_kind,
+                    grad_s, diag, ptr_hi, ptr_lo, work, theta=1.0):
     """Loss over all active pairs, its gradient w.r.t. the scores, and sweep state.
 
     Parameters
@@ -245,8 +372,7 @@ def sweep_loss_grad(s, order, seg, lab, labr, nlab, sw, loss_kind,
     s : float64[n]  scores.
     order : int[n]  rows sorted by ascending score within each segment.
     seg : int[n_seg + 1]  segment boundaries in ``order``.
-    lab, labr : int[n]  label rank within the segment (0 = lowest label) and
-        its reverse ``nlab[g] - 1 - lab``.
+    lab : int[n]  label rank within the segment (0 = lowest label).
     nlab : int[n_seg]  number of distinct labels per segment.
     sw : float64[n]  sample weights.
     loss_kind : ``losses.SQUARED_HINGE`` or ``losses.HINGE``.
@@ -254,8 +380,8 @@ def sweep_loss_grad(s, order, seg, lab, labr, nlab, sw, loss_kind,
     diag : float64[n]  out, per row 2 w_p (A_p + B_p) (weighted active partner
         counts; squared hinge) or w_p (A_p + B_p) (hinge).
     ptr_hi, ptr_lo : int[n]  out, pointer positions for the Hessian replay.
-    tree : float64[K_max + 1, 3], acc : float64[3], work : float64[6, n + 1]
-        work arrays.
+    work : float64[6, n + 1]  work arrays (row 5 keeps the sorted scores for
+        :func:`sweep_hess_vec`).
     theta : float, default 1.0
         Margin: a pair is active when ``s_j > s_i - theta`` and its loss is
         ``(theta - d)^2`` or ``theta - d`` (theta = 1 is RankSVM; the hinge
@@ -271,7 +397,6 @@ def sweep_loss_grad(s, order, seg, lab, labr, nlab, sw, loss_kind,
         diag[p] = 0.0
     loss = 0.0
     nseg = seg.shape[0] - 1
-    nq_hi = 3 if loss_kind == SQUARED_HINGE else 2
     for g in range(nseg):
         a = seg[g]
         b = seg[g + 1]
@@ -285,67 +410,24 @@ def sweep_loss_grad(s, order, seg, lab, labr, nlab, sw, loss_kind,
             loss += _binary_loss_grad(s, order, a, b, lab, sw, loss_kind,
                                       grad_s, diag, ptr_hi, ptr_lo, work, theta)
             continue
-        # pass "hi": row i against its active lower-labelled partners j
-        ss = work[5]  # scores in sorted order (sequential pointer walks)
+        ss = work[5]  # scores in sorted order, kept for the Hessian replay
         for t in range(a, b):
             ss[t] = s[order[t]]
-        _fen_clear(tree, k)
-        ptr = b
-        for t in range(b - 1, a - 1, -1):
-            i = order[t]
-            thr = ss[t] - theta
-            while ptr > a:
-                j = order[ptr - 1]
-                if ss[ptr - 1] > thr:
-                    ptr -= 1
-                    wj = sw[j]
-                    sj = s[j]
-                    _fen_add(tree, k, lab[j], wj, wj * sj, wj * sj * sj, nq_hi)
-                else:
-                    break
-            ptr_hi[t] = ptr
-            if lab[i] == 0:
-                continue
-            _fen_prefix(tree, lab[i], acc, nq_hi)
-            W = acc[0]
-            if W == 0.0:
-                continue
-            loss += _upper_row(loss_kind, i, sw[i], W, acc[1], acc[2], theta - s[i], grad_s,
-                               diag)
-        # pass "lo": row j against its active higher-labelled partners k
-        _fen_clear(tree, k)
-        ptr = a
-        for t in range(a, b):
-            j = order[t]
-            sj = s[j]
-            while ptr < b:
-                kk = order[ptr]
-                if ss[ptr] - theta < sj:
-                    wk = sw[kk]
-                    _fen_add(tree, k, labr[kk], wk, wk * s[kk], 0.0, 2)
-                    ptr += 1
-                else:
-                    break
-            ptr_lo[t] = ptr
-            if labr[j] == 0:
-                continue
-            _fen_prefix(tree, labr[j], acc, 2)
-            W = acc[0]
-            if W == 0.0:
-                continue
-            wj = sw[j]
-            _lower_row(loss_kind, j, wj, W, acc[1], theta + sj, grad_s, diag)
+        loss += _radix_levels(0, order, a, b, ss, lab, sw, ss, theta, loss_kind,
+                              grad_s, diag, grad_s)
     return loss
 
 
 @njit(cache=True)
-def sweep_hess_vec(u, order, seg, lab, labr, nlab, sw, diag, ptr_hi, ptr_lo,
-                   out, tree, acc, work):
+def sweep_hess_vec(u, order, seg, lab, nlab, sw, diag, ptr_hi, ptr_lo, out, work,
+                   theta=1.0):
     """Generalized Hessian (w.r.t. the scores) times ``u``, active set of the last sweep.
 
     ``out[p] = diag[p] u_p - 2 w_p (sum_{active lower j} w_j u_j
     + sum_{active higher k} w_k u_k)``, i.e. the Laplacian of the active pair
-    graph with pair weights ``2 w_i w_j`` applied to ``u``.
+    graph with pair weights ``2 w_i w_j`` applied to ``u``. ``theta`` must be
+    the margin of that sweep (many-label segments compare the sorted scores it
+    left in ``work[5]`` again, which gives the same active pairs).
     """
     n = u.shape[0]
     for p in range(n):
@@ -360,35 +442,7 @@ def sweep_hess_vec(u, order, seg, lab, labr, nlab, sw, diag, ptr_hi, ptr_lo,
         if k == 2:
             _binary_hess_vec(u, order, a, b, ptr_hi, ptr_lo, out, work)
             continue
-        tree1 = work[0]  # k + 1 <= n + 1 entries
-        wu = work[1]  # w_p u_p in sorted order
-        for t in range(a, b):
-            p = order[t]
-            wu[t] = sw[p] * u[p]
-        for r in range(k + 1):
-            tree1[r] = 0.0
-        ptr = b
-        for t in range(b - 1, a - 1, -1):
-            i = order[t]
-            stop = ptr_hi[t]
-            while ptr > stop:
-                ptr -= 1
-                _fen1_add(tree1, k, lab[order[ptr]], wu[ptr])
-            if lab[i] == 0:
-                continue
-            out[i] -= 2.0 * sw[i] * _fen1_prefix(tree1, lab[i])
-        for r in range(k + 1):
-            tree1[r] = 0.0
-        ptr = a
-        for t in range(a, b):
-            j = order[t]
-            stop = ptr_lo[t]
-            while ptr < stop:
-                _fen1_add(tree1, k, labr[order[ptr]], wu[ptr])
-                ptr += 1
-            if labr[j] == 0:
-                continue
-            out[j] -= 2.0 * sw[j] * _fen1_prefix(tree1, labr[j])
+        _radix_levels(1, order, a, b, work[5], lab, sw, u, theta, SQUARED_HINGE, out, out, out)
 
 
 @njit(cache=True)

@@ -22,7 +22,7 @@ from .._validation import (
     validate_params,
 )
 from ..base import BinaryRankerMixin, OnlineRankerMixin
-from ..solvers.ball_quadratic import solve_ball_quadratic
+from ..solvers.ball_quadratic import LANCZOS_MAX_ENTRIES, solve_ball_quadratic
 from ..solvers.pair_moments import (
     ClassGram,
     ClassMoments,
@@ -90,18 +90,23 @@ class _PairMomentRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
             self.intercept_ = 0.0
             self.lambda_, self.n_iter_ = 0.0, 1
             return
-        if isinstance(sigma, np.ndarray):
-            trace = float(np.trace(sigma))
-        else:
-            trace = sigma.trace()
-        ridge = RIDGE * max(trace, np.finfo(float).tiny) / max(d, 1)
-        res = solve_ball_quadratic(sigma, mu, self.radius, ridge=ridge, tol=self.tol,
-                                   max_iter=self.max_iter)
+        # an implicit Sigma formed by densify_if_cheaper is solved as a matrix
+        matrix = getattr(sigma, "dense_", None)
+        ridge = 0.0  # only used without the ball
+        if self.radius is None:
+            if isinstance(sigma, np.ndarray):
+                trace = float(np.trace(sigma))
+            else:
+                trace = sigma.trace()
+            ridge = RIDGE * max(trace, np.finfo(float).tiny) / max(d, 1)
+        res = solve_ball_quadratic(sigma if matrix is None else matrix, mu, self.radius,
+                                   ridge=ridge, tol=self.tol, max_iter=self.max_iter)
         self.coef_ = np.asarray(res.w, dtype=np.float64)
         self.intercept_ = 0.0
         self.lambda_ = res.lam
-        # iterations of the solver: CG iterations ("cg"), or 1 + secular Newton steps ("eigh")
-        self.n_iter_ = max(1, res.cg_iter if self._solver_used == "cg" else 1 + res.n_iter)
+        # iterations of the solver: CG / Lanczos iterations (implicit Sigma), or
+        # 1 + secular Newton steps (eigendecomposition of a formed Sigma)
+        self.n_iter_ = max(1, res.cg_iter if res.cg_iter else 1 + res.n_iter)
 
     def phi_risk(self, X, y):
         """Mean pairwise squared loss ``1/2 (1 - w.(x_i - x_j))^2`` over all pairs of (X, y).
@@ -151,11 +156,15 @@ class BBR(_PairMomentRanker):
         carry no part of mu, so this is the minimum-norm minimizer).
     solver : {"auto", "eigh", "cg"}, default="auto"
         ``"eigh"``: form the D x D moments and solve by eigendecomposition;
-        ``"cg"``: implicit Sigma, conjugate gradients (for sparse, high-dimensional
-        X): each class keeps ``X_c'X_c`` as a sparse Gram matrix summed chunk by
-        chunk (at most D^2 numbers, whatever the number of rows) or, where that
-        matrix would be larger than the rows (high-dimensional text), as the
-        rows (see :class:`~birank.solvers.pair_moments.ClassGram`);
+        ``"cg"``: implicit Sigma (for sparse, high-dimensional X): each class keeps
+        ``X_c'X_c`` as a sparse Gram matrix summed chunk by chunk (at most D^2
+        numbers, whatever the number of rows) or, where that matrix would be
+        larger than the rows (high-dimensional text), as the rows (see
+        :class:`~birank.solvers.pair_moments.ClassGram`); conjugate gradients
+        without the ball, a Lanczos trust-region solve (one Krylov sequence, at
+        most ``min(max_iter, D)`` products) with it; with the ball, Sigma is
+        formed after all when that and its eigendecomposition cost less than
+        those products (few features, e.g. a9a), and then solved exactly as ``"eigh"``;
         ``"auto"``: ``"eigh"`` up to 2000 features, else ``"cg"``.
     tol : float, default=1e-10
         CG stops at residual ``tol * |mu|`` (``solver="cg"`` only).
@@ -178,8 +187,9 @@ class BBR(_PairMomentRanker):
     lambda_ : float
         Lagrange multiplier of the ball constraint (0 when inactive).
     n_iter_ : int
-        Solver iterations: total CG iterations (``"cg"``), or 1 + Newton steps on the
-        secular equation (``"eigh"``; 1 when the constraint is inactive).
+        Solver iterations: total CG or Lanczos iterations (implicit Sigma), or 1 +
+        Newton steps on the secular equation (formed Sigma; 1 when the constraint
+        is inactive).
     n_pairs_ : int or float
         N1 * N0, the number of pairs the moments average over (with
         ``sample_weight``: the product of the class weight sums).
@@ -242,6 +252,12 @@ class BBR(_PairMomentRanker):
         if self._solver_used == "eigh":
             return all_pairs_moments(st["pos"], st["neg"])
         op = GramPairsOperator(st["pos"], st["neg"])
+        if self.radius is not None:
+            # the Lanczos solver needs up to min(max_iter, D) products: when forming the
+            # D x D Sigma and its eigendecomposition costs less, it is formed and solved
+            # exactly by eigendecomposition (no iteration tolerance at all)
+            d = self.n_features_in_
+            op.densify_if_cheaper(min(self.max_iter, d), LANCZOS_MAX_ENTRIES)
         return op.mu, op
 
 

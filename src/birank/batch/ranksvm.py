@@ -46,10 +46,10 @@ class RankSVM(RankerMixin, BaseEstimator):
     loss : {"squared_hinge", "hinge"}, default="squared_hinge"
         ``"squared_hinge"``: truncated Newton (diagonally preconditioned CG on
         the generalized Hessian, Armijo line search). ``"hinge"``: Huber
-        smoothing with width delta = 1, 0.1, 0.01, ..., each stage solved by
+        smoothing with width delta = 0.1, 0.01, ..., each stage solved by
         the same Newton method (the smoothed loss is a difference of two
-        squared hinges at margins 1 and 1 - delta), stopped by a certified
-        duality gap.
+        squared hinges at margins 1 and 1 - delta), stopped by a duality gap
+        certified after every Newton iteration.
     tol : float, default=1e-4
         Squared hinge: stop when ``|grad f(w)| <= tol * |grad f(0)|``.
         Hinge: stop when ``(P(w) - D) <= tol * P(w)``, with P the exact hinge
@@ -70,6 +70,9 @@ class RankSVM(RankerMixin, BaseEstimator):
     n_iter_ : int
     objective_ : float
         Final primal objective.
+    lower_bound_ : float
+        ``loss="hinge"``: the dual value that certifies the stop, a lower bound
+        on the optimal objective; NaN for the squared hinge.
     n_pairs_ : int
         Number of pairs ``y_i > y_j`` (within groups), unweighted (zero-weight
         rows still count), computed in O(N log N) without enumerating them.
@@ -161,6 +164,8 @@ class RankSVM(RankerMixin, BaseEstimator):
         self.intercept_ = 0.0
         self.n_iter_ = int(res.n_iter)
         self.objective_ = float(res.objective)
+        # hinge: the certified lower bound on the optimum (objective_ - it <= tol objective_)
+        self.lower_bound_ = float(res.info.get("lower_bound", np.nan))
         self.n_pairs_ = int(obj.n_pairs)
         return self
 

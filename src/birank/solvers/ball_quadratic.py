@@ -15,15 +15,18 @@ iteration on ``psi(lambda) = 1/|w(lambda)| - 1/radius``, which is increasing and
 concave for lambda > -lambda_min(H), so Newton converges monotonically from the
 left; a bracket [lo, hi] with bisection guards against rounding or inexact solves.
 
-Two back ends:
+Back ends:
 
 * :func:`solve_ball_quadratic_eigh` (small D): eigendecomposition; any symmetric H,
   including singular and indefinite H and the *hard case* (g orthogonal to the
   eigenspace of lambda_min and the boundary not reachable by ``w(lambda)``), where
   a multiple of the bottom eigenvector is added to reach the sphere.
-* :func:`solve_ball_quadratic_cg` (large D): H given only as a matrix-vector
-  product and assumed positive semidefinite (true for pair second moments);
-  each Newton step is two conjugate-gradient solves with ``H + lambda I``.
+* :func:`solve_ball_quadratic_lanczos` (large D): H given only as a
+  matrix-vector product and assumed positive semidefinite (true for pair second
+  moments); one Lanczos sequence on K(H, g) serves every lambda (GLTR).
+* :func:`solve_ball_quadratic_cg`: the same operator; conjugate gradients without
+  the ball, Lanczos with it, or (Jacobi preconditioner, or a basis too large
+  for memory) the secular Newton iteration with two CG solves per step.
 """
 
 from __future__ import annotations
@@ -36,7 +39,8 @@ from sklearn.exceptions import ConvergenceWarning
 from ._result import SolverResult
 
 __all__ = ["solve_ball_quadratic", "solve_ball_quadratic_eigh", "solve_ball_quadratic_cg",
-           "conjugate_gradient", "BallQuadraticResult"]
+           "solve_ball_quadratic_lanczos", "conjugate_gradient", "BallQuadraticResult",
+           "LANCZOS_MAX_ENTRIES"]
 
 
 _SMALL_EIGH = 512
@@ -136,6 +140,11 @@ def solve_ball_quadratic_eigh(H, g, radius, *, ridge=0.0, rtol=1e-14, max_iter=2
             evals, Q = np.linalg.eigh(0.5 * (H + H.T))
     else:
         evals, Q = np.linalg.eigh(0.5 * (H + H.T))
+    return _solve_in_eigenbasis(evals, Q, g, radius, ridge, rtol, max_iter)
+
+
+def _solve_in_eigenbasis(evals, Q, g, radius, ridge=0.0, rtol=1e-14, max_iter=200):
+    """:func:`solve_ball_quadratic_eigh` given ``H = Q diag(evals) Q'`` (ascending evals)."""
     gt = Q.T @ g
     d = evals.shape[0]
     gnorm = float(np.linalg.norm(g))
@@ -253,15 +262,132 @@ def conjugate_gradient(matvec, b, *, shift=0.0, x0=None, atol=0.0, max_iter=1000
     return x, max_iter, "max_iter"
 
 
+def _tridiag_residual(alpha, beta, lam, gnorm):
+    """``beta_{m} |e_m'h|`` for ``(T_m + lam I) h = gnorm e_1`` (T_m: diagonal alpha,
+    off-diagonal beta[1:m]); inf when the shifted matrix is singular."""
+    from scipy.linalg import solve_banded
+
+    m = alpha.shape[0]
+    ab = np.zeros((3, m))
+    ab[0, 1:] = beta[1:m]
+    ab[1] = alpha + lam
+    ab[2, :-1] = beta[1:m]
+    rhs = np.zeros(m)
+    rhs[0] = gnorm
+    try:
+        h = solve_banded((1, 1), ab, rhs, check_finite=False)
+    except np.linalg.LinAlgError:
+        return np.inf
+    return beta[m] * abs(h[-1])
+
+
+#: the Lanczos basis of :func:`solve_ball_quadratic_lanczos` may hold at most
+#: this many float64 entries (256 MB); beyond it the secular-CG method is used
+LANCZOS_MAX_ENTRIES = 2**25
+
+
+def solve_ball_quadratic_lanczos(matvec, g, radius, *, tol=1e-10, max_iter=1000):
+    """Trust-region subproblem on the Krylov space of (H, g), one Lanczos sequence for all lambda.
+
+    The generalized Lanczos trust-region method (Gould, Lucidi, Roma & Toint
+    1999, "Solving the trust-region subproblem using the Lanczos method",
+    Algorithm 5.1; Conn, Gould & Toint 2000, Sec. 7.5.4): with the orthonormal
+    Lanczos basis Q_k of ``K_k(H, g)`` (q_1 = g / |g|) and the tridiagonal
+    ``T_k = Q_k' H Q_k``, the subproblem restricted to ``w = Q_k h`` is
+
+        minimize 1/2 h'T_k h - |g| e_1'h   subject to   |h| <= radius,
+
+        which is solved exactly by :func:`_solve_in_eigenbasis` on the
+        eigendecomposition of ``T_k`` (k x k). Every shift lambda shares this one
+    Krylov space, so the secular equation costs no matrix-vector products,
+    where :func:`solve_ball_quadratic_cg` needs two CG solves per Newton step.
+    The residual of the KKT system in the full space is known without forming
+    w: ``|(H + lambda I) Q_k h - g| = beta_{k+1} |e_k'h|`` (GLRT Thm 5.8), so the
+    iteration stops when it is ``<= tol |g|``, the same test as the CG path.
+    The basis is fully reorthogonalized (classical Gram-Schmidt, twice), so it
+    stays orthonormal in floating point and, for D features, the iteration ends
+    after at most D steps with the exact solution (up to rounding).
+
+    Returns
+    -------
+    BallQuadraticResult or None
+        None when the basis would exceed :data:`LANCZOS_MAX_ENTRIES`
+        (``min(max_iter, D) + 1`` vectors of length D); the caller then falls back.
+    """
+    from scipy.linalg import eigh_tridiagonal
+
+    g = np.asarray(g, dtype=np.float64)
+    d = g.shape[0]
+    gnorm = float(np.linalg.norm(g))
+    if gnorm == 0.0:
+        return BallQuadraticResult(np.zeros(d), 0.0, 0, "zero-gradient")
+    kmax = min(max_iter, d)
+    if (kmax + 1) * d > LANCZOS_MAX_ENTRIES:
+        return None
+    atol = tol * gnorm
+    basis = np.empty((kmax + 1, d))
+    alpha = np.empty(kmax)
+    beta = np.empty(kmax + 1)  # beta[k] couples basis rows k-1 and k
+    basis[0] = g / gnorm
+    beta[0] = 0.0
+    hnorm = 0.0  # running estimate of |H| (largest |alpha| + |beta| seen)
+    next_check = 1
+    h = lam = None
+    m = 0
+    converged = False
+    for k in range(kmax):
+        q = basis[k]
+        v = np.asarray(matvec(q), dtype=np.float64).reshape(-1)
+        alpha[k] = float(q @ v)
+        v = v - alpha[k] * q
+        if k > 0:
+            v -= beta[k] * basis[k - 1]
+        for _ in range(2):  # full reorthogonalization against q_0 .. q_k
+            v -= basis[:k + 1].T @ (basis[:k + 1] @ v)
+        beta[k + 1] = float(np.linalg.norm(v))
+        hnorm = max(hnorm, abs(alpha[k]) + beta[k] + beta[k + 1])
+        m = k + 1
+        # beta ~ 0: K_m is an invariant subspace of H, the restricted solution is exact
+        breakdown = beta[k + 1] <= 1e-14 * max(hnorm, np.finfo(float).tiny)
+        # cheap test first: the residual at the last multiplier, one O(m) tridiagonal solve
+        near = lam is not None and _tridiag_residual(alpha[:m], beta[:m + 1], lam,
+                                                     gnorm) <= 10.0 * atol
+        if breakdown or near or m >= next_check or m == kmax:
+            evals, S = eigh_tridiagonal(alpha[:m], beta[1:m])
+            gs = np.zeros(m)
+            gs[0] = gnorm
+            res = _solve_in_eigenbasis(evals, S, gs, radius)
+            h, lam = res.w, res.lam
+            if breakdown or beta[k + 1] * abs(h[-1]) <= atol:
+                converged = True
+                break
+            next_check = m + max(1, m // 4)
+        if m < kmax:
+            basis[m] = v / beta[k + 1]
+    if not converged:
+        warnings.warn(f"ball-constrained quadratic: Lanczos did not reach tol={tol} in "
+                      f"{m} iterations; increase max_iter.", ConvergenceWarning, stacklevel=3)
+    w = basis[:m].T @ h
+    case = "interior" if lam == 0.0 else "boundary"
+    nw = float(np.linalg.norm(w))
+    if radius is not None and nw > radius:
+        w *= radius / nw  # rounding only: |h| <= radius and the basis is orthonormal
+    return BallQuadraticResult(w, float(lam), 0, case, m)
+
+
 def solve_ball_quadratic_cg(matvec, g, radius, *, ridge=0.0, tol=1e-10, max_iter=1000,
-                            rtol=1e-12, max_newton=100, diag=None):
+                            rtol=1e-12, max_newton=100, diag=None, lanczos=True):
     """Trust-region subproblem with H positive semidefinite given as ``matvec``.
 
     CG solves stop at residual ``tol * |g|``. Unconstrained (``radius=None``):
-    ``(H + ridge I) w = g``. Otherwise the interior solution is tried first (CG
-    from zero, abandoned as soon as its iterate leaves the ball), then the secular
-    equation is solved by safeguarded Newton in lambda, two CG solves per step,
-    warm-started from the previous lambda's solution.
+    ``(H + ridge I) w = g``. Otherwise, without a preconditioner and with
+    ``lanczos`` (the default), :func:`solve_ball_quadratic_lanczos` solves it on
+    one Krylov sequence (same residual test). Else (a Jacobi ``diag`` changes
+    the norm the Lanczos method works in; or its basis would not fit in
+    memory) the interior solution is tried first (CG from zero, abandoned as
+    soon as its iterate leaves the ball), then the secular equation is solved by
+    safeguarded Newton in lambda, two CG solves per step, warm-started from the
+    previous lambda's solution.
 
     Returns
     -------
@@ -283,6 +409,10 @@ def solve_ball_quadratic_cg(matvec, g, radius, *, ridge=0.0, tol=1e-10, max_iter
                           "iterations; increase max_iter or radius regularization.",
                           ConvergenceWarning, stacklevel=2)
         return BallQuadraticResult(w, float(ridge), 0, "unconstrained", k)
+    if diag is None and lanczos:
+        res = solve_ball_quadratic_lanczos(matvec, g, radius, tol=tol, max_iter=max_iter)
+        if res is not None:
+            return res
     w, k, status = conjugate_gradient(matvec, g, atol=atol, max_iter=max_iter, radius=radius,
                                       diag=diag)
     total_cg += k

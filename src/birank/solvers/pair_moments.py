@@ -47,6 +47,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.linalg import LinearOperator
 
+from .._kernels.pair_sweep_ops import csr_gram_matvec
 from .._kernels.pair_moments import (
     class_scatter_csr,
     naive_pair_moments_csr,
@@ -282,7 +283,20 @@ class ClassGram:
     def matvec(self, v):
         out = np.zeros(self.s.shape[0]) if self.G is None else np.asarray(self.G @ v).ravel()
         for B in self.blocks:
-            out += np.asarray(B.T @ np.asarray(B @ v).ravel()).ravel()
+            if sp.issparse(B):  # one fused pass: out += B'(B v)
+                csr_gram_matvec(B.data, B.indices, B.indptr, v, out)
+            else:
+                out += B.T @ (B @ v)
+        return out
+
+    def dense(self):
+        """The second moment ``X' diag(w) X`` as a dense D x D array."""
+        d = self.s.shape[0]
+        out = np.zeros((d, d))
+        if self.G is not None:
+            out += self.G.toarray() if sp.issparse(self.G) else self.G
+        for B in self.blocks:
+            out += (B.T @ B).toarray() if sp.issparse(B) else B.T @ B
         return out
 
     def diagonal(self):
@@ -292,6 +306,10 @@ class ClassGram:
             sq = B.multiply(B) if sp.issparse(B) else B * B
             out += np.asarray(sq.sum(axis=0)).ravel()
         return out
+
+
+#: one Lanczos step's fixed Python cost, in flops, for :meth:`GramPairsOperator.densify_if_cheaper`
+_STEP_OVERHEAD = 1e5
 
 
 class GramPairsOperator(LinearOperator):
@@ -308,10 +326,41 @@ class GramPairsOperator(LinearOperator):
         self.m0 = neg.s / neg.n
         self.mu = self.m1 - self.m0
         d = self.mu.shape[0]
+        self.dense_ = None  # Sigma_N itself, once formed by densify_if_cheaper
         super().__init__(dtype=np.float64, shape=(d, d))
+
+    def densify_if_cheaper(self, n_products, max_entries):
+        """Form Sigma_N (D x D) once if that costs less than ``n_products`` implicit products.
+
+        An implicit product reads every stored number of both classes' state
+        (Gram matrix entries and kept rows) about twice, plus a fixed Python
+        cost per Lanczos step. Forming Sigma costs
+        folding the kept rows (the sum of their squared nnz) plus D^2, and
+        solving with it an eigendecomposition, about ``10 D^3`` flops. A Lanczos
+        solver applies Sigma at most ``min(max_iter, D)`` times; when forming
+        and decomposing is cheaper than that many products and Sigma fits in
+        ``max_entries``, it is formed and kept as ``dense_`` (then solved exactly,
+        as ``solver="eigh"``). Returns whether it was.
+        """
+        d = self.shape[0]
+        if d * d > max_entries:
+            return False
+        # + the fixed cost of one Python-level Lanczos step (about 1e5 flops' worth),
+        # which decides for small D, where both are cheap but the formed Sigma is exact
+        per_product = 2.0 * (self.pos.stored + self.neg.stored) + 6.0 * d + _STEP_OVERHEAD
+        build = 10.0 * float(d) ** 3 + 2.0 * d * d + float(self.pos._block_sq + self.neg._block_sq)
+        if build >= n_products * per_product:
+            return False
+        sigma = self.pos.dense() / self.n1 + self.neg.dense() / self.n0
+        sigma -= np.outer(self.m1, self.m1) + np.outer(self.m0, self.m0)
+        sigma += np.outer(self.mu, self.mu)
+        self.dense_ = 0.5 * (sigma + sigma.T)
+        return True
 
     def _matvec(self, v):
         v = np.asarray(v, dtype=np.float64).ravel()
+        if self.dense_ is not None:
+            return self.dense_ @ v
         out = self.pos.matvec(v) / self.n1 - self.m1 * (self.m1 @ v)
         out += self.neg.matvec(v) / self.n0 - self.m0 * (self.m0 @ v)
         out += self.mu * (self.mu @ v)

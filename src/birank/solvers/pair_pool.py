@@ -27,6 +27,7 @@ from .._kernels.dual_cd import (
     RF_ALPHA,
     RF_C,
     dual_cd,
+    dual_cd_points,
     gather_csr_rows,
     map_local_rows,
     merge_pair_rows,
@@ -164,6 +165,7 @@ class PairPool:
         else:
             self._xa = xargs(X)
         self.n_rows = 0
+        self._points_only = not self.pair_rows and not self.compact_rows
         cap = 16
         self._ab = np.empty((cap, 2), dtype=np.int64)  # (a_p, b_p)
         # rows as the kernels index them (local ids with compact_rows)
@@ -264,6 +266,8 @@ class PairPool:
         self._grow(stop)
         self._ab[start:stop, 0] = a
         self._ab[start:stop, 1] = b
+        # pseudo-pairs only (each row has the origin on one side) so far?
+        self._points_only = self._points_only and bool(np.all((a < 0) | (b < 0)))
         if self.pair_rows:
             self._add_pair_rows(a, b, start)
         elif self.compact_rows:
@@ -277,6 +281,11 @@ class PairPool:
     # ------------------------------------------------- the driver's operations
     def cd_passes(self, w, squared, seed, tol, max_iter, shrinking):
         """Dual CD passes over the rows from the current alpha; returns ``(n_iter, gap)``."""
+        if self._points_only and isinstance(self._xa, tuple):
+            # only pseudo-pairs on CSR rows: the point-wise kernel (same results)
+            data, indices, indptr = self._xa
+            return dual_cd_points(data, indices, indptr, w, self._abk, self._rf, self.n_rows,
+                                  squared, self._kthr, seed, tol, max_iter, shrinking)
         return dual_cd(self._xa, w, self._abk, self._rf, self.n_rows, squared, self._kthr,
                        seed, tol, max_iter, shrinking)
 
