@@ -39,7 +39,7 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.extmath import safe_sparse_dot
 
 from .._validation import check_random_state, check_X, check_X_y, validate_params
-from ..base import BinaryRankerMixin, OnlineRankerMixin
+from ..base import BinaryRankerMixin, OnlineRankerMixin, warn_if_badly_scaled
 from ..metrics import best_accuracy_threshold
 from ..metrics import roc_auc
 
@@ -60,6 +60,10 @@ class StreamRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
     """Base class: chunked, ordered, resumable learning of a linear bipartite ranker."""
 
     _online_private_state = ("_state", "_rng", "_tail")
+    #: True for learners whose gradient steps are not normalized by the row norm
+    #: (their step size is tuned for rows of norm ~1): ``fit`` and the first
+    #: ``partial_fit`` warn when the rows' typical norm is far from 1
+    _scale_sensitive = False
 
     def fit(self, X, y, sample_weight=None, *, eval_set=None, eval_every=1000):
         """Learn from ``(X, y)`` as one stream, forgetting earlier calls.
@@ -121,6 +125,8 @@ class StreamRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
             raise ValueError(f"{name}: eval_every must be a positive int; got {eval_every!r}.")
         if eval_set is not None:
             Xv, yv01 = self._check_eval_set(eval_set)
+        if first and self._scale_sensitive:
+            warn_if_badly_scaled(self, X)
         if first:
             self._rng = check_random_state(self.random_state)
             self._init_state(X.shape[1])
