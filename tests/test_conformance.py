@@ -123,17 +123,25 @@ def test_groups_through_gridsearch_with_metadata_routing(estimator):
             calls.append(groups)
             return super().fit(X, y, groups=groups, **kw)
 
-    spy = Spy(**estimator.get_params())
+    if "C" not in estimator.get_params() and estimator.get_params().get("estimator", 0) is None:
+        # a meta-estimator (ActiveRankLearner): its default ranker, RankSVM, made
+        # explicit, so that the ranker's C is a parameter (estimator__C) to tune
+        from birank import RankSVM
+        estimator = clone(estimator).set_params(estimator=RankSVM())
+    spy = Spy(**estimator.get_params(deep=False))
+    # C, or the wrapped ranker's C for a meta-estimator (ActiveRankLearner)
+    c_name = "C" if "C" in spy.get_params(deep=False) else next(
+        k for k in spy.get_params() if k.endswith("__C"))
     with sklearn.config_context(enable_metadata_routing=True):
         scorer = make_pairwise_scorer()
         search = GridSearchCV(spy.set_fit_request(groups=True),
-                              {"C": [0.1, 1.0]}, cv=GroupKFold(n_splits=3), scoring=scorer)
+                              {c_name: [0.1, 1.0]}, cv=GroupKFold(n_splits=3), scoring=scorer)
         search.fit(X, y, groups=groups)
     # the estimator got the groups of its training folds (never None)
     assert calls and all(g is not None for g in calls)
     # the scorer scored within queries: recompute one fold by hand
     train, test = next(GroupKFold(n_splits=3).split(X, y, groups))
-    model = type(estimator)(**{**estimator.get_params(), "C": search.cv_results_["param_C"][0]})
+    model = clone(estimator).set_params(**{c_name: search.cv_results_[f"param_{c_name}"][0]})
     model.fit(X[train], y[train], groups=groups[train])
     expected = pairwise_accuracy(y[test], model.decision_function(X[test]), groups=groups[test])
     assert search.cv_results_["split0_test_score"][0] == pytest.approx(expected)
