@@ -39,7 +39,8 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.extmath import safe_sparse_dot
 
 from .._validation import check_random_state, check_X, check_X_y, validate_params
-from ..base import BinaryRankerMixin, OnlineRankerMixin, warn_if_badly_scaled
+from ..base import (BinaryRankerMixin, OnlineRankerMixin, warn_if_badly_scaled,
+                    warn_if_worse_than_chance)
 from ..metrics import best_accuracy_threshold
 from ..metrics import roc_auc
 
@@ -86,7 +87,8 @@ class StreamRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
         """
         self._reset_online_state()
         return self._partial_fit(X, y, None, sample_weight, eval_set, eval_every,
-                                 shuffle=bool(getattr(self, "shuffle", False)))
+                                 shuffle=bool(getattr(self, "shuffle", False)),
+                                 check_chance=True)
 
     def partial_fit(self, X, y, classes=None, sample_weight=None, *, eval_set=None,
                     eval_every=1000):
@@ -110,7 +112,7 @@ class StreamRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ driver
     def _partial_fit(self, X, y, classes=None, sample_weight=None, eval_set=None,
-                     eval_every=1000, shuffle=False):
+                     eval_every=1000, shuffle=False, check_chance=False):
         name = type(self).__name__
         first = self._is_first_call()
         if first:
@@ -155,6 +157,8 @@ class StreamRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
         kept = weight > 0
         self.class_counts_ += np.bincount(y01[kept], minlength=2).astype(np.int64)
         self.coef_ = self._coef()
+        if check_chance:  # fit only: one pass can be swamped (1 positive in 10^4 rows)
+            warn_if_worse_than_chance(self, X, y01, weight)
         self._update_tail(X, y01, kept)
         self._set_stream_threshold()
         return self
