@@ -105,6 +105,9 @@ def spam_reference(X, y01, eta, power_t, beta, beta1=0.0):
         else:
             grad = 2 * p * (w @ x - b) * x + 2 * (1 + alpha) * p * x
         step = eta / t ** power_t
+        curvature = 2 * ((1 - p) if k == 1 else p) * (x @ x)
+        if step * curvature > 1:  # birank's stability cap (not in the paper)
+            step = 1 / curvature
         v = w - step * grad
         v = np.sign(v) * np.maximum(np.abs(v) - step * beta1, 0.0)
         w = v / (1 + step * beta)

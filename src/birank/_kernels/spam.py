@@ -22,13 +22,19 @@ with ``Omega = beta/2 |w|^2`` (SPAM-L2: ``prox = w' / (1 + eta beta)``) or
 then divide by ``1 + eta beta``). The paper estimates ``p`` and the class
 means from the data; here they are the running (weighted) estimates over the
 rows seen so far, the arriving row included, so that one pass is online.
-Step ``eta_t = eta / t^power_t``. O(d) per instance (the means and the prox
-are dense).
+Step ``eta_t = eta / t^power_t``, capped (our addition, not in the paper) at
+the inverse curvature of the row's square loss along ``x`` for fixed
+``a, b, alpha``: ``s eta_t 2 (1 - p) |x|^2 <= 1`` (``y = +1``; ``2 p |x|^2``
+for ``y = -1``, ``s`` the row weight). A larger step overshoots the row's own
+minimum and, for rows of norm >> 1 (e.g. |x| ~ 10 with the default eta), makes
+``w`` oscillate and grow: the paper's analysis assumes bounded rows and a small
+enough eta. On rows of norm ~1 the cap is inactive. O(d) per instance (the
+means and the prox are dense).
 """
 
 from numba import njit
 
-from .sparse_rows import row_axpy, row_dot_w
+from .sparse_rows import row_axpy, row_dot_w, rows_dot
 
 
 @njit(cache=True)
@@ -63,6 +69,9 @@ def spam_pass(X, y01, sw, t0, t1, w, counts, means, step, eta, power_t, beta, be
         else:
             coef = 2.0 * p * (wx - b) + 2.0 * (1.0 + alpha) * p
         eta_t = eta / step ** power_t
+        curvature = 2.0 * s * ((1.0 - p) if k == 1 else p) * rows_dot(X, t, t)
+        if eta_t * curvature > 1.0:  # stability cap (see the module docstring)
+            eta_t = 1.0 / curvature
         row_axpy(X, w, -eta_t * s * coef, t)
         shrink = 1.0 / (1.0 + eta_t * beta)
         if beta1 > 0.0:

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import inspect
 import time
+import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator, clone
+from sklearn.utils.extmath import safe_sparse_dot
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import Interval, Options, check_random_state, check_X, validate_params
+from .._validation import (Interval, Options, check_random_state, check_X, check_X_y,
+                           validate_params)
 from ..metrics import mean_average_precision, ndcg_at_k, roc_auc
 from .oracle import LabelOracle
 from .strategies import (
@@ -134,6 +137,16 @@ class ActiveRankLearner(BaseEstimator):
     estimator_ : estimator or None
         The ranker fitted on the labeled set (None while it has one class only;
         scores are then all 0).
+    coef_ : ndarray of shape (n_features,)
+        The fitted ranker's weights, when it is linear (zeros while
+        ``estimator_`` is None; absent for a kernel ranker). With ``coef_`` a
+        fitted learner can be saved as a JSON model file
+        (:func:`birank.model_io.save_model`).
+    intercept_ : float
+        The fitted ranker's intercept (0 for RankSVM), with ``coef_``.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        When X has string column names (a pandas DataFrame).
     labeled_mask_ : ndarray of bool, shape (n_pool,)
     labels_ : ndarray of float, shape (n_pool,)
         Taught labels (NaN where unlabeled).
@@ -185,9 +198,15 @@ class ActiveRankLearner(BaseEstimator):
             self.__dict__.pop(name, None)
         return self
 
-    def _bind_pool(self, X_pool, groups):
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True  # CSR pools: rows are sliced, the ranker takes CSR
+        tags.target_tags.required = True
+        return tags
+
+    def _bind_pool(self, X_pool, groups, validated=False):
         validate_params(self)
-        X = check_X(self, X_pool, reset=True)
+        X = X_pool if validated else check_X(self, X_pool, reset=True)
         n = X.shape[0]
         g = np.zeros(n, dtype=np.int64) if groups is None else np.asarray(groups).reshape(-1)
         if g.shape[0] != n:
@@ -289,8 +308,20 @@ class ActiveRankLearner(BaseEstimator):
         lab = np.flatnonzero(self.labeled_mask_)
         self.estimator_ = self._fit_ranker(lab)
         self._stale = False
+        self._expose_linear_model()
         self.timings_["train"] = time.perf_counter() - t0
         return self
+
+    def _expose_linear_model(self):
+        """``coef_`` / ``intercept_`` of the fitted ranker (zeros while it has none)."""
+        self.__dict__.pop("coef_", None)
+        est = self.estimator_
+        if est is None:
+            self.coef_ = np.zeros(self.X_pool_.shape[1])
+            self.intercept_ = 0.0
+        elif hasattr(est, "coef_"):  # a linear ranker; a kernel one has no weight vector
+            self.coef_ = np.asarray(est.coef_, dtype=np.float64).reshape(-1).copy()
+            self.intercept_ = float(np.asarray(getattr(est, "intercept_", 0.0)).reshape(-1)[0])
 
     def _fit_ranker(self, rows):
         rel = (self.labels_[rows] >= self.relevance_threshold).astype(np.float64)
@@ -345,12 +376,26 @@ class ActiveRankLearner(BaseEstimator):
         self
         """
         self.reset()
-        y = np.asarray(y).reshape(-1)
-        self.teach(np.arange(y.shape[0]), y, X_pool=X, groups=groups)
-        return self.refit()
+        validate_params(self)
+        # the same checks (and messages) as every birank estimator: finite X and y,
+        # numeric labels, at least one row, one label per row
+        X, y = check_X_y(self, X, y, reset=True, y_numeric=True)
+        self._bind_pool(X, groups, validated=True)
+        self.teach(np.arange(y.shape[0]), y)
+        self.refit()
+        if self.estimator_ is None:
+            warnings.warn(
+                f"ActiveRankLearner: no pair of rows has different labels ({y.shape[0]} "
+                f"rows, relevance_threshold={self.relevance_threshold}): there is nothing to "
+                "rank and the scores are all 0.", UserWarning, stacklevel=2)
+        return self
 
     def decision_function(self, X):
         """Scores of the ranker fitted on the labeled set (higher = more relevant)."""
+        if not hasattr(self, "labeled_mask_") and hasattr(self, "coef_"):
+            # rebuilt from a JSON model file (birank.model_io): the linear model only
+            X = check_X(self, X, reset=False)
+            return np.asarray(safe_sparse_dot(X, self.coef_)).reshape(-1) + self.intercept_
         check_is_fitted(self, "labeled_mask_")
         if self._stale:
             self.refit()

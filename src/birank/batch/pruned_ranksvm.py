@@ -270,6 +270,12 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
             if groups.shape[0] != X.shape[0]:
                 raise ValueError(f"groups has {groups.shape[0]} entries but X has "
                                  f"{X.shape[0]} rows.")
+        if OrdinalPairs(y, groups).n_pairs == 0:
+            warnings.warn(
+                "PrunedRankSVM: no pair of rows has different labels"
+                + (" within a group" if groups is not None else "")
+                + f" ({X.shape[0]} rows): there is nothing to rank and the model is w = 0.",
+                UserWarning, stacklevel=2)
         for name in ("coef_", "support_", "support_vectors_", "dual_coef_", "gamma_",
                      "pairs_", "alpha_"):
             self.__dict__.pop(name, None)

@@ -39,7 +39,8 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.extmath import safe_sparse_dot
 
 from .._validation import check_random_state, check_X, check_X_y, validate_params
-from ..base import BinaryRankerMixin, OnlineRankerMixin
+from ..base import (BinaryRankerMixin, OnlineRankerMixin, warn_if_badly_scaled,
+                    warn_if_worse_than_chance)
 from ..metrics import best_accuracy_threshold
 from ..metrics import roc_auc
 
@@ -60,6 +61,10 @@ class StreamRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
     """Base class: chunked, ordered, resumable learning of a linear bipartite ranker."""
 
     _online_private_state = ("_state", "_rng", "_tail")
+    #: True for learners whose gradient steps are not normalized by the row norm
+    #: (their step size is tuned for rows of norm ~1): ``fit`` and the first
+    #: ``partial_fit`` warn when the rows' typical norm is far from 1
+    _scale_sensitive = False
 
     def fit(self, X, y, sample_weight=None, *, eval_set=None, eval_every=1000):
         """Learn from ``(X, y)`` as one stream, forgetting earlier calls.
@@ -82,7 +87,8 @@ class StreamRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
         """
         self._reset_online_state()
         return self._partial_fit(X, y, None, sample_weight, eval_set, eval_every,
-                                 shuffle=bool(getattr(self, "shuffle", False)))
+                                 shuffle=bool(getattr(self, "shuffle", False)),
+                                 check_chance=True)
 
     def partial_fit(self, X, y, classes=None, sample_weight=None, *, eval_set=None,
                     eval_every=1000):
@@ -106,7 +112,7 @@ class StreamRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ driver
     def _partial_fit(self, X, y, classes=None, sample_weight=None, eval_set=None,
-                     eval_every=1000, shuffle=False):
+                     eval_every=1000, shuffle=False, check_chance=False):
         name = type(self).__name__
         first = self._is_first_call()
         if first:
@@ -121,6 +127,8 @@ class StreamRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
             raise ValueError(f"{name}: eval_every must be a positive int; got {eval_every!r}.")
         if eval_set is not None:
             Xv, yv01 = self._check_eval_set(eval_set)
+        if first and self._scale_sensitive:
+            warn_if_badly_scaled(self, X)
         if first:
             self._rng = check_random_state(self.random_state)
             self._init_state(X.shape[1])
@@ -149,6 +157,8 @@ class StreamRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
         kept = weight > 0
         self.class_counts_ += np.bincount(y01[kept], minlength=2).astype(np.int64)
         self.coef_ = self._coef()
+        if check_chance:  # fit only: one pass can be swamped (1 positive in 10^4 rows)
+            warn_if_worse_than_chance(self, X, y01, weight)
         self._update_tail(X, y01, kept)
         self._set_stream_threshold()
         return self

@@ -60,6 +60,8 @@ class AdaOAM(StreamRanker):
     True
     """
 
+    _scale_sensitive = True  # unnormalized gradient steps (see StreamRanker)
+
     _parameter_constraints = {
         "learning_rate": [Interval("real", 0, None, closed="neither")],
         "delta": [Interval("real", 0, None, closed="neither")],

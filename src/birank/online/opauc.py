@@ -79,6 +79,8 @@ class OPAUC(WeightVectorMixin, StreamRanker):
     (2, 13, 13)
     """
 
+    _scale_sensitive = True  # unnormalized gradient steps (see StreamRanker)
+
     _parameter_constraints = {
         "rank": [None, Interval("integer", 1, None)],
         "eta": [Interval("real", 0, None, closed="neither")],

@@ -67,6 +67,8 @@ class SPAM(WeightVectorMixin, StreamRanker):
     True
     """
 
+    _scale_sensitive = True  # unnormalized gradient steps (see StreamRanker)
+
     _parameter_constraints = {
         "eta": [Interval("real", 0, None, closed="neither")],
         "power_t": [Interval("real", 0, None, closed="left")],

@@ -62,6 +62,8 @@ class OnlineUniExp(WeightVectorMixin, StreamRanker):
     True
     """
 
+    _scale_sensitive = True  # unnormalized gradient steps (see StreamRanker)
+
     _parameter_constraints = {
         "eta": [Interval("real", 0, None, closed="neither")],
         "max_exponent": [Interval("real", 0, 700, closed="right")],
