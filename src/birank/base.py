@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.base import ClassifierMixin
-from sklearn.utils.extmath import safe_sparse_dot
 from sklearn.utils.validation import check_is_fitted
 
 from ._kernels.metrics import best_cut_buckets
+from ._linalg import matvec
 from ._validation import check_X
 
 __all__ = ["LinearScorerMixin", "BinaryRankerMixin", "RankerMixin", "OnlineRankerMixin",
@@ -88,7 +88,7 @@ class LinearScorerMixin:
         """
         check_is_fitted(self, "coef_")
         X = check_X(self, X, reset=False)
-        return np.asarray(safe_sparse_dot(X, self.coef_)).reshape(-1) + self.intercept_
+        return matvec(X, self.coef_) + self.intercept_
 
 
 class BinaryRankerMixin(LinearScorerMixin, ClassifierMixin):
@@ -106,7 +106,7 @@ class BinaryRankerMixin(LinearScorerMixin, ClassifierMixin):
         """Set ``intercept_`` to minus the best (weighted) accuracy cut, unless learned."""
         if not learned_bias:
             # X was validated by fit: score it directly instead of re-validating
-            scores = np.asarray(safe_sparse_dot(X, self.coef_)).reshape(-1)
+            scores = matvec(X, self.coef_)
             cut, _ = best_accuracy_threshold(y01, scores, sample_weight)
             self.intercept_ = -cut
 

@@ -2,7 +2,7 @@
 
 from numba import njit
 
-__all__ = ["csr_sq_rmatvec"]
+__all__ = ["csr_sq_rmatvec", "csr_matvec", "csr_rmatvec"]
 
 
 @njit(cache=True)
@@ -18,4 +18,31 @@ def csr_sq_rmatvec(data, indices, indptr, u, out):
         for p in range(indptr[i], indptr[i + 1]):
             v = data[p]
             out[indices[p]] += v * v * ui
+    return out
+
+
+@njit(cache=True)
+def csr_matvec(data, indices, indptr, v, out):
+    """``out = X v`` for CSR ``X``; float32 data are read as they are (no float64 copy)."""
+    n = indptr.shape[0] - 1
+    for i in range(n):
+        s = 0.0
+        for p in range(indptr[i], indptr[i + 1]):
+            s += data[p] * v[indices[p]]
+        out[i] = s
+    return out
+
+
+@njit(cache=True)
+def csr_rmatvec(data, indices, indptr, u, out):
+    """``out = X' u`` for CSR ``X``; float32 data are read as they are (no float64 copy)."""
+    for k in range(out.shape[0]):
+        out[k] = 0.0
+    n = indptr.shape[0] - 1
+    for i in range(n):
+        ui = u[i]
+        if ui == 0.0:
+            continue
+        for p in range(indptr[i], indptr[i + 1]):
+            out[indices[p]] += data[p] * ui
     return out

@@ -262,19 +262,14 @@ class BBR(_PairMomentRanker):
     def _new_state(self, d, solver):
         if solver == "eigh":
             return {"pos": ClassMoments(d), "neg": ClassMoments(d)}
-        return {"pos": [], "neg": []}
+        return {"chunks": []}
 
     def _accumulate(self, X, y01):
         st = self._state
         if self._solver_used == "eigh":
             update_class_moments(st["pos"], st["neg"], X, y01)
         else:
-            pos = np.flatnonzero(y01 == 1)
-            neg = np.flatnonzero(y01 == 0)
-            if pos.size:
-                st["pos"].append(X[pos])
-            if neg.size:
-                st["neg"].append(X[neg])
+            st["chunks"].append((X, y01))  # a reference, not a copy of the class rows
 
     def _moments(self):
         st = self._state
@@ -284,12 +279,12 @@ class BBR(_PairMomentRanker):
             if n1 == 0 or n0 == 0:
                 return None, None
             return all_pairs_moments(st["pos"], st["neg"])
-        n1 = sum(b.shape[0] for b in st["pos"])
-        n0 = sum(b.shape[0] for b in st["neg"])
+        n1 = sum(int(np.count_nonzero(y)) for _, y in st["chunks"])
+        n0 = sum(int(y.shape[0]) for _, y in st["chunks"]) - n1
         self.n_pairs_ = int(n1) * int(n0)
         if n1 == 0 or n0 == 0:
             return None, None
-        op = AllPairsOperator(st["pos"], st["neg"], self.n_features_in_)
+        op = AllPairsOperator(st["chunks"], self.n_features_in_)
         return op.mu, op
 
 

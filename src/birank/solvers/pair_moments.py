@@ -38,6 +38,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.linalg import LinearOperator
 
+from .._linalg import matvec, rmatvec, sq_rmatvec
 from .._kernels.pair_moments import (
     class_scatter_csr,
     naive_pair_moments_csr,
@@ -161,52 +162,42 @@ def sampled_pair_sums(X, a_rows, b_rows):
     return sampled_pair_sums_dense(X, a_rows, b_rows)
 
 
-def _square(X):
-    return X.multiply(X).tocsr() if sp.issparse(X) else X * X
-
-
-def _sq_row_norms(X):
-    if sp.issparse(X):
-        return np.asarray(X.multiply(X).sum(axis=1)).ravel()
-    return np.einsum("ij,ij->i", X, X)
-
-
 class AllPairsOperator(LinearOperator):
-    """Sigma_N over all pairs as an implicit operator; keeps the class rows, O(nnz) per product.
+    """Sigma_N over all pairs as an implicit operator: O(nnz) per product, no copy of X.
 
     Parameters
     ----------
-    pos_blocks, neg_blocks : list of (n_i, D) arrays or CSR matrices
-        The rows of each class (chunks of a stream are kept as they came).
+    chunks : list of (X, y01)
+        Each chunk's matrix (dense or CSR, float64 or float32) and its {0, 1}
+        labels; chunks of a stream are kept as they came. Class rows are never
+        copied out: with the row weights ``c_i = y_i / N1 + (1 - y_i) / N0`` the
+        two class Gram terms are one product ``X' (c o (X v))``.
+    n_features : int
     """
 
-    def __init__(self, pos_blocks, neg_blocks, n_features):
-        self.pos_blocks, self.neg_blocks = pos_blocks, neg_blocks
-        self.n1 = sum(b.shape[0] for b in pos_blocks)
-        self.n0 = sum(b.shape[0] for b in neg_blocks)
-        self.m1 = self._sum(pos_blocks, n_features) / self.n1
-        self.m0 = self._sum(neg_blocks, n_features) / self.n0
+    def __init__(self, chunks, n_features):
+        self.chunks = chunks
+        self.n1 = sum(int(np.count_nonzero(y)) for _, y in chunks)
+        self.n0 = sum(int(y.shape[0]) for _, y in chunks) - self.n1
+        s1, s0 = np.zeros(n_features), np.zeros(n_features)
+        for X, y in chunks:
+            pos = (y != 0).astype(np.float64)
+            s1 += rmatvec(X, pos)
+            s0 += rmatvec(X, 1.0 - pos)
+        self.m1, self.m0 = s1 / self.n1, s0 / self.n0
         self.mu = self.m1 - self.m0
         super().__init__(dtype=np.float64, shape=(n_features, n_features))
 
-    @staticmethod
-    def _sum(blocks, d):
-        s = np.zeros(d)
-        for b in blocks:
-            s += np.asarray(b.sum(axis=0)).ravel()
-        return s
-
-    @staticmethod
-    def _gram(blocks, v):
-        out = 0.0
-        for b in blocks:
-            out = out + b.T @ (b @ v)
-        return np.asarray(out).ravel()
+    def _row_weights(self, y):
+        return np.where(y != 0, 1.0 / self.n1, 1.0 / self.n0)
 
     def _matvec(self, v):
         v = np.asarray(v, dtype=np.float64).ravel()
-        out = self._gram(self.pos_blocks, v) / self.n1 - self.m1 * (self.m1 @ v)
-        out += self._gram(self.neg_blocks, v) / self.n0 - self.m0 * (self.m0 @ v)
+        # X1'(X1 v)/N1 + X0'(X0 v)/N0 - m1 (m1.v) - m0 (m0.v) + mu (mu.v)
+        out = np.zeros(self.shape[0])
+        for X, y in self.chunks:
+            out += rmatvec(X, self._row_weights(y) * matvec(X, v))
+        out -= self.m1 * (self.m1 @ v) + self.m0 * (self.m0 @ v)
         out += self.mu * (self.mu @ v)
         return out
 
@@ -215,15 +206,15 @@ class AllPairsOperator(LinearOperator):
 
     def diagonal(self):
         """diag(Sigma_N) = sum_c (mean x_k^2 - m_ck^2) + mu_k^2, in O(nnz)."""
-        d = self._sum([_square(b) for b in self.pos_blocks], self.shape[0]) / self.n1
-        d += self._sum([_square(b) for b in self.neg_blocks], self.shape[0]) / self.n0
+        d = np.zeros(self.shape[0])
+        for X, y in self.chunks:
+            d += sq_rmatvec(X, self._row_weights(y))
         return d - self.m1 ** 2 - self.m0 ** 2 + self.mu ** 2
 
     def trace(self):
         """trace(Sigma_N) = sum_c (mean |x|^2 - |m_c|^2) + |mu|^2, in O(nnz)."""
-        t = sum(_sq_row_norms(b).sum() for b in self.pos_blocks) / self.n1 - self.m1 @ self.m1
-        t += sum(_sq_row_norms(b).sum() for b in self.neg_blocks) / self.n0 - self.m0 @ self.m0
-        return float(t + self.mu @ self.mu)
+        t = float(self.diagonal().sum())
+        return t
 
 
 class SampledPairsOperator(LinearOperator):
@@ -248,13 +239,13 @@ class SampledPairsOperator(LinearOperator):
     def _zt(X, a, b, u):
         n = X.shape[0]
         c = np.bincount(a, weights=u, minlength=n) - np.bincount(b, weights=u, minlength=n)
-        return np.asarray(X.T @ c).ravel()
+        return rmatvec(X, c)
 
     def _matvec(self, v):
         v = np.asarray(v, dtype=np.float64).ravel()
         out = np.zeros(self.shape[0])
         for X, a, b in self.chunks:
-            xv = np.asarray(X @ v).ravel()
+            xv = matvec(X, v)
             out += self._zt(X, a, b, xv[a] - xv[b])
         return out / self.n_pairs
 
@@ -267,19 +258,11 @@ class SampledPairsOperator(LinearOperator):
         for X, a, b in self.chunks:
             n = X.shape[0]
             cnt = np.bincount(a, minlength=n) + np.bincount(b, minlength=n)
-            d += np.asarray(_square(X).T @ cnt.astype(np.float64)).ravel()
+            d += sq_rmatvec(X, cnt.astype(np.float64))
             prod = X[a].multiply(X[b]) if sp.issparse(X) else X[a] * X[b]
             d -= 2.0 * np.asarray(prod.sum(axis=0)).ravel()
         return d / self.n_pairs
 
     def trace(self):
-        """trace(Sigma_S) = mean |z_s|^2, from row norms and one product per pair."""
-        t = 0.0
-        for X, a, b in self.chunks:
-            sq = _sq_row_norms(X)
-            if sp.issparse(X):
-                cross = np.asarray(X[a].multiply(X[b]).sum(axis=1)).ravel()
-            else:
-                cross = np.einsum("ij,ij->i", X[a], X[b])
-            t += float(np.sum(sq[a] + sq[b] - 2.0 * cross))
-        return t / self.n_pairs
+        """trace(Sigma_S) = mean |z_s|^2, the sum of :meth:`diagonal`."""
+        return float(self.diagonal().sum())
