@@ -1,5 +1,6 @@
 """Small CSR helpers for the pair solvers (no copies of X)."""
 
+import numpy as np
 from numba import njit
 
 __all__ = ["csr_sq_rmatvec", "csr_matvec", "csr_rmatvec"]
@@ -16,7 +17,7 @@ def csr_sq_rmatvec(data, indices, indptr, u, out):
         if ui == 0.0:
             continue
         for p in range(indptr[i], indptr[i + 1]):
-            v = data[p]
+            v = np.float64(data[p])  # float32 data: square in float64, as for float64 input
             out[indices[p]] += v * v * ui
     return out
 
