@@ -233,19 +233,59 @@ def _plot(fig_data, path):
 
 
 # --------------------------------------------------------------------------- big
+#: the big runs cap the iterative solvers (CPU shared by many processes here)
+BIG_SETTINGS = {
+    "RankSVM": {"max_iter": 10},
+    "WeightedSVM": {"max_iter": 5},
+    "BBR": {"max_iter": 20},
+    "LCBR": {"max_iter": 20},
+}
+
+
 def cmd_big(opts):
+    """All estimators in this process on one generated matrix; peak RSS reset before each fit."""
+    import warnings
+
+    from birank.datasets import make_sparse_bipartite
+    from birank.metrics import roc_auc
+
     n, d, nnz = BIG[opts.dataset]
-    names = opts.estimators or [e for e in ESTIMATORS if e != "BBR-stream"]
+    names = opts.estimators or ["ActiveRankSVM", "CombinedRanking", "LCBR", "BBR",
+                                "WeightedSVM", "RankSVM"]
     out = Path(opts.out)
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"big-{opts.dataset}-{opts.dtype}.json"
-    rows = json.loads(path.read_text()) if path.exists() else []
+    rows = []
+    t0 = time.perf_counter()
+    X, y, _ = make_sparse_bipartite(n + TEST_ROWS, d, nnz, random_state=0)
+    if opts.dtype == "float32":
+        X.data = X.data.astype(np.float32)
+    gen_s = time.perf_counter() - t0
+    Xtr, ytr, Xte, yte = _split_views(X, y, n)
+    float(Xtr.data.sum())
+    xb = _nbytes(Xtr)
+    print(json.dumps({"dataset": opts.dataset, "gen_s": gen_s, "x_bytes": xb}), flush=True)
     for name in names:
-        r = subprocess_one([name, n, d, nnz, opts.dtype, TEST_ROWS])
-        r.setdefault("estimator", name)
-        rows = [x for x in rows if x.get("estimator") != name] + [r]
+        est = estimator(name, n).set_params(**BIG_SETTINGS.get(name, {}))
+        rss0 = _status()["VmRSS"]
+        _reset_peak()
+        t1 = time.perf_counter()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            est.fit(Xtr, ytr)
+        fit_s = time.perf_counter() - t1
+        extra = max(0, _status()["VmHWM"] - rss0)
+        auc = roc_auc(yte, est.decision_function(Xte))
+        r = {"estimator": name, "params": {k: v for k, v in est.get_params().items()
+                                           if k in ("C", "budget", "n_pairs", "n_iter",
+                                                    "max_iter", "tol", "solver", "radius")},
+             "n": n, "d": d, "nnz_per_row": nnz, "dtype": opts.dtype, "gen_s": gen_s,
+             "fit_s": fit_s, "x_bytes": xb, "rss_before": rss0, "extra_bytes": int(extra),
+             "peak_over_x": (xb + extra) / xb, "test_auc": float(auc)}
+        rows.append(r)
         path.write_text(json.dumps(rows, indent=1))
         print(json.dumps(r), flush=True)
+        del est
 
 
 # -------------------------------------------------------------------------- dask
@@ -298,6 +338,59 @@ def cmd_dask(opts):
     (out / "dask.json").write_text(json.dumps(results, indent=1))
 
 
+def cmd_report(opts):
+    """docs/results/scale.md from the JSON files of the other modes."""
+    out = Path(opts.out)
+    lines = ["# Scale: one machine, big data; Dask against in-memory", "",
+             "Produced by `benchmarks/bench_scale.py` (commands below), on a 2-core machine",
+             "shared with other jobs (load average above 10 during the runs: times are",
+             "pessimistic, compare ratios within a table). Memory: `extra` is the peak",
+             "resident memory of the fit above the resident memory just before it (which",
+             "includes X); `peak/X` = (size of X + extra) / size of X, the goal is < 2.",
+             "Size of X = data + indices + indptr of the training rows. Test AUC on",
+             f"{TEST_ROWS:,} held-out rows of the same planted ranker.", ""]
+    for ds in BIG:
+        for dtype in ("float32", "float64"):
+            path = out / f"big-{ds}-{dtype}.json"
+            if not path.exists():
+                continue
+            n, d, nnz = BIG[ds]
+            lines += [f"## {ds}: {n:,} rows, {d:,} features, {nnz} non-zeros a row, {dtype}",
+                      "", f"`python benchmarks/bench_scale.py big --dataset {ds} --dtype {dtype}`",
+                      "", "| estimator | settings | fit s | size of X GB | extra GB | peak/X "
+                      "| test AUC |", "|---|---|---:|---:|---:|---:|---:|"]
+            for r in json.loads(path.read_text()):
+                if "fit_s" not in r:
+                    continue
+                lines.append(f"| {r['estimator']} | {r.get('params', '')} | {r['fit_s']:.1f} | "
+                             f"{r['x_bytes'] / 1e9:.2f} | {r['extra_bytes'] / 1e9:.2f} | "
+                             f"{r['peak_over_x']:.2f} | {r['test_auc']:.4f} |")
+            lines.append("")
+    g = out / "growth.md"
+    if g.exists():
+        lines += ["## Growth with N", "",
+                  "`python benchmarks/bench_scale.py growth --max-n 1e6` (sparse, 1000 features,",
+                  "20 non-zeros a row, float32; one subprocess per fit; cell: fit seconds",
+                  "(peak/X)); exponent = slope of log time on log N. Plot:",
+                  "[scale/scale-growth.png](scale/scale-growth.png).", "",
+                  g.read_text(), ""]
+    dk = out / "dask.json"
+    if dk.exists():
+        lines += ["## Dask (LocalCluster, 2 workers, threads) against in-memory", "",
+                  "`python benchmarks/bench_scale.py dask --n 1e6` (median of 3)", "",
+                  "| case | N | in-memory s | Dask s | Dask / memory |", "|---|---:|---:|---:|---:|"]
+        for r in json.loads(dk.read_text()):
+            lines.append(f"| {r['case']} | {r['n']:,} | {r['memory_s']:.3f} | {r['dask_s']:.3f} | "
+                         f"{r['ratio']:.2f} |")
+        lines.append("")
+    target = HERE.parent / "docs" / "results" / "scale.md"
+    extra = out / "notes.md"
+    if extra.exists():
+        lines += [extra.read_text()]
+    target.write_text("\n".join(lines) + "\n")
+    print(target.read_text())
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] == "_one":
@@ -305,7 +398,7 @@ def main(argv=None):
         print(json.dumps(run_one(name, int(n), int(d), int(nnz), dtype, int(test_rows))))
         return
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("mode", choices=["growth", "big", "dask"])
+    p.add_argument("mode", choices=["growth", "big", "dask", "report"])
     p.add_argument("--max-n", default="1e6")
     p.add_argument("--quick", action="store_true", help="growth up to N=1e5 only")
     p.add_argument("--dataset", choices=sorted(BIG), default="url")
@@ -317,7 +410,8 @@ def main(argv=None):
     opts = p.parse_args(argv)
     if opts.quick:
         opts.max_n = "1e5"
-    {"growth": cmd_growth, "big": cmd_big, "dask": cmd_dask}[opts.mode](opts)
+    {"growth": cmd_growth, "big": cmd_big, "dask": cmd_dask,
+     "report": cmd_report}[opts.mode](opts)
 
 
 if __name__ == "__main__":
