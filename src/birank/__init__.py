@@ -7,6 +7,8 @@ Public estimators (all scikit-learn compatible, dense or CSR input):
 - :class:`WeightedSVM` -- point-wise class-weighted linear SVM (shen-lin WSVM)
 - :class:`CombinedRanking` -- CRR, SGD mixing pair and point steps (Sculley 2010)
 - :class:`BBR`, :class:`LCBR` -- pairwise squared loss from all / sampled pair moments
+- :class:`CBR` -- online confidence-weighted bipartite ranking (khalid-ray-chitsaz), ``partial_fit``
+- :class:`OAM`, :class:`AdaOAM` -- online AUC maximization (Zhao et al. 2011; Ding et al. 2015)
 
 Metrics live in :mod:`birank.metrics`, data in :mod:`birank.datasets`.
 """
@@ -18,5 +20,9 @@ from .batch.bbr import BBR, LCBR
 from .batch.combined_ranking import CombinedRanking
 from .batch.ranksvm import RankSVM
 from .batch.weighted_svm import WeightedSVM
+from .online.adaoam import AdaOAM
+from .online.cbr import CBR
+from .online.oam import OAM
 
 __all__ = ["RankSVM", "ActiveRankSVM", "WeightedSVM", "CombinedRanking", "BBR", "LCBR"]
+__all__ += ["CBR", "OAM", "AdaOAM"]

@@ -26,6 +26,14 @@ MODELS = {
             "exact all-pairs squared loss from pair moments (gultekin-paisley BBR)"),
     "lcbr": ("birank.batch.bbr:LCBR", {"n_pairs": 5000},
              "pairwise squared loss on 5000 sampled pairs (gultekin-paisley LCBR)"),
+    "cbr": ("birank.online.cbr:CBR", {"covariance": "full", "buffer": "fifo", "C": 1.0},
+            "online confidence-weighted ranking, full covariance, FIFO buffers of 50 (khalid-ray-chitsaz)"),
+    "cbr-diag": ("birank.online.cbr:CBR", {"covariance": "diag", "buffer": "fifo", "C": 1.0},
+                 "online CBR-diag: diagonal covariance, O(nnz) per pair, for sparse high-dim data"),
+    "oam": ("birank.online.oam:OAM", {"variant": "seq", "C": 0.01},
+            "online AUC maximization, OAM_seq with reservoir buffers of 50 (Zhao et al. 2011)"),
+    "adaoam": ("birank.online.adaoam:AdaOAM", {"learning_rate": 0.05},
+               "online AUC maximization with AdaGrad steps (Ding et al. 2015), d <= 1000"),
 }
 
 

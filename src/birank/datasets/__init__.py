@@ -1,7 +1,8 @@
 """Data in: LIBSVM/SVMlight files, LIBSVM downloads, bundled sets, generators.
 
 - :func:`load_svmlight` / :func:`dump_svmlight`: LIBSVM/SVMlight text (plain, gz, bz2,
-  xz), ``qid:`` or LightGBM ``.query`` groups, errors that name file and line.
+  xz), ``qid:`` or LightGBM ``.query`` groups, errors that name file and line;
+  :func:`iter_svmlight_chunks` streams a file in chunks of rows (bounded memory).
 - :func:`fetch_libsvm` / :func:`download_libsvm`: LIBSVM datasets in a local cache
   (``$BIRANK_DATA`` or ``~/.cache/birank``), checksummed, written atomically.
 - ``load_<name>()``: small real datasets shipped in the package (see :data:`BUNDLED`).
@@ -25,7 +26,7 @@ from ._bundled import (
 from ._fetch import LIBSVM_DATASETS, NOT_ON_LIBSVM, download_libsvm, fetch_libsvm, get_data_home
 from ._gaussian_mixture import gaussian_mixture_bayes_scores, make_gaussian_mixture
 from ._generators import make_linear_ranking, make_sparse_bipartite
-from ._svmlight import dump_svmlight, load_svmlight, read_query_file
+from ._svmlight import dump_svmlight, iter_svmlight_chunks, load_svmlight, read_query_file
 
 __all__ = [
     "BUNDLED",
@@ -36,6 +37,7 @@ __all__ = [
     "fetch_libsvm",
     "gaussian_mixture_bayes_scores",
     "get_data_home",
+    "iter_svmlight_chunks",
     "load_a9a",
     "load_bundled",
     "load_diabetes",

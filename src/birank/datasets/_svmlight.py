@@ -20,7 +20,8 @@ import os
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["load_svmlight", "load_svmlight_bytes", "dump_svmlight", "read_query_file"]
+__all__ = ["load_svmlight", "load_svmlight_bytes", "dump_svmlight", "read_query_file",
+           "iter_svmlight_chunks"]
 
 _MAGIC = (
     (b"\x1f\x8b", gzip.decompress),
@@ -28,6 +29,7 @@ _MAGIC = (
     (b"\xfd7zXZ\x00", lzma.decompress),
 )
 _DUPLICATES = ("error", "sum", "last")
+NEWLINE = b"\n"
 
 
 def read_bytes(path):
@@ -120,13 +122,16 @@ def _fast_parse(data, n_features, zero_based):
     return X, y.astype(np.float64), (qid.astype(np.int64) if has_qid else None)
 
 
-def _slow_parse(data, name, n_features, zero_based, duplicates):
-    """Line-by-line parser: the reference for what is valid, with line numbers in errors."""
+def _slow_parse(data, name, n_features, zero_based, duplicates, line_offset=0):
+    """Line-by-line parser: the reference for what is valid, with line numbers in errors.
+
+    ``line_offset`` is the number of file lines before ``data`` (for chunks of a file).
+    """
     offset = 0 if zero_based else 1
     labels, qids, indptr, indices, values = [], [], [0], [], []
     first_qid_line = first_noqid_line = None
     text = data.decode("utf-8", errors="replace")
-    for lineno, line in enumerate(text.splitlines(), 1):
+    for lineno, line in enumerate(text.splitlines(), 1 + line_offset):
         body = line.split("#", 1)[0]
         tokens = body.split()
         if not tokens:
@@ -220,13 +225,17 @@ def _slow_parse(data, name, n_features, zero_based, duplicates):
 
 
 def load_svmlight_bytes(data, name="<bytes>", n_features=None, *, zero_based=False,
-                        duplicates="error"):
-    """Parse LIBSVM text held in memory; returns ``(X, y, qid or None)``."""
+                        duplicates="error", line_offset=0):
+    """Parse LIBSVM text held in memory; returns ``(X, y, qid or None)``.
+
+    ``line_offset``: file lines before ``data``, so that errors in a chunk of a
+    file name the line of the file.
+    """
     _check_options(n_features, zero_based, duplicates)
     data = decompress_bytes(data, name)
     out = _fast_parse(data, n_features, zero_based)
     if out is None:
-        out = _slow_parse(data, name, n_features, zero_based, duplicates)
+        out = _slow_parse(data, name, n_features, zero_based, duplicates, line_offset)
     X, y, qid = out
     if X.indices.dtype != np.int32 and X.shape[1] < 2**31 and X.nnz < 2**31:
         X.indices = X.indices.astype(np.int32)
@@ -372,3 +381,105 @@ def dump_svmlight(X, y, path, *, groups=None, zero_based=False, overwrite=False,
     with open(tmp, "wb") as fh:
         fh.write(raw)
     os.replace(tmp, path)
+
+
+def _open_stream(path):
+    """``(text stream of the decompressed lines, raw file)`` of ``path``."""
+    raw = open(path, "rb")
+    head = raw.read(6)
+    raw.seek(0)
+    if head.startswith(b"\x1f\x8b"):
+        return gzip.GzipFile(fileobj=raw), raw
+    if head.startswith(b"BZh"):
+        return bz2.BZ2File(raw), raw
+    if head.startswith(b"\xfd7zXZ\x00"):
+        return lzma.LZMAFile(raw), raw
+    return raw, raw
+
+
+def _raw_chunks(path, chunk_size):
+    """``(bytes of chunk_size data lines, file lines before them, raw bytes read)``."""
+    stream, raw = _open_stream(path)
+    with raw, stream:
+        lines, n_data, before, lineno = [], 0, 0, 0
+        try:
+            for line in stream:
+                lineno += 1
+                lines.append(line)
+                if line.split(b"#", 1)[0].strip():
+                    n_data += 1
+                    if n_data == chunk_size:
+                        yield b"".join(lines), before, raw.tell()
+                        lines, n_data, before = [], 0, lineno
+        except (OSError, EOFError, lzma.LZMAError) as exc:
+            raise ValueError(f"{path}: cannot decompress ({exc}).") from None
+        if n_data:
+            yield b"".join(lines), before, raw.tell()
+
+
+def iter_svmlight_chunks(path, chunk_size=10_000, n_features=None, *, zero_based=False,
+                         duplicates="error", progress=None, skip_chunks=0):
+    """Read a LIBSVM / SVMlight file as consecutive chunks of rows, in bounded memory.
+
+    The file is streamed (plain, gzip, bzip2 or xz), never held whole: memory
+    is one chunk. Each chunk is parsed as :func:`load_svmlight` parses a file,
+    and errors name the file and the line *of the file*.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+    chunk_size : int, default=10000
+        Data lines per chunk (the last chunk may be shorter).
+    n_features : int, default=None
+        Width of every chunk. A chunk only shows the indices it holds, so a
+        stream needs its width up front: None reads the file once more first
+        (streaming, chunk by chunk) to find the largest index; give it to save
+        that pass (an index beyond it is then an error naming the line).
+    zero_based : bool, default=False
+    duplicates : {"error", "sum", "last"}, default="error"
+    progress : callable, default=None
+        ``progress(bytes_read, file_size, message)`` after each chunk (the
+        reporters of :mod:`birank._progress`).
+    skip_chunks : int, default=0
+        Chunks to pass over without parsing them (to resume a stream).
+
+    Yields
+    ------
+    X : scipy.sparse.csr_matrix of shape (n_rows, n_features)
+    y : ndarray of shape (n_rows,)
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from birank.datasets import iter_svmlight_chunks
+    >>> path = os.path.join(tempfile.mkdtemp(), "toy.txt")
+    >>> with open(path, "w") as fh:
+    ...     _ = fh.write("1 1:0.5\\n-1 2:1\\n# note\\n1 5:2\\n")
+    >>> [(X.shape, y.tolist()) for X, y in iter_svmlight_chunks(path, chunk_size=2)]
+    [((2, 5), [1.0, -1.0]), ((1, 5), [1.0])]
+    """
+    path = os.fspath(path)
+    _check_options(n_features, zero_based, duplicates)
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, (int, np.integer)) \
+            or chunk_size < 1:
+        raise ValueError(f"chunk_size must be a positive int; got {chunk_size!r}.")
+    if n_features is None:
+        n_features = 0
+        for X, _ in iter_svmlight_chunks(path, chunk_size, 2**31 - 1, zero_based=zero_based,
+                                         duplicates=duplicates):
+            if X.nnz:
+                n_features = max(n_features, int(X.indices.max()) + 1)
+        n_features = max(n_features, 1)
+    size = os.path.getsize(path)
+    empty = True
+    for k, (data, before, done) in enumerate(_raw_chunks(path, chunk_size)):
+        empty = False
+        if k < skip_chunks:
+            continue
+        X, y, _ = load_svmlight_bytes(data, path, n_features, zero_based=zero_based,
+                                      duplicates=duplicates, line_offset=before)
+        if progress is not None:
+            progress(done, size, f"{before + data.count(NEWLINE)} lines")
+        yield X, y
+    if empty:
+        raise ValueError(f"{path}: no data lines (empty file or only comments).")

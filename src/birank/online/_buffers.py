@@ -1,0 +1,113 @@
+"""The two class buffers of the buffer-based online learners (CBR, OAM), as kernel arguments.
+
+See :mod:`birank._kernels.buffers` for the layout and the policies. Rows are
+stored sparse, so a buffer of ``buffer_size`` rows costs
+``buffer_size * (widest row seen)`` entries whatever the number of features.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+from .._kernels.buffered_stream import buffered_stream, max_row_nnz
+from .._kernels.buffers import FIFO, RESERVOIR
+from .._kernels.sparse_rows import rng_init
+from .._validation import draw_seed
+from ._stream import StreamRanker, csr_parts
+
+__all__ = ["PairBuffers", "POLICIES", "BufferedStreamRanker"]
+
+POLICIES = {"reservoir": RESERVOIR, "fifo": FIFO}
+
+
+class PairBuffers:
+    """A positive and a negative buffer of ``capacity`` rows each, and their RNG state.
+
+    Parameters
+    ----------
+    capacity : int
+        Rows per class buffer (M_+ = M_- = capacity).
+    policy : {"reservoir", "fifo"}
+    seed : int
+        Seed of the xorshift128 stream used by reservoir sampling.
+    """
+
+    def __init__(self, capacity, policy, seed):
+        self.capacity = int(capacity)
+        self.policy = POLICIES[policy]
+        self.seed = int(seed)
+        self.rng_state = rng_init(self.seed)
+        self.width = 0
+        self.idx = [np.zeros((self.capacity, 0), dtype=np.int64) for _ in range(2)]
+        self.val = [np.zeros((self.capacity, 0)) for _ in range(2)]
+        self.nnz = [np.zeros(self.capacity, dtype=np.int64) for _ in range(2)]
+        self.meta = [np.zeros(3, dtype=np.int64) for _ in range(2)]   # stored, seen, FIFO head
+
+    def reserve(self, width):
+        """Make room for rows of up to ``width`` stored entries."""
+        if width <= self.width:
+            return
+        width = max(int(width), 2 * self.width)
+        for c in range(2):
+            idx = np.zeros((self.capacity, width), dtype=np.int64)
+            val = np.zeros((self.capacity, width))
+            idx[:, :self.width] = self.idx[c]
+            val[:, :self.width] = self.val[c]
+            self.idx[c], self.val[c] = idx, val
+        self.width = width
+
+    def kernel_args(self):
+        """``pos_idx, pos_val, pos_nnz, pos_meta, neg_idx, neg_val, neg_nnz, neg_meta``."""
+        return (self.idx[1], self.val[1], self.nnz[1], self.meta[1],
+                self.idx[0], self.val[0], self.nnz[0], self.meta[0])
+
+    def seen(self, label):
+        """Rows of class ``label`` (1 positive, 0 negative) offered so far."""
+        return int(self.meta[label][1])
+
+    def rows(self, label, n_features):
+        """The stored rows of class ``label`` as a CSR matrix, in slot order."""
+        n = int(self.meta[label][0])
+        counts = self.nnz[label][:n]
+        indptr = np.concatenate(([0], np.cumsum(counts)))
+        mask = np.arange(self.width)[None, :] < counts[:, None]
+        return sp.csr_matrix((self.val[label][:n][mask], self.idx[label][:n][mask], indptr),
+                             shape=(n, n_features))
+
+
+class BufferedStreamRanker(StreamRanker):
+    """Base of the buffer-based learners (CBR, OAM): state and the kernel call.
+
+    Subclasses set ``_state`` with :meth:`_buffered_state` and give
+    ``_kernel_method()`` (a code of :mod:`birank._kernels.buffered_stream`) and
+    ``_phi()`` (CBR's confidence quantile; 0 for OAM).
+    """
+
+    def _buffered_state(self, n_features, g, sigma):
+        """The weights, the covariance (``g`` diagonal, ``sigma`` full), the buffers."""
+        return {"w": np.zeros(n_features), "g": g, "sigma": sigma,
+                "buffers": PairBuffers(self.buffer_size, self.buffer, draw_seed(self._rng)),
+                "scratch_d": np.zeros(n_features)}
+
+    def _phi(self):
+        return 0.0
+
+    def _kernel_rows(self, X):
+        return csr_parts(X)
+
+    def _learn(self, rows, y01, weight, start, stop):
+        st = self._state
+        data, indices, indptr = rows
+        buffers = st["buffers"]
+        widest = int(max_row_nnz(indptr, start, stop))
+        buffers.reserve(widest)
+        room = widest + buffers.width
+        buffered_stream(
+            self._kernel_method(), data, indices, indptr, y01, weight, start, stop,
+            st["w"], st["g"], st["sigma"], *buffers.kernel_args(), buffers.policy,
+            buffers.rng_state, float(self.C), self._phi(), np.empty(room, dtype=np.int64),
+            np.empty(room), np.empty(room), st["scratch_d"])
+
+    def _coef(self):
+        return self._state["w"].copy()

@@ -1,0 +1,218 @@
+"""The shared stream driver of the online bipartite rankers: one ``fit`` / ``partial_fit`` path.
+
+:class:`StreamRanker` is the base of every learner in :mod:`birank.online`. It
+validates each chunk, keeps the state across calls, feeds the rows in order to
+the subclass's ``_learn`` and, optionally, records a held-out AUC trace:
+
+* ``fit(X, y, eval_set=(X_val, y_val), eval_every=k)`` and the same keywords
+  of ``partial_fit`` append ``(n_seen, auc)`` to ``auc_trace_`` after every k-th
+  row of the stream (and at the end of each call), for learning-curve plots.
+* ``shuffle=True`` (a constructor parameter of the subclass, when it has one)
+  makes ``fit`` stream the rows in a random order drawn from ``random_state``;
+  ``partial_fit`` always takes the rows in the order given.
+* ``sample_weight`` multiplies each row's loss; rows of weight 0 are skipped
+  (they enter no buffer and no statistic).
+* The state, including the random stream of the buffers, is kept between
+  calls: ``partial_fit`` over consecutive chunks gives the same model, bit for
+  bit, as ``fit`` over their concatenation.
+
+Threshold. Online learners learn a ranking ``X @ coef_``; ``predict`` needs a
+cut. The base keeps the last ``THRESHOLD_TAIL`` rows of each class (a bounded
+FIFO, whatever the stream length) and after each call sets ``intercept_`` to
+minus the best-accuracy cut of the current scores on those rows, each class
+weighted by (rows of the class seen) / (rows of it kept), i.e. an estimate of
+the stream's training-accuracy cut (the optimal ROC operating point). For
+streams with fewer rows per class it is exactly the training cut of ``fit``.
+
+Subclasses implement ``_init_state(n_features)``, ``_learn(rows, y01, weight,
+start, stop)`` (rows ``start .. stop-1`` in order; ``rows`` is what the hook
+``_kernel_rows(X)`` returns, X itself by default) and ``_coef()`` (a copy of
+the current weights), and list extra private attributes in
+``_online_private_state``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator
+from sklearn.utils.extmath import safe_sparse_dot
+
+from .._validation import check_random_state, check_X, check_X_y, validate_params
+from ..base import BinaryRankerMixin, OnlineRankerMixin, best_accuracy_threshold
+from ..metrics import roc_auc
+
+__all__ = ["StreamRanker", "THRESHOLD_TAIL", "csr_parts"]
+
+#: rows of each class kept to place the decision threshold
+THRESHOLD_TAIL = 1000
+
+
+def csr_parts(X):
+    """``(data, indices, indptr)`` of X as CSR with sorted indices (dense X is converted)."""
+    if not sp.issparse(X):
+        X = sp.csr_matrix(X)
+    return X.data, X.indices, X.indptr
+
+
+class StreamRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
+    """Base class: chunked, ordered, resumable learning of a linear bipartite ranker."""
+
+    _online_private_state = ("_state", "_rng", "_tail")
+
+    def fit(self, X, y, sample_weight=None, *, eval_set=None, eval_every=1000):
+        """Learn from ``(X, y)`` as one stream, forgetting earlier calls.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Two label values; the larger one is the positive class.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Multiplies each row's loss; rows of weight 0 are skipped.
+        eval_set : tuple (X_val, y_val), default=None
+            Held-out data whose AUC is recorded in ``auc_trace_``.
+        eval_every : int, default=1000
+            Rows of the stream between two entries of ``auc_trace_``.
+
+        Returns
+        -------
+        self
+        """
+        self._reset_online_state()
+        return self._partial_fit(X, y, None, sample_weight, eval_set, eval_every,
+                                 shuffle=bool(getattr(self, "shuffle", False)))
+
+    def partial_fit(self, X, y, classes=None, sample_weight=None, *, eval_set=None,
+                    eval_every=1000):
+        """Continue the stream with the rows of ``(X, y)``, in the order given.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        classes : array-like of shape (2,), default=None
+            The two label values; needed on the first call unless ``y`` holds both.
+        sample_weight : array-like of shape (n_samples,), default=None
+        eval_set : tuple (X_val, y_val), default=None
+        eval_every : int, default=1000
+
+        Returns
+        -------
+        self
+        """
+        return self._partial_fit(X, y, classes, sample_weight, eval_set, eval_every)
+
+    # ------------------------------------------------------------------ driver
+    def _partial_fit(self, X, y, classes=None, sample_weight=None, eval_set=None,
+                     eval_every=1000, shuffle=False):
+        name = type(self).__name__
+        first = self._is_first_call()
+        if first:
+            validate_params(self)
+        X, y = check_X_y(self, X, y, reset=first)
+        if first:
+            self._check_n_features(X.shape[1])
+        y01 = self._encode_chunk(y, classes)
+        weight = self._check_weight(sample_weight, X.shape[0])
+        if isinstance(eval_every, bool) or not isinstance(eval_every, (int, np.integer)) \
+                or eval_every < 1:
+            raise ValueError(f"{name}: eval_every must be a positive int; got {eval_every!r}.")
+        if eval_set is not None:
+            Xv, yv01 = self._check_eval_set(eval_set)
+        if first:
+            self._rng = check_random_state(self.random_state)
+            self._init_state(X.shape[1])
+            self.n_seen_ = 0
+            self.class_counts_ = np.zeros(2, dtype=np.int64)
+            self.auc_trace_ = np.empty((0, 2))
+            self._tail = [None, None]
+        if shuffle:
+            order = self._rng.permutation(X.shape[0])
+            X, y01, weight = X[order], y01[order], weight[order]
+        n = X.shape[0]
+        rows = self._kernel_rows(X)
+        start = 0
+        trace = [self.auc_trace_]
+        while start < n:
+            stop = n
+            if eval_set is not None:
+                stop = min(n, start + eval_every - self.n_seen_ % eval_every)
+            self._learn(rows, y01, weight, start, stop)
+            self.n_seen_ += stop - start
+            if eval_set is not None and (self.n_seen_ % eval_every == 0 or stop == n):
+                auc = roc_auc(yv01, np.asarray(safe_sparse_dot(Xv, self._coef())).reshape(-1))
+                trace.append(np.array([[self.n_seen_, auc]]))
+            start = stop
+        self.auc_trace_ = np.concatenate(trace)
+        kept = weight > 0
+        self.class_counts_ += np.bincount(y01[kept], minlength=2).astype(np.int64)
+        self.coef_ = self._coef()
+        self._update_tail(X, y01, kept)
+        self._set_stream_threshold()
+        return self
+
+    def _kernel_rows(self, X):
+        """Hook: the layout ``_learn`` takes (X itself by default; see :func:`csr_parts`)."""
+        return X
+
+    # ----------------------------------------------------------- validation
+    def _check_n_features(self, n_features):
+        """Hook: subclasses with a feature limit raise here (before any state is set)."""
+
+    def _check_weight(self, sample_weight, n):
+        name = type(self).__name__
+        if sample_weight is None:
+            return np.ones(n)
+        w = np.asarray(sample_weight, dtype=np.float64).reshape(-1)
+        if w.shape[0] != n:
+            raise ValueError(f"{name}: sample_weight has {w.shape[0]} values for {n} rows.")
+        if not np.isfinite(w).all() or (w < 0).any():
+            raise ValueError(f"{name}: sample_weight must be finite and non-negative.")
+        if n and not w.any():
+            raise ValueError(f"{name}: every sample_weight is zero; there is nothing to learn.")
+        return np.ascontiguousarray(w)
+
+    def _check_eval_set(self, eval_set):
+        name = type(self).__name__
+        try:
+            Xv, yv = eval_set
+        except (TypeError, ValueError):
+            raise ValueError(f"{name}: eval_set must be a pair (X_val, y_val); "
+                             f"got {type(eval_set).__name__}.") from None
+        Xv = check_X(self, Xv, reset=False)
+        yv = np.asarray(yv).reshape(-1)
+        if yv.shape[0] != Xv.shape[0]:
+            raise ValueError(f"{name}: eval_set has {Xv.shape[0]} rows but "
+                             f"{yv.shape[0]} labels.")
+        unknown = ~np.isin(yv, self.classes_)
+        if unknown.any():
+            raise ValueError(f"{name}: eval_set labels {np.unique(yv[unknown])!r} are not in "
+                             f"classes_ {self.classes_!r}.")
+        return Xv, (yv == self.classes_[1]).astype(np.int8)
+
+    # -------------------------------------------------------------- threshold
+    def _update_tail(self, X, y01, kept):
+        for c in (0, 1):
+            rows = np.flatnonzero(kept & (y01 == c))[-THRESHOLD_TAIL:]
+            new = sp.csr_matrix(X[rows])
+            old = self._tail[c]
+            if old is not None and new.shape[0] < THRESHOLD_TAIL:
+                new = sp.vstack([old, new], format="csr")[-THRESHOLD_TAIL:]
+            self._tail[c] = new
+
+    def _set_stream_threshold(self):
+        scores, labels, weights = [], [], []
+        for c in (0, 1):
+            rows = self._tail[c]
+            if rows is None or rows.shape[0] == 0:
+                continue
+            scores.append(np.asarray(rows @ self.coef_).reshape(-1))
+            labels.append(np.full(rows.shape[0], c, dtype=np.int8))
+            weights.append(np.full(rows.shape[0], self.class_counts_[c] / rows.shape[0]))
+        if not scores:
+            self.intercept_ = 0.0
+            return
+        cut, _ = best_accuracy_threshold(np.concatenate(labels), np.concatenate(scores),
+                                         np.concatenate(weights))
+        self.intercept_ = -cut

@@ -1,0 +1,134 @@
+"""CBR and CBR-diag: confidence-weighted bipartite ranking (khalid-ray-chitsaz, Alg. 1 and 2)."""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.stats import norm
+
+from .._kernels.buffered_stream import CBR_DIAG, CBR_FULL
+from .._validation import Interval, Options
+from ._buffers import BufferedStreamRanker
+
+__all__ = ["CBR", "MAX_FULL_FEATURES"]
+
+#: ``covariance='full'`` keeps a d x d matrix and spends O(d^2) per pair: above
+#: this many features use ``covariance='diag'``
+MAX_FULL_FEATURES = 1000
+
+
+class CBR(BufferedStreamRanker):
+    """Online confidence-weighted bipartite ranking (CBR, CBR-diag).
+
+    The ranker is a Gaussian ``N(mu, Sigma)`` over weight vectors; scores are
+    ``X @ mu``. Two buffers keep up to ``buffer_size`` rows of each class
+    (reservoir sampling or FIFO). Each arriving row ``x_t`` of label ``y`` is
+    paired with every buffered row ``x`` of the other class, and for each pair
+    ``z = x_t - x`` one soft confidence-weighted step (SCW-I, Wang, Zhao & Hoi
+    2012) solves
+
+    ``min KL(N(mu, Sigma) || N(mu_t, Sigma_t)) + C_t max(0, phi sqrt(z'Sigma z) - y mu.z)``
+
+    exactly (khalid-ray-chitsaz eq. (5); eq. (6) with Sigma diagonal), with
+    ``phi = Phi^{-1}(eta)`` and ``C_t = C max(1, N_t / buffer_size)``, N_t the
+    number of rows of the other class seen so far (as in OAM, Zhao et al.
+    2011: each buffered row stands for N_t / buffer_size rows; the paper's
+    ``|B_t| / M`` is at most 1, so as printed C_t would always be C). The
+    printed formulas of Propositions 1 and 2 have typos; the steps used here
+    are derived in :mod:`birank._kernels.cw_updates`.
+
+    Parameters
+    ----------
+    covariance : {"full", "diag"}, default="full"
+        ``"full"``: CBR, a d x d covariance, O(d^2) per pair, at most
+        ``MAX_FULL_FEATURES`` (1000) features. ``"diag"``: CBR-diag, the
+        covariance restricted to diagonal matrices, O(nnz) per pair: for
+        sparse high-dimensional data.
+    buffer : {"fifo", "reservoir"}, default="fifo"
+        How a full buffer takes a new row: replace the oldest (FIFO) or
+        Vitter's reservoir sampling (a uniform sample of the class's stream).
+    buffer_size : int, default=50
+        Rows kept per class (M_+ = M_-).
+    eta : float in (0.5, 1), default=0.7
+        Confidence probability; ``phi = Phi^{-1}(eta) > 0``.
+    C : float, default=1.0
+        Loss weight (aggressiveness), before the ``N_t / buffer_size`` factor.
+    shuffle : bool, default=False
+        Whether ``fit`` streams the rows in a random order (``partial_fit``
+        always uses the given order).
+    random_state : int, Generator or None, default=None
+        Seeds the reservoir sampling and the shuffle.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_features,)
+        The mean ``mu`` of the ranker.
+    intercept_ : float
+        Minus the best-accuracy score cut (see :mod:`birank.online._stream`).
+    covariance_ : ndarray of shape (n_features,) or (n_features, n_features)
+        The diagonal (``"diag"``) or the full covariance.
+    classes_ : ndarray of shape (2,)
+    n_seen_ : int
+        Rows streamed so far.
+    class_counts_ : ndarray of shape (2,)
+        Rows of each class learned from (weight > 0).
+    auc_trace_ : ndarray of shape (n_evals, 2)
+        ``(n_seen, AUC on eval_set)`` rows, when ``eval_set`` was given.
+    n_features_in_ : int
+
+    Examples
+    --------
+    >>> from birank import CBR
+    >>> from birank.datasets import load_heart
+    >>> X, y = load_heart()
+    >>> model = CBR(covariance="diag", C=0.1).fit(X[:200], y[:200])
+    >>> round(model.score(X[200:], y[200:]), 2) > 0.8
+    True
+    >>> half = CBR(covariance="diag", C=0.1).partial_fit(X[:100], y[:100])
+    >>> bool((half.partial_fit(X[100:200], y[100:200]).coef_ == model.coef_).all())
+    True
+    """
+
+    _parameter_constraints = {
+        "covariance": [Options("full", "diag")],
+        "buffer": [Options("fifo", "reservoir")],
+        "buffer_size": [Interval("integer", 1, None)],
+        "eta": [Interval("real", 0.5, 1.0, closed="neither")],
+        "C": [Interval("real", 0, None, closed="neither")],
+        "shuffle": ["boolean"],
+        "random_state": ["random_state"],
+    }
+    def __init__(self, covariance="full", buffer="fifo", buffer_size=50, eta=0.7, C=1.0,
+                 shuffle=False, random_state=None):
+        self.covariance = covariance
+        self.buffer = buffer
+        self.buffer_size = buffer_size
+        self.eta = eta
+        self.C = C
+        self.shuffle = shuffle
+        self.random_state = random_state
+
+    def _check_n_features(self, n_features):
+        if self.covariance == "full" and n_features > MAX_FULL_FEATURES:
+            raise ValueError(
+                f"CBR: covariance='full' keeps a {n_features} x {n_features} matrix and "
+                f"costs O(d^2) per pair; it is limited to {MAX_FULL_FEATURES} features. "
+                "Use covariance='diag' (CBR-diag) for high-dimensional data.")
+
+    def _init_state(self, n_features):
+        full = self.covariance == "full"
+        # Alg. 1: Sigma_1 = diag(a), a = 1
+        self._state = self._buffered_state(
+            n_features, g=np.ones(0 if full else n_features),
+            sigma=np.eye(n_features) if full else np.zeros((1, 1)))
+
+    def _kernel_method(self):
+        return CBR_FULL if self.covariance == "full" else CBR_DIAG
+
+    def _phi(self):
+        return float(norm.ppf(self.eta))
+
+    @property
+    def covariance_(self):
+        """The diagonal (``covariance='diag'``) or the full covariance matrix."""
+        st = self._state
+        return (st["sigma"] if self.covariance == "full" else st["g"]).copy()
