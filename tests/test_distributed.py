@@ -7,7 +7,8 @@ import scipy.sparse as sp
 da = pytest.importorskip("dask.array")
 distributed = pytest.importorskip("distributed")
 
-from birank import BBR, LCBR, ActiveRankSVM, CombinedRanking, RankSVM  # noqa: E402
+from birank import (BBR, CBR, LCBR, OAM, ActiveRankSVM, AdaOAM,  # noqa: E402
+                    CombinedRanking, RankSVM)
 from birank import distributed as bd  # noqa: E402
 from birank.datasets import make_sparse_bipartite  # noqa: E402
 from birank.metrics import pairwise_accuracy, roc_auc  # noqa: E402
@@ -108,8 +109,11 @@ def test_active_ranksvm_candidate_pool(client, sparse_data):
 
 @pytest.mark.parametrize("make", [lambda: BBR(radius=1.0),
                                   lambda: LCBR(n_pairs=200, radius=1.0, random_state=0),
-                                  lambda: CombinedRanking(n_iter=500, random_state=0)],
-                         ids=["BBR", "LCBR", "CRR"])
+                                  lambda: CombinedRanking(n_iter=500, random_state=0),
+                                  lambda: CBR(covariance="diag", random_state=0),
+                                  lambda: OAM(random_state=0),
+                                  lambda: AdaOAM(random_state=0)],
+                         ids=["BBR", "LCBR", "CRR", "CBR", "OAM", "AdaOAM"])
 def test_sequential_blocks_and_dask_ml_incremental(client, dense_data, make):
     from dask_ml.wrappers import Incremental
 
