@@ -44,7 +44,8 @@ TEST_ROWS = 200_000
 
 def estimator(name, n):
     """The estimator settings used at every N (budgets fixed, solvers capped)."""
-    from birank import BBR, LCBR, ActiveRankSVM, CombinedRanking, RankSVM, WeightedSVM
+    from birank import (BBR, CBR, LCBR, OAM, ActiveRankSVM, AdaOAM, CombinedRanking, RankSVM,
+                        WeightedSVM)
 
     return {
         "RankSVM": lambda: RankSVM(C=1.0, tol=1e-3, max_iter=30),
@@ -57,11 +58,15 @@ def estimator(name, n):
                              random_state=0),
         # the streaming (online) use of BBR: partial_fit on chunks of 10^5 rows
         "BBR-stream": lambda: BBR(radius=None, solver="cg", max_iter=50),
+        # online learners: one pass over the rows
+        "CBR-diag": lambda: CBR(covariance="diag", random_state=0),
+        "OAM": lambda: OAM(random_state=0),
+        "AdaOAM": lambda: AdaOAM(random_state=0),
     }[name]()
 
 
 ESTIMATORS = ["RankSVM", "ActiveRankSVM", "WeightedSVM", "CombinedRanking", "BBR", "LCBR",
-              "BBR-stream"]
+              "BBR-stream", "CBR-diag", "OAM", "AdaOAM"]
 
 
 # ------------------------------------------------------------------ memory marks
@@ -176,8 +181,11 @@ def cmd_growth(opts):
     ns = [n for n in (10**4, 10**5, 10**6, 10**7) if n <= max_n]
     d, nnz = (1000, 20)
     names = opts.estimators or ESTIMATORS
-    rows = []
-    for name in names:
+    out = Path(opts.out)
+    old = json.loads((out / "growth.json").read_text()) if (out / "growth.json").exists() else []
+    rows = [r for r in old if r.get("estimator") not in names and r.get("estimator") != "roc_auc"]
+    names = [*dict.fromkeys([r["estimator"] for r in rows] + list(names))]
+    for name in opts.estimators or ESTIMATORS:
         for n in ns:
             r = subprocess_one([name, n, d, nnz, opts.dtype, 0])
             r.setdefault("estimator", name)
@@ -186,7 +194,6 @@ def cmd_growth(opts):
             print(json.dumps(r), flush=True)
     for n in ns:
         rows.append(run_auc(n))
-    out = Path(opts.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "growth.json").write_text(json.dumps(rows, indent=1))
     lines = ["| method | " + " | ".join(f"N={n:.0e} fit s (peak/X)" for n in ns)
