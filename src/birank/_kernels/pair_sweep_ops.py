@@ -9,17 +9,7 @@ __all__ = ["csr_sq_rmatvec", "csr_matvec", "csr_rmatvec"]
 @njit(cache=True)
 def csr_sq_rmatvec(data, indices, indptr, u, out):
     """``out = (X o X)' u`` for CSR ``X`` (elementwise square), without forming X o X."""
-    for k in range(out.shape[0]):
-        out[k] = 0.0
-    n = indptr.shape[0] - 1
-    for i in range(n):
-        ui = u[i]
-        if ui == 0.0:
-            continue
-        for p in range(indptr[i], indptr[i + 1]):
-            v = np.float64(data[p])  # float32 data: square in float64, as for float64 input
-            out[indices[p]] += v * v * ui
-    return out
+    return _csr_rmatvec(data, indices, indptr, u, out, True)
 
 
 @njit(cache=True)
@@ -35,8 +25,7 @@ def csr_matvec(data, indices, indptr, v, out):
 
 
 @njit(cache=True)
-def csr_rmatvec(data, indices, indptr, u, out):
-    """``out = X' u`` for CSR ``X``; float32 data are read as they are (no float64 copy)."""
+def _csr_rmatvec(data, indices, indptr, u, out, squared):
     for k in range(out.shape[0]):
         out[k] = 0.0
     n = indptr.shape[0] - 1
@@ -45,5 +34,12 @@ def csr_rmatvec(data, indices, indptr, u, out):
         if ui == 0.0:
             continue
         for p in range(indptr[i], indptr[i + 1]):
-            out[indices[p]] += data[p] * ui
+            v = np.float64(data[p])  # float32 data: products in float64
+            out[indices[p]] += (v * v if squared else v) * ui
     return out
+
+
+@njit(cache=True)
+def csr_rmatvec(data, indices, indptr, u, out):
+    """``out = X' u`` for CSR ``X``; float32 data are read as they are (no float64 copy)."""
+    return _csr_rmatvec(data, indices, indptr, u, out, False)

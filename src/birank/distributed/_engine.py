@@ -96,13 +96,22 @@ class DaskEngine:
                      for i in range(0, len(parts), k)]
         return parts[0].compute()
 
-    def map_pairs(self, func, a, b):
-        """Sum of ``func(block_i of a, block_j of b)`` over all pairs of blocks (tree sum)."""
+    def map_block_pairs(self, func, a, *, ordered=True):
+        """Tree sum of ``func`` over pairs of row blocks of ``a``.
+
+        ``ordered=True``: ``func(block_i, block_j)`` for every (i, j), i == j
+        included. ``ordered=False``: ``func(block_i, block_j)`` for i < j and
+        ``func(block_i, None)`` for i == j. Each task holds at most two blocks.
+        """
         from dask import delayed
 
-        ba = list(a.to_delayed().reshape(-1))
-        bb = list(b.to_delayed().reshape(-1))
-        parts = [delayed(func)(x, z) for x in ba for z in bb]
+        blocks = list(a.to_delayed().reshape(-1))
+        nb = len(blocks)
+        if ordered:
+            parts = [delayed(func)(blocks[i], blocks[j]) for i in range(nb) for j in range(nb)]
+        else:
+            parts = [delayed(func)(blocks[i], blocks[j] if j > i else None)
+                     for i in range(nb) for j in range(i, nb)]
         while len(parts) > 1:
             k = self.split_every
             parts = [delayed(sum)(parts[i:i + k]) for i in range(0, len(parts), k)]

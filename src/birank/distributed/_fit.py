@@ -159,12 +159,18 @@ class DaskAllPairsOperator(LinearOperator):
         return float(self.diagonal().sum())
 
 
-def _fit_bbr(est, X, y01, engine):
-    d = X.shape[1]
+def _pick_solver(est, d):
+    """As the in-memory fit: "eigh" up to AUTO_DENSE_MAX_FEATURES features, else "cg"."""
     solver = est.solver
     if solver == "auto":
         solver = "eigh" if d <= AUTO_DENSE_MAX_FEATURES else "cg"
     est._solver_used = solver
+    return solver
+
+
+def _fit_bbr(est, X, y01, engine):
+    d = X.shape[1]
+    solver = _pick_solver(est, d)
     if solver == "eigh":
         # map: per-block class count, mean, centred scatter; combine: Chan's merge
         pos, neg = engine.map_combine(_class_moments_block, _merge_class_moments, X, y01,
@@ -182,11 +188,7 @@ def _fit_bbr(est, X, y01, engine):
 
 # ----------------------------------------------------------------- LCBR (sampled)
 def _fit_lcbr(est, X, y01, engine):
-    d = X.shape[1]
-    solver = est.solver
-    if solver == "auto":
-        solver = "eigh" if d <= AUTO_DENSE_MAX_FEATURES else "cg"
-    est._solver_used = solver
+    solver = _pick_solver(est, X.shape[1])
     y = y01.compute()  # one byte a row; the pair draw needs the class of every row
     rng = check_random_state(est.random_state)
     est._rng = rng

@@ -74,7 +74,7 @@ def roc_auc(y_true, y_score, *, engine=None):
     positive = labels[1]
     n_pos = int((ys[:, 0] == positive).sum().compute())
     n_neg = ys.shape[0] - n_pos
-    u2 = engine.map_pairs(lambda a, b: _auc_block_pair(a, b, positive), ys, ys)
+    u2 = engine.map_block_pairs(lambda a, b: _auc_block_pair(a, b, positive), ys)
     return float(u2 / (2.0 * n_pos * n_neg))
 
 
@@ -83,10 +83,12 @@ def _pair_counts(ys):
     return np.array([conc, tied, total])
 
 
-def _cross_counts(a, b):
-    # pairs with one row in block a and one in block b (blocks a before b):
-    # the pairs of (a + b) minus those inside a and inside b; all counts are
-    # integers held exactly in float64
+def _block_pair_counts(a, b):
+    # b None: the pairs inside block a. Otherwise the pairs with one row in a and
+    # one in b: those of (a + b) minus those inside a and inside b; all counts
+    # are integers, held exactly in float64
+    if b is None:
+        return _pair_counts(a)
     return _pair_counts(np.concatenate([a, b])) - _pair_counts(a) - _pair_counts(b)
 
 
@@ -106,21 +108,7 @@ def pairwise_accuracy(y_true, y_score, *, engine=None):
     """
     engine = engine or DaskEngine()
     ys = _labels_and_scores(y_true, y_score)
-    from dask import delayed
-
-    blocks = list(ys.to_delayed().reshape(-1))
-    parts = []
-    for i, a in enumerate(blocks):
-        for j in range(i, len(blocks)):
-            b = blocks[j]
-            if i == j:
-                parts.append(delayed(_pair_counts)(a))
-            else:
-                parts.append(delayed(_cross_counts)(a, b))
-    while len(parts) > 1:
-        k = engine.split_every
-        parts = [delayed(sum)(parts[t:t + k]) for t in range(0, len(parts), k)]
-    conc, tied, total = parts[0].compute()
+    conc, tied, total = engine.map_block_pairs(_block_pair_counts, ys, ordered=False)
     if total == 0:
         raise ValueError("y_true has a single value: there is no pair to compare.")
     return float((conc + 0.5 * tied) / total)
