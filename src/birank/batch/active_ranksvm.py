@@ -9,8 +9,8 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils.extmath import safe_sparse_dot
 
+from .._linalg import matvec
 from .._progress import make_progress
 from .._validation import (Interval, Options, check_random_state, check_X, check_X_y,
                            draw_seed, encode_binary, validate_params)
@@ -311,7 +311,7 @@ default='soft-correct'
                      "solve_seconds": solve_s, "n_iter": int(solver.n_iter_)}
             entry["seconds"] = (history[-1]["seconds"] if history else 0.0) + select_s + solve_s
             if eval_data is not None:
-                scores = np.asarray(safe_sparse_dot(eval_data[0], solver.coef_)).reshape(-1)
+                scores = matvec(eval_data[0], solver.coef_)
                 entry["auc"] = roc_auc(eval_data[1], scores + solver.intercept_)
             history.append(entry)
             report(pool_ids.size, budget, f"pairs={entry['n_pairs']}"
@@ -323,7 +323,7 @@ default='soft-correct'
             need = min(b, budget - pool_ids.size)
             if hard:  # every score is needed: one pass over X, then the k-way merge
                 s_ext = np.empty(X.shape[0] + 1)
-                s_ext[:-1] = np.asarray(safe_sparse_dot(X, solver.coef_)).reshape(-1)
+                s_ext[:-1] = matvec(X, solver.coef_)
                 s_ext[:-1] += solver.intercept_
                 s_ext[-1] = 0.0  # the origin of pseudo-pairs
                 ids = hard_select(space, s_ext, need, self.strategy, chosen)
@@ -362,7 +362,7 @@ default='soft-correct'
                 w = w_newton
                 self.final_solver_ = "newton"
                 if eval_data is not None:
-                    scores = np.asarray(safe_sparse_dot(eval_data[0], w[:-1])).reshape(-1)
+                    scores = matvec(eval_data[0], w[:-1])
                     history[-1]["auc"] = roc_auc(eval_data[1], scores - w[-1])
             else:
                 warnings.warn(f"{last_warning.message} Newton on the pool did not converge "

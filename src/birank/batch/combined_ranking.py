@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.base import BaseEstimator
 
+from .._linalg import matvec
 from .._kernels.sgd import HINGE, SQUARED_HINGE, crr_sgd
 from .._kernels.sparse_rows import rng_init
 from .._progress import make_progress
@@ -242,7 +243,7 @@ class CombinedRanking(BinaryRankerMixin, BaseEstimator):
         return self
 
     def _objective(self, X, y01, y_pm, sw):
-        s = np.asarray(X @ self.coef_).reshape(-1) + self.intercept_
+        s = matvec(X, self.coef_) + self.intercept_  # no float64 copy of a float32 X
         m = y_pm * s
         xi = np.maximum(0.0, 1.0 - m)
         if self.loss == "squared_hinge":
