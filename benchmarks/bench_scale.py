@@ -194,6 +194,11 @@ def cmd_growth(opts):
             print(json.dumps(r), flush=True)
     for n in ns:
         rows.append(run_auc(n))
+    growth_table(rows, names, ns, out)
+
+
+def growth_table(rows, names, ns, out):
+    """growth.json, growth.md (with exponents) and scale-growth.png from measured rows."""
     out.mkdir(parents=True, exist_ok=True)
     (out / "growth.json").write_text(json.dumps(rows, indent=1))
     lines = ["| method | " + " | ".join(f"N={n:.0e} fit s (peak/X)" for n in ns)
@@ -348,6 +353,21 @@ def cmd_dask(opts):
     (out / "dask.json").write_text(json.dumps(results, indent=1))
 
 
+def cmd_table(opts):
+    """Rebuild the growth table from the JSON lines of growth logs (``--logs``)."""
+    rows = {}
+    for log in opts.logs:
+        for line in Path(log).read_text().splitlines():
+            if line.startswith("{"):
+                r = json.loads(line)
+                rows[(r["estimator"], r["n"])] = r
+    rows = list(rows.values())
+    ns = sorted({r["n"] for r in rows})
+    names = list(dict.fromkeys(r["estimator"] for r in rows))
+    rows += [run_auc(n) for n in ns]
+    growth_table(rows, names, ns, Path(opts.out))
+
+
 def cmd_report(opts):
     """docs/results/scale.md from the JSON files of the other modes."""
     out = Path(opts.out)
@@ -408,7 +428,7 @@ def main(argv=None):
         print(json.dumps(run_one(name, int(n), int(d), int(nnz), dtype, int(test_rows))))
         return
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("mode", choices=["growth", "big", "dask", "report"])
+    p.add_argument("mode", choices=["growth", "big", "dask", "report", "table"])
     p.add_argument("--max-n", default="1e6")
     p.add_argument("--quick", action="store_true", help="growth up to N=1e5 only")
     p.add_argument("--dataset", choices=sorted(BIG), default="url")
@@ -416,12 +436,13 @@ def main(argv=None):
     p.add_argument("--estimators", nargs="*")
     p.add_argument("--n", default="1e6")
     p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--logs", nargs="*", default=[], help="table: growth logs to merge")
     p.add_argument("--out", default=str(HERE.parent / "docs" / "results" / "scale"))
     opts = p.parse_args(argv)
     if opts.quick:
         opts.max_n = "1e5"
     {"growth": cmd_growth, "big": cmd_big, "dask": cmd_dask,
-     "report": cmd_report}[opts.mode](opts)
+     "report": cmd_report, "table": cmd_table}[opts.mode](opts)
 
 
 if __name__ == "__main__":
