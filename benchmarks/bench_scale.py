@@ -399,7 +399,11 @@ def cmd_report(opts):
     g = out / "growth.md"
     if g.exists():
         lines += ["## Growth with N", "",
-                  "`python benchmarks/bench_scale.py growth --max-n 1e6` (sparse, 1000 features,",
+                  "`python benchmarks/bench_scale.py growth --max-n 1e6`, then",
+                  "`... growth --max-n 1e6 --estimators BBR CombinedRanking CBR-diag OAM AdaOAM`",
+                  "(after the CombinedRanking copy fix; AdaOAM stopped at 1e6), merged by",
+                  "`... table --logs docs/results/scale/growth.log docs/results/scale/growth2.log`",
+                  "(sparse, 1000 features,",
                   "20 non-zeros a row, float32; one subprocess per fit; cell: fit seconds",
                   "(peak/X)); exponent = slope of log time on log N. Plot:",
                   "[scale/scale-growth.png](scale/scale-growth.png).", "",
