@@ -1,7 +1,8 @@
 """Input and parameter validation shared by every public estimator and function.
 
 Validation happens once, at the public boundary; kernels receive contiguous
-float64 data and int32/int64 indices and trust them.
+float64 or float32 data and int32/int64 indices and trust them. float32 input
+stays float32 (no copy of X at url scale); everything else becomes float64.
 """
 
 from __future__ import annotations
@@ -150,27 +151,39 @@ def draw_seed(rng):
     return int(rng.integers(0, 2**62))
 
 
+#: the data types X keeps; others are converted to the first one
+FLOAT_DTYPES = (np.float64, np.float32)
+
+
+def _float_dtype(X):
+    return X.dtype if X.dtype in FLOAT_DTYPES else np.float64
+
+
 def as_csr_or_dense(X):
-    """Canonical kernel layout: C-contiguous float64 ndarray or sorted CSR float64."""
+    """Canonical kernel layout: C-contiguous ndarray or sorted CSR, float64 or float32.
+
+    A float32 X stays float32 (the kernels read it and accumulate in float64);
+    a canonical X comes back as is, without a copy.
+    """
     if sp.issparse(X):
-        X = sp.csr_matrix(X, dtype=np.float64)
+        X = sp.csr_matrix(X, dtype=_float_dtype(X))
         if not X.has_sorted_indices:
             X = X.copy()
             X.sort_indices()
         return X
-    return np.ascontiguousarray(X, dtype=np.float64)
+    return np.ascontiguousarray(X, dtype=_float_dtype(np.asarray(X)))
 
 
 def check_X(estimator, X, *, reset):
-    """Validate X for ``estimator`` (dense or CSR float64, finite, 2-D)."""
-    X = validate_data(estimator, X, accept_sparse="csr", dtype=np.float64, reset=reset)
+    """Validate X for ``estimator`` (dense or CSR float64 or float32, finite, 2-D)."""
+    X = validate_data(estimator, X, accept_sparse="csr", dtype=FLOAT_DTYPES, reset=reset)
     return as_csr_or_dense(X)
 
 
 def check_X_y(estimator, X, y, *, reset=True, y_numeric=False):
     """Validate X and y together; y comes back as a 1-D array."""
     X, y = validate_data(
-        estimator, X, y, accept_sparse="csr", dtype=np.float64, reset=reset,
+        estimator, X, y, accept_sparse="csr", dtype=FLOAT_DTYPES, reset=reset,
         y_numeric=y_numeric,
     )
     return as_csr_or_dense(X), np.asarray(y)

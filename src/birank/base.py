@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.base import ClassifierMixin
-from sklearn.utils.extmath import safe_sparse_dot
 from sklearn.utils.validation import check_is_fitted
 
+from ._linalg import matvec
 from ._validation import check_X
 from .metrics import best_accuracy_threshold
 
@@ -35,7 +35,7 @@ class LinearScorerMixin:
         """
         check_is_fitted(self, "coef_")
         X = check_X(self, X, reset=False)
-        return np.asarray(safe_sparse_dot(X, self.coef_)).reshape(-1) + self.intercept_
+        return matvec(X, self.coef_) + self.intercept_
 
 
 class BinaryRankerMixin(LinearScorerMixin, ClassifierMixin):
@@ -53,7 +53,7 @@ class BinaryRankerMixin(LinearScorerMixin, ClassifierMixin):
         """Set ``intercept_`` to minus the best (weighted) accuracy cut, unless learned."""
         if not learned_bias:
             # X was validated by fit: score it directly instead of re-validating
-            scores = np.asarray(safe_sparse_dot(X, self.coef_)).reshape(-1)
+            scores = matvec(X, self.coef_)
             cut, _ = best_accuracy_threshold(y01, scores, sample_weight)
             self.intercept_ = -cut
 
@@ -237,7 +237,7 @@ def warn_if_worse_than_chance(estimator, X, y01, sample_weight=None):
     n_pos = int(y01.sum())
     if n_pos == 0 or n_pos == y01.shape[0]:
         return
-    scores = np.asarray(safe_sparse_dot(X, estimator.coef_)).reshape(-1)
+    scores = matvec(X, estimator.coef_)
     auc = roc_auc(y01, scores, sample_weight=sample_weight)
     if auc < 0.5:
         warnings.warn(

@@ -41,7 +41,7 @@ def naive_pair_moments_dense(X, pos_rows, neg_rows):
         for jj in range(n0):
             b = neg_rows[jj]
             for k in range(d):
-                z[k] = X[a, k] - X[b, k]
+                z[k] = np.float64(X[a, k]) - X[b, k]
             for k in range(d):
                 mu[k] += scale * z[k]  # gultekin-paisley Alg. 1, line 5
                 zk = scale * z[k]
@@ -100,7 +100,7 @@ def sampled_pair_sums_dense(X, a_rows, b_rows):
         a = a_rows[t]
         b = b_rows[t]
         for k in range(d):
-            z[k] = X[a, k] - X[b, k]
+            z[k] = np.float64(X[a, k]) - X[b, k]
         for k in range(d):
             zk = z[k]
             sz[k] += zk
@@ -148,7 +148,7 @@ def class_scatter_csr(data, indices, indptr, n_features, rows):
         p1 = indptr[r + 1]
         for p in range(p0, p1):
             k = indices[p]
-            v = data[p]
+            v = np.float64(data[p])  # float32 X: products in float64
             sx[k] += v
             # one triangle per row pair (p, q >= p); the transpose is added below
             sxx[k, k] += v * v

@@ -75,7 +75,7 @@ def rows_dot(X, a, b):
         while i < iend and j < jend:
             ci, cj = indices[i], indices[j]
             if ci == cj:
-                s += data[i] * data[j]
+                s += np.float64(data[i]) * data[j]  # float32 X: product in float64
                 i += 1
                 j += 1
             elif ci < cj:
@@ -84,7 +84,7 @@ def rows_dot(X, a, b):
                 j += 1
     else:
         for k in range(X.shape[1]):
-            s += X[a, k] * X[b, k]
+            s += np.float64(X[a, k]) * X[b, k]
     return s
 
 
@@ -150,7 +150,7 @@ def _rows_dot_ov(X, a, b):
             while i < iend and j < jend:
                 ci, cj = indices[i], indices[j]
                 if ci == cj:
-                    s += data[i] * data[j]
+                    s += np.float64(data[i]) * data[j]  # float32 X: product in float64
                     i += 1
                     j += 1
                 elif ci < cj:
@@ -165,7 +165,7 @@ def _rows_dot_ov(X, a, b):
             return 0.0
         s = 0.0
         for k in range(X.shape[1]):
-            s += X[a, k] * X[b, k]
+            s += np.float64(X[a, k]) * X[b, k]
         return s
     return dense_impl
 
@@ -194,15 +194,15 @@ def csr_row_diff(data, indices, indptr, a, b, out_idx, out_val, n):
     while p < pe or q < qe:
         if q >= qe or (p < pe and indices[p] < indices[q]):
             j = indices[p]
-            v = data[p]
+            v = np.float64(data[p])  # float32 X: differences in float64
             p += 1
         elif p >= pe or indices[q] < indices[p]:
             j = indices[q]
-            v = -data[q]
+            v = -np.float64(data[q])
             q += 1
         else:
             j = indices[p]
-            v = data[p] - data[q]
+            v = np.float64(data[p]) - data[q]
             p += 1
             q += 1
         if v != 0.0:

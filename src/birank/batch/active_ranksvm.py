@@ -9,8 +9,8 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils.extmath import safe_sparse_dot
 
+from .._linalg import matvec
 from .._progress import make_progress
 from .._validation import (Interval, Options, check_random_state, check_X, check_X_y,
                            draw_seed, encode_binary, validate_params)
@@ -317,7 +317,7 @@ default='soft-correct'
     def _select_hard(self, X, solver, space, need, chosen):
         """Hard strategies: every score is needed, one pass over X, then the k-way merge."""
         s_ext = np.empty(X.shape[0] + 1)
-        s_ext[:-1] = np.asarray(safe_sparse_dot(X, solver.coef_)).reshape(-1)
+        s_ext[:-1] = matvec(X, solver.coef_)
         s_ext[:-1] += solver.intercept_
         s_ext[-1] = 0.0  # the origin of pseudo-pairs
         ids = hard_select(space, s_ext, need, self.strategy, chosen)
@@ -383,7 +383,7 @@ default='soft-correct'
 def _eval_auc(eval_data, coef, intercept):
     from ..metrics import roc_auc
 
-    scores = np.asarray(safe_sparse_dot(eval_data[0], coef)).reshape(-1)
+    scores = matvec(eval_data[0], coef)
     return roc_auc(eval_data[1], scores + intercept)
 
 

@@ -81,9 +81,10 @@ class _PairMomentRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
         report(2, 2, "done")
         return self
 
-    def _solve(self):
+    def _solve(self, moments=None):
+        """Solve from ``self._moments()``, or from given ``(mu, Sigma)`` (birank.distributed)."""
         d = self.n_features_in_
-        mu, sigma = self._moments()
+        mu, sigma = self._moments() if moments is None else moments
         self.pair_mean_, self.pair_second_moment_ = mu, sigma
         if mu is None:  # no pair seen yet (one class only)
             self.coef_ = np.zeros(d)

@@ -7,6 +7,7 @@ from sklearn.base import BaseEstimator
 
 from .._kernels.losses import loss_code
 from .._kernels.sgd import crr_sgd
+from .._linalg import matvec
 from .._kernels.sparse_rows import rng_init
 from .._progress import make_progress
 from .._validation import (
@@ -204,7 +205,7 @@ class CombinedRanking(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
         return self
 
     def _objective(self, X, y01, y_pm, sw):
-        s = np.asarray(X @ self.coef_).reshape(-1) + self.intercept_
+        s = matvec(X, self.coef_) + self.intercept_  # no float64 copy of a float32 X
         m = y_pm * s
         xi = np.maximum(0.0, 1.0 - m)
         if self.loss == "squared_hinge":

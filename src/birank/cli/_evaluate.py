@@ -71,11 +71,19 @@ def _fast_column(path):
     return values if np.isfinite(values).all() else None
 
 
+#: files above this size are read line by line (O(rows) memory, not O(file))
+STREAM_BYTES = 256 * 2**20
+
+
 def _read_column(path, kind, numeric=True):
     import numpy as np  # here, not at the top: `birank --help` must not pay for numpy
 
     if not os.path.exists(path):
         raise UserError(f"{path}: no such file.")
+    if numeric and os.path.getsize(path) > STREAM_BYTES:
+        from ._stream import stream_column
+
+        return stream_column(path, kind)
     if numeric:
         values = _fast_column(path)
         if values is not None:
@@ -103,13 +111,21 @@ def _read_column(path, kind, numeric=True):
 
 def _read_labels(path, duplicates="error"):
     """Labels and (if the file says so) groups; LIBSVM files are detected by ':' tokens."""
-    for _, body in _data_lines(path):
-        is_svm = ":" in body or len(body.split()) > 1
-        break
-    else:
-        raise UserError(f"{path}: no data lines.")
+    from ._stream import first_data_line
+
+    body = first_data_line(path)  # streamed: the file is not read whole to decide
+    is_svm = b":" in body or len(body.split()) > 1
     if not is_svm:
         return _read_column(path, "label"), None
+    if os.path.getsize(path) > STREAM_BYTES:  # larger than we want in memory: labels only
+        from ._stream import stream_svmlight_labels
+
+        y, qid = stream_svmlight_labels(path)
+        if qid is None and os.path.exists(path + ".query"):
+            from ..datasets._svmlight import read_query_file
+
+            qid = read_query_file(path + ".query", n_rows=y.shape[0])
+        return y, qid
     from ..datasets._svmlight import load_svmlight_bytes, read_bytes, read_query_file
 
     try:  # the same reader and the same duplicates rule as train and predict

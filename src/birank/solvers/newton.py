@@ -26,7 +26,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._kernels.losses import HINGE, SQUARED_HINGE
-from .._kernels.pair_sweep_ops import csr_sq_rmatvec
+from .._linalg import matvec, rmatvec, sq_rmatvec
 from .._kernels.pair_sweep import count_pairs, sort_segments, sweep_hess_vec, sweep_loss_grad
 from ._result import SolverResult
 
@@ -36,22 +36,18 @@ __all__ = ["PairObjective", "RowsObjective", "HuberPairObjective", "newton_cg",
 
 
 def _matvec(X, v):
-    return np.asarray(X @ v).reshape(-1)
+    return matvec(X, v)
 
 
 def _sq_rmatvec(X, D):
     """``sum_p D_p x_pd^2`` for every column d: O(nnz)."""
-    if sp.issparse(X):
-        return csr_sq_rmatvec(X.data, X.indices, X.indptr, D, np.empty(X.shape[1]))
-    if X.shape[0] * X.shape[1] < 2**24:
+    if not sp.issparse(X) and X.shape[0] * X.shape[1] < 2**24:
         return D @ X ** 2
-    return np.einsum("ij,ij,i->j", X, X, D)
+    return sq_rmatvec(X, D)
 
 
 def _rmatvec(X, u):
-    if sp.issparse(X):
-        return np.asarray(X.T @ u).reshape(-1)
-    return X.T @ u
+    return rmatvec(X, u)
 
 
 class _WeightSpace:

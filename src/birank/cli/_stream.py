@@ -1,0 +1,120 @@
+"""Line-by-line readers for ``birank evaluate``: files larger than memory.
+
+Only what the metrics need is kept: one float64 label (and an int64 query id)
+or one float64 score per row, 8-16 bytes a row, never the file or the feature
+columns. Compressed files (gzip, bzip2, xz) are decompressed as a stream.
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import lzma
+import os
+
+import numpy as np
+
+from . import UserError
+
+_MAGIC = ((b"\x1f\x8b", gzip.open), (b"BZh", bz2.open), (b"\xfd7zXZ\x00", lzma.open))
+
+
+def open_stream(path):
+    """A binary file object over the (decompressed) content of ``path``."""
+    if not os.path.exists(path):
+        raise UserError(f"{path}: no such file.")
+    with open(path, "rb") as fh:
+        head = fh.read(6)
+    for magic, opener in _MAGIC:
+        if head.startswith(magic):
+            return opener(path, "rb")
+    return open(path, "rb", buffering=1 << 20)
+
+
+class _Growing:
+    """An append-only float/int array that doubles (amortized O(1), 1-2x the final size)."""
+
+    def __init__(self, dtype):
+        self.buf = np.empty(1 << 16, dtype=dtype)
+        self.n = 0
+
+    def append(self, v):
+        if self.n == self.buf.shape[0]:
+            self.buf = np.resize(self.buf, 2 * self.n)
+        self.buf[self.n] = v
+        self.n += 1
+
+    def array(self):
+        return self.buf[:self.n].copy()
+
+
+def _lines(path):
+    with open_stream(path) as fh:
+        for lineno, raw in enumerate(fh, 1):
+            body = raw.split(b"#", 1)[0].strip()
+            if body:
+                yield lineno, body
+
+
+def first_data_line(path):
+    """The first non-blank, non-comment line (bytes), without reading further."""
+    for _, body in _lines(path):
+        return body
+    raise UserError(f"{path}: no data lines.")
+
+
+def _number(tok, path, lineno, kind):
+    try:
+        v = float(tok)
+    except ValueError:
+        raise UserError(f"{path}, line {lineno}: bad {kind} {tok.decode(errors='replace')!r}."
+                        ) from None
+    if not np.isfinite(v):
+        raise UserError(f"{path}, line {lineno}: {kind} must be finite; got {v}.")
+    return v
+
+
+def stream_svmlight_labels(path):
+    """Labels and query ids (None if the file has none) of a LIBSVM/SVMlight file.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> d = tempfile.mkdtemp(); p = os.path.join(d, "a.svm")
+    >>> _ = open(p, "w").write("1 qid:3 1:0.5\\n# note\\n-1 qid:3 2:1\\n")
+    >>> y, q = stream_svmlight_labels(p)
+    >>> y.tolist(), q.tolist()
+    ([1.0, -1.0], [3, 3])
+    """
+    labels, qids = _Growing(np.float64), _Growing(np.int64)
+    has_qid = None
+    for lineno, body in _lines(path):
+        toks = body.split(None, 2)
+        labels.append(_number(toks[0], path, lineno, "label"))
+        q = len(toks) > 1 and toks[1].startswith(b"qid:")
+        if has_qid is None:
+            has_qid = q
+        elif q != has_qid:
+            raise UserError(f"{path}, line {lineno}: qid: on some lines but not on others.")
+        if q:
+            try:
+                qids.append(int(toks[1][4:]))
+            except ValueError:
+                raise UserError(f"{path}, line {lineno}: bad qid {toks[1].decode()!r}.") from None
+    if labels.n == 0:
+        raise UserError(f"{path}: no data lines.")
+    return labels.array(), (qids.array() if has_qid else None)
+
+
+def stream_column(path, kind):
+    """One finite number per line (blank lines and '#' comments skipped), float64."""
+    values = _Growing(np.float64)
+    for lineno, body in _lines(path):
+        toks = body.split()
+        if len(toks) != 1:
+            raise UserError(f"{path}, line {lineno}: expected one {kind} per line; got "
+                            f"{len(toks)} values.")
+        values.append(_number(toks[0], path, lineno, kind))
+    if values.n == 0:
+        raise UserError(f"{path}: no data lines.")
+    return values.array()

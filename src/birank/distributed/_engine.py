@@ -1,0 +1,145 @@
+"""The engine behind :mod:`birank.distributed`: map per block, combine, finalize.
+
+Every distributed computation here is written against three operations on a
+row-chunked matrix and its labels:
+
+* ``map_combine(func, combine, *arrays)``: apply ``func`` to each row block
+  (where the block lives) and merge the partial results pairwise in a tree
+  of fan-in ``split_every``; only the small per-block statistics travel;
+* ``take_rows(X, rows)``: gather listed rows (each block returns its own);
+* ``map_rows(func, X)``: a per-row result (scores), left distributed.
+
+:class:`DaskEngine` implements them with ``dask.delayed`` on the blocks of a
+``dask.array`` (dense or ``scipy.sparse`` blocks). Another engine (Ray,
+Spark, MPI) only has to provide the same three operations.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+__all__ = ["DaskEngine", "as_dask_rows"]
+
+
+def _require_dask():
+    try:
+        import dask  # noqa: F401
+        import dask.array  # noqa: F401
+    except ImportError as exc:  # pragma: no cover - depends on the installation
+        raise ImportError("birank.distributed needs Dask: pip install 'birank[dask]'.") from exc
+
+
+def as_dask_rows(X, name="X"):
+    """``X`` as a dask array chunked by rows only (one block per row range).
+
+    A numpy array or scipy.sparse matrix is wrapped without copying (its blocks
+    are row slices); a dask array chunked along columns is rechunked.
+    """
+    _require_dask()
+    import dask.array as da
+
+    if isinstance(X, da.Array):
+        if X.ndim == 2 and X.numblocks[1] != 1:
+            X = X.rechunk({1: X.shape[1]})
+        return X
+    if sp.issparse(X):
+        X = sp.csr_matrix(X)
+        return da.from_array(X, chunks=(max(1, X.shape[0]), X.shape[1]), asarray=False)
+    arr = np.asarray(X)
+    if arr.ndim not in (1, 2):
+        raise ValueError(f"{name} must be 1-D or 2-D; got shape {arr.shape}.")
+    return da.from_array(arr, chunks=arr.shape)
+
+
+def _combine_all(combine, parts):
+    out = parts[0]
+    for p in parts[1:]:
+        out = combine(out, p)
+    return out
+
+
+class DaskEngine:
+    """Map / combine / finalize over the row blocks of dask arrays.
+
+    Parameters
+    ----------
+    split_every : int, default=8
+        Fan-in of the combine tree.
+    """
+
+    def __init__(self, split_every=8):
+        if not (isinstance(split_every, int) and split_every >= 2):
+            raise ValueError(f"split_every must be an int >= 2; got {split_every!r}.")
+        self.split_every = split_every
+
+    @staticmethod
+    def blocks(*arrays):
+        """Delayed row blocks of each array, checked to share the same row chunks."""
+        rows = arrays[0].chunks[0]
+        out = []
+        for a in arrays:
+            if a.chunks[0] != rows:
+                raise ValueError("X and y must have the same row chunks; got "
+                                 f"{rows} and {a.chunks[0]}.")
+            out.append(list(a.to_delayed().reshape(-1)))
+        return out
+
+    def map_combine(self, func, combine, *arrays, args=()):
+        """``combine`` of ``func(block_1, block_2, ..., *args)`` over all row blocks."""
+        from dask import delayed
+
+        parts = [delayed(func)(*blk, *args) for blk in zip(*self.blocks(*arrays))]
+        while len(parts) > 1:  # tree reduction: partial results only
+            k = self.split_every
+            parts = [delayed(_combine_all)(combine, parts[i:i + k])
+                     for i in range(0, len(parts), k)]
+        return parts[0].compute()
+
+    def map_block_pairs(self, func, a, *, ordered=True):
+        """Tree sum of ``func`` over pairs of row blocks of ``a``.
+
+        ``ordered=True``: ``func(block_i, block_j)`` for every (i, j), i == j
+        included. ``ordered=False``: ``func(block_i, block_j)`` for i < j and
+        ``func(block_i, None)`` for i == j. Each task holds at most two blocks.
+        """
+        from dask import delayed
+
+        blocks = list(a.to_delayed().reshape(-1))
+        nb = len(blocks)
+        if ordered:
+            parts = [delayed(func)(blocks[i], blocks[j]) for i in range(nb) for j in range(nb)]
+        else:
+            parts = [delayed(func)(blocks[i], blocks[j] if j > i else None)
+                     for i in range(nb) for j in range(i, nb)]
+        while len(parts) > 1:
+            k = self.split_every
+            parts = [delayed(sum)(parts[i:i + k]) for i in range(0, len(parts), k)]
+        return parts[0].compute()
+
+    @staticmethod
+    def take_rows(X, rows):
+        """Rows ``rows`` (sorted, unique) of X gathered to this process, in that order."""
+        rows = np.asarray(rows, dtype=np.int64)
+        bounds = np.concatenate(([0], np.cumsum(X.chunks[0])))
+        blocks = list(X.to_delayed().reshape(-1))
+        from dask import compute, delayed
+
+        def take(block, local):
+            return block[local]
+
+        pieces = []
+        for k, blk in enumerate(blocks):
+            lo, hi = np.searchsorted(rows, [bounds[k], bounds[k + 1]])
+            if hi > lo:
+                pieces.append(delayed(take)(blk, rows[lo:hi] - bounds[k]))
+        got = compute(*pieces)
+        if not got:
+            raise ValueError("take_rows: no rows requested.")
+        return sp.vstack(got, format="csr") if sp.issparse(got[0]) else np.concatenate(got)
+
+    @staticmethod
+    def map_rows(func, X, dtype=np.float64):
+        """A 1-D dask array of ``func(block)`` (one value per row), not computed."""
+        return X.map_blocks(func, drop_axis=1, dtype=dtype,
+                            meta=np.empty((0,), dtype=dtype))

@@ -1,0 +1,139 @@
+"""birank.distributed on a 2-worker LocalCluster: every result equals the in-memory one."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+da = pytest.importorskip("dask.array")
+distributed = pytest.importorskip("distributed")
+
+from birank import (BBR, CBR, LCBR, OAM, ActiveRankSVM, AdaOAM,  # noqa: E402
+                    CombinedRanking, RankSVM)
+from birank import distributed as bd  # noqa: E402
+from birank.datasets import make_sparse_bipartite  # noqa: E402
+from birank.metrics import pairwise_accuracy, roc_auc  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                       protocol="tcp://", host="127.0.0.1",
+                                       dashboard_address=":0")
+    with distributed.Client(cluster) as c:
+        yield c
+    cluster.close()
+
+
+@pytest.fixture(scope="module")
+def dense_data():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(1000, 6))
+    y = (X @ rng.normal(size=6) + rng.normal(size=1000) > 0.5).astype(np.int64)
+    return X, y
+
+
+@pytest.fixture(scope="module")
+def sparse_data():
+    X, y, _ = make_sparse_bipartite(1200, 300, 8, pos_fraction=0.3, random_state=1)
+    return X, y
+
+
+def _dask(X, y, rows=250):
+    if sp.issparse(X):
+        Xd = da.from_array(X, chunks=(rows, X.shape[1]), asarray=False)
+    else:
+        Xd = da.from_array(X, chunks=(rows, X.shape[1]))
+    return Xd, da.from_array(np.asarray(y), chunks=rows)
+
+
+def test_roc_auc_equals_in_memory_with_ties(client):
+    rng = np.random.default_rng(2)
+    y = rng.integers(0, 2, size=3001)
+    s = np.round(rng.normal(size=3001), 1)  # many ties, also across blocks
+    got = bd.roc_auc(da.from_array(y, chunks=700), da.from_array(s, chunks=500))
+    assert abs(got - roc_auc(y, s)) < 1e-12
+
+
+def test_pairwise_accuracy_equals_in_memory_graded(client):
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 4, size=2000).astype(float)
+    s = np.round(y + rng.normal(size=2000), 1)
+    got = bd.pairwise_accuracy(da.from_array(y, chunks=450), da.from_array(s, chunks=450))
+    assert abs(got - pairwise_accuracy(y, s)) < 1e-12
+
+
+@pytest.mark.parametrize("radius", [None, 0.5])
+def test_bbr_dense_eigh_equals_in_memory(client, dense_data, radius):
+    X, y = dense_data
+    ref = BBR(radius=radius).fit(X, y)
+    got = bd.fit(BBR(radius=radius), *_dask(X, y))
+    np.testing.assert_allclose(got.coef_, ref.coef_, rtol=0, atol=1e-10 * np.abs(ref.coef_).max())
+    assert got.n_pairs_ == ref.n_pairs_
+    assert abs(got.intercept_ - ref.intercept_) < 1e-10
+
+
+@pytest.mark.parametrize("radius", [None, 0.3])
+def test_bbr_sparse_cg_equals_in_memory(client, sparse_data, radius):
+    X, y = sparse_data
+    ref = BBR(radius=radius, solver="cg").fit(X, y)
+    got = bd.fit(BBR(radius=radius, solver="cg"), *_dask(X, y))
+    np.testing.assert_allclose(got.coef_, ref.coef_, rtol=0, atol=1e-10 * np.abs(ref.coef_).max())
+    assert got.classes_.tolist() == ref.classes_.tolist()
+
+
+@pytest.mark.parametrize("solver", ["eigh", "cg"])
+def test_lcbr_same_seed_same_model(client, sparse_data, solver):
+    X, y = sparse_data
+    ref = LCBR(n_pairs=700, radius=1.0, solver=solver, random_state=5).fit(X, y)
+    got = bd.fit(LCBR(n_pairs=700, radius=1.0, solver=solver, random_state=5), *_dask(X, y))
+    np.testing.assert_array_equal(got.coef_, ref.coef_)
+    assert got.intercept_ == ref.intercept_
+
+
+def test_decision_function_by_blocks(client, sparse_data):
+    X, y = sparse_data
+    model = BBR(radius=1.0).fit(X, y)
+    s = bd.decision_function(model, _dask(X, y)[0])
+    np.testing.assert_array_equal(s.compute(), model.decision_function(X))
+
+
+def test_active_ranksvm_candidate_pool(client, sparse_data):
+    X, y = sparse_data
+    Xd, yd = _dask(X, y)
+    got = bd.fit(ActiveRankSVM(budget=300, random_state=0), Xd, yd, pool_size=600)
+    rows = got.pool_rows_
+    assert rows.shape == (600,) and np.all(np.diff(rows) > 0)
+    ref = ActiveRankSVM(budget=300, random_state=0).fit(X[rows], y[rows])
+    np.testing.assert_array_equal(got.coef_, ref.coef_)
+
+
+@pytest.mark.parametrize("make", [lambda: BBR(radius=1.0),
+                                  lambda: LCBR(n_pairs=200, radius=1.0, random_state=0),
+                                  lambda: CombinedRanking(n_iter=500, random_state=0),
+                                  lambda: CBR(covariance="diag", random_state=0),
+                                  lambda: OAM(random_state=0),
+                                  lambda: AdaOAM(random_state=0)],
+                         ids=["BBR", "LCBR", "CRR", "CBR", "OAM", "AdaOAM"])
+def test_sequential_blocks_and_dask_ml_incremental(client, dense_data, make):
+    from dask_ml.wrappers import Incremental
+
+    X, y = dense_data
+    Xd, yd = _dask(X, y)
+    ref = make()
+    for k in range(0, X.shape[0], 250):
+        ref.partial_fit(X[k:k + 250], y[k:k + 250], classes=[0, 1])
+    # shuffle_blocks=False: dask-ml visits the blocks in a random order by default
+    inc = Incremental(make(), shuffle_blocks=False).fit(Xd, yd, classes=[0, 1])
+    fitted = [inc.estimator_]
+    if not isinstance(ref, (BBR, LCBR)):  # bd.fit fits those on all pairs / one draw
+        fitted.append(bd.fit(make(), Xd, yd))
+    for got in fitted:
+        if isinstance(ref, BBR):  # exact: equal up to BLAS rounding of the block moments
+            np.testing.assert_allclose(got.coef_, ref.coef_, rtol=1e-10, atol=0)
+        else:  # sampled: same seed, same model
+            np.testing.assert_array_equal(got.coef_, ref.coef_)
+
+
+def test_ranksvm_is_not_distributed(client, dense_data):
+    with pytest.raises(NotImplementedError, match="RankSVM is not distributed"):
+        bd.fit(RankSVM(), *_dask(*dense_data))
