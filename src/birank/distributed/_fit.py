@@ -8,14 +8,16 @@ from scipy.sparse.linalg import LinearOperator
 
 from .._linalg import matvec, rmatvec, sq_rmatvec
 from .._validation import check_random_state, validate_params
-from ..base import best_accuracy_threshold
+from ..metrics import best_accuracy_threshold
 from ..batch.active_ranksvm import ActiveRankSVM
 from ..batch.bbr import BBR, LCBR, AUTO_DENSE_MAX_FEATURES
 from ..batch.ranksvm import RankSVM
 from ..solvers.pair_moments import (
+    ClassGram,
     ClassMoments,
     all_pairs_moments,
     draw_pairs,
+    pair_rows,
     sampled_pair_sums,
     update_class_moments,
 )
@@ -209,7 +211,9 @@ def _fit_lcbr(est, X, y01, engine):
         sz, szz = sampled_pair_sums(R, a_loc, b_loc)
         est._state = {"n": S, "sz": sz, "szz": szz}
     else:
-        est._state = {"n": S, "chunks": [(R, a_loc, b_loc)]}
+        gram = ClassGram(X.shape[1])  # the Gram matrix (or rows) of the sampled z_s
+        gram.add(pair_rows(R, a_loc, b_loc))
+        est._state = {"n": S, "gram": gram}
     est._solve()
     _set_threshold(est, X, y01)
     return est

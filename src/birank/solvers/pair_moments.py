@@ -251,6 +251,9 @@ class ClassGram:
         """Add the rows of ``Z`` (CSR or ndarray), each with weight 1 or ``weights``."""
         if Z.shape[0] == 0:
             return self
+        if Z.dtype != np.float64:
+            # sums and Gram products of float32 rows would accumulate in float32
+            Z = Z.astype(np.float64)
         if weights is None:
             self.n += Z.shape[0]
             self.s += np.asarray(Z.sum(axis=0)).ravel()
@@ -412,5 +415,10 @@ class SecondMomentOperator(LinearOperator):
 
 
 def pair_rows(X, a_rows, b_rows):
-    """The sampled pair differences ``x_a - x_b`` as rows (CSR for CSR X)."""
-    return (X[a_rows] - X[b_rows]).tocsr() if sp.issparse(X) else X[a_rows] - X[b_rows]
+    """The sampled pair differences ``x_a - x_b`` as float64 rows (CSR for CSR X).
+
+    The gathered rows are cast before the subtraction, so float32 input gives
+    the same differences as its float64 copy.
+    """
+    xa, xb = X[a_rows].astype(np.float64), X[b_rows].astype(np.float64)
+    return (xa - xb).tocsr() if sp.issparse(X) else xa - xb
