@@ -75,9 +75,12 @@ def run(args):
     if "verbose" in model.get_params() and "verbose" not in params:
         model.set_params(verbose=not args.quiet)  # progress on in the CLI
     check_output(args.output, args.force)
-    from ..base import OnlineRankerMixin
+    from ..online._stream import StreamRanker
 
-    if isinstance(model, OnlineRankerMixin):
+    # one-pass learners stream the file in chunks; the chunked batch methods
+    # (BBR, LCBR, CombinedRanking: OnlineRankerMixin too) fit the whole file, since
+    # CombinedRanking's partial_fit runs n_iter more steps per chunk
+    if isinstance(model, StreamRanker):
         return _run_stream(model, args)
     X, y, groups = read_data(args.train_file, with_groups=not args.no_groups,
                              duplicates=args.duplicates, quiet=args.quiet,
