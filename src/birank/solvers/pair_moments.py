@@ -220,6 +220,8 @@ def _nnz(Z):
 
 
 def _gram(Z):
+    """``Z'Z`` in float64 (a float32 block is cast for the product only)."""
+    Z = Z.astype(np.float64, copy=False)
     return (Z.T @ Z).tocsr() if sp.issparse(Z) else Z.T @ Z
 
 
@@ -251,15 +253,15 @@ class ClassGram:
         """Add the rows of ``Z`` (CSR or ndarray), each with weight 1 or ``weights``."""
         if Z.shape[0] == 0:
             return self
-        if Z.dtype != np.float64:
-            # sums and Gram products of float32 rows would accumulate in float32
-            Z = Z.astype(np.float64)
+        # float32 rows are kept float32 (no float64 copy of the class rows); every
+        # sum and product over them accumulates in float64 (rmatvec, _gram,
+        # csr_gram_matvec), so a float32 X gives the model of its float64 copy
         if weights is None:
             self.n += Z.shape[0]
-            self.s += np.asarray(Z.sum(axis=0)).ravel()
+            self.s += rmatvec(Z, np.ones(Z.shape[0]))
         else:
             self.n += float(weights.sum())
-            self.s += np.asarray(Z.T @ weights).ravel()
+            self.s += rmatvec(Z, weights)
             root = np.sqrt(weights)[:, None]
             Z = Z.multiply(root).tocsr() if sp.issparse(Z) else Z * root
         self.blocks.append(Z)
@@ -290,7 +292,7 @@ class ClassGram:
             if sp.issparse(B):  # one fused pass: out += B'(B v)
                 csr_gram_matvec(B.data, B.indices, B.indptr, v, out)
             else:
-                out += B.T @ (B @ v)
+                out += B.T @ (B @ v).astype(np.float64)
         return out
 
     def dense(self):
@@ -300,15 +302,15 @@ class ClassGram:
         if self.G is not None:
             out += self.G.toarray() if sp.issparse(self.G) else self.G
         for B in self.blocks:
-            out += (B.T @ B).toarray() if sp.issparse(B) else B.T @ B
+            G = _gram(B)
+            out += G.toarray() if sp.issparse(G) else G
         return out
 
     def diagonal(self):
         out = (np.zeros(self.s.shape[0]) if self.G is None
                else np.asarray(self.G.diagonal()).ravel().copy())
         for B in self.blocks:
-            sq = B.multiply(B) if sp.issparse(B) else B * B
-            out += np.asarray(sq.sum(axis=0)).ravel()
+            out += sq_rmatvec(B, np.ones(B.shape[0]))
         return out
 
 
