@@ -520,14 +520,20 @@ def test_pair_pool_checks_its_rows():
 @pytest.mark.kernel
 @pytest.mark.parametrize("squared", [False, True])
 @pytest.mark.parametrize("fit_threshold", [False, True])
-def test_point_kernel_equals_generic_kernel_bit_for_bit(squared, fit_threshold):
+@pytest.mark.parametrize("binary", [False, True])
+def test_point_kernel_equals_generic_kernel_bit_for_bit(squared, fit_threshold, binary):
     # a pool of pseudo-pairs on CSR rows runs dual_cd_points; it must reproduce the
-    # generic pair-row kernel exactly (same random stream, same arithmetic)
+    # generic pair-row kernel exactly (same random stream, same arithmetic), also
+    # when the values are all 1 and the point kernel skips reading them
     from birank._kernels.dual_cd import dual_cd, dual_cd_points
     from birank.solvers.pair_pool import PairPool
 
     rng = np.random.default_rng(4)
-    X = sp.random(80, 12, density=0.3, random_state=2, format="csr")
+    dense = sp.random(80, 12, density=0.3, random_state=2).toarray()
+    dense[79] = 0.0  # an empty last row: the kernel's look-ahead must not read past nnz
+    X = sp.csr_matrix(dense)
+    if binary:
+        X.data[:] = 1.0
     y01 = rng.integers(0, 2, 80)
     a = np.where(y01 == 1, np.arange(80), -1)
     b = np.where(y01 == 1, -1, np.arange(80))
@@ -543,8 +549,10 @@ def test_point_kernel_equals_generic_kernel_bit_for_bit(squared, fit_threshold):
                               pool._kthr, 7, 1e-6, 50, True)
         else:
             data, ind, ptr = pool._xa
-            it, gap = dual_cd_points(data, ind, ptr, w, pool._abk, pool._rf, pool.n_rows,
-                                     squared, pool._kthr, 7, 1e-6, 50, True)
+            it, gap = dual_cd_points(data, ind, ptr, binary, w, pool._abk, pool._rf,
+                                     pool.n_rows, squared, pool._kthr, 7, 1e-6, 50, True)
+            assert pool.cd_passes(np.zeros(pool.state_size), squared, 7, 1e-6, 0, True)[0] == 0
+            assert pool._binary == binary  # the pool detects the 0/1 values itself
         outs.append((it, gap, w, pool.alpha_.copy()))
     assert outs[0][0] == outs[1][0] and outs[0][1] == outs[1][1]
     np.testing.assert_array_equal(outs[0][2], outs[1][2])

@@ -26,6 +26,7 @@ import scipy.sparse as sp
 from .._kernels.dual_cd import (
     RF_ALPHA,
     RF_C,
+    all_ones,
     dual_cd,
     dual_cd_points,
     gather_csr_rows,
@@ -166,6 +167,7 @@ class PairPool:
             self._xa = xargs(X)
         self.n_rows = 0
         self._points_only = not self.pair_rows and not self.compact_rows
+        self._binary = None  # all stored values of CSR X equal 1 (point kernel; lazy)
         cap = 16
         self._ab = np.empty((cap, 2), dtype=np.int64)  # (a_p, b_p)
         # rows as the kernels index them (local ids with compact_rows)
@@ -284,8 +286,11 @@ class PairPool:
         if self._points_only and isinstance(self._xa, tuple):
             # only pseudo-pairs on CSR rows: the point-wise kernel (same results)
             data, indices, indptr = self._xa
-            return dual_cd_points(data, indices, indptr, w, self._abk, self._rf, self.n_rows,
-                                  squared, self._kthr, seed, tol, max_iter, shrinking)
+            if self._binary is None:  # X is not copied nor changed by the pool: check once
+                self._binary = bool(all_ones(data))
+            return dual_cd_points(data, indices, indptr, self._binary, w, self._abk, self._rf,
+                                  self.n_rows, squared, self._kthr, seed, tol, max_iter,
+                                  shrinking)
         return dual_cd(self._xa, w, self._abk, self._rf, self.n_rows, squared, self._kthr,
                        seed, tol, max_iter, shrinking)
 
