@@ -400,6 +400,60 @@ def test_class_gram_keeps_rows_where_a_gram_matrix_would_be_larger(rng):
     np.testing.assert_allclose(kept.s, X.T @ w, rtol=1e-12)
 
 
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("d", [3000, 5])  # rows kept (high D) / folded at once (low D)
+def test_class_gram_rows_in_place_equal_copied_rows(rng, weighted, d):
+    """ClassGram.add(X, rows=...) reads X's rows in place; every product equals the copy's."""
+    from birank.solvers.pair_moments import ClassGram, RowSubset
+
+    X = sp.random(200, d, density=0.02 if d > 100 else 0.6, random_state=2, format="csr",
+                  dtype=np.float32)
+    rows = np.sort(rng.choice(200, 120, replace=False))
+    w = rng.uniform(0.5, 2.0, rows.size) if weighted else None
+    ref, view = ClassGram(d), ClassGram(d)
+    ref.add(X[rows], w)
+    RowSubset.SLICE, old = 7, RowSubset.SLICE  # folding goes slice by slice
+    try:
+        view.add(X, w, rows=rows)
+        if d > 100:
+            assert isinstance(view.blocks[0], RowSubset)
+            assert np.shares_memory(view.blocks[0].X.data, X.data)  # not a copy
+            assert view.stored == ref.stored == X[rows].nnz
+        else:
+            assert view.G is not None and not view.blocks  # folded into G
+        dense_view = view.dense()
+    finally:
+        RowSubset.SLICE = old
+    v = rng.normal(size=d)
+    ww = np.ones(rows.size) if w is None else w
+    Xr = X[rows].astype(np.float64)
+    np.testing.assert_allclose(view.matvec(v), Xr.T @ (ww * (Xr @ v)), rtol=1e-10, atol=1e-10)
+    np.testing.assert_allclose(view.diagonal(), Xr.multiply(Xr).T @ ww, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(view.s, ref.s, rtol=1e-12, atol=1e-12)
+    assert view.n == pytest.approx(ref.n, rel=1e-15)
+    np.testing.assert_allclose(dense_view, ref.dense(), rtol=1e-10, atol=1e-10)
+
+
+def test_bbr_fit_reads_sparse_rows_in_place_partial_fit_copies(rng):
+    from birank.solvers.pair_moments import RowSubset
+
+    n, d = 150, 3000
+    X = sp.random(n, d, density=0.01, random_state=5, format="csr")
+    y = (np.asarray(X[:, :1500].sum(axis=1)).ravel() > np.asarray(X[:, 1500:].sum(axis=1))
+         .ravel()).astype(int)
+    fitted = BBR(solver="cg").fit(X, y)
+    blocks = fitted._state["pos"].blocks + fitted._state["neg"].blocks
+    assert blocks and all(isinstance(B, RowSubset) and np.shares_memory(B.X.data, X.data)
+                          for B in blocks)
+    chunked = BBR(solver="cg")
+    for lo in range(0, n, 50):
+        chunked.partial_fit(X[lo:lo + 50], y[lo:lo + 50], classes=[0, 1])
+    blocks = chunked._state["pos"].blocks + chunked._state["neg"].blocks
+    assert blocks and not any(isinstance(B, RowSubset) for B in blocks)
+    np.testing.assert_allclose(fitted.coef_, chunked.coef_, rtol=1e-8,
+                               atol=1e-10 * np.linalg.norm(fitted.coef_))
+
+
 def test_bbr_lanczos_on_implicit_sigma_equals_eigh(rng):
     # many features, few entries per row: forming Sigma would cost more than the
     # Lanczos products, so the implicit operator is kept and solved by Lanczos

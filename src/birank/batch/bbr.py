@@ -58,8 +58,33 @@ class _PairMomentRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
         "verbose": ["boolean", Interval("integer", 0, None)],
     }
 
-    def _partial_fit(self, X, y, classes, sample_weight):
-        """Add one chunk to the moments and re-solve (OnlineRankerMixin's one path)."""
+    def fit(self, X, y, sample_weight=None):
+        """Fit on all of ``(X, y)``, discarding earlier state.
+
+        With ``solver="cg"`` and sparse X the class rows are read in place, not
+        copied (so a fit needs little more memory than X): X is referenced by
+        the fitted state, as scikit-learn's nearest-neighbour estimators do, and
+        should not be changed in place before a later ``partial_fit``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), default=None
+
+        Returns
+        -------
+        self
+        """
+        self._reset_online_state()
+        return self._partial_fit(X, y, classes=None, sample_weight=sample_weight, in_place=True)
+
+    def _partial_fit(self, X, y, classes, sample_weight, in_place=False):
+        """Add one chunk to the moments and re-solve (OnlineRankerMixin's one path).
+
+        ``in_place``: the chunk is the whole training set of ``fit`` and may be
+        referenced by the state instead of copied (a ``partial_fit`` chunk is
+        copied: streaming callers reuse their buffers)."""
         validate_params(self)
         first = self._is_first_call()
         report = make_progress(self.verbose, type(self).__name__)
@@ -74,7 +99,7 @@ class _PairMomentRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
             self._solver_used = solver
             self._state = self._new_state(d, solver)
         report(0, 2, "accumulating pair moments")
-        self._accumulate(X, y01, sw)
+        self._accumulate(X, y01, sw, in_place)
         report(1, 2, "solving the ball-constrained quadratic")
         self._solve()
         self._set_threshold(X, y01, sample_weight=sw)
@@ -231,7 +256,7 @@ class BBR(_PairMomentRanker):
             return {"pos": ClassMoments(d), "neg": ClassMoments(d)}
         return {"pos": ClassGram(d), "neg": ClassGram(d)}
 
-    def _accumulate(self, X, y01, sample_weight):
+    def _accumulate(self, X, y01, sample_weight, in_place=False):
         st = self._state
         if self._solver_used == "eigh":
             update_class_moments(st["pos"], st["neg"], X, y01, sample_weight)
@@ -241,8 +266,15 @@ class BBR(_PairMomentRanker):
             if sample_weight is not None:
                 rows &= sample_weight > 0
             rows = np.flatnonzero(rows)
-            if rows.size:  # summed into the class Gram matrix: no chunk is kept
-                gram.add(X[rows], None if sample_weight is None else sample_weight[rows])
+            if not rows.size:
+                continue
+            # folded into the class Gram matrix (low D), or kept as rows: referenced
+            # in place by fit (no second X in memory), copied from a partial_fit chunk
+            sw = None if sample_weight is None else sample_weight[rows]
+            if in_place:
+                gram.add(X, sw, rows=rows)
+            else:
+                gram.add(X[rows], sw)
 
     def _moments(self):
         st = self._state
@@ -344,7 +376,7 @@ class LCBR(_PairMomentRanker):
             return {"n": 0, "sz": np.zeros(d), "szz": np.zeros((d, d))}
         return {"n": 0, "gram": ClassGram(d)}
 
-    def _accumulate(self, X, y01, sample_weight):
+    def _accumulate(self, X, y01, sample_weight, in_place=False):
         live = np.ones(y01.shape[0], dtype=bool) if sample_weight is None else sample_weight > 0
         pos = np.flatnonzero((y01 == 1) & live).astype(np.int64)
         neg = np.flatnonzero((y01 == 0) & live).astype(np.int64)

@@ -47,7 +47,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.linalg import LinearOperator
 
-from .._kernels.pair_sweep_ops import csr_gram_matvec
+from .._kernels.pair_sweep_ops import csr_gram_matvec, csr_rows_gram_matvec, csr_rows_sq_sum
 from .._linalg import matvec, rmatvec, sq_rmatvec
 from .._kernels.pair_moments import (
     class_scatter_csr,
@@ -221,8 +221,53 @@ def _nnz(Z):
 
 def _gram(Z):
     """``Z'Z`` in float64 (a float32 block is cast for the product only)."""
+    if isinstance(Z, RowSubset):  # summed over slices: no copy of all its rows at once
+        G = None
+        for part in Z.slices():
+            g = _gram(part)
+            G = g if G is None else G + g
+        return G
     Z = Z.astype(np.float64, copy=False)
     return (Z.T @ Z).tocsr() if sp.issparse(Z) else Z.T @ Z
+
+
+class RowSubset:
+    """Rows ``rows`` of a CSR matrix X, row k with weight ``weights[k]``, read in place.
+
+    A :class:`ClassGram` block that is not a copy: ``BBR.fit`` on sparse X keeps
+    its class rows this way, so the state of the ``"cg"`` solver adds O(rows)
+    integers to X instead of a second X (at 10^7 rows x 10^6 features the kept
+    rows *are* X: a Gram matrix would be larger). X must not change while the
+    block is in use. Acts as the block ``diag(sqrt(w)) X[rows]`` everywhere.
+    """
+
+    #: rows per slice when the block is folded into a Gram matrix
+    SLICE = 1 << 16
+
+    def __init__(self, X, rows, weights=None):
+        self.X = X
+        self.rows = np.ascontiguousarray(rows, dtype=np.int64)
+        self.weights = (np.empty(0) if weights is None
+                        else np.ascontiguousarray(weights, dtype=np.float64))
+        self.shape = (self.rows.size, X.shape[1])
+        self.row_nnz = (X.indptr[self.rows + 1] - X.indptr[self.rows]).astype(np.int64)
+        self.nnz = int(self.row_nnz.sum())
+
+    def slices(self):
+        """The block as CSR copies of at most :attr:`SLICE` rows (scaled by sqrt(w))."""
+        for start in range(0, self.rows.size, self.SLICE):
+            part = self.X[self.rows[start:start + self.SLICE]]
+            if self.weights.size:
+                part = part.multiply(np.sqrt(self.weights[start:start + self.SLICE])[:, None])
+            yield sp.csr_matrix(part)
+
+    def gram_matvec(self, v, out):
+        X = self.X
+        return csr_rows_gram_matvec(X.data, X.indices, X.indptr, self.rows, self.weights, v, out)
+
+    def sq_sum(self, out):
+        X = self.X
+        return csr_rows_sq_sum(X.data, X.indices, X.indptr, self.rows, self.weights, out)
 
 
 class ClassGram:
@@ -249,8 +294,17 @@ class ClassGram:
         self._block_nnz = 0
         self._block_sq = 0  # sum over kept rows of nnz(x_i)^2: bounds nnz(B'B)
 
-    def add(self, Z, weights=None):
-        """Add the rows of ``Z`` (CSR or ndarray), each with weight 1 or ``weights``."""
+    def add(self, Z, weights=None, rows=None):
+        """Add the rows of ``Z`` (CSR or ndarray), each with weight 1 or ``weights``.
+
+        ``rows``: add only these rows of a CSR ``Z``, referenced in place
+        (:class:`RowSubset`, no copy; ``weights`` then has one entry per row
+        given). ``Z`` must then stay unchanged while this state is used.
+        """
+        if rows is not None and sp.issparse(Z):
+            return self._add_subset(RowSubset(Z, rows, weights))
+        if rows is not None:
+            Z = Z[rows]
         if Z.shape[0] == 0:
             return self
         # float32 rows are kept float32 (no float64 copy of the class rows); every
@@ -274,6 +328,24 @@ class ClassGram:
             self._fold()
         return self
 
+    def _add_subset(self, B):
+        if B.shape[0] == 0:
+            return self
+        # s += X[rows]' w through one O(N) weight vector over all rows of X
+        u = np.zeros(B.X.shape[0])
+        u[B.rows] = B.weights if B.weights.size else 1.0
+        self.n += float(B.weights.sum()) if B.weights.size else B.shape[0]
+        self.s += rmatvec(B.X, u)
+        del u
+        self.blocks.append(B)
+        self._block_nnz += B.nnz
+        self._block_sq += int(np.sum(B.row_nnz ** 2))
+        d = self.s.shape[0]
+        g_nnz = 0 if self.G is None else _nnz(self.G)
+        if min(d * d, g_nnz + self._block_sq) <= self._block_nnz:
+            self._fold()
+        return self
+
     def _fold(self):
         """Sum the kept row blocks into ``G`` (it cannot grow the state, see the class doc)."""
         for B in self.blocks:
@@ -289,7 +361,9 @@ class ClassGram:
     def matvec(self, v):
         out = np.zeros(self.s.shape[0]) if self.G is None else np.asarray(self.G @ v).ravel()
         for B in self.blocks:
-            if sp.issparse(B):  # one fused pass: out += B'(B v)
+            if isinstance(B, RowSubset):
+                B.gram_matvec(v, out)
+            elif sp.issparse(B):  # one fused pass: out += B'(B v)
                 csr_gram_matvec(B.data, B.indices, B.indptr, v, out)
             else:
                 out += B.T @ (B @ v).astype(np.float64)
@@ -310,7 +384,10 @@ class ClassGram:
         out = (np.zeros(self.s.shape[0]) if self.G is None
                else np.asarray(self.G.diagonal()).ravel().copy())
         for B in self.blocks:
-            out += sq_rmatvec(B, np.ones(B.shape[0]))
+            if isinstance(B, RowSubset):
+                B.sq_sum(out)
+            else:
+                out += sq_rmatvec(B, np.ones(B.shape[0]))
         return out
 
 
