@@ -191,18 +191,44 @@ def _binary_hess_vec(u, order, a, b, ptr_hi, ptr_lo, out, work):
         out[order[t]] -= 2.0 * (m1[t] * cu[ptr_hi[t]] + m0[t] * cl[ptr_lo[t]])
 
 
-#: many-label segments: label ranks are split into digits of RADIX_BITS bits,
-#: one level of the sweep per digit (most significant first)
-RADIX_BITS = 4
-RADIX = 1 << RADIX_BITS
+#: many-label segments: label ranks are split into digits of at most MAX_DIGIT_BITS
+#: bits, one level of the sweep per digit (most significant first). The running
+#: sums per digit are a Fenwick tree (one step per bit for an insertion or a
+#: query), so wide digits cost little: 10^6 labels take 2 levels of 10 bits.
+#: The bits are spread evenly over the levels (:func:`_digit_bits`), so a node of
+#: the last level holds on average at least as many rows as it has digits (the
+#: labels are ranks of rows: K <= n), and resetting its sums is O(rows).
+MAX_DIGIT_BITS = 10
 
 
 @njit(cache=True)
-def _n_levels(k):
-    L = 1
-    while (1 << (RADIX_BITS * L)) < k:
-        L += 1
-    return L
+def _digit_bits(k):
+    """``(levels, bits)`` for label ranks ``0 .. k-1``: ``levels * bits`` covers them."""
+    nb = 1
+    while (1 << nb) < k:
+        nb += 1
+    L = (nb + MAX_DIGIT_BITS - 1) // MAX_DIGIT_BITS
+    return L, (nb + L - 1) // L
+
+
+@njit(cache=True, inline="always")
+def _fen_add(acc, size, d, c, v):
+    """Add v to the running sum of digit d (column c) of the Fenwick tree ``acc``."""
+    i = d + 1
+    while i <= size:
+        acc[i, c] += v
+        i += i & -i
+
+
+@njit(cache=True, inline="always")
+def _fen_below(acc, d, c):
+    """Sum of the running sums of the digits below d (column c)."""
+    out = 0.0
+    i = d
+    while i > 0:
+        out += acc[i, c]
+        i -= i & -i
+    return out
 
 
 @njit(cache=True)
@@ -210,18 +236,20 @@ def _radix_levels(mode, order, a, b, ss_sorted, lab, sw, vals, theta, loss_kind,
                   grad_s, diag, out):
     """All pairs of a many-label segment by label digits, in sequential passes.
 
-    Two rows with ``lab_i > lab_j`` have label ranks whose base-``RADIX`` digits
-    agree down to some level and then differ, with i's digit the larger: the
-    pair is counted at that level, inside the *node* of rows sharing the
-    higher digits. Each level keeps every node's rows contiguous and in score
-    order (level 0 is ``order[a:b]``; the next level is a stable counting sort
-    of each node by its digit), so the per-node work is the two-label sweep
-    with RADIX digit classes: a pointer walk in score order inserts the active
-    partners into RADIX running sums, and row i reads the sums of the digits
-    below (pass "hi") or above (pass "lo") its own. Every access is
-    sequential (an order-statistic tree over label ranks jumps across the
-    whole label range at every step); the cost is ``O(n (L + RADIX))`` per level, with
-    ``L = ceil(log_RADIX K)`` levels for K labels.
+    Two rows with ``lab_i > lab_j`` have label ranks whose digits (``bits``
+    bits each, :func:`_digit_bits`) agree down to some level and then differ,
+    with i's digit the larger: the pair is counted at that level, inside the
+    *node* of rows sharing the higher digits. Each level keeps every node's
+    rows contiguous and in score order (level 0 is ``order[a:b]``; the next
+    level is a stable counting sort of each node by its digit), so the
+    per-node work is the two-label sweep with ``2^bits`` digit classes: a
+    pointer walk in score order inserts the active partners into a Fenwick
+    tree of running sums over the digits, and row i reads the sum over the
+    digits below (pass "hi") or above (pass "lo") its own. The row arrays
+    are read sequentially (an order-statistic tree over label ranks jumps
+    across the whole label range at every step); the cost is
+    ``O(n bits + 2^bits)`` per node level, with ``L = ceil(log2(K) / 10)``
+    levels for K labels.
 
     ``mode`` 0: loss, score gradient and diagonal (squared hinge or hinge, as
     :func:`sweep_loss_grad`); returns the loss. ``mode`` 1: Hessian-vector
@@ -248,25 +276,27 @@ def _radix_levels(mode, order, a, b, ss_sorted, lab, sw, vals, theta, loss_kind,
         cw[t] = sw[r] * vals[r] if mode == 1 else sw[r]
         if cl[t] + 1 > k:
             k = cl[t] + 1
-    L = _n_levels(k)
+    L, bits = _digit_bits(k)
+    radix = 1 << bits
+    mask = radix - 1
     ns = np.empty(m)
     ni = np.empty(m, dtype=np.int64)
     nl = np.empty(m, dtype=np.int64)
     nw = np.empty(m)
     ng = np.empty(m)
     nd = np.empty(m)
-    acc = np.zeros((RADIX, 3))
-    cnt = np.zeros(RADIX + 1, dtype=np.int64)
+    acc = np.zeros((radix + 1, 3))  # Fenwick tree over the digits, 1-based
+    cnt = np.zeros(radix + 1, dtype=np.int64)
     nq = 1 if mode == 1 else (3 if loss_kind == SQUARED_HINGE else 2)
     sq = loss_kind == SQUARED_HINGE
     loss = 0.0
     for level in range(L):
-        shift = RADIX_BITS * (L - 1 - level)
+        shift = bits * (L - 1 - level)
         p = 0
         while p < m:
-            node = cl[p] >> (shift + RADIX_BITS)
+            node = cl[p] >> (shift + bits)
             q = p + 1
-            while q < m and (cl[q] >> (shift + RADIX_BITS)) == node:
+            while q < m and (cl[q] >> (shift + bits)) == node:
                 q += 1
             if q - p > 1:
                 # pass "hi": rows by descending score against active lower digits
@@ -276,65 +306,63 @@ def _radix_levels(mode, order, a, b, ss_sorted, lab, sw, vals, theta, loss_kind,
                     thr = cs[t] - theta
                     while ptr > p and cs[ptr - 1] > thr:
                         ptr -= 1
-                        dj = (cl[ptr] >> shift) & (RADIX - 1)
+                        dj = (cl[ptr] >> shift) & mask
                         wj = cw[ptr]
-                        acc[dj, 0] += wj
+                        _fen_add(acc, radix, dj, 0, wj)
                         if mode == 0:
                             sj = cs[ptr]
-                            acc[dj, 1] += wj * sj
+                            _fen_add(acc, radix, dj, 1, wj * sj)
                             if sq:
-                                acc[dj, 2] += wj * sj * sj
-                    di = (cl[t] >> shift) & (RADIX - 1)
+                                _fen_add(acc, radix, dj, 2, wj * sj * sj)
+                    di = (cl[t] >> shift) & mask
                     if di == 0:
                         continue
-                    W = 0.0
+                    W = _fen_below(acc, di, 0)
                     S1 = 0.0
                     S2 = 0.0
-                    for e in range(di):
-                        W += acc[e, 0]
-                        if mode == 0:
-                            S1 += acc[e, 1]
-                            if sq:
-                                S2 += acc[e, 2]
+                    if mode == 0:
+                        S1 = _fen_below(acc, di, 1)
+                        if sq:
+                            S2 = _fen_below(acc, di, 2)
                     if mode == 1:
                         cg[t] += W
                     elif W != 0.0:
                         loss += _upper_row(loss_kind, t, cw[t], W, S1, S2, theta - cs[t], cg, cd)
                 # pass "lo": rows by ascending score against active higher digits
+                # (the tree is indexed by the reversed digit mask - d, so "digits
+                # above d" is again a prefix: no difference of two large sums)
                 acc[:, :] = 0.0
                 ptr = p
                 for t in range(p, q):
                     sj = cs[t]
                     while ptr < q and cs[ptr] - theta < sj:
-                        dk = (cl[ptr] >> shift) & (RADIX - 1)
-                        acc[dk, 0] += cw[ptr]
+                        dk = mask - ((cl[ptr] >> shift) & mask)
+                        _fen_add(acc, radix, dk, 0, cw[ptr])
                         if mode == 0:
-                            acc[dk, 1] += cw[ptr] * cs[ptr]
+                            _fen_add(acc, radix, dk, 1, cw[ptr] * cs[ptr])
                         ptr += 1
-                    dj = (cl[t] >> shift) & (RADIX - 1)
-                    if dj == RADIX - 1:
+                    dj = mask - ((cl[t] >> shift) & mask)
+                    if dj == 0:
                         continue
-                    W = 0.0
+                    W = _fen_below(acc, dj, 0)
                     S1 = 0.0
-                    for e in range(dj + 1, RADIX):
-                        W += acc[e, 0]
-                        if mode == 0:
-                            S1 += acc[e, 1]
+                    if mode == 0:
+                        S1 = _fen_below(acc, dj, 1)
                     if mode == 1:
                         cg[t] += W
                     elif W != 0.0:
                         _lower_row(loss_kind, t, cw[t], W, S1, theta + sj, cg, cd)
             # children of this node for the next level: stable counting sort by digit
             if level < L - 1:
-                for e in range(RADIX + 1):
+                for e in range(radix + 1):
                     cnt[e] = 0
                 for t in range(p, q):
-                    cnt[((cl[t] >> shift) & (RADIX - 1)) + 1] += 1
+                    cnt[((cl[t] >> shift) & mask) + 1] += 1
                 cnt[0] = p
-                for e in range(1, RADIX + 1):
+                for e in range(1, radix + 1):
                     cnt[e] += cnt[e - 1]
                 for t in range(p, q):
-                    e = (cl[t] >> shift) & (RADIX - 1)
+                    e = (cl[t] >> shift) & mask
                     dst = cnt[e]
                     cnt[e] = dst + 1
                     ns[dst] = cs[t]
@@ -342,7 +370,8 @@ def _radix_levels(mode, order, a, b, ss_sorted, lab, sw, vals, theta, loss_kind,
                     nl[dst] = cl[t]
                     nw[dst] = cw[t]
                     ng[dst] = cg[t]
-                    nd[dst] = cd[t]
+                    if mode == 0:  # (the Hessian product has no diagonal to carry)
+                        nd[dst] = cd[t]
             p = q
         if level < L - 1:
             cs, ns = ns, cs
