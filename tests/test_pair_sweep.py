@@ -184,10 +184,14 @@ def test_margin_theta_shifts_the_active_set():
 
 @pytest.mark.kernel
 @pytest.mark.parametrize("theta", [1.0, 0.6])
-def test_many_label_levels_match_bruteforce(theta):
-    # 300 rows, about 290 distinct labels (some tied): three base-16 digit levels
+@pytest.mark.parametrize("n, levels", [(300, 1), (2500, 2)])
+def test_many_label_levels_match_bruteforce(theta, n, levels):
+    # about n distinct labels (some tied): one level of 9-bit digits for 300 rows,
+    # two levels of 6-bit digits (and the passes between them) for 2500 rows
+    from birank._kernels.pair_sweep import _digit_bits
+
     rng = np.random.default_rng(5)
-    n, d = 300, 5
+    d = 5
     X = rng.normal(size=(n, d))
     X[rng.random(X.shape) < 0.3] = 0.0
     y = np.round(rng.normal(size=n), 3)
@@ -195,7 +199,8 @@ def test_many_label_levels_match_bruteforce(theta):
     w = 0.5 * rng.normal(size=d)
     v = rng.normal(size=d)
     obj = PairObjective(X, y, None, sw, C=1.0, theta=theta)
-    assert obj.nlab[0] > 256
+    assert obj.nlab[0] > 0.7 * n
+    assert _digit_bits(obj.nlab[0])[0] == levels
     s = X @ w
     loss = obj.loss_at_scores(s)
     I, J, c = all_pairs(y, None, sw)
