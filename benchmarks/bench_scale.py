@@ -179,21 +179,29 @@ def growth_exponent(ns, ts):
 def cmd_growth(opts):
     max_n = int(float(opts.max_n))
     ns = [n for n in (10**4, 10**5, 10**6, 10**7) if n <= max_n]
+    if opts.ns:  # only these sizes are measured; the other rows of growth.json stay
+        ns = [int(float(n)) for n in opts.ns]
     d, nnz = (1000, 20)
     names = opts.estimators or ESTIMATORS
     out = Path(opts.out)
     old = json.loads((out / "growth.json").read_text()) if (out / "growth.json").exists() else []
-    rows = [r for r in old if r.get("estimator") not in names and r.get("estimator") != "roc_auc"]
-    names = [*dict.fromkeys([r["estimator"] for r in rows] + list(names))]
+    redo = {(name, n) for name in [*names, "roc_auc"] for n in ns}
+    rows = [r for r in old if (r.get("estimator"), r.get("n")) not in redo]
+    names = [*dict.fromkeys([r["estimator"] for r in rows if r["estimator"] != "roc_auc"]
+                            + list(names))]
+    ns = sorted({r["n"] for r in rows} | set(ns))
     for name in opts.estimators or ESTIMATORS:
         for n in ns:
+            if (name, n) not in redo:
+                continue
             r = subprocess_one([name, n, d, nnz, opts.dtype, 0])
             r.setdefault("estimator", name)
             r.setdefault("n", n)
             rows.append(r)
             print(json.dumps(r), flush=True)
     for n in ns:
-        rows.append(run_auc(n))
+        if ("roc_auc", n) in redo:
+            rows.append(run_auc(n))
     growth_table(rows, names, ns, out)
 
 
@@ -270,7 +278,9 @@ def cmd_big(opts):
     out = Path(opts.out)
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"big-{opts.dataset}-{opts.dtype}.json"
-    rows = []
+    # rows of estimators not re-run this time are kept
+    rows = [r for r in (json.loads(path.read_text()) if path.exists() else [])
+            if r.get("estimator") not in names]
     t0 = time.perf_counter()
     X, y, _ = make_sparse_bipartite(n + TEST_ROWS, d, nnz, random_state=0)
     if opts.dtype == "float32":
@@ -435,6 +445,8 @@ def main(argv=None):
     p.add_argument("mode", choices=["growth", "big", "dask", "report", "table"])
     p.add_argument("--max-n", default="1e6")
     p.add_argument("--quick", action="store_true", help="growth up to N=1e5 only")
+    p.add_argument("--ns", nargs="*", help="growth: measure only these N (e.g. 1e7), keep "
+                   "the other rows of growth.json")
     p.add_argument("--dataset", choices=sorted(BIG), default="url")
     p.add_argument("--dtype", choices=["float64", "float32"], default="float32")
     p.add_argument("--estimators", nargs="*")
