@@ -191,6 +191,7 @@ class WeightedSVM(BinaryRankerMixin, BaseEstimator):
         solver = PairDualCD(X, loss=self.loss, fit_threshold=self.fit_intercept, tol=self.tol,
                             max_iter=self.max_iter, random_state=self.random_state)
         solver.add_rows(a, b, C_point[keep])
+        del a, b, keep  # the pool holds its own rows: O(N) freed before the solve
         if not solver.solve():
             warnings.warn(solver.not_converged_message("WeightedSVM", self.max_iter, self.tol),
                           ConvergenceWarning, stacklevel=2)
@@ -198,6 +199,7 @@ class WeightedSVM(BinaryRankerMixin, BaseEstimator):
         self.intercept_ = solver.intercept_ if self.fit_intercept else 0.0
         self.n_iter_ = solver.n_iter_
         self.objective_ = solver.primal_objective()
+        del solver  # the pool (about 40 bytes a row) goes before the threshold's sort
         # the operating point maximizes accuracy weighted like the loss (class and
         # sample weights), so a weight of k acts as k copies of the row
         self._set_threshold(X, y01, learned_bias=self.fit_intercept, sample_weight=C_point)
