@@ -561,3 +561,22 @@ def test_point_kernel_equals_generic_kernel_bit_for_bit(squared, fit_threshold, 
     pool = PairPool(X)
     pool.add_rows([0, 1], [2, -1], [1.0, 1.0])
     assert not pool._points_only
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("n", [1, 2, 17, 1000])
+def test_rng_shuffle_is_fisher_yates_on_the_rng_int_stream(n):
+    # the shuffle keeps the RNG words in registers; it must draw exactly what n calls
+    # of rng_int draw, leave the state where they leave it, and give a permutation
+    from birank._kernels.sparse_rows import rng_init, rng_int, rng_shuffle
+
+    state_a, state_b = rng_init(11), rng_init(11)
+    got = np.arange(n) * 3
+    rng_shuffle(got, n, state_a)
+    want = np.arange(n) * 3
+    for i in range(n):
+        j = i + rng_int(state_b, n - i)
+        want[i], want[j] = want[j], want[i]
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(state_a, state_b)
+    np.testing.assert_array_equal(np.sort(got), np.arange(n) * 3)

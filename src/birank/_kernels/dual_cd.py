@@ -33,7 +33,7 @@ from .sparse_rows import (
     pair_axpy,
     pair_dot_w,
     rng_init,
-    rng_int,
+    rng_shuffle,
     row_dot_w,
     rows_dot,
 )
@@ -119,16 +119,6 @@ def update_w(X, w, ab, rows, delta, fit_threshold):
 
 
 @njit(cache=True, inline="always")
-def _shuffle(index, active_size, state):
-    """Fisher-Yates permutation of ``index[:active_size]`` (LIBLINEAR's per-pass order)."""
-    for i in range(active_size):
-        j = i + rng_int(state, active_size - i)
-        tmp = index[i]
-        index[i] = index[j]
-        index[j] = tmp
-
-
-@njit(cache=True, inline="always")
 def _projected_gradient(G, alpha_p, U, PGmax_old, PGmin_old, shrinking):
     """LIBLINEAR's projected gradient of row p; ``(PG, shrink)``, shrink: the row
     is at a bound, its gradient points outside by more than last pass's extreme
@@ -201,7 +191,7 @@ def dual_cd(X, w, ab, rf, n_rows, squared, fit_threshold, seed, tol, max_iter, s
     while it < max_iter:
         PGmax_new = -_INF
         PGmin_new = _INF
-        _shuffle(index, active_size, state)  # random permutation of the active rows
+        rng_shuffle(index, active_size, state)  # random permutation of the active rows
         s = 0
         while s < active_size:
             p = index[s]
@@ -291,7 +281,7 @@ def dual_cd_points(data, indices, indptr, binary, w, ab, rf, n_rows, squared, fi
     while it < max_iter:
         PGmax_new = -_INF
         PGmin_new = _INF
-        _shuffle(index, active_size, state)
+        rng_shuffle(index, active_size, state)
         s = 0
         while s < active_size:
             # one of a_p, b_p is -1 (the origin), so the point is a_p + b_p + 1; no

@@ -265,21 +265,41 @@ def pair_sqnorm(X, sqnorms, a, b):
 
 # ------------------------------------------------------------------ the RNG
 @njit(cache=True, inline="always")
+def _xorshift_step(s0, s1, s2, s3):
+    """One xorshift128 step (Marsaglia 2003) on the words newest-first: the new words."""
+    t = s3
+    t ^= (t << 11) & _M32
+    t ^= t >> 8
+    return t ^ s0 ^ (s0 >> 19), s0, s1, s2
+
+
+@njit(cache=True, inline="always")
 def rng_next(state):
     """Next 32-bit unsigned value (as int64) of xorshift128 (Marsaglia 2003).
 
     ``state[0]`` holds the newest word, ``state[3]`` the oldest.
     """
-    t = state[3]
-    s = state[0]
-    state[3] = state[2]
-    state[2] = state[1]
-    state[1] = s
-    t ^= (t << 11) & _M32
-    t ^= t >> 8
-    t = t ^ s ^ (s >> 19)
-    state[0] = t
-    return t
+    state[0], state[1], state[2], state[3] = _xorshift_step(state[0], state[1], state[2],
+                                                            state[3])
+    return state[0]
+
+
+@njit(cache=True, inline="always")
+def rng_shuffle(index, n, state):
+    """Fisher-Yates permutation of ``index[:n]``, drawing as :func:`rng_int` does.
+
+    The same stream as n calls of :func:`rng_int`, with the four state words
+    kept in local variables for the whole loop (written back at the end):
+    the compiler cannot do that itself, as ``index`` might alias ``state``.
+    """
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    for i in range(n):
+        s0, s1, s2, s3 = _xorshift_step(s0, s1, s2, s3)
+        j = i + ((s0 * (n - i)) >> 32)
+        tmp = index[i]
+        index[i] = index[j]
+        index[j] = tmp
+    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
 
 
 @njit(cache=True)
