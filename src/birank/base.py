@@ -118,6 +118,10 @@ class OnlineRankerMixin:
 
     #: private attributes (not ending in ``_``) that ``fit`` must forget
     _online_private_state = ("_state",)
+    #: ``fit`` passes ``in_place=True`` to ``_partial_fit``: the state may keep
+    #: references to fit's X instead of copies (a ``partial_fit`` chunk is copied:
+    #: streaming callers reuse their buffers)
+    _fit_reads_in_place = False
 
     def fit(self, X, y, sample_weight=None):
         """Fit on ``(X, y)`` as one stream, in row order, discarding earlier state.
@@ -133,7 +137,8 @@ class OnlineRankerMixin:
         self
         """
         self._reset_online_state()
-        return self._partial_fit(X, y, classes=None, sample_weight=sample_weight)
+        kwargs = {"in_place": True} if self._fit_reads_in_place else {}
+        return self._partial_fit(X, y, classes=None, sample_weight=sample_weight, **kwargs)
 
     def partial_fit(self, X, y, classes=None, sample_weight=None):
         """Continue learning from one more chunk of rows, in row order.
