@@ -85,7 +85,7 @@ def _wsvm_objective(X, y01, w, C_point, loss):
     return 0.5 * float(w @ w) + float(C_point @ (xi * xi if loss == "squared_hinge" else xi))
 
 
-def bench_wsvm(sets, repeat, tol):
+def bench_wsvm(sets, repeat, tol, losses=("hinge", "squared_hinge")):
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.svm import LinearSVC
 
@@ -97,7 +97,7 @@ def bench_wsvm(sets, repeat, tol):
     WeightedSVM(C=0.1).fit(sets[0][1][:200], sets[0][2][:200])  # loads the compiled kernels
     for name, X, y in sets:
         y01 = (y > 0).astype(int)
-        for loss in ("hinge", "squared_hinge"):
+        for loss in losses:
             rows = []
             for seed in range(repeat):
                 with warnings.catch_warnings():
@@ -211,6 +211,10 @@ def main(argv=None):
     p.add_argument("--big-repeat", type=int, default=1,
                    help="seeds for the 10^6-row WeightedSVM / LinearSVC comparison")
     p.add_argument("--tol", type=float, default=0.1, help="WeightedSVM / LinearSVC tol")
+    p.add_argument("--loss", nargs="+", default=["hinge", "squared_hinge"],
+                   choices=["hinge", "squared_hinge"], help="comparison 1: the losses")
+    p.add_argument("--synth-only", action="store_true",
+                   help="comparison 1: only the make_sparse_bipartite set")
     p.add_argument("--only", default="1234", help="which comparisons to run, e.g. 34")
     args = p.parse_args(argv)
     n = 10**5 if args.quick else 10**6
@@ -223,9 +227,10 @@ def main(argv=None):
 
         Xs, ys, _ = make_sparse_bipartite(n, 10_000, 20, random_state=1)
         sets = [("a9a", *a9a), ("w8a", *_load(args.data_dir, "w8a", n_features=300))]
-        bench_wsvm(sets, args.repeat, args.tol)
+        if not args.synth_only:
+            bench_wsvm(sets, args.repeat, args.tol, args.loss)
         # the 10^6-row fits run 1000 passes (minutes each): --big-repeat seeds
-        bench_wsvm([(f"synth {n:.0e}", _csr32(Xs), ys)], args.big_repeat, args.tol)
+        bench_wsvm([(f"synth {n:.0e}", _csr32(Xs), ys)], args.big_repeat, args.tol, args.loss)
     if "2" in args.only:
         from birank.datasets import load_housing
 
