@@ -113,3 +113,45 @@ def test_bad_input_is_a_clear_error_and_input_is_not_mutated():
         PrunedRankSVM().fit(X, np.array(["a", "b"] * 20))
     with pytest.raises(ValueError, match="memory|N <="):
         PrunedRankSVM(n_closest="all", kernel="rbf", cache_size=1e-3).fit(X, y)
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_newton_finish_only_when_the_pool_matrix_fits(monkeypatch, sparse):
+    # a stalled dual CD over O(N) pairs is finished by Newton on the pool matrix only
+    # when that matrix fits the budget, for sparse X too (2N pair rows are several X)
+    import birank.batch.pruned_ranksvm as pruned_module
+    from sklearn.exceptions import ConvergenceWarning
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(300, 4))
+    X[rng.random(X.shape) < 0.3] = 0.0
+    y = X @ [1.0, -1.0, 0.5, 0.2] + 0.3 * rng.normal(size=300)
+    if sparse:
+        X = sp.csr_matrix(X)
+    kw = dict(n_closest=299, n_random=299, C=100.0, max_iter=25, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        assert PrunedRankSVM(**kw).fit(X, y).final_solver_ == "newton"
+    monkeypatch.setattr(pruned_module, "_MAX_DENSE_POOL", 100)
+    with pytest.warns(ConvergenceWarning, match="did not converge"):
+        model = PrunedRankSVM(**kw).fit(X, y)
+    assert model.final_solver_ == "dual_cd"
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_pool_matrix_size_bounds_the_pool_matrix(sparse):
+    from birank.solvers.dual_cd import PairDualCD
+
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(40, 6))
+    X[rng.random(X.shape) < 0.5] = 0.0
+    if sparse:
+        X = sp.csr_matrix(X)
+    solver = PairDualCD(X)
+    solver.add_rows(rng.integers(-1, 40, 50), rng.integers(0, 40, 50), 1.0)
+    Z = solver.pool_matrix()
+    stored = Z.nnz if sparse else Z.size
+    if sparse:  # an upper bound (cancelling entries are dropped), exact without overlaps
+        assert stored <= solver.pool_matrix_size() <= stored + 6 * 50 + 50
+    else:
+        assert solver.pool_matrix_size() == stored

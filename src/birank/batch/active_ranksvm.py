@@ -6,7 +6,6 @@ import time
 import warnings
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 
@@ -347,8 +346,7 @@ default='soft-correct'
         if converged:
             return solver.w
         message = solver.not_converged_message("PairDualCD", self.max_iter, self.tol)
-        dense_cells = 0 if sp.issparse(X) else solver.n_rows * (X.shape[1] + 1)
-        if dense_cells > _MAX_DENSE_POOL:
+        if solver.pool_matrix_size() > _MAX_DENSE_POOL:
             warnings.warn(message, ConvergenceWarning, stacklevel=4)
             return solver.w
         t1 = time.perf_counter()

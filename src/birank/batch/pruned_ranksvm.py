@@ -5,7 +5,6 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
@@ -28,7 +27,8 @@ from .ranksvm import RankSVM
 
 __all__ = ["PrunedRankSVM", "select_pairs"]
 
-#: a stalled linear dual CD is finished by Newton on the dense pool up to this many cells
+#: a stalled linear dual CD is finished by Newton on the pool matrix up to this many
+#: stored numbers (dense cells or CSR entries: 2^25 is 0.3-0.4 GB)
 _MAX_DENSE_POOL = 2**25
 
 
@@ -322,8 +322,9 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
         where dual CD stopped, as ActiveRankSVM does (``final_solver_ = 'newton'``)."""
         if solver.solve():
             return solver.coef_.copy()
-        dense_cells = 0 if sp.issparse(X) else solver.n_rows * (X.shape[1] + 1)
-        if dense_cells <= _MAX_DENSE_POOL:
+        # the pool holds O(N) pairs here (not a budget as in ActiveRankSVM): its matrix
+        # is formed only when small (sparse too: 2N pair rows are several times X)
+        if solver.pool_matrix_size() <= _MAX_DENSE_POOL:
             res = solve_rows(solver.pool_matrix(), solver.C_, self.loss, w0=solver.w,
                              tol=min(self.tol, 1e-4), max_iter=self.max_iter)
             if res.converged:

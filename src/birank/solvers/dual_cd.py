@@ -199,6 +199,10 @@ class DualCD:
         """The rows as a matrix (n_rows, n_features + 1), see :meth:`PairPool.pool_matrix`."""
         return self.pool.pool_matrix()
 
+    def pool_matrix_size(self):
+        """Numbers the pool matrix would store, see :meth:`PairPool.pool_matrix_size`."""
+        return self.pool.pool_matrix_size()
+
     def primal_objective(self):
         """``1/2 (|w|^2 + theta^2) + sum_p C_p loss(1 - w.z_p)``."""
         xi = np.maximum(0.0, 1.0 - self.margins())

@@ -320,6 +320,26 @@ class PairPool:
         """``(a, b)`` of the rows in the pool (views)."""
         return self._ab[: self.n_rows, 0], self._ab[: self.n_rows, 1]
 
+    def pool_matrix_size(self):
+        """Numbers :meth:`pool_matrix` would store (an upper bound for CSR rows).
+
+        Dense: ``n_rows * (n_features + 1)``; CSR: ``nnz(x_a) + nnz(x_b) + 1`` per
+        row (entries that cancel are not subtracted). Lets a caller decide
+        whether forming the matrix fits its memory budget, in O(n_rows).
+        """
+        n, d = self.n_rows, self.n_features
+        if not sp.issparse(self.X):
+            return n * (d + 1)
+        if self.pair_rows:
+            return int(self._cptr[n])
+        indptr = self.X.indptr
+        total = n
+        for col in (0, 1):
+            r = self._ab[:n, col]
+            r = r[r >= 0]
+            total += int(np.sum(indptr[r + 1] - indptr[r], dtype=np.int64))
+        return total
+
     def pool_matrix(self):
         """The rows ``z_p`` as a matrix of shape (n_rows, n_features + 1).
 
