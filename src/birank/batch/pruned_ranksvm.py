@@ -292,6 +292,8 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
     def _fit_chosen(self, X, y, groups, rng):
         ids, space, s, r = select_pairs(y, self.n_closest, self.n_random, groups, rng)
         a, b = space.decode(ids)
+        n_pairs, n_total = int(ids.size), int(space.n_pairs)
+        del ids, space  # O(pairs) and O(N) index arrays, not needed by the solve
         if self.kernel == "linear":
             solver = PairDualCD(X, loss=self.loss, tol=self.tol, max_iter=self.max_iter,
                                 random_state=rng)
@@ -300,6 +302,9 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
                                       tol=self.tol, max_iter=self.max_iter,
                                       cache_size=self.cache_size, random_state=rng)
         solver.add_rows(a, b, self.C)
+        # the linear pool keeps (a, b): pairs_ are views of it, O(pairs) freed for the solve
+        pairs = None if self.kernel == "linear" else (a, b)
+        del a, b
         self.final_solver_ = "dual_cd"
         if self.kernel == "linear":
             self.coef_ = self._solve_linear(solver, X)
@@ -309,11 +314,11 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
                                                            self.max_iter, self.tol),
                               ConvergenceWarning, stacklevel=3)
             self._set_expansion(X, *solver.support())
-        self.pairs_ = (a, b)
+        self.pairs_ = solver.rows_ if pairs is None else pairs
         self.alpha_ = solver.alpha_.copy()
         self.n_closest_, self.n_random_ = s, r
-        self.n_pairs_ = int(ids.size)
-        self.n_total_pairs_ = int(space.n_pairs)
+        self.n_pairs_ = n_pairs
+        self.n_total_pairs_ = n_total
         self.n_iter_ = int(solver.n_iter_)
 
     def _solve_linear(self, solver, X):
