@@ -44,8 +44,8 @@ TEST_ROWS = 200_000
 
 def estimator(name, n):
     """The estimator settings used at every N (budgets fixed, solvers capped)."""
-    from birank import (BBR, CBR, LCBR, OAM, ActiveRankSVM, AdaOAM, CombinedRanking, RankSVM,
-                        WeightedSVM)
+    from birank import (BBR, CBR, LCBR, OAM, ActiveRankSVM, AdaOAM, CombinedRanking,
+                        PrunedRankSVM, RankSVM, WeightedSVM)
 
     return {
         "RankSVM": lambda: RankSVM(C=1.0, tol=1e-3, max_iter=30),
@@ -53,6 +53,8 @@ def estimator(name, n):
         "WeightedSVM": lambda: WeightedSVM(C=1.0, class_weight="balanced", max_iter=10,
                                            random_state=0),
         "CombinedRanking": lambda: CombinedRanking(n_iter=10**6, random_state=0),
+        # closest N - 1 + random N - 1 pairs (binary labels: N - 1 level-1 pairs drawn)
+        "PrunedRankSVM": lambda: PrunedRankSVM(max_iter=20, random_state=0),
         "BBR": lambda: BBR(radius=None, solver="cg", max_iter=50),
         "LCBR": lambda: LCBR(n_pairs=100_000, radius=None, solver="cg", max_iter=50,
                              random_state=0),
@@ -260,6 +262,7 @@ def _plot(fig_data, path):
 BIG_SETTINGS = {
     "RankSVM": {"max_iter": 10},
     "WeightedSVM": {"max_iter": 5},
+    "PrunedRankSVM": {"max_iter": 20},
     "BBR": {"max_iter": 20},
     "LCBR": {"max_iter": 20},
 }
