@@ -287,7 +287,6 @@ def _radix_levels(mode, order, a, b, ss_sorted, lab, sw, vals, theta, loss_kind,
     nd = np.empty(m)
     acc = np.zeros((radix + 1, 3))  # Fenwick tree over the digits, 1-based
     cnt = np.zeros(radix + 1, dtype=np.int64)
-    nq = 1 if mode == 1 else (3 if loss_kind == SQUARED_HINGE else 2)
     sq = loss_kind == SQUARED_HINGE
     loss = 0.0
     for level in range(L):

@@ -23,7 +23,8 @@ __all__ = ["ActiveRankSVM"]
 
 #: relative duality gap (hinge) or gradient ratio (squared hinge) of the Newton finish
 NEWTON_TOL = 1e-4
-#: largest dense pool matrix (cells) the Newton finish may build (2**25: 256 MB)
+#: largest pool matrix the Newton finish may build, in stored numbers (dense cells or
+#: CSR entries; 2**25: 256-400 MB)
 _MAX_DENSE_POOL = 2**25
 
 
@@ -108,8 +109,8 @@ default='soft-correct'
         where dual CD creeps), the pool is solved again in the primal by
         Newton (Huber smoothing for the hinge, certified duality gap 1e-4),
         starting from where dual CD stopped; ``final_solver_`` says which.
-        (Not for dense X whose pool matrix would exceed 2**25 cells: then a
-        ConvergenceWarning is raised.)
+        (Not when the pool matrix would hold more than 2**25 numbers, dense
+        cells or CSR entries: then a ConvergenceWarning is raised.)
     max_draws : int, default=20_000_000
         Candidate draws allowed per round before soft sampling gives up (when
         almost no unchosen item can be accepted); fitting then stops early with
@@ -284,7 +285,7 @@ default='soft-correct'
             select_s = time.perf_counter() - t1
             if ids.size == 0:
                 stopped = True  # one last solve at the final tolerance, then stop
-        w = self._finish(X, solver, converged, rounds, eval_data)
+        w = self._finish(solver, converged, rounds, eval_data)
         self._store_fitted(w, pool, solver, rounds)
 
     def _joint_space(self, y01):
@@ -334,13 +335,14 @@ default='soft-correct'
                 "chosen items.", UserWarning, stacklevel=4)
         return ids, p, n_rej, exhausted
 
-    def _finish(self, X, solver, converged, rounds, eval_data):
+    def _finish(self, solver, converged, rounds, eval_data):
         """The final w: dual CD's, or a Newton solve of the pool if dual CD stopped at max_iter.
 
         A last solve that hits ``max_iter`` means a degenerate pool (many pairs
         over few features, where dual CD creeps); Newton on the pool matrix
         finishes it from where dual CD stopped, unless that matrix is too
-        large (dense X), in which case the ConvergenceWarning is raised.
+        large (dense cells or CSR entries), in which case the ConvergenceWarning
+        is raised.
         """
         self.final_solver_ = "dual_cd"
         if converged:

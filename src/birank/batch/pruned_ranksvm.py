@@ -307,7 +307,7 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
         del a, b
         self.final_solver_ = "dual_cd"
         if self.kernel == "linear":
-            self.coef_ = self._solve_linear(solver, X)
+            self.coef_ = self._solve_linear(solver)
         else:
             if not solver.solve():
                 warnings.warn(solver.not_converged_message("PrunedRankSVM (kernel dual CD)",
@@ -321,7 +321,7 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
         self.n_total_pairs_ = n_total
         self.n_iter_ = int(solver.n_iter_)
 
-    def _solve_linear(self, solver, X):
+    def _solve_linear(self, solver):
         """Dual CD; a pool it cannot finish in max_iter passes (many pairs over few
         features: the dual is degenerate) is finished in the primal by Newton from
         where dual CD stopped, as ActiveRankSVM does (``final_solver_ = 'newton'``)."""

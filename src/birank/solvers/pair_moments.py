@@ -318,15 +318,8 @@ class ClassGram:
             self.s += rmatvec(Z, weights)
             root = np.sqrt(weights)[:, None]
             Z = Z.multiply(root).tocsr() if sp.issparse(Z) else Z * root
-        self.blocks.append(Z)
-        self._block_nnz += _nnz(Z)
         per_row = np.diff(Z.indptr) if sp.issparse(Z) else np.full(Z.shape[0], Z.shape[1])
-        self._block_sq += int(np.sum(per_row.astype(np.int64) ** 2))
-        d = self.s.shape[0]
-        g_nnz = 0 if self.G is None else _nnz(self.G)
-        if min(d * d, g_nnz + self._block_sq) <= self._block_nnz:
-            self._fold()
-        return self
+        return self._keep(Z, per_row)
 
     def _add_subset(self, B):
         if B.shape[0] == 0:
@@ -337,9 +330,14 @@ class ClassGram:
         self.n += float(B.weights.sum()) if B.weights.size else B.shape[0]
         self.s += rmatvec(B.X, u)
         del u
+        return self._keep(B, B.row_nnz)
+
+    def _keep(self, B, per_row):
+        """Keep row block B (``per_row``: its nnz a row); fold the kept blocks into ``G``
+        as soon as that cannot make the state larger (see the class doc)."""
         self.blocks.append(B)
-        self._block_nnz += B.nnz
-        self._block_sq += int(np.sum(B.row_nnz ** 2))
+        self._block_nnz += int(np.sum(per_row, dtype=np.int64))
+        self._block_sq += int(np.sum(per_row.astype(np.int64) ** 2))
         d = self.s.shape[0]
         g_nnz = 0 if self.G is None else _nnz(self.G)
         if min(d * d, g_nnz + self._block_sq) <= self._block_nnz:
