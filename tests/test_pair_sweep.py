@@ -135,7 +135,10 @@ def test_groups_mixing_two_label_many_label_and_one_label_segments(layout):
     f, g, _ = obj.fun_grad(w)
     assert abs(f - pair_objective(w, X, y, 0.8, groups, sw)) <= 1e-10 * f
     assert _rel(g, pair_grad(w, X, y, 0.8, groups, sw)) <= 1e-10
-    assert _rel(obj.hess_vec(v), pair_hess_vec(w, v, X, y, 0.8, groups, sw)) <= 1e-10
+    hv = pair_hess_vec(w, v, X, y, 0.8, groups, sw)
+    assert _rel(obj.hess_vec(v), hv) <= 1e-10
+    obj.flat_hess_max_labels = 0  # the many-label segment by the level replay
+    assert _rel(obj.hess_vec(v), hv) <= 1e-10
 
 
 def _huber_bruteforce(w, X, y, C, delta, groups=None, sw=None):
@@ -216,7 +219,11 @@ def test_many_label_levels_match_bruteforce(theta, n, levels):
     hv = np.zeros(n)
     np.add.at(hv, I[act], 2 * c[act] * du)
     np.add.at(hv, J[act], -2 * c[act] * du)
-    assert _rel(obj.hess_scores(u), hv) <= 1e-11
+    # both Hessian paths: one Fenwick tree over the label ranks, and the replay of the
+    # levels the loss sweep cached (used above FLAT_HESS_MAX_LABELS labels)
+    for flat_max in (obj.flat_hess_max_labels, 0):
+        obj.flat_hess_max_labels = flat_max
+        assert _rel(obj.hess_scores(u), hv) <= 1e-11
     # hinge coefficients (counts) on the same levels
     hinge = PairObjective(X, y, None, sw, loss_kind=HINGE, theta=theta)
     assert hinge.loss_at_scores(s) == pytest.approx(float(np.sum(c[act] * r[act])), rel=1e-11)

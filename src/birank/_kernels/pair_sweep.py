@@ -21,16 +21,18 @@ With two labels "lower" is one class: suffix and prefix sums in score order
 (Chapelle & Keerthi 2010). With K > 2 labels Lee & Lin (2014, "Large-scale
 linear RankSVM") keep the inserted rows in an order-statistic tree over label
 ranks, O(log K) random accesses per row. Here the label ranks are split into
-base-16 digits instead and each pair is counted at the first digit where its
-labels differ, inside the group of rows sharing the higher digits; every
-level is the two-pass sweep above with 16 digit classes, on rows kept in score
-order by a stable counting sort per level (:func:`_radix_levels`): O(n) per
-level, ``ceil(log_16 K)`` levels, all memory access sequential.
+digits of at most 10 bits instead and each pair is counted at the first digit
+where its labels differ, inside the group of rows sharing the higher digits;
+every level is the two-pass sweep above with a small Fenwick tree over the
+digit values, on rows kept in score order by a stable counting sort per level
+(:func:`_radix_levels`): ``ceil(log2(K) / 10)`` levels, the row arrays read
+sequentially.
 
-The pointer positions (two labels) or the sorted scores (more labels) are kept
-so the Hessian-vector product (generalized Hessian with the active set fixed
-at the current w) replays the same sweep with ``u = X v`` in place of the
-scores, with the same comparisons, hence the same active pairs.
+The pointer positions and label masks (two labels) or each level's row order,
+digits and pointer positions (more labels, the ``levels`` cache) are kept so
+the Hessian-vector product (generalized Hessian with the active set fixed at
+the current w) replays the same sweep with ``u = X v`` in place of the scores,
+over the same active pairs.
 
 ``loss_kind``: a code of :mod:`.losses`, ``SQUARED_HINGE`` or ``HINGE`` (for the
 hinge the coefficients are weighted counts, as in the 1-slack cutting plane of
@@ -47,6 +49,7 @@ __all__ = [
     "sweep_loss_grad",
     "sweep_hess_vec",
     "count_pairs",
+    "level_cache",
 ]
 
 
@@ -212,28 +215,69 @@ def _digit_bits(k):
 
 
 @njit(cache=True, inline="always")
-def _fen_add(acc, size, d, c, v):
-    """Add v to the running sum of digit d (column c) of the Fenwick tree ``acc``."""
+def _fen_add(acc, size, d, v):
+    """Add v to the running sum of digit d of the Fenwick tree ``acc`` (1-based)."""
     i = d + 1
     while i <= size:
-        acc[i, c] += v
+        acc[i] += v
         i += i & -i
 
 
 @njit(cache=True, inline="always")
-def _fen_below(acc, d, c):
-    """Sum of the running sums of the digits below d (column c)."""
+def _fen_below(acc, d):
+    """Sum of the running sums of the digits below d."""
     out = 0.0
     i = d
     while i > 0:
-        out += acc[i, c]
+        out += acc[i]
         i -= i & -i
     return out
 
 
+@njit(cache=True, inline="always")
+def _fen_add3(acc, size, d, v0, v1, v2):
+    """:func:`_fen_add` on a tree of three columns (``acc[:, c]``), one walk for all."""
+    i = d + 1
+    while i <= size:
+        acc[i, 0] += v0
+        acc[i, 1] += v1
+        acc[i, 2] += v2
+        i += i & -i
+
+
+@njit(cache=True, inline="always")
+def _fen_below3(acc, d):
+    """:func:`_fen_below` of the three columns at once."""
+    o0 = 0.0
+    o1 = 0.0
+    o2 = 0.0
+    i = d
+    while i > 0:
+        o0 += acc[i, 0]
+        o1 += acc[i, 1]
+        o2 += acc[i, 2]
+        i -= i & -i
+    return o0, o1, o2
+
+
+#: up to this many labels the Hessian product runs one Fenwick tree over all label
+#: ranks (32 MB at 2^22) on the loss sweep's level-0 pointers instead of replaying
+#: the levels; beyond, the tree falls out of cache and the levels are faster.
+#: Scratch timings here (2-core Xeon, large L3), flat vs levels per product:
+#: 3e5 labels 26 vs 38 ms, 1e6 117 vs 132 ms, 2e6 272 vs 347 ms, 4e6 702 vs 742 ms,
+#: 1e7 2.9 vs 2.0 s
+FLAT_HESS_MAX_LABELS = 2**22
+
+#: channels of the level cache the loss sweep leaves for the Hessian product
+#: (``levels[level, channel, position]``): row id, label rank, position of the row
+#: at the level above (levels >= 1), and the "hi" and "lo" pointer positions
+LV_ROW, LV_LABEL, LV_SRC, LV_HI, LV_LO = 0, 1, 2, 3, 4
+LV_CHANNELS = 5
+
+
 @njit(cache=True)
-def _radix_levels(mode, order, a, b, ss_sorted, lab, sw, vals, theta, loss_kind,
-                  grad_s, diag, out):
+def _radix_levels(order, a, b, s, lab, nlab, sw, theta, loss_kind, grad_s, diag, work,
+                  levels):
     """All pairs of a many-label segment by label digits, in sequential passes.
 
     Two rows with ``lab_i > lab_j`` have label ranks whose digits (``bits``
@@ -251,46 +295,43 @@ def _radix_levels(mode, order, a, b, ss_sorted, lab, sw, vals, theta, loss_kind,
     ``O(n bits + 2^bits)`` per node level, with ``L = ceil(log2(K) / 10)``
     levels for K labels.
 
-    ``mode`` 0: loss, score gradient and diagonal (squared hinge or hinge, as
-    :func:`sweep_loss_grad`); returns the loss. ``mode`` 1: Hessian-vector
-    product, ``out[p] -= 2 w_p sum_{active partners q} w_q vals_q`` with the
-    active set of the scores ``ss_sorted`` (the same comparisons as mode 0,
-    hence the same pairs).
+    Adds the loss's score gradient and diagonal (squared hinge or hinge, as
+    :func:`sweep_loss_grad`) and returns the loss. Leaves in
+    ``levels[:, :, a:b]`` each level's row order, labels and pointer
+    positions, so that the Hessian product replays the same active pairs
+    without comparing scores or sorting again.
     """
     m = b - a
     # level arrays, carried along with the rows so that no level gathers by row id:
-    # score, row id, label rank, weight (mode 1: weight * value), and the row's
-    # accumulated score gradient / diagonal (mode 1: its Hessian-product term)
-    cs = np.empty(m)
-    ci = np.empty(m, dtype=np.int64)
-    cl = np.empty(m, dtype=np.int64)
-    cw = np.empty(m)
-    cg = np.zeros(m)
-    cd = np.zeros(m)
-    k = 0
+    # score, weight, the row's accumulated score gradient and diagonal (rows of
+    # ``work``, swapped between levels), row id and label rank (kept per level in
+    # ``levels``); all views of positions a..b-1
+    cs, ns = work[5, a:b], work[6, a:b]
+    cw, nw = work[0, a:b], work[1, a:b]
+    cg, ng = work[2, a:b], work[3, a:b]
+    cd, nd = work[4, a:b], work[7, a:b]
+    ci = levels[0, LV_ROW, a:b]
+    cl = levels[0, LV_LABEL, a:b]
     for t in range(m):
         r = order[a + t]
-        cs[t] = ss_sorted[a + t]
+        cs[t] = s[r]
         ci[t] = r
         cl[t] = lab[r]
-        cw[t] = sw[r] * vals[r] if mode == 1 else sw[r]
-        if cl[t] + 1 > k:
-            k = cl[t] + 1
-    L, bits = _digit_bits(k)
+        cw[t] = sw[r]
+        cg[t] = 0.0
+        cd[t] = 0.0
+    L, bits = _digit_bits(nlab)
     radix = 1 << bits
     mask = radix - 1
-    ns = np.empty(m)
-    ni = np.empty(m, dtype=np.int64)
-    nl = np.empty(m, dtype=np.int64)
-    nw = np.empty(m)
-    ng = np.empty(m)
-    nd = np.empty(m)
     acc = np.zeros((radix + 1, 3))  # Fenwick tree over the digits, 1-based
     cnt = np.zeros(radix + 1, dtype=np.int64)
-    sq = loss_kind == SQUARED_HINGE
     loss = 0.0
     for level in range(L):
         shift = bits * (L - 1 - level)
+        ci = levels[level, LV_ROW, a:b]
+        cl = levels[level, LV_LABEL, a:b]
+        lv_hi = levels[level, LV_HI]
+        lv_lo = levels[level, LV_LO]
         p = 0
         while p < m:
             node = cl[p] >> (shift + bits)
@@ -305,27 +346,16 @@ def _radix_levels(mode, order, a, b, ss_sorted, lab, sw, vals, theta, loss_kind,
                     thr = cs[t] - theta
                     while ptr > p and cs[ptr - 1] > thr:
                         ptr -= 1
-                        dj = (cl[ptr] >> shift) & mask
                         wj = cw[ptr]
-                        _fen_add(acc, radix, dj, 0, wj)
-                        if mode == 0:
-                            sj = cs[ptr]
-                            _fen_add(acc, radix, dj, 1, wj * sj)
-                            if sq:
-                                _fen_add(acc, radix, dj, 2, wj * sj * sj)
+                        sj = cs[ptr]
+                        _fen_add3(acc, radix, (cl[ptr] >> shift) & mask, wj, wj * sj,
+                                  wj * sj * sj)
+                    lv_hi[a + t] = a + ptr
                     di = (cl[t] >> shift) & mask
                     if di == 0:
                         continue
-                    W = _fen_below(acc, di, 0)
-                    S1 = 0.0
-                    S2 = 0.0
-                    if mode == 0:
-                        S1 = _fen_below(acc, di, 1)
-                        if sq:
-                            S2 = _fen_below(acc, di, 2)
-                    if mode == 1:
-                        cg[t] += W
-                    elif W != 0.0:
+                    W, S1, S2 = _fen_below3(acc, di)
+                    if W != 0.0:
                         loss += _upper_row(loss_kind, t, cw[t], W, S1, S2, theta - cs[t], cg, cd)
                 # pass "lo": rows by ascending score against active higher digits
                 # (the tree is indexed by the reversed digit mask - d, so "digits
@@ -335,21 +365,15 @@ def _radix_levels(mode, order, a, b, ss_sorted, lab, sw, vals, theta, loss_kind,
                 for t in range(p, q):
                     sj = cs[t]
                     while ptr < q and cs[ptr] - theta < sj:
-                        dk = mask - ((cl[ptr] >> shift) & mask)
-                        _fen_add(acc, radix, dk, 0, cw[ptr])
-                        if mode == 0:
-                            _fen_add(acc, radix, dk, 1, cw[ptr] * cs[ptr])
+                        _fen_add3(acc, radix, mask - ((cl[ptr] >> shift) & mask), cw[ptr],
+                                  cw[ptr] * cs[ptr], 0.0)
                         ptr += 1
+                    lv_lo[a + t] = a + ptr
                     dj = mask - ((cl[t] >> shift) & mask)
                     if dj == 0:
                         continue
-                    W = _fen_below(acc, dj, 0)
-                    S1 = 0.0
-                    if mode == 0:
-                        S1 = _fen_below(acc, dj, 1)
-                    if mode == 1:
-                        cg[t] += W
-                    elif W != 0.0:
+                    W, S1, _ = _fen_below3(acc, dj)
+                    if W != 0.0:
                         _lower_row(loss_kind, t, cw[t], W, S1, theta + sj, cg, cd)
             # children of this node for the next level: stable counting sort by digit
             if level < L - 1:
@@ -360,39 +384,154 @@ def _radix_levels(mode, order, a, b, ss_sorted, lab, sw, vals, theta, loss_kind,
                 cnt[0] = p
                 for e in range(1, radix + 1):
                     cnt[e] += cnt[e - 1]
+                lv_src = levels[level + 1, LV_SRC]
+                ni = levels[level + 1, LV_ROW, a:b]
+                nl = levels[level + 1, LV_LABEL, a:b]
                 for t in range(p, q):
                     e = (cl[t] >> shift) & mask
                     dst = cnt[e]
                     cnt[e] = dst + 1
+                    lv_src[a + dst] = a + t
                     ns[dst] = cs[t]
                     ni[dst] = ci[t]
                     nl[dst] = cl[t]
                     nw[dst] = cw[t]
                     ng[dst] = cg[t]
-                    if mode == 0:  # (the Hessian product has no diagonal to carry)
-                        nd[dst] = cd[t]
+                    nd[dst] = cd[t]
             p = q
         if level < L - 1:
             cs, ns = ns, cs
-            ci, ni = ni, ci
-            cl, nl = nl, cl
             cw, nw = nw, cw
             cg, ng = ng, cg
             cd, nd = nd, cd
     # one scatter per row at the end
     for t in range(m):
         r = ci[t]
-        if mode == 1:
-            out[r] -= 2.0 * sw[r] * cg[t]
-        else:
-            grad_s[r] += cg[t]
-            diag[r] += cd[t]
+        grad_s[r] += cg[t]
+        diag[r] += cd[t]
     return loss
+
+
+
+@njit(cache=True)
+def _flat_hess_vec(a, b, nlab, levels, u, sw, out, work):
+    """:func:`_levels_hess_vec` with one tree over the label ranks (few enough labels).
+
+    Level 0 of :func:`_radix_levels` is one node holding the whole segment in
+    score order, so its pointers give every row's active partners; a Fenwick
+    tree over the full label rank then separates lower from higher labels.
+    """
+    rows = levels[0, LV_ROW]
+    lab = levels[0, LV_LABEL]
+    lv_hi = levels[0, LV_HI]
+    lv_lo = levels[0, LV_LO]
+    top = nlab - 1
+    val = work[0]  # w u in score order
+    tot = work[1]  # sum of the active partners' w u
+    acc = work[2]  # Fenwick tree over label ranks, 1-based (nlab + 1 <= n + 1 entries)
+    for t in range(a, b):
+        r = rows[t]
+        val[t] = sw[r] * u[r]
+        tot[t] = 0.0
+    for e in range(nlab + 1):
+        acc[e] = 0.0
+    ptr = b
+    for t in range(b - 1, a - 1, -1):
+        stop = lv_hi[t]
+        while ptr > stop:
+            ptr -= 1
+            _fen_add(acc, nlab, lab[ptr], val[ptr])
+        if lab[t] != 0:
+            tot[t] += _fen_below(acc, lab[t])
+    for e in range(nlab + 1):
+        acc[e] = 0.0
+    ptr = a
+    for t in range(a, b):
+        stop = lv_lo[t]
+        while ptr < stop:
+            _fen_add(acc, nlab, top - lab[ptr], val[ptr])
+            ptr += 1
+        if lab[t] != top:
+            tot[t] += _fen_below(acc, top - lab[t])
+    for t in range(a, b):
+        r = rows[t]
+        out[r] -= 2.0 * sw[r] * tot[t]
+
+
+@njit(cache=True)
+def _levels_hess_vec(a, b, nlab, levels, u, sw, out, work):
+    """Hessian-vector product of a many-label segment from the loss sweep's level cache.
+
+    ``out[p] -= 2 w_p sum_{active partners q} w_q u_q``: each level replays the
+    Fenwick passes of :func:`_radix_levels` over its stored labels (digits and
+    nodes) and pointer positions, so the active pairs are those of the last
+    loss sweep (no score comparison, no counting sort). A row's value and
+    running sum move from level to level through the stored positions
+    (``LV_SRC``, a gather from one contiguous run per digit), so rows are
+    looked up by id only twice, and every sum is formed in the order of
+    :func:`_radix_levels`.
+    """
+    L, bits = _digit_bits(nlab)
+    radix = 1 << bits
+    mask = radix - 1
+    acc = np.zeros(radix + 1)  # Fenwick tree over the digits, 1-based
+    val, val_up = work[0], work[1]  # w u of the row at each position: this level, above
+    tot, tot_up = work[2], work[3]  # the row's sum of partners' w u so far
+    rows0 = levels[0, LV_ROW]
+    for t in range(a, b):
+        r = rows0[t]
+        val[t] = sw[r] * u[r]
+        tot[t] = 0.0
+    for level in range(L):
+        shift = bits * (L - 1 - level)
+        if level > 0:
+            val, val_up = val_up, val
+            tot, tot_up = tot_up, tot
+            lv_src = levels[level, LV_SRC]
+            for t in range(a, b):
+                e = lv_src[t]
+                val[t] = val_up[e]
+                tot[t] = tot_up[e]
+        lv_lab = levels[level, LV_LABEL]
+        lv_hi = levels[level, LV_HI]
+        lv_lo = levels[level, LV_LO]
+        p = a
+        while p < b:
+            node = lv_lab[p] >> (shift + bits)
+            q = p + 1
+            while q < b and (lv_lab[q] >> (shift + bits)) == node:
+                q += 1
+            if q - p > 1:
+                acc[:] = 0.0
+                ptr = q
+                for t in range(q - 1, p - 1, -1):
+                    stop = lv_hi[t]
+                    while ptr > stop:
+                        ptr -= 1
+                        _fen_add(acc, radix, (lv_lab[ptr] >> shift) & mask, val[ptr])
+                    di = (lv_lab[t] >> shift) & mask
+                    if di != 0:
+                        tot[t] += _fen_below(acc, di)
+                acc[:] = 0.0
+                ptr = p
+                for t in range(p, q):
+                    stop = lv_lo[t]
+                    while ptr < stop:
+                        _fen_add(acc, radix, mask - ((lv_lab[ptr] >> shift) & mask), val[ptr])
+                        ptr += 1
+                    dj = mask - ((lv_lab[t] >> shift) & mask)
+                    if dj != 0:
+                        tot[t] += _fen_below(acc, dj)
+            p = q
+    rows = levels[L - 1, LV_ROW]
+    for t in range(a, b):
+        r = rows[t]
+        out[r] -= 2.0 * sw[r] * tot[t]
 
 
 @njit(cache=True)
 def sweep_loss_grad(s, order, seg, lab, nlab, sw, loss_kind,
-                    grad_s, diag, ptr_hi, ptr_lo, work, theta=1.0):
+                    grad_s, diag, ptr_hi, ptr_lo, work, levels, theta=1.0):
     """Loss over all active pairs, its gradient w.r.t. the scores, and sweep state.
 
     Parameters
@@ -407,9 +546,15 @@ def sweep_loss_grad(s, order, seg, lab, nlab, sw, loss_kind,
     grad_s : float64[n]  out, d loss / d s.
     diag : float64[n]  out, per row 2 w_p (A_p + B_p) (weighted active partner
         counts; squared hinge) or w_p (A_p + B_p) (hinge).
-    ptr_hi, ptr_lo : int[n]  out, pointer positions for the Hessian replay.
-    work : float64[6, n + 1]  work arrays (row 5 keeps the sorted scores for
-        :func:`sweep_hess_vec`).
+    ptr_hi, ptr_lo : int[n]  out, pointer positions for the Hessian replay
+        (two-label segments).
+    work : float64[6 or 8, n + 1]  work arrays (two-label segments keep their
+        masks in rows 3 and 4 for :func:`sweep_hess_vec`; 8 rows when a segment
+        has more than two labels).
+    levels : int[n_levels, LV_CHANNELS, n]  out, the level cache of the
+        many-label segments for :func:`sweep_hess_vec` (``n_levels`` =
+        ``_digit_bits(max(nlab))[0]`` when some segment has more than two
+        labels, else it may be 0).
     theta : float, default 1.0
         Margin: a pair is active when ``s_j > s_i - theta`` and its loss is
         ``(theta - d)^2`` or ``theta - d`` (theta = 1 is RankSVM; the hinge
@@ -438,24 +583,22 @@ def sweep_loss_grad(s, order, seg, lab, nlab, sw, loss_kind,
             loss += _binary_loss_grad(s, order, a, b, lab, sw, loss_kind,
                                       grad_s, diag, ptr_hi, ptr_lo, work, theta)
             continue
-        ss = work[5]  # scores in sorted order, kept for the Hessian replay
-        for t in range(a, b):
-            ss[t] = s[order[t]]
-        loss += _radix_levels(0, order, a, b, ss, lab, sw, ss, theta, loss_kind,
-                              grad_s, diag, grad_s)
+        loss += _radix_levels(order, a, b, s, lab, k, sw, theta, loss_kind, grad_s, diag,
+                              work, levels)
     return loss
 
 
 @njit(cache=True)
 def sweep_hess_vec(u, order, seg, lab, nlab, sw, diag, ptr_hi, ptr_lo, out, work,
-                   theta=1.0):
+                   levels, flat_max_labels=FLAT_HESS_MAX_LABELS):
     """Generalized Hessian (w.r.t. the scores) times ``u``, active set of the last sweep.
 
     ``out[p] = diag[p] u_p - 2 w_p (sum_{active lower j} w_j u_j
     + sum_{active higher k} w_k u_k)``, i.e. the Laplacian of the active pair
-    graph with pair weights ``2 w_i w_j`` applied to ``u``. ``theta`` must be
-    the margin of that sweep (many-label segments compare the sorted scores it
-    left in ``work[5]`` again, which gives the same active pairs).
+    graph with pair weights ``2 w_i w_j`` applied to ``u``. The active pairs
+    are read from what that sweep left: pointer positions and label masks
+    (two labels), the level cache ``levels`` (more labels: one Fenwick tree over
+    the label ranks up to ``flat_max_labels`` labels, else a replay of the levels).
     """
     n = u.shape[0]
     for p in range(n):
@@ -470,7 +613,23 @@ def sweep_hess_vec(u, order, seg, lab, nlab, sw, diag, ptr_hi, ptr_lo, out, work
         if k == 2:
             _binary_hess_vec(u, order, a, b, ptr_hi, ptr_lo, out, work)
             continue
-        _radix_levels(1, order, a, b, work[5], lab, sw, u, theta, SQUARED_HINGE, out, out, out)
+        if k <= flat_max_labels:
+            _flat_hess_vec(a, b, k, levels, u, sw, out, work)
+        else:
+            _levels_hess_vec(a, b, k, levels, u, sw, out, work)
+
+
+def level_cache(nlab, n):
+    """The ``levels`` array :func:`sweep_loss_grad` fills for segments of ``nlab`` labels.
+
+    Shape ``(n_levels, LV_CHANNELS, n)`` (``n_levels`` = 0 when no segment has
+    more than two labels); int32 positions while they fit: 20 bytes a row a level (the per-call
+    arrays they replace took 96).
+    """
+    kmax = int(np.max(nlab)) if len(nlab) else 0
+    n_levels = _digit_bits(kmax)[0] if kmax > 2 else 0
+    dtype = np.int32 if n < 2**31 else np.int64
+    return np.empty((n_levels, LV_CHANNELS, n), dtype=dtype)
 
 
 @njit(cache=True)

@@ -27,7 +27,8 @@ import scipy.sparse as sp
 
 from .._kernels.losses import HINGE, SQUARED_HINGE
 from .._linalg import matvec, rmatvec, sq_rmatvec
-from .._kernels.pair_sweep import count_pairs, sort_segments, sweep_hess_vec, sweep_loss_grad
+from .._kernels.pair_sweep import (FLAT_HESS_MAX_LABELS, count_pairs, level_cache,
+                                   sort_segments, sweep_hess_vec, sweep_loss_grad)
 from ._result import SolverResult
 
 __all__ = ["PairObjective", "RowsObjective", "HuberPairObjective", "newton_cg",
@@ -135,7 +136,9 @@ class PairObjective(_WeightSpace):
         self.ptr_hi = np.empty(n, dtype=np.int64)
         self.ptr_lo = np.empty(n, dtype=np.int64)
         self.hv_s = np.empty(n)
-        self.work = np.zeros((6, n + 1))
+        self.levels = level_cache(nlab, n)  # many-label segments' sweep state
+        self.flat_hess_max_labels = FLAT_HESS_MAX_LABELS  # (tests set 0: the level replay)
+        self.work = np.zeros((8 if len(self.levels) else 6, n + 1))
         self.n_pairs, self.pair_weight = count_pairs(self.members, self.seg, lab, nlab, self.sw)
         self.n_pairs = int(self.n_pairs)
 
@@ -153,12 +156,13 @@ class PairObjective(_WeightSpace):
         kind = self.loss_kind if loss_kind is None else loss_kind
         return sweep_loss_grad(s, self.order, self.seg, self.lab, self.nlab,
                                self.sw, kind, self.grad_s, self.diag,
-                               self.ptr_hi, self.ptr_lo, self.work, self.theta)
+                               self.ptr_hi, self.ptr_lo, self.work, self.levels, self.theta)
 
     def hess_scores(self, u):
         """Generalized Hessian of the pair loss w.r.t. the scores times u (last active set)."""
         sweep_hess_vec(u, self.order, self.seg, self.lab, self.nlab, self.sw,
-                       self.diag, self.ptr_hi, self.ptr_lo, self.hv_s, self.work, self.theta)
+                       self.diag, self.ptr_hi, self.ptr_lo, self.hv_s, self.work, self.levels,
+                       self.flat_hess_max_labels)
         return self.hv_s
 
     def hess_diag_from(self, D, C):
