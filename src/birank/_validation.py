@@ -166,7 +166,11 @@ def as_csr_or_dense(X):
     a canonical X comes back as is, without a copy.
     """
     if sp.issparse(X):
-        X = sp.csr_matrix(X, dtype=_float_dtype(X))
+        dtype = _float_dtype(X)
+        if not (isinstance(X, sp.csr_matrix) and X.dtype == dtype):
+            X = sp.csr_matrix(X, dtype=dtype)
+        # (the same object when canonical: scipy caches has_sorted_indices on it,
+        # and a new wrapper would check all nnz indices again)
         if not X.has_sorted_indices:
             X = X.copy()
             X.sort_indices()

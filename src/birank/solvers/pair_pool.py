@@ -137,9 +137,7 @@ class PairPool:
         if not (sp.issparse(X) or isinstance(X, np.ndarray)) or X.ndim != 2:
             raise TypeError("X must be a 2-D numpy array or a scipy.sparse CSR matrix; "
                             f"got {type(X).__name__}.")
-        if not (sp.issparse(X) and X.format == "csr" and X.dtype == np.float64
-                and X.has_sorted_indices):
-            X = as_csr_or_dense(X)  # (an already canonical CSR is kept: no O(nnz) pass)
+        X = as_csr_or_dense(X)  # (an already canonical X is kept as is, no O(nnz) pass)
         self.X = X
         self.fit_threshold = bool(fit_threshold)
         self.n_samples, self.n_features = X.shape
