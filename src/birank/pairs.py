@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._kernels.id_set import new_table, table_contains, table_insert
-from ._kernels.ordinal_levels import closest_pair_ids, level_pair_counts
+from ._kernels.id_set import new_table, table_contains, table_insert, take_new
+from ._kernels.ordinal_levels import closest_pair_ids, decode_ordinal_ids, level_pair_counts
 
 __all__ = [
     "BipartitePairs",
@@ -192,10 +192,8 @@ class OrdinalPairs(_PairSpace):
         self._rank = (self._run_id - first_run).astype(np.int64)
 
     def decode(self, ids):
-        ids = self._check_ids(ids)
-        r = np.searchsorted(self._offsets, ids, side="right") - 1
-        local = ids - self._offsets[r]
-        return self.order[r], self.order[self._group_start[r] + local]
+        return decode_ordinal_ids(self._check_ids(ids), self._offsets, self.order,
+                                  self._group_start)
 
     def levels(self, ids):
         """Level of each pair: the difference of the distinct-label ranks of its rows.
@@ -361,13 +359,14 @@ def sample_pair_ids(n_pairs, size, rng, chosen=None, replace=False):
         if chosen is not None and len(chosen):
             pool = pool[~chosen.contains(pool)]
         return rng.permutation(pool)[:size]
-    out = np.empty(0, dtype=np.int64)
-    while out.size < size:
-        draw = rng.integers(0, n_pairs, size=2 * (size - out.size) + 8, dtype=np.int64)
-        if chosen is not None and len(chosen):
-            draw = draw[~chosen.contains(draw)]
-        # keep first occurrences, in draw order, of ids not already taken
-        merged = np.concatenate((out, draw))
-        _, first = np.unique(merged, return_index=True)
-        out = merged[np.sort(first)][:size]
+    # sparse regime: rounds of 2 x (still missing) + 8 uniform draws; the first
+    # occurrences, in draw order, of ids not chosen and not taken yet are kept
+    # (hash tables: O(size) memory, no sort of the draws)
+    out = np.empty(size, dtype=np.int64)
+    n_out = 0
+    taken = new_table(size)
+    avoid = chosen.table if chosen is not None and len(chosen) else new_table(0)
+    while n_out < size:
+        draw = rng.integers(0, n_pairs, size=2 * (size - n_out) + 8, dtype=np.int64)
+        n_out = take_new(draw, avoid, taken, out, n_out)
     return out

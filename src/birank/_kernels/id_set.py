@@ -46,3 +46,28 @@ def table_contains(table, ids):
     for k in range(ids.shape[0]):
         out[k] = ids[k] >= 0 and table[slot(table, ids[k])] == ids[k]
     return out
+
+
+@njit(cache=True)
+def take_new(draw, chosen, taken, out, n_out):
+    """Append to ``out[n_out:]`` the ids of ``draw``, in order, in neither table.
+
+    Each id taken goes into ``taken`` (sized for all of ``out``, so at most half
+    full); stops when ``out`` is full. Returns the new count. The same ids, in
+    the same order, as keeping the first occurrences of ``out[:n_out]`` followed
+    by the draws not in ``chosen``.
+    """
+    size = out.shape[0]
+    for k in range(draw.shape[0]):
+        if n_out == size:
+            break
+        x = draw[k]
+        if chosen[slot(chosen, x)] == x:
+            continue
+        h = slot(taken, x)
+        if taken[h] == x:
+            continue
+        taken[h] = x
+        out[n_out] = x
+        n_out += 1
+    return n_out

@@ -60,3 +60,31 @@ def level_pair_counts(rank, run_id, run_begin, run_end, max_level):
             run = run_id[p] - r
             counts[r] += run_end[run] - run_begin[run]
     return counts
+
+
+@njit(cache=True)
+def decode_ordinal_ids(ids, offsets, order, group_start):
+    """Rows ``(a, b)`` of ordinal pair ids (:meth:`birank.pairs.OrdinalPairs.decode`).
+
+    The upper row's sorted position p is the last with ``offsets[p] <= id``
+    (binary search); the lower row is ``group_start[p] + id - offsets[p]``.
+    Only the two outputs are allocated (a NumPy version makes five temporary
+    arrays the size of ``ids``).
+    """
+    m = ids.shape[0]
+    a = np.empty(m, dtype=np.int64)
+    b = np.empty(m, dtype=np.int64)
+    n = offsets.shape[0] - 1
+    for k in range(m):
+        x = ids[k]
+        lo = 0
+        hi = n  # offsets[lo] <= x < offsets[hi]
+        while hi - lo > 1:
+            mid = (lo + hi) >> 1
+            if offsets[mid] <= x:
+                lo = mid
+            else:
+                hi = mid
+        a[k] = order[lo]
+        b[k] = order[group_start[lo] + x - offsets[lo]]
+    return a, b

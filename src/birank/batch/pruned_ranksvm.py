@@ -92,7 +92,10 @@ def select_pairs(y, n_closest=None, n_random=None, groups=None, random_state=Non
     n_random = n_closest if n_random is None else int(n_random)
     n_random = min(n_random, space.n_pairs - n_closest)
     if n_random > 0:
-        chosen = ChosenSet(closest) if n_closest else None
+        chosen = None
+        if n_closest:
+            chosen = ChosenSet()
+            chosen.add(closest, new=True)  # (closest ids are distinct: no sort)
         extra = sample_pair_ids(space.n_pairs, n_random, rng, chosen=chosen)
         ids = np.concatenate((closest, extra))
     else:
@@ -113,8 +116,10 @@ def _sample_level_one(space, n_level1, size, rng):
         draw = min(space.n_pairs - len(chosen),
                    int(np.ceil(want * space.n_pairs / n_level1 * 1.1)) + 16)
         ids = sample_pair_ids(space.n_pairs, draw, rng, chosen=chosen)
-        chosen.add(ids)
-        ids = ids[space.levels(ids) == 1][:want]
+        chosen.add(ids, new=True)  # (distinct and not chosen yet: no sort)
+        if n_level1 < space.n_pairs:  # else every pair is at level 1 (two label values)
+            ids = ids[space.levels(ids) == 1]
+        ids = ids[:want]
         kept.append(ids)
         have += ids.shape[0]
     return np.concatenate(kept) if kept else np.empty(0, dtype=np.int64)

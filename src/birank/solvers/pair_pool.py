@@ -54,16 +54,18 @@ def xargs(X):
 
 
 def check_costs(C, n, name="C"):
-    """``C`` as a float64 array of ``n`` finite costs > 0 (a scalar is broadcast)."""
+    """``C`` as a float64 array of ``n`` finite costs > 0.
+
+    A single cost comes back as a read-only broadcast view (no O(n) array: the
+    pool copies the costs into its own rows anyway).
+    """
     C = np.asarray(C, dtype=np.float64).reshape(-1)
-    if C.shape[0] == 1 and n != 1:
-        C = np.full(n, C[0])
-    if C.shape[0] != n:
+    if C.shape[0] != n and C.shape[0] != 1:
         raise ValueError(f"{name} has {C.shape[0]} entries; expected {n}.")
     if not np.all(np.isfinite(C)) or np.any(C <= 0):
         bad = C[~(np.isfinite(C) & (C > 0))][0]
         raise ValueError(f"{name} must be finite and > 0 for every row; got {bad!r}.")
-    return C
+    return np.broadcast_to(C, (n,)) if C.shape[0] != n else C
 
 
 def _check_rows(a, b, n_samples):
@@ -74,8 +76,8 @@ def _check_rows(a, b, n_samples):
                          f"{b.shape[0]}.")
     if a.size and not (np.issubdtype(a.dtype, np.integer) and np.issubdtype(b.dtype, np.integer)):
         raise TypeError("a and b must be integer row indices.")
-    a = a.astype(np.int64)
-    b = b.astype(np.int64)
+    a = a.astype(np.int64, copy=False)  # (no copy of int64 rows: O(pairs) memory)
+    b = b.astype(np.int64, copy=False)
     if a.size:
         for name, v in (("a", a), ("b", b)):
             if v.min() < -1 or v.max() >= n_samples:
