@@ -209,7 +209,7 @@ def main(argv=None):
     p.add_argument("--quick", action="store_true", help="10^5 synthetic rows instead of 10^6")
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--big-repeat", type=int, default=1,
-                   help="seeds for the 10^6-row WeightedSVM / LinearSVC comparison")
+                   help="seeds for the 10^6-row WeightedSVM / LinearSVC comparison (0: skip it)")
     p.add_argument("--tol", type=float, default=0.1, help="WeightedSVM / LinearSVC tol")
     p.add_argument("--loss", nargs="+", default=["hinge", "squared_hinge"],
                    choices=["hinge", "squared_hinge"], help="comparison 1: the losses")
@@ -229,8 +229,10 @@ def main(argv=None):
         sets = [("a9a", *a9a), ("w8a", *_load(args.data_dir, "w8a", n_features=300))]
         if not args.synth_only:
             bench_wsvm(sets, args.repeat, args.tol, args.loss)
-        # the 10^6-row fits run 1000 passes (minutes each): --big-repeat seeds
-        bench_wsvm([(f"synth {n:.0e}", _csr32(Xs), ys)], args.big_repeat, args.tol, args.loss)
+        # the 10^6-row fits run 1000 passes (minutes each): --big-repeat seeds (0: skip)
+        if args.big_repeat > 0:
+            bench_wsvm([(f"synth {n:.0e}", _csr32(Xs), ys)], args.big_repeat, args.tol,
+                       args.loss)
     if "2" in args.only:
         from birank.datasets import load_housing
 
