@@ -413,19 +413,49 @@ def _radix_levels(order, a, b, s, lab, nlab, sw, theta, loss_kind, grad_s, diag,
 
 
 
+@njit(cache=True, inline="always")
+def _replay_node(p, q, lab, shift, mask, top, size, lv_hi, lv_lo, val, tot, acc):
+    """The two passes of :func:`_radix_levels` over the node at positions ``p .. q-1``,
+    on the pointers the loss sweep stored, for the Hessian product.
+
+    A row's key is ``(lab >> shift) & mask`` in ``0 .. top``; pass "hi" adds to
+    ``tot[t]`` the ``val`` of the active partners with a smaller key, pass "lo"
+    those with a larger one (a Fenwick tree ``acc`` over ``size`` keys, reset here).
+    """
+    for e in range(size + 1):
+        acc[e] = 0.0
+    ptr = q
+    for t in range(q - 1, p - 1, -1):
+        stop = lv_hi[t]
+        while ptr > stop:
+            ptr -= 1
+            _fen_add(acc, size, (lab[ptr] >> shift) & mask, val[ptr])
+        di = (lab[t] >> shift) & mask
+        if di != 0:
+            tot[t] += _fen_below(acc, di)
+    for e in range(size + 1):
+        acc[e] = 0.0
+    ptr = p
+    for t in range(p, q):
+        stop = lv_lo[t]
+        while ptr < stop:
+            _fen_add(acc, size, top - ((lab[ptr] >> shift) & mask), val[ptr])
+            ptr += 1
+        dj = top - ((lab[t] >> shift) & mask)
+        if dj != 0:
+            tot[t] += _fen_below(acc, dj)
+
+
 @njit(cache=True)
 def _flat_hess_vec(a, b, nlab, levels, u, sw, out, work):
     """:func:`_levels_hess_vec` with one tree over the label ranks (few enough labels).
 
     Level 0 of :func:`_radix_levels` is one node holding the whole segment in
     score order, so its pointers give every row's active partners; a Fenwick
-    tree over the full label rank then separates lower from higher labels.
+    tree over the full label rank (the key: no shift, every bit) then separates
+    lower from higher labels.
     """
     rows = levels[0, LV_ROW]
-    lab = levels[0, LV_LABEL]
-    lv_hi = levels[0, LV_HI]
-    lv_lo = levels[0, LV_LO]
-    top = nlab - 1
     val = work[0]  # w u in score order
     tot = work[1]  # sum of the active partners' w u
     acc = work[2]  # Fenwick tree over label ranks, 1-based (nlab + 1 <= n + 1 entries)
@@ -433,26 +463,8 @@ def _flat_hess_vec(a, b, nlab, levels, u, sw, out, work):
         r = rows[t]
         val[t] = sw[r] * u[r]
         tot[t] = 0.0
-    for e in range(nlab + 1):
-        acc[e] = 0.0
-    ptr = b
-    for t in range(b - 1, a - 1, -1):
-        stop = lv_hi[t]
-        while ptr > stop:
-            ptr -= 1
-            _fen_add(acc, nlab, lab[ptr], val[ptr])
-        if lab[t] != 0:
-            tot[t] += _fen_below(acc, lab[t])
-    for e in range(nlab + 1):
-        acc[e] = 0.0
-    ptr = a
-    for t in range(a, b):
-        stop = lv_lo[t]
-        while ptr < stop:
-            _fen_add(acc, nlab, top - lab[ptr], val[ptr])
-            ptr += 1
-        if lab[t] != top:
-            tot[t] += _fen_below(acc, top - lab[t])
+    _replay_node(a, b, levels[0, LV_LABEL], 0, -1, nlab - 1, nlab, levels[0, LV_HI],
+                 levels[0, LV_LO], val, tot, acc)
     for t in range(a, b):
         r = rows[t]
         out[r] -= 2.0 * sw[r] * tot[t]
@@ -493,8 +505,6 @@ def _levels_hess_vec(a, b, nlab, levels, u, sw, out, work):
                 val[t] = val_up[e]
                 tot[t] = tot_up[e]
         lv_lab = levels[level, LV_LABEL]
-        lv_hi = levels[level, LV_HI]
-        lv_lo = levels[level, LV_LO]
         p = a
         while p < b:
             node = lv_lab[p] >> (shift + bits)
@@ -502,26 +512,8 @@ def _levels_hess_vec(a, b, nlab, levels, u, sw, out, work):
             while q < b and (lv_lab[q] >> (shift + bits)) == node:
                 q += 1
             if q - p > 1:
-                acc[:] = 0.0
-                ptr = q
-                for t in range(q - 1, p - 1, -1):
-                    stop = lv_hi[t]
-                    while ptr > stop:
-                        ptr -= 1
-                        _fen_add(acc, radix, (lv_lab[ptr] >> shift) & mask, val[ptr])
-                    di = (lv_lab[t] >> shift) & mask
-                    if di != 0:
-                        tot[t] += _fen_below(acc, di)
-                acc[:] = 0.0
-                ptr = p
-                for t in range(p, q):
-                    stop = lv_lo[t]
-                    while ptr < stop:
-                        _fen_add(acc, radix, mask - ((lv_lab[ptr] >> shift) & mask), val[ptr])
-                        ptr += 1
-                    dj = mask - ((lv_lab[t] >> shift) & mask)
-                    if dj != 0:
-                        tot[t] += _fen_below(acc, dj)
+                _replay_node(p, q, lv_lab, shift, mask, mask, radix, levels[level, LV_HI],
+                             levels[level, LV_LO], val, tot, acc)
             p = q
     rows = levels[L - 1, LV_ROW]
     for t in range(a, b):
