@@ -11,6 +11,7 @@ from sklearn.svm import LinearSVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import birank.batch.active_ranksvm as active_module
+import birank.solvers.dual_cd as dual_cd_solver_module
 from birank.batch.active_ranksvm import ActiveRankSVM
 from birank.batch.weighted_svm import WeightedSVM
 from birank.metrics import roc_auc
@@ -386,7 +387,7 @@ def test_newton_finish_skipped_for_a_too_large_dense_pool(monkeypatch):
     rng = np.random.default_rng(14)
     X = rng.normal(size=(200, 3))
     y = (X @ [1.0, -1.0, 0.5] + rng.normal(size=200) > 0).astype(int)
-    monkeypatch.setattr(active_module, "_MAX_DENSE_POOL", 10)
+    monkeypatch.setattr(dual_cd_solver_module, "MAX_POOL_MATRIX", 10)
     with pytest.warns(ConvergenceWarning, match="did not converge"):
         model = ActiveRankSVM(budget=3000, batch_size=500, C=1.0, max_iter=5,
                               random_state=0).fit(X, y)

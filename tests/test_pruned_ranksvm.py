@@ -119,7 +119,7 @@ def test_bad_input_is_a_clear_error_and_input_is_not_mutated():
 def test_newton_finish_only_when_the_pool_matrix_fits(monkeypatch, sparse):
     # a stalled dual CD over O(N) pairs is finished by Newton on the pool matrix only
     # when that matrix fits the budget, for sparse X too (2N pair rows are several X)
-    import birank.batch.pruned_ranksvm as pruned_module
+    import birank.solvers.dual_cd as dual_cd_solver_module
     from sklearn.exceptions import ConvergenceWarning
 
     rng = np.random.default_rng(3)
@@ -132,7 +132,7 @@ def test_newton_finish_only_when_the_pool_matrix_fits(monkeypatch, sparse):
     with warnings.catch_warnings():
         warnings.simplefilter("error", ConvergenceWarning)
         assert PrunedRankSVM(**kw).fit(X, y).final_solver_ == "newton"
-    monkeypatch.setattr(pruned_module, "_MAX_DENSE_POOL", 100)
+    monkeypatch.setattr(dual_cd_solver_module, "MAX_POOL_MATRIX", 100)
     with pytest.warns(ConvergenceWarning, match="did not converge"):
         model = PrunedRankSVM(**kw).fit(X, y)
     assert model.final_solver_ == "dual_cd"

@@ -15,7 +15,6 @@ from .._validation import (Interval, Options, check_random_state, check_X, check
                            draw_seed, encode_binary, validate_params)
 from ..base import BinaryRankerMixin
 from ..solvers.dual_cd import PairDualCD, xargs
-from ..solvers.newton import solve_rows
 from ._active_pool import ChosenPool
 from ._active_sampling import STRATEGIES, JointSpace, SoftSampler, hard_select
 
@@ -23,9 +22,6 @@ __all__ = ["ActiveRankSVM"]
 
 #: relative duality gap (hinge) or gradient ratio (squared hinge) of the Newton finish
 NEWTON_TOL = 1e-4
-#: largest pool matrix the Newton finish may build, in stored numbers (dense cells or
-#: CSR entries; 2**25: 256-400 MB)
-_MAX_DENSE_POOL = 2**25
 
 
 class ActiveRankSVM(BinaryRankerMixin, BaseEstimator):
@@ -348,12 +344,11 @@ default='soft-correct'
         if converged:
             return solver.w
         message = solver.not_converged_message("PairDualCD", self.max_iter, self.tol)
-        if solver.pool_matrix_size() > _MAX_DENSE_POOL:
+        t1 = time.perf_counter()
+        res = solver.newton_finish(NEWTON_TOL)
+        if res is None:  # the pool matrix would be too large
             warnings.warn(message, ConvergenceWarning, stacklevel=4)
             return solver.w
-        t1 = time.perf_counter()
-        res = solve_rows(solver.pool_matrix(), solver.C_, self.loss, w0=solver.w,
-                         tol=NEWTON_TOL)
         w_newton = res.coef
         rounds.add_time(time.perf_counter() - t1)
         if not res.converged:

@@ -22,14 +22,10 @@ from ..pairs import ChosenSet, OrdinalPairs, sample_pair_ids
 from ..solvers.dual_cd import PairDualCD
 from ..solvers.kernel_dual_cd import KernelPairDualCD, point_kernel, rbf_gamma
 from ..solvers.kernel_newton import check_kernel_memory, solve_kernel_ranksvm
-from ..solvers.newton import solve_rows
 from .ranksvm import RankSVM
 
 __all__ = ["PrunedRankSVM", "select_pairs"]
 
-#: a stalled linear dual CD is finished by Newton on the pool matrix up to this many
-#: stored numbers (dense cells or CSR entries: 2^25 is 0.3-0.4 GB)
-_MAX_DENSE_POOL = 2**25
 
 
 def select_pairs(y, n_closest=None, n_random=None, groups=None, random_state=None):
@@ -334,12 +330,10 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
             return solver.coef_.copy()
         # the pool holds O(N) pairs here (not a budget as in ActiveRankSVM): its matrix
         # is formed only when small (sparse too: 2N pair rows are several times X)
-        if solver.pool_matrix_size() <= _MAX_DENSE_POOL:
-            res = solve_rows(solver.pool_matrix(), solver.C_, self.loss, w0=solver.w,
-                             tol=min(self.tol, 1e-4), max_iter=self.max_iter)
-            if res.converged:
-                self.final_solver_ = "newton"
-                return res.coef[:-1].copy()
+        res = solver.newton_finish(min(self.tol, 1e-4), max_iter=self.max_iter)
+        if res is not None and res.converged:
+            self.final_solver_ = "newton"
+            return res.coef[:-1].copy()
         warnings.warn(solver.not_converged_message("PrunedRankSVM (dual CD)", self.max_iter,
                                                    self.tol), ConvergenceWarning, stacklevel=4)
         return solver.coef_.copy()

@@ -17,7 +17,12 @@ import numpy as np
 
 from .._validation import check_random_state, draw_seed
 from ._result import SolverResult
+from .newton import solve_rows
 from .pair_pool import PairPool, check_costs, xargs
+
+#: largest pool matrix :meth:`DualCD.newton_finish` forms, in stored numbers (dense
+#: cells or CSR entries; 2**25 is 0.25-0.4 GB)
+MAX_POOL_MATRIX = 2**25
 
 __all__ = ["DualCD", "PairDualCD", "xargs"]
 
@@ -202,6 +207,19 @@ class DualCD:
     def pool_matrix_size(self):
         """Numbers the pool matrix would store, see :meth:`PairPool.pool_matrix_size`."""
         return self.pool.pool_matrix_size()
+
+    def newton_finish(self, tol, max_iter=1000):
+        """Newton on the pool matrix from the current w (``solve_rows``), or None.
+
+        For a pool dual CD cannot finish (many rows over few features: its dual
+        is degenerate and coordinate steps creep). None when the matrix would
+        hold more than :data:`MAX_POOL_MATRIX` numbers (dense cells or CSR
+        entries), so that the finish never needs more memory than that.
+        """
+        if self.pool_matrix_size() > MAX_POOL_MATRIX:
+            return None
+        return solve_rows(self.pool_matrix(), self.C_, self.loss, w0=self.w, tol=tol,
+                          max_iter=max_iter)
 
     def primal_objective(self):
         """``1/2 (|w|^2 + theta^2) + sum_p C_p loss(1 - w.z_p)``."""
