@@ -177,7 +177,7 @@ def bench_small():
     """german.numer: the two round settings, and the Newton finish of a degenerate pool."""
     import warnings
 
-    import birank.batch.active_ranksvm as active_module
+    import birank.solvers.dual_cd as dual_cd_solver
     from birank.batch._active_sampling import JointSpace
     from birank.datasets import load_german_numer
 
@@ -200,19 +200,19 @@ def bench_small():
               f"median {np.median(times):.2f}s, last round finished by Newton in "
               f"{newton}/{len(aucs)} fits", flush=True)
     # the whole set, one pool: the objective dual CD leaves, and the Newton finish.
-    # Dense X, so that _MAX_DENSE_POOL = 0 can switch the finish off.
+    # Dense X, as in the recorded runs; MAX_POOL_MATRIX = 0 switches the finish off.
     X = X.toarray() if hasattr(X, "toarray") else X
     fits = {}
     for label, cap in (("dual CD alone (1000 passes)", 0),
-                       ("with the Newton finish", active_module._MAX_DENSE_POOL)):
-        saved = active_module._MAX_DENSE_POOL
-        active_module._MAX_DENSE_POOL = cap  # 0: the finish is never allowed
+                       ("with the Newton finish", dual_cd_solver.MAX_POOL_MATRIX)):
+        saved = dual_cd_solver.MAX_POOL_MATRIX
+        dual_cd_solver.MAX_POOL_MATRIX = cap  # 0: the finish is never allowed
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 fits[label] = _timed(lambda: ActiveRankSVM(random_state=0).fit(X, y))
         finally:
-            active_module._MAX_DENSE_POOL = saved
+            dual_cd_solver.MAX_POOL_MATRIX = saved
     m0 = fits["dual CD alone (1000 passes)"][0]
     a, b = JointSpace((y == m0.classes_[1]).astype(int), 1.0).decode(m0.pool_ids_)
     Z = X[a] - X[b]
