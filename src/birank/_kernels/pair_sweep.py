@@ -275,6 +275,16 @@ LV_ROW, LV_LABEL, LV_SRC, LV_HI, LV_LO = 0, 1, 2, 3, 4
 LV_CHANNELS = 5
 
 
+@njit(cache=True, inline="always")
+def _node_end(lab, p, stop, sh):
+    """End of the node starting at position p: rows sharing the label bits above ``sh``."""
+    node = lab[p] >> sh
+    q = p + 1
+    while q < stop and (lab[q] >> sh) == node:
+        q += 1
+    return q
+
+
 @njit(cache=True)
 def _radix_levels(order, a, b, s, lab, nlab, sw, theta, loss_kind, grad_s, diag, work,
                   levels):
@@ -334,10 +344,7 @@ def _radix_levels(order, a, b, s, lab, nlab, sw, theta, loss_kind, grad_s, diag,
         lv_lo = levels[level, LV_LO]
         p = 0
         while p < m:
-            node = cl[p] >> (shift + bits)
-            q = p + 1
-            while q < m and (cl[q] >> (shift + bits)) == node:
-                q += 1
+            q = _node_end(cl, p, m, shift + bits)
             if q - p > 1:
                 # pass "hi": rows by descending score against active lower digits
                 acc[:, :] = 0.0
@@ -507,10 +514,7 @@ def _levels_hess_vec(a, b, nlab, levels, u, sw, out, work):
         lv_lab = levels[level, LV_LABEL]
         p = a
         while p < b:
-            node = lv_lab[p] >> (shift + bits)
-            q = p + 1
-            while q < b and (lv_lab[q] >> (shift + bits)) == node:
-                q += 1
+            q = _node_end(lv_lab, p, b, shift + bits)
             if q - p > 1:
                 _replay_node(p, q, lv_lab, shift, mask, mask, radix, levels[level, LV_HI],
                              levels[level, LV_LO], val, tot, acc)
