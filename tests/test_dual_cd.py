@@ -517,6 +517,32 @@ def test_pair_pool_checks_its_rows():
     np.testing.assert_array_equal(pool.alpha_, [0.0, 0.0])
 
 
+@pytest.mark.parametrize("layout", ["dense", "csr"])
+@pytest.mark.parametrize("compact_rows", [False, True])
+def test_row_index_width_does_not_change_the_solution(layout, compact_rows):
+    # the pool stores (a, b) as int32 below 2^31 rows of X (half the memory of an
+    # O(N) pool); rows given as int64, int32 or uint16 are the same pool, bit for bit
+    rng = np.random.default_rng(5)
+    X, a, b, C = make_problem(rng, n=12, d=4)
+    X = sp.csr_matrix(X) if layout == "csr" else X
+    sols = []
+    for dt in (np.int64, np.int32, np.uint16):
+        aa, bb = a.astype(dt), b.astype(dt)
+        if dt == np.uint16:  # no -1 in an unsigned type: real pairs only
+            keep = (a >= 0) & (b >= 0)
+            aa, bb = a[keep].astype(dt), b[keep].astype(dt)
+        solver = PairDualCD(X, tol=1e-10, max_iter=10_000, random_state=0,
+                            compact_rows=compact_rows)
+        solver.add_rows(aa, bb, C[: aa.size])
+        assert solver.solve()
+        ra, rb = solver.rows_
+        assert ra.dtype == rb.dtype == np.int32
+        np.testing.assert_array_equal(ra, aa.astype(np.int64))
+        sols.append(solver.coef_.copy())
+    np.testing.assert_array_equal(sols[0], sols[1])
+    assert np.all(np.isfinite(sols[2]))
+
+
 @pytest.mark.kernel
 @pytest.mark.parametrize("squared", [False, True])
 @pytest.mark.parametrize("fit_threshold", [False, True])

@@ -227,3 +227,30 @@ def test_many_label_levels_match_bruteforce(theta, n, levels):
     # hinge coefficients (counts) on the same levels
     hinge = PairObjective(X, y, None, sw, loss_kind=HINGE, theta=theta)
     assert hinge.loss_at_scores(s) == pytest.approx(float(np.sum(c[act] * r[act])), rel=1e-11)
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("n", [300, 2500])
+def test_unit_weight_sweeps_equal_the_weighted_ones_bit_for_bit(n):
+    # without sample weights the many-label sweeps skip reading them; multiplying by
+    # 1.0 is exact, so loss, gradient and both Hessian paths are the same numbers
+    rng = np.random.default_rng(8)
+    X = rng.normal(size=(n, 4))
+    y = np.round(rng.normal(size=n), 3)
+    s, u = X @ rng.normal(size=4), X @ rng.normal(size=4)
+    obj = PairObjective(X, y, None, None, C=1.0)
+    assert obj.unit_weights and obj.nlab[0] > 2
+    assert not PairObjective(X, y, None, np.full(n, 2.0)).unit_weights
+    got, flat0 = {}, obj.flat_hess_max_labels
+    for unit in (True, False):
+        obj.unit_weights = unit
+        loss = obj.loss_at_scores(s)
+        hv = []
+        for flat_max in (obj.flat_hess_max_labels, 0):
+            obj.flat_hess_max_labels = flat_max
+            hv.append(obj.hess_scores(u).copy())
+        obj.flat_hess_max_labels = flat0
+        got[unit] = (loss, obj.grad_s.copy(), obj.diag.copy(), *hv)
+    assert got[True][0] == got[False][0]
+    for a, b in zip(got[True][1:], got[False][1:]):
+        np.testing.assert_array_equal(a, b)

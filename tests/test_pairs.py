@@ -41,6 +41,25 @@ def test_ordinal_pairs_decode_every_pair_once(seed):
     assert set(got) == brute_pairs(y, groups)
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_ordinal_rows_are_int32_and_decode_equals_a_numpy_search(seed):
+    # row indices (order, decode's a and b) are int32 below 2^31 rows: the pair
+    # ids and offsets stay int64, and decoding equals the searchsorted definition
+    rng = np.random.default_rng(seed)
+    n = 200
+    y = rng.integers(0, 9, n).astype(float)
+    groups = rng.integers(0, 4, n) if seed % 2 else None
+    space = OrdinalPairs(y, groups)
+    assert space.order.dtype == np.int32 and space._offsets.dtype == np.int64
+    ids = rng.integers(0, space.n_pairs, 500)
+    a, b = space.decode(ids)
+    assert a.dtype == b.dtype == np.int32
+    p = np.searchsorted(space._offsets, ids, side="right") - 1
+    np.testing.assert_array_equal(a, space.order[p])
+    np.testing.assert_array_equal(b, space.order[space._group_start[p] + ids - space._offsets[p]])
+    assert np.all(y[a] > y[b])
+
+
 def test_ordinal_equals_bipartite_set_for_binary_labels():
     y = np.array([1, 0, 0, 1, 1, 0, 0])
     a1, b1 = BipartitePairs(y).enumerate()

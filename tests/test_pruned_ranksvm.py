@@ -83,6 +83,20 @@ def test_groups_make_pairs_only_within_a_query():
         PrunedRankSVM().fit(X, y, groups=[0, 1, 2])
 
 
+def test_no_pair_warning_looks_inside_each_group():
+    X, _ = _data(5, n=12)
+    groups = np.repeat([0, 1, 2], 4)
+    y = groups.astype(float)  # labels differ across groups only: no pair within one
+    with pytest.warns(UserWarning, match="no pair of rows has different labels within a group"):
+        model = PrunedRankSVM().fit(X, y, groups)
+    np.testing.assert_array_equal(model.coef_, 0.0)
+    y[5] += 1.0  # one group now has two labels: pairs, no warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        model = PrunedRankSVM().fit(X, y, groups)
+    assert model.n_total_pairs_ == 3
+
+
 @pytest.mark.parametrize("kernel", ["linear", "rbf"])
 def test_same_random_state_is_bit_identical_and_dense_equals_csr(kernel):
     X, y = _data(4)

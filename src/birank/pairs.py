@@ -21,7 +21,8 @@ from __future__ import annotations
 import numpy as np
 
 from ._kernels.id_set import new_table, table_contains, table_insert, take_new
-from ._kernels.ordinal_levels import closest_pair_ids, decode_ordinal_ids, level_pair_counts
+from ._kernels.ordinal_levels import (closest_pair_ids, decode_ordinal_ids, level_pair_counts,
+                                      ordinal_runs)
 
 __all__ = [
     "BipartitePairs",
@@ -166,30 +167,25 @@ class OrdinalPairs(_PairSpace):
         if not np.all(np.isfinite(y)):
             raise ValueError("y must be finite to form ordinal pairs.")
         groups = _as_groups(groups, y.shape[0])
-        gid = (np.zeros(y.shape[0], dtype=np.int64) if groups is None
-               else np.unique(groups, return_inverse=True)[1].astype(np.int64))
-        self.order = np.lexsort((y, gid)).astype(np.int64)
-        ys, gs = y[self.order], gid[self.order]
         n = y.shape[0]
-        # start of each row's group, and of its run of equal labels, in sorted order
-        new_group = np.ones(n, dtype=bool)
-        new_group[1:] = gs[1:] != gs[:-1]
-        new_run = new_group.copy()
-        new_run[1:] |= ys[1:] != ys[:-1]
-        idx = np.arange(n)
-        group_start = np.maximum.accumulate(np.where(new_group, idx, 0))
-        run_start = np.maximum.accumulate(np.where(new_run, idx, 0))
-        self._lower = (run_start - group_start).astype(np.int64)  # partners per row
-        self._group_start = group_start.astype(np.int64)
-        self._offsets = np.concatenate(([0], np.cumsum(self._lower)))
+        # row indices as int32 below 2^31 rows: these arrays, and the (a, b) rows that
+        # decode() returns, take half the memory (pair ids and offsets stay int64)
+        index = np.int32 if n < 2**31 else np.int64
+        if groups is None:
+            self.order = np.argsort(y, kind="stable").astype(index, copy=False)
+            gs = np.zeros(n, dtype=np.int8)  # one group
+        else:
+            gid = np.unique(groups, return_inverse=True)[1].reshape(-1)
+            self.order = np.lexsort((y, gid)).astype(index, copy=False)
+            gs = gid[self.order]
+        ys = y[self.order]
+        # start of each row's group and of each run of equal labels in sorted order, the
+        # pair id of each row's first partner (its partners are the group's rows below
+        # its run), and the distinct-label rank inside the group (lin-jan-lin levels,
+        # see closest())
+        (self._offsets, self._group_start, self._run_id, self._run_begin,
+         self._rank) = ordinal_runs(ys, gs, index)
         self.n_pairs = int(self._offsets[-1])
-        # runs of equal labels: global run id per sorted position, run bounds, and the
-        # distinct-label rank inside the group (lin-jan-lin levels, see closest())
-        self._run_id = (np.cumsum(new_run) - 1).astype(np.int64)
-        self._run_begin = np.flatnonzero(new_run).astype(np.int64)
-        self._run_end = np.append(self._run_begin[1:], n).astype(np.int64)
-        first_run = np.maximum.accumulate(np.where(new_group, self._run_id, 0))
-        self._rank = (self._run_id - first_run).astype(np.int64)
 
     def decode(self, ids):
         return decode_ordinal_ids(self._check_ids(ids), self._offsets, self.order,
@@ -211,8 +207,7 @@ class OrdinalPairs(_PairSpace):
 
     def level_counts(self, max_level):
         """Number of pairs at levels ``1 .. max_level`` (array index = level; index 0 is 0)."""
-        return level_pair_counts(self._rank, self._run_id, self._run_begin, self._run_end,
-                                 int(max_level))
+        return level_pair_counts(self._rank, self._run_id, self._run_begin, int(max_level))
 
     def closest(self, n):
         """Ids of the ``n`` order-closest pairs: level 1, then level 2, ... (lin-jan-lin Alg. 1).
@@ -236,7 +231,7 @@ class OrdinalPairs(_PairSpace):
         if not 0 <= n <= self.n_pairs:
             raise ValueError(f"cannot take {n} closest pairs: the space has {self.n_pairs}.")
         ids, _ = closest_pair_ids(n, self._rank, self._run_id, self._run_begin,
-                                  self._run_end, self._offsets, self._group_start)
+                                  self._offsets, self._group_start)
         return ids
 
 

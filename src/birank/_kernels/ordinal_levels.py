@@ -17,7 +17,51 @@ from numba import njit
 
 
 @njit(cache=True)
-def closest_pair_ids(n_take, rank, run_id, run_begin, run_end, offsets, group_start):
+def ordinal_runs(ys, gs, index):
+    """Bookkeeping of :class:`birank.pairs.OrdinalPairs` from labels and group ids in
+    sorted order, in one pass and without temporaries (indices of dtype ``index``).
+
+    Returns ``offsets`` (int64, pair id of each row's first partner; the last entry
+    is the number of pairs), ``group_start`` (first position of the row's group),
+    ``run_id`` (global run of equal labels), ``run_begin`` (first position of each
+    run; the run ends where the next begins) and ``rank`` (distinct-label rank
+    inside the group).
+    """
+    n = ys.shape[0]
+    offsets = np.empty(n + 1, dtype=np.int64)
+    group_start = np.empty(n, dtype=index)
+    run_id = np.empty(n, dtype=index)
+    rank = np.empty(n, dtype=index)
+    n_runs = 0
+    for p in range(n):
+        if p == 0 or gs[p] != gs[p - 1] or ys[p] != ys[p - 1]:
+            n_runs += 1
+    run_begin = np.empty(n_runs + 1, dtype=index)
+    offsets[0] = 0
+    g0 = 0  # start of the current group
+    r0 = 0  # start of the current run
+    run = -1
+    first_run = 0
+    for p in range(n):
+        new_group = p == 0 or gs[p] != gs[p - 1]
+        if new_group:
+            g0 = p
+        if new_group or ys[p] != ys[p - 1]:
+            r0 = p
+            run += 1
+            run_begin[run] = p
+            if new_group:
+                first_run = run
+        group_start[p] = g0
+        run_id[p] = run
+        rank[p] = run - first_run
+        offsets[p + 1] = offsets[p] + (r0 - g0)  # partners: the group's rows below the run
+    run_begin[n_runs] = n
+    return offsets, group_start, run_id, run_begin, rank
+
+
+@njit(cache=True)
+def closest_pair_ids(n_take, rank, run_id, run_begin, offsets, group_start):
     """The first ``n_take`` pair ids in level order, and their levels.
 
     O(N) per level visited plus O(n_take); the caller checks that
@@ -36,7 +80,7 @@ def closest_pair_ids(n_take, rank, run_id, run_begin, run_end, offsets, group_st
             seen = True
             run = run_id[p] - r
             base = offsets[p] - group_start[p]
-            for q in range(run_begin[run], run_end[run]):
+            for q in range(run_begin[run], run_begin[run + 1]):
                 if count == n_take:
                     break
                 ids[count] = base + q
@@ -51,14 +95,14 @@ def closest_pair_ids(n_take, rank, run_id, run_begin, run_end, offsets, group_st
 
 
 @njit(cache=True)
-def level_pair_counts(rank, run_id, run_begin, run_end, max_level):
+def level_pair_counts(rank, run_id, run_begin, max_level):
     """Number of pairs at each level ``1 .. max_level`` (index 0 unused): O(N) per level."""
     counts = np.zeros(max_level + 1, dtype=np.int64)
     for p in range(rank.shape[0]):
         top = min(rank[p], max_level)
         for r in range(1, top + 1):
             run = run_id[p] - r
-            counts[r] += run_end[run] - run_begin[run]
+            counts[r] += run_begin[run + 1] - run_begin[run]
     return counts
 
 
@@ -72,8 +116,8 @@ def decode_ordinal_ids(ids, offsets, order, group_start):
     arrays the size of ``ids``).
     """
     m = ids.shape[0]
-    a = np.empty(m, dtype=np.int64)
-    b = np.empty(m, dtype=np.int64)
+    a = np.empty(m, dtype=order.dtype)  # int32 rows for fewer than 2^31 (half the memory)
+    b = np.empty(m, dtype=order.dtype)
     n = offsets.shape[0] - 1
     for k in range(m):
         x = ids[k]

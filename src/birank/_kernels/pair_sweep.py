@@ -286,7 +286,7 @@ def _node_end(lab, p, stop, sh):
 
 
 @njit(cache=True)
-def _radix_levels(order, a, b, s, lab, nlab, sw, theta, loss_kind, grad_s, diag, work,
+def _radix_levels(order, a, b, s, lab, nlab, sw, unit, theta, loss_kind, grad_s, diag, work,
                   levels):
     """All pairs of a many-label segment by label digits, in sequential passes.
 
@@ -310,6 +310,10 @@ def _radix_levels(order, a, b, s, lab, nlab, sw, theta, loss_kind, grad_s, diag,
     ``levels[:, :, a:b]`` each level's row order, labels and pointer
     positions, so that the Hessian product replays the same active pairs
     without comparing scores or sorting again.
+
+    ``unit``: every weight is 1 (``sw`` is not read). The weights are then not
+    gathered nor carried from level to level (7% of the sweep at 10^6 rows);
+    multiplying by 1.0 is exact, so the result is the same bit for bit.
     """
     m = b - a
     # level arrays, carried along with the rows so that no level gathers by row id:
@@ -327,7 +331,8 @@ def _radix_levels(order, a, b, s, lab, nlab, sw, theta, loss_kind, grad_s, diag,
         cs[t] = s[r]
         ci[t] = r
         cl[t] = lab[r]
-        cw[t] = sw[r]
+        if not unit:
+            cw[t] = sw[r]
         cg[t] = 0.0
         cd[t] = 0.0
     L, bits = _digit_bits(nlab)
@@ -353,7 +358,7 @@ def _radix_levels(order, a, b, s, lab, nlab, sw, theta, loss_kind, grad_s, diag,
                     thr = cs[t] - theta
                     while ptr > p and cs[ptr - 1] > thr:
                         ptr -= 1
-                        wj = cw[ptr]
+                        wj = 1.0 if unit else cw[ptr]
                         sj = cs[ptr]
                         _fen_add3(acc, radix, (cl[ptr] >> shift) & mask, wj, wj * sj,
                                   wj * sj * sj)
@@ -363,7 +368,8 @@ def _radix_levels(order, a, b, s, lab, nlab, sw, theta, loss_kind, grad_s, diag,
                         continue
                     W, S1, S2 = _fen_below3(acc, di)
                     if W != 0.0:
-                        loss += _upper_row(loss_kind, t, cw[t], W, S1, S2, theta - cs[t], cg, cd)
+                        wi = 1.0 if unit else cw[t]
+                        loss += _upper_row(loss_kind, t, wi, W, S1, S2, theta - cs[t], cg, cd)
                 # pass "lo": rows by ascending score against active higher digits
                 # (the tree is indexed by the reversed digit mask - d, so "digits
                 # above d" is again a prefix: no difference of two large sums)
@@ -372,8 +378,9 @@ def _radix_levels(order, a, b, s, lab, nlab, sw, theta, loss_kind, grad_s, diag,
                 for t in range(p, q):
                     sj = cs[t]
                     while ptr < q and cs[ptr] - theta < sj:
-                        _fen_add3(acc, radix, mask - ((cl[ptr] >> shift) & mask), cw[ptr],
-                                  cw[ptr] * cs[ptr], 0.0)
+                        wk = 1.0 if unit else cw[ptr]
+                        _fen_add3(acc, radix, mask - ((cl[ptr] >> shift) & mask), wk,
+                                  wk * cs[ptr], 0.0)
                         ptr += 1
                     lv_lo[a + t] = a + ptr
                     dj = mask - ((cl[t] >> shift) & mask)
@@ -381,7 +388,8 @@ def _radix_levels(order, a, b, s, lab, nlab, sw, theta, loss_kind, grad_s, diag,
                         continue
                     W, S1, _ = _fen_below3(acc, dj)
                     if W != 0.0:
-                        _lower_row(loss_kind, t, cw[t], W, S1, theta + sj, cg, cd)
+                        wj = 1.0 if unit else cw[t]
+                        _lower_row(loss_kind, t, wj, W, S1, theta + sj, cg, cd)
             # children of this node for the next level: stable counting sort by digit
             if level < L - 1:
                 for e in range(radix + 1):
@@ -402,7 +410,8 @@ def _radix_levels(order, a, b, s, lab, nlab, sw, theta, loss_kind, grad_s, diag,
                     ns[dst] = cs[t]
                     ni[dst] = ci[t]
                     nl[dst] = cl[t]
-                    nw[dst] = cw[t]
+                    if not unit:
+                        nw[dst] = cw[t]
                     ng[dst] = cg[t]
                     nd[dst] = cd[t]
             p = q
@@ -453,8 +462,34 @@ def _replay_node(p, q, lab, shift, mask, top, size, lv_hi, lv_lo, val, tot, acc)
             tot[t] += _fen_below(acc, dj)
 
 
+@njit(cache=True, inline="always")
+def _gather_wu(a, b, rows, u, sw, unit, val, tot):
+    """``val[t] = w u`` of the row at position t (``unit``: w = 1, no gather), ``tot = 0``."""
+    if unit:
+        for t in range(a, b):
+            val[t] = u[rows[t]]
+            tot[t] = 0.0
+    else:
+        for t in range(a, b):
+            r = rows[t]
+            val[t] = sw[r] * u[r]
+            tot[t] = 0.0
+
+
+@njit(cache=True, inline="always")
+def _scatter_wtot(a, b, rows, sw, unit, tot, out):
+    """``out[row] -= 2 w tot`` for the row at each position (``unit``: w = 1)."""
+    if unit:
+        for t in range(a, b):
+            out[rows[t]] -= 2.0 * tot[t]
+    else:
+        for t in range(a, b):
+            r = rows[t]
+            out[r] -= 2.0 * sw[r] * tot[t]
+
+
 @njit(cache=True)
-def _flat_hess_vec(a, b, nlab, levels, u, sw, out, work):
+def _flat_hess_vec(a, b, nlab, levels, u, sw, unit, out, work):
     """:func:`_levels_hess_vec` with one tree over the label ranks (few enough labels).
 
     Level 0 of :func:`_radix_levels` is one node holding the whole segment in
@@ -466,19 +501,14 @@ def _flat_hess_vec(a, b, nlab, levels, u, sw, out, work):
     val = work[0]  # w u in score order
     tot = work[1]  # sum of the active partners' w u
     acc = work[2]  # Fenwick tree over label ranks, 1-based (nlab + 1 <= n + 1 entries)
-    for t in range(a, b):
-        r = rows[t]
-        val[t] = sw[r] * u[r]
-        tot[t] = 0.0
+    _gather_wu(a, b, rows, u, sw, unit, val, tot)
     _replay_node(a, b, levels[0, LV_LABEL], 0, -1, nlab - 1, nlab, levels[0, LV_HI],
                  levels[0, LV_LO], val, tot, acc)
-    for t in range(a, b):
-        r = rows[t]
-        out[r] -= 2.0 * sw[r] * tot[t]
+    _scatter_wtot(a, b, rows, sw, unit, tot, out)
 
 
 @njit(cache=True)
-def _levels_hess_vec(a, b, nlab, levels, u, sw, out, work):
+def _levels_hess_vec(a, b, nlab, levels, u, sw, unit, out, work):
     """Hessian-vector product of a many-label segment from the loss sweep's level cache.
 
     ``out[p] -= 2 w_p sum_{active partners q} w_q u_q``: each level replays the
@@ -496,11 +526,7 @@ def _levels_hess_vec(a, b, nlab, levels, u, sw, out, work):
     acc = np.zeros(radix + 1)  # Fenwick tree over the digits, 1-based
     val, val_up = work[0], work[1]  # w u of the row at each position: this level, above
     tot, tot_up = work[2], work[3]  # the row's sum of partners' w u so far
-    rows0 = levels[0, LV_ROW]
-    for t in range(a, b):
-        r = rows0[t]
-        val[t] = sw[r] * u[r]
-        tot[t] = 0.0
+    _gather_wu(a, b, levels[0, LV_ROW], u, sw, unit, val, tot)
     for level in range(L):
         shift = bits * (L - 1 - level)
         if level > 0:
@@ -519,15 +545,12 @@ def _levels_hess_vec(a, b, nlab, levels, u, sw, out, work):
                 _replay_node(p, q, lv_lab, shift, mask, mask, radix, levels[level, LV_HI],
                              levels[level, LV_LO], val, tot, acc)
             p = q
-    rows = levels[L - 1, LV_ROW]
-    for t in range(a, b):
-        r = rows[t]
-        out[r] -= 2.0 * sw[r] * tot[t]
+    _scatter_wtot(a, b, levels[L - 1, LV_ROW], sw, unit, tot, out)
 
 
 @njit(cache=True)
 def sweep_loss_grad(s, order, seg, lab, nlab, sw, loss_kind,
-                    grad_s, diag, ptr_hi, ptr_lo, work, levels, theta=1.0):
+                    grad_s, diag, ptr_hi, ptr_lo, work, levels, theta=1.0, unit_weights=False):
     """Loss over all active pairs, its gradient w.r.t. the scores, and sweep state.
 
     Parameters
@@ -555,6 +578,9 @@ def sweep_loss_grad(s, order, seg, lab, nlab, sw, loss_kind,
         Margin: a pair is active when ``s_j > s_i - theta`` and its loss is
         ``(theta - d)^2`` or ``theta - d`` (theta = 1 is RankSVM; the hinge
         solver also uses smaller ones, see solvers/huber.py).
+    unit_weights : bool, default False
+        Every entry of ``sw`` is 1: the many-label sweep skips reading them
+        (same result bit for bit, faster).
 
     Returns
     -------
@@ -579,14 +605,15 @@ def sweep_loss_grad(s, order, seg, lab, nlab, sw, loss_kind,
             loss += _binary_loss_grad(s, order, a, b, lab, sw, loss_kind,
                                       grad_s, diag, ptr_hi, ptr_lo, work, theta)
             continue
-        loss += _radix_levels(order, a, b, s, lab, k, sw, theta, loss_kind, grad_s, diag,
+        loss += _radix_levels(order, a, b, s, lab, k, sw, unit_weights, theta, loss_kind,
+                              grad_s, diag,
                               work, levels)
     return loss
 
 
 @njit(cache=True)
 def sweep_hess_vec(u, order, seg, lab, nlab, sw, diag, ptr_hi, ptr_lo, out, work,
-                   levels, flat_max_labels=FLAT_HESS_MAX_LABELS):
+                   levels, flat_max_labels=FLAT_HESS_MAX_LABELS, unit_weights=False):
     """Generalized Hessian (w.r.t. the scores) times ``u``, active set of the last sweep.
 
     ``out[p] = diag[p] u_p - 2 w_p (sum_{active lower j} w_j u_j
@@ -610,9 +637,9 @@ def sweep_hess_vec(u, order, seg, lab, nlab, sw, diag, ptr_hi, ptr_lo, out, work
             _binary_hess_vec(u, order, a, b, ptr_hi, ptr_lo, out, work)
             continue
         if k <= flat_max_labels:
-            _flat_hess_vec(a, b, k, levels, u, sw, out, work)
+            _flat_hess_vec(a, b, k, levels, u, sw, unit_weights, out, work)
         else:
-            _levels_hess_vec(a, b, k, levels, u, sw, out, work)
+            _levels_hess_vec(a, b, k, levels, u, sw, unit_weights, out, work)
 
 
 def level_cache(nlab, n):

@@ -271,7 +271,7 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
             if groups.shape[0] != X.shape[0]:
                 raise ValueError(f"groups has {groups.shape[0]} entries but X has "
                                  f"{X.shape[0]} rows.")
-        if OrdinalPairs(y, groups).n_pairs == 0:
+        if not _has_ordinal_pair(y, groups):
             warnings.warn(
                 "PrunedRankSVM: no pair of rows has different labels"
                 + (" within a group" if groups is not None else "")
@@ -385,6 +385,20 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
         if self.dual_coef_.size == 0:
             return np.zeros(X.shape[0])
         return point_kernel(X, self.support_vectors_, "rbf", self.gamma_) @ self.dual_coef_
+
+
+def _has_ordinal_pair(y, groups):
+    """Whether two rows (of one group) have different labels, in O(N) without sorting."""
+    if y.size == 0:
+        return False
+    if groups is None:
+        return bool(y.min() < y.max())
+    gid = np.unique(groups, return_inverse=True)[1].reshape(-1)
+    lo = np.full(int(gid.max()) + 1, np.inf)
+    hi = np.full(lo.shape, -np.inf)
+    np.minimum.at(lo, gid, y)
+    np.maximum.at(hi, gid, y)
+    return bool(np.any(lo < hi))
 
 
 def _numeric_labels(y):

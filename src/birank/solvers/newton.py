@@ -102,6 +102,8 @@ class PairObjective(_WeightSpace):
         self.loss_kind = int(loss_kind)
         self.sw = (np.ones(n) if sample_weight is None
                    else np.ascontiguousarray(sample_weight, dtype=np.float64))
+        # all weights 1: the many-label sweeps skip reading them (same numbers, faster)
+        self.unit_weights = bool(np.all(self.sw == 1.0))
         if groups is None:
             gid = np.zeros(n, dtype=np.int64)
             n_groups = 1
@@ -125,10 +127,12 @@ class PairObjective(_WeightSpace):
         np.maximum.at(nlab, gid, lab + 1)
         self.lab = lab
         self.nlab = nlab
-        self.members = np.argsort(gid, kind="stable").astype(np.int64)
+        members = np.argsort(gid, kind="stable").astype(np.int64)
         self.seg = np.concatenate(([0], np.cumsum(np.bincount(gid, minlength=n_groups))))
         self.seg = self.seg.astype(np.int64)
         self.single = n_groups == 1
+        # rows grouped by segment, for sort_segments; one group sorts with argsort alone
+        self.members = None if self.single else members
         # work arrays, reused by every evaluation
         self.order = np.empty(n, dtype=np.int64)
         self.grad_s = np.empty(n)
@@ -139,7 +143,8 @@ class PairObjective(_WeightSpace):
         self.levels = level_cache(nlab, n)  # many-label segments' sweep state
         self.flat_hess_max_labels = FLAT_HESS_MAX_LABELS  # (tests set 0: the level replay)
         self.work = np.zeros((8 if len(self.levels) else 6, n + 1))
-        self.n_pairs, self.pair_weight = count_pairs(self.members, self.seg, lab, nlab, self.sw)
+        self.n_pairs, self.pair_weight = count_pairs(members, self.seg, lab, nlab, self.sw)
+        del members
         self.n_pairs = int(self.n_pairs)
 
     # -- score-space primitives ----------------------------------------------
@@ -156,13 +161,14 @@ class PairObjective(_WeightSpace):
         kind = self.loss_kind if loss_kind is None else loss_kind
         return sweep_loss_grad(s, self.order, self.seg, self.lab, self.nlab,
                                self.sw, kind, self.grad_s, self.diag,
-                               self.ptr_hi, self.ptr_lo, self.work, self.levels, self.theta)
+                               self.ptr_hi, self.ptr_lo, self.work, self.levels, self.theta,
+                               self.unit_weights)
 
     def hess_scores(self, u):
         """Generalized Hessian of the pair loss w.r.t. the scores times u (last active set)."""
         sweep_hess_vec(u, self.order, self.seg, self.lab, self.nlab, self.sw,
                        self.diag, self.ptr_hi, self.ptr_lo, self.hv_s, self.work, self.levels,
-                       self.flat_hess_max_labels)
+                       self.flat_hess_max_labels, self.unit_weights)
         return self.hv_s
 
     def hess_diag_from(self, D, C):

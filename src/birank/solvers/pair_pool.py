@@ -76,8 +76,11 @@ def _check_rows(a, b, n_samples):
                          f"{b.shape[0]}.")
     if a.size and not (np.issubdtype(a.dtype, np.integer) and np.issubdtype(b.dtype, np.integer)):
         raise TypeError("a and b must be integer row indices.")
-    a = a.astype(np.int64, copy=False)  # (no copy of int64 rows: O(pairs) memory)
-    b = b.astype(np.int64, copy=False)
+    # int32 and int64 rows pass without a copy (O(pairs) memory); others become int64
+    if a.dtype not in (np.int32, np.int64):
+        a = a.astype(np.int64)
+    if b.dtype not in (np.int32, np.int64):
+        b = b.astype(np.int64)
     if a.size:
         for name, v in (("a", a), ("b", b)):
             if v.min() < -1 or v.max() >= n_samples:
@@ -169,10 +172,14 @@ class PairPool:
         self._points_only = not self.pair_rows and not self.compact_rows
         self._binary = None  # all stored values of CSR X equal 1 (point kernel; lazy)
         cap = 16
-        self._ab = np.empty((cap, 2), dtype=np.int64)  # (a_p, b_p)
-        # rows as the kernels index them (local ids with compact_rows)
-        self._abk = (np.empty_like(self._ab) if (self.compact_rows or self.pair_rows)
-                     else self._ab)
+        # (a_p, b_p); int32 below 2^31 rows of X: 8 bytes a pair instead of 16 (a pool of
+        # O(N) pairs, PrunedRankSVM's, is then smaller than X)
+        index = np.int32 if self.n_samples < 2**31 else np.int64
+        self._ab = np.empty((cap, 2), dtype=index)
+        # rows as the kernels index them: local ids with compact_rows (< n_samples), the
+        # pool row itself with pair_rows (int64: the pool may outgrow 2^31 rows)
+        self._abk = (np.empty((cap, 2), dtype=np.int64) if self.pair_rows
+                     else np.empty_like(self._ab) if self.compact_rows else self._ab)
         self._rf = np.empty((cap, 3), dtype=np.float64)  # (C_p, Q_pp, alpha_p)
 
     # --------------------------------------------------------------- growth
@@ -256,7 +263,7 @@ class PairPool:
         Their dual variables start at 0, so a ``w = sum_p alpha_p z_p`` kept
         by a driver is unchanged: the next solve is a warm start.
         ``check=False`` skips the validation of the arguments, for callers
-        that build them (int64 arrays of valid rows, C finite and > 0).
+        that build them (int32 or int64 arrays of valid rows, C finite and > 0).
         """
         if check:
             a, b = _check_rows(a, b, self.n_samples)
