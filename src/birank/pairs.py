@@ -22,7 +22,7 @@ import numpy as np
 
 from ._kernels.id_set import new_table, table_contains, table_insert, take_new
 from ._kernels.ordinal_levels import (closest_pair_ids, decode_ordinal_ids, level_pair_counts,
-                                      ordinal_runs)
+                                      ordinal_pair_levels, ordinal_runs)
 
 __all__ = [
     "BipartitePairs",
@@ -200,10 +200,8 @@ class OrdinalPairs(_PairSpace):
         position: level 1 holds every pair between adjacent label values
         (a run of m equal labels next to a run of m' gives m m' pairs).
         """
-        ids = self._check_ids(ids)
-        r = np.searchsorted(self._offsets, ids, side="right") - 1
-        q = self._group_start[r] + ids - self._offsets[r]
-        return self._rank[r] - self._rank[q]
+        return ordinal_pair_levels(self._check_ids(ids), self._offsets, self._group_start,
+                                   self._rank)
 
     def level_counts(self, max_level):
         """Number of pairs at levels ``1 .. max_level`` (array index = level; index 0 is 0)."""

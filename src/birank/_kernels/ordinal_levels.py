@@ -106,6 +106,20 @@ def level_pair_counts(rank, run_id, run_begin, max_level):
     return counts
 
 
+@njit(cache=True, inline="always")
+def _upper_position(offsets, x):
+    """Sorted position p of the upper row of pair id x: the last with ``offsets[p] <= x``."""
+    lo = 0
+    hi = offsets.shape[0] - 1  # offsets[lo] <= x < offsets[hi]
+    while hi - lo > 1:
+        mid = (lo + hi) >> 1
+        if offsets[mid] <= x:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
 @njit(cache=True)
 def decode_ordinal_ids(ids, offsets, order, group_start):
     """Rows ``(a, b)`` of ordinal pair ids (:meth:`birank.pairs.OrdinalPairs.decode`).
@@ -118,17 +132,21 @@ def decode_ordinal_ids(ids, offsets, order, group_start):
     m = ids.shape[0]
     a = np.empty(m, dtype=order.dtype)  # int32 rows for fewer than 2^31 (half the memory)
     b = np.empty(m, dtype=order.dtype)
-    n = offsets.shape[0] - 1
     for k in range(m):
         x = ids[k]
-        lo = 0
-        hi = n  # offsets[lo] <= x < offsets[hi]
-        while hi - lo > 1:
-            mid = (lo + hi) >> 1
-            if offsets[mid] <= x:
-                lo = mid
-            else:
-                hi = mid
-        a[k] = order[lo]
-        b[k] = order[group_start[lo] + x - offsets[lo]]
+        p = _upper_position(offsets, x)
+        a[k] = order[p]
+        b[k] = order[group_start[p] + x - offsets[p]]
     return a, b
+
+
+@njit(cache=True)
+def ordinal_pair_levels(ids, offsets, group_start, rank):
+    """Level of each pair id (:meth:`birank.pairs.OrdinalPairs.levels`): the
+    distinct-label rank of the upper row's position minus the lower row's."""
+    out = np.empty(ids.shape[0], dtype=np.int64)
+    for k in range(ids.shape[0]):
+        x = ids[k]
+        p = _upper_position(offsets, x)
+        out[k] = rank[p] - rank[group_start[p] + x - offsets[p]]
+    return out
