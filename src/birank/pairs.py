@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._kernels.id_set import new_table, table_contains, table_insert, take_new
+from ._kernels.index import index_dtype
 from ._kernels.ordinal_levels import (closest_pair_ids, decode_ordinal_ids, level_pair_counts,
                                       ordinal_pair_levels, ordinal_runs)
 
@@ -170,7 +171,7 @@ class OrdinalPairs(_PairSpace):
         n = y.shape[0]
         # row indices as int32 below 2^31 rows: these arrays, and the (a, b) rows that
         # decode() returns, take half the memory (pair ids and offsets stay int64)
-        index = np.int32 if n < 2**31 else np.int64
+        index = index_dtype(n)
         if groups is None:
             self.order = np.argsort(y, kind="stable").astype(index, copy=False)
             gs = np.zeros(n, dtype=np.int8)  # one group

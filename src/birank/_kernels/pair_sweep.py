@@ -42,6 +42,7 @@ Joachims 2006).
 import numpy as np
 from numba import njit
 
+from .index import index_dtype
 from .losses import SQUARED_HINGE
 
 __all__ = [
@@ -428,7 +429,6 @@ def _radix_levels(order, a, b, s, lab, nlab, sw, unit, theta, loss_kind, grad_s,
     return loss
 
 
-
 @njit(cache=True, inline="always")
 def _replay_node(p, q, lab, shift, mask, top, size, lv_hi, lv_lo, val, tot, acc):
     """The two passes of :func:`_radix_levels` over the node at positions ``p .. q-1``,
@@ -606,8 +606,7 @@ def sweep_loss_grad(s, order, seg, lab, nlab, sw, loss_kind,
                                       grad_s, diag, ptr_hi, ptr_lo, work, theta)
             continue
         loss += _radix_levels(order, a, b, s, lab, k, sw, unit_weights, theta, loss_kind,
-                              grad_s, diag,
-                              work, levels)
+                              grad_s, diag, work, levels)
     return loss
 
 
@@ -651,8 +650,7 @@ def level_cache(nlab, n):
     """
     kmax = int(np.max(nlab)) if len(nlab) else 0
     n_levels = _digit_bits(kmax)[0] if kmax > 2 else 0
-    dtype = np.int32 if n < 2**31 else np.int64
-    return np.empty((n_levels, LV_CHANNELS, n), dtype=dtype)
+    return np.empty((n_levels, LV_CHANNELS, n), dtype=index_dtype(n))
 
 
 @njit(cache=True)

@@ -27,7 +27,6 @@ from .ranksvm import RankSVM
 __all__ = ["PrunedRankSVM", "select_pairs"]
 
 
-
 def select_pairs(y, n_closest=None, n_random=None, groups=None, random_state=None):
     """Pair ids of lin-jan-lin's closest S (+ random R) pairs, and their pair space.
 

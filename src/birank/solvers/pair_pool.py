@@ -37,6 +37,7 @@ from .._kernels.dual_cd import (
     rebuild_w,
     update_w,
 )
+from .._kernels.index import index_dtype
 from .._validation import as_csr_or_dense
 
 __all__ = ["PairPool", "check_costs", "xargs"]
@@ -174,8 +175,7 @@ class PairPool:
         cap = 16
         # (a_p, b_p); int32 below 2^31 rows of X: 8 bytes a pair instead of 16 (a pool of
         # O(N) pairs, PrunedRankSVM's, is then smaller than X)
-        index = np.int32 if self.n_samples < 2**31 else np.int64
-        self._ab = np.empty((cap, 2), dtype=index)
+        self._ab = np.empty((cap, 2), dtype=index_dtype(self.n_samples))
         # rows as the kernels index them: local ids with compact_rows (< n_samples), the
         # pool row itself with pair_rows (int64: the pool may outgrow 2^31 rows)
         self._abk = (np.empty((cap, 2), dtype=np.int64) if self.pair_rows
@@ -201,8 +201,7 @@ class PairPool:
         """Local ids of global rows (``-1`` stays ``-1``); new rows are copied in."""
         if self._local_of is None:
             # one int per row of X (int32 when it fits): the only O(n_samples) state
-            dt = np.int32 if self.n_samples < 2**31 else np.int64
-            self._local_of = np.full(self.n_samples, -1, dtype=dt)
+            self._local_of = np.full(self.n_samples, -1, dtype=index_dtype(self.n_samples))
         new_rows = np.empty(rows.size, dtype=np.int64)
         out, n_new = map_local_rows(rows, self._local_of, self._n_local, new_rows)
         g = new_rows[:n_new]
