@@ -57,8 +57,11 @@ def test_skip_real_rbf_runs_linear_only_with_its_loss_and_merges_rbf(tmp_path, m
         for _ in range(40)))
     calls = []
 
-    def fake(method, Cs, kernel, gamma, train, val, test, seed, refit=None, loss="hinge"):
+    def fake(method, Cs, kernel, gamma, splits, refit, test, seed, loss="hinge"):
         calls.append((method, kernel, loss))
+        # --quick: 2 folds partitioning the training half, refit on all of it
+        assert len(splits) == 2
+        assert sum(len(val[1]) for _, val in splits) == len(refit[1])
         return {"acc": 0.5, "C": Cs[0], "size": 10}
 
     monkeypatch.setattr(lin_jan_lin, "_select_and_test", fake)
@@ -90,3 +93,70 @@ def test_skip_rejects_unknown_parts(tmp_path):
 
     with pytest.raises(UserError, match="real-rbf"):
         lin_jan_lin.run(_args(tmp_path, "--skip", "rbf"))
+
+
+def test_cv_folds_partition_the_rows_and_each_fold_validates_once():
+    rows = np.arange(10, 33)  # 23 rows: folds of 5 and 4
+    splits = lin_jan_lin.cv_folds(rows, 5, np.random.default_rng(3))
+    assert len(splits) == 5
+    vals = np.concatenate([val for _, val in splits])
+    np.testing.assert_array_equal(np.sort(vals), rows)
+    assert sorted(len(val) for _, val in splits) == [4, 4, 5, 5, 5]
+    for fit, val in splits:
+        np.testing.assert_array_equal(np.sort(np.concatenate([fit, val])), rows)
+        assert not np.intersect1d(fit, val).size
+    again = lin_jan_lin.cv_folds(rows, 5, np.random.default_rng(3))
+    assert all(np.array_equal(a[1], b[1]) for a, b in zip(splits, again))
+
+
+def test_select_and_test_averages_validation_accuracy_over_the_splits(monkeypatch):
+    # validation accuracy of C on split i is table[C][i]; C = 2 wins on the mean only
+    table = {1.0: [0.9, 0.1], 2.0: [0.6, 0.6], 4.0: [0.0, 0.95]}
+    seen = []
+
+    def fake_fit_eval(method, C, kernel, gamma, train, test, seed, loss="hinge"):
+        if test == "TEST":
+            seen.append((C, train))
+            return 0.5, 7
+        return table[C][test], 1
+
+    monkeypatch.setattr(lin_jan_lin, "_fit_eval", fake_fit_eval)
+    out = lin_jan_lin._select_and_test("pruned", [1.0, 2.0, 4.0], "linear", 1.0,
+                                       [("f0", 0), ("f1", 1)], "REFIT", "TEST", 0)
+    assert out == {"acc": 0.5, "C": 2.0, "size": 7}
+    assert seen == [(2.0, "REFIT")]
+
+
+def test_pairs_needed_finds_the_smallest_multiple_within_the_tolerance():
+    cells = {"total": {"acc": [0.90, 0.90], "size": [1000, 1000]},
+             "pruned": {"acc": [0.87, 0.88], "size": [25, 25]},     # -2.5 points, 2.5%
+             "pruned2": {"acc": [0.885, 0.885], "size": [50, 50]},  # -1.5 points
+             "pruned3": {"acc": [0.895, 0.893], "size": [75, 75]},  # -0.6 points, 7.5%
+             "pruned4": {"acc": [0.90, 0.90], "size": [100, 100]}}  # 0, 10%: not under
+    rows, smallest = lin_jan_lin.pairs_needed(cells, (1, 2, 3, 4))
+    assert smallest == 3
+    np.testing.assert_allclose([r["gap"] for r in rows], [-2.5, -1.5, -0.6, 0.0], atol=1e-9)
+    np.testing.assert_allclose([r["share"] for r in rows], [0.025, 0.05, 0.075, 0.10])
+    # a multiple missing from an older result is skipped; none within 1 point -> None
+    del cells["pruned3"], cells["pruned4"]
+    rows, smallest = lin_jan_lin.pairs_needed(cells, (1, 2, 3, 4))
+    assert [r["k"] for r in rows] == [1, 2] and smallest is None
+    # within the tolerance but at 10% of the pairs or more does not count
+    cells["pruned2"]["size"] = [100, 100]
+    cells["pruned2"]["acc"] = [0.90, 0.90]
+    assert lin_jan_lin.pairs_needed(cells, (1, 2))[1] is None
+
+
+def test_replication_gaps_are_block_means_minus_the_paper():
+    acc = np.r_[np.full(20, 0.70), np.full(20, 0.74), [0.5] * 5]  # incomplete block dropped
+    np.testing.assert_allclose(lin_jan_lin.replication_gaps(acc, 72.0), [-2.0, 2.0])
+
+
+def test_budget_columns_are_closest_ks_plus_random_ks():
+    assert [lin_jan_lin._budget_method(k) for k in (1, 1.5, 2, 3.0)] == [
+        "pruned", "pruned1.5", "pruned2", "pruned3"]
+    for method, k in (("pruned", 1), ("pruned1.5", 1.5), ("pruned4", 4)):
+        est = lin_jan_lin._model(method, 1.0, "linear", 1.0, 101, 0)
+        assert est.n_closest == est.n_random == round(k * 101)
+    est = lin_jan_lin._model("total", 1.0, "rbf", 0.5, 101, 0)
+    assert est.n_closest == "all" and est.kernel == "rbf" and est.gamma == 0.5
