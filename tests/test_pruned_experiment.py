@@ -183,3 +183,10 @@ def test_report_cuts_long_runs_into_20_round_replications():
     md = lin_jan_lin._report({"artificial": {"1.0": {
         m: {k: v[:20] for k, v in c.items()} for m, c in cells.items()}}}, cfg)
     assert "independent runs" not in md and "where the paper has 20" not in md
+
+
+def test_real_folds_below_two_is_a_clear_error(tmp_path):
+    from birank.exceptions import UserError
+
+    with pytest.raises(UserError, match="--real-folds must be >= 2"):
+        lin_jan_lin.run(_args(tmp_path, "--real-folds", "1"))
