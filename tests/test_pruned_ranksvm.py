@@ -142,7 +142,8 @@ def test_newton_finish_only_when_the_pool_matrix_fits(monkeypatch, sparse):
     y = X @ [1.0, -1.0, 0.5, 0.2] + 0.3 * rng.normal(size=300)
     if sparse:
         X = sp.csr_matrix(X)
-    kw = dict(n_closest=299, n_random=299, C=100.0, max_iter=25, random_state=0)
+    kw = dict(n_closest=299, n_random=299, C=100.0, max_iter=25, solver="dual_cd",
+              random_state=0)
     with warnings.catch_warnings():
         warnings.simplefilter("error", ConvergenceWarning)
         assert PrunedRankSVM(**kw).fit(X, y).final_solver_ == "newton"
@@ -169,3 +170,73 @@ def test_pool_matrix_size_bounds_the_pool_matrix(sparse):
         assert stored <= solver.pool_matrix_size() <= stored + 6 * 50 + 50
     else:
         assert solver.pool_matrix_size() == stored
+
+
+def _pair_objective(model, X, loss):
+    a, b = model.pairs_
+    s = X @ model.coef_
+    xi = np.maximum(0.0, 1.0 - (s[a] - s[b]))
+    return 0.5 * model.coef_ @ model.coef_ + model.C * np.sum(xi * xi if loss ==
+                                                               "squared_hinge" else xi)
+
+
+@pytest.mark.parametrize("loss", ["squared_hinge", "hinge"])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_newton_and_dual_cd_solve_the_same_problem_and_auto_picks_newton(loss, sparse):
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(300, 4))
+    X[rng.random(X.shape) < 0.3] = 0.0
+    y = X @ [1.0, -1.0, 0.5, 0.2] + 0.3 * rng.normal(size=300)
+    Xf = sp.csr_matrix(X) if sparse else X
+    kw = dict(C=2.0, loss=loss, tol=1e-6, max_iter=100000, random_state=0)
+    newton = PrunedRankSVM(solver="newton", **kw).fit(Xf, y)
+    cd = PrunedRankSVM(solver="dual_cd", **kw).fit(Xf, y)
+    auto = PrunedRankSVM(**kw).fit(Xf, y)  # 398 pairs over 4 features
+    assert newton.final_solver_ == auto.final_solver_ == "newton"
+    assert cd.final_solver_ == "dual_cd"
+    np.testing.assert_array_equal(auto.coef_, newton.coef_)
+    for m in (newton, cd):  # the same pairs (same random_state)
+        np.testing.assert_array_equal(m.pairs_[0], auto.pairs_[0])
+    f_newton, f_cd = _pair_objective(newton, X, loss), _pair_objective(cd, X, loss)
+    assert f_newton == pytest.approx(f_cd, rel=1e-5)
+    # alpha_ after Newton is a dual point of coef_: in the box, and for the squared
+    # hinge the KKT expansion w = sum_p alpha_p (x_a - x_b)
+    a, b = newton.pairs_
+    alpha = newton.alpha_
+    assert alpha.shape == a.shape and np.all(alpha >= 0)
+    w_alpha = (X[a] - X[b]).T @ alpha
+    if loss == "squared_hinge":
+        # the primal gradient is w - sum_p alpha_p z_p; Newton stops at |grad| <= tol |grad(0)|
+        grad0 = np.linalg.norm(2.0 * newton.C * (X[a] - X[b]).sum(axis=0))
+        assert np.linalg.norm(w_alpha - newton.coef_) <= 1.01e-6 * grad0
+    else:
+        assert np.all(alpha <= newton.C)
+        dual = alpha.sum() - 0.5 * w_alpha @ w_alpha
+        assert dual <= f_newton * (1 + 1e-12)
+        assert dual >= 0.99 * f_newton  # a lower bound near the optimum, not the certificate
+
+
+def test_auto_keeps_dual_cd_when_features_outnumber_pairs_and_newton_limits():
+    import birank.solvers.dual_cd as dual_cd_solver_module
+
+    rng = np.random.default_rng(6)
+    X = rng.normal(size=(30, 50))
+    y = X[:, 0] + 0.1 * rng.normal(size=30)
+    model = PrunedRankSVM(n_random=0, C=1.0, random_state=0).fit(X, y)  # 29 pairs, 50 features
+    assert model.n_pairs_ == 29 and model.final_solver_ == "dual_cd"
+    with pytest.raises(ValueError, match="linear kernel"):
+        PrunedRankSVM(kernel="rbf", solver="newton").fit(X, y)
+    with pytest.raises(ValueError, match="solver"):
+        PrunedRankSVM(solver="lbfgs").fit(X, y)
+
+
+def test_newton_beyond_the_pool_matrix_budget_is_a_clear_error(monkeypatch):
+    import birank.solvers.dual_cd as dual_cd_solver_module
+
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(60, 3))
+    y = X[:, 0] + 0.1 * rng.normal(size=60)
+    monkeypatch.setattr(dual_cd_solver_module, "MAX_POOL_MATRIX", 10)
+    with pytest.raises(ValueError, match="MAX_POOL_MATRIX"):
+        PrunedRankSVM(solver="newton").fit(X, y)
+    assert PrunedRankSVM(C=1.0).fit(X, y).final_solver_ == "dual_cd"  # auto falls back

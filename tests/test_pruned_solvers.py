@@ -100,6 +100,11 @@ def test_kernel_dual_cd_warm_start_and_uncached_columns():
     warm.add_rows(I[half:], J[half:], 1.0)  # new points and pairs, alpha kept
     warm.solve()
     assert warm.primal_objective() == pytest.approx(full.primal_objective(), rel=1e-8)
+    # the grown cache is the kernel matrix of its points, symmetric to the last bit (the
+    # CD kernel reads rows for columns)
+    np.testing.assert_array_equal(warm._K, warm._K.T)
+    np.testing.assert_allclose(warm._K, point_kernel(warm._P, warm._P, "rbf", 0.3),
+                               rtol=0, atol=1e-14)
     tiny = KernelPairDualCD(X, gamma=0.3, tol=1e-10, max_iter=100000, cache_size=1e-3,
                             random_state=1)  # 30 x 30 does not fit: columns on the fly
     tiny.add_rows(I, J, 1.0)
@@ -143,3 +148,21 @@ def test_gamma_scale_matches_svc():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert rbf_gamma(np.zeros((3, 2)), "scale") == 1.0
+
+
+@pytest.mark.kernel
+def test_rbf_kernel_from_gram_equals_the_definition_and_is_symmetric():
+    from birank._kernels.kernel_dual_cd import mirror_upper
+
+    rng = np.random.default_rng(4)
+    A, B = rng.normal(size=(9, 3)), rng.normal(size=(5, 3))
+    direct = np.exp(-0.7 * ((A[:, None, :] - B[None, :, :]) ** 2).sum(-1))
+    np.testing.assert_allclose(point_kernel(A, B, "rbf", 0.7), direct, rtol=0, atol=1e-14)
+    np.testing.assert_allclose(point_kernel(A, B, "linear", 0.7), A @ B.T, atol=1e-14)
+    K = point_kernel(A, A, "rbf", 0.7)
+    np.testing.assert_array_equal(K, K.T)
+    np.testing.assert_allclose(np.diag(K), 1.0, rtol=0, atol=1e-14)
+    M = rng.normal(size=(4, 4))
+    upper = np.triu(M).copy()
+    mirror_upper(M)
+    np.testing.assert_array_equal(M, upper + np.triu(upper, 1).T)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from .._kernels.kernel_dual_cd import kernel_dual_cd, pair_diag
+from .._kernels.kernel_dual_cd import kernel_dual_cd, mirror_upper, pair_diag, rbf_from_gram
 from .._validation import check_random_state, draw_seed
 from ._result import SolverResult
 
@@ -45,12 +45,11 @@ def _dense(X):
 def point_kernel(A, B, kernel, gamma):
     """Point-kernel matrix ``k(a_u, b_v)`` of two dense or CSR row sets: ``'linear'`` or ``'rbf'``."""
     A, B = _dense(A), _dense(B)
-    G = A @ B.T
+    G = np.ascontiguousarray(A @ B.T)  # A @ A.T (same rows) is exactly symmetric
     if kernel == "linear":
-        return np.ascontiguousarray(G)
-    d2 = (A * A).sum(1)[:, None] + (B * B).sum(1)[None, :] - 2.0 * G
-    np.maximum(d2, 0.0, out=d2)
-    return np.exp(-gamma * d2)
+        return G
+    rbf_from_gram(G, (A * A).sum(1), (B * B).sum(1), float(gamma))
+    return G
 
 
 class KernelPairDualCD:
@@ -149,11 +148,17 @@ class KernelPairDualCD:
                              "use PairDualCD for the linear kernel.")
         if fits:
             # the pool only grows, so a pool that fits now was cached before
-            K = np.empty((m, m))
-            K[:m0, :m0] = self._K
             Knew = point_kernel(self._P[m0:], self._P, self.kernel, self.gamma)
-            K[m0:, :] = Knew
-            K[:, m0:] = Knew.T
+            if m0 == 0:  # the first points: the product is the cache (no 8 m^2 B copy)
+                K = Knew
+            else:
+                K = np.empty((m, m))
+                K[:m0, :m0] = self._K
+                K[m0:, :] = Knew
+                K[:m0, m0:] = Knew[:, :m0].T
+            # exactly symmetric (the new block's two triangles come from one product, which
+            # need not be symmetric to the last bit): the CD kernel reads rows for columns
+            mirror_upper(K[m0:, m0:])
             self._K = K
             f_new = Knew[:, :m0] @ self.point_coef_ if m0 else np.zeros(new.size)
         else:
