@@ -9,6 +9,12 @@ primal kernel Newton over all N(N-1)/2 pairs with K in memory (RBF).
 The goal of issue 10: RBF total pairs at N = 3,000 (space_ga's size) in under
 30 s here.
 
+A second table (``--vs-liblinear``, on by default) puts the linear chosen-pairs
+solve against LIBLINEAR (scikit-learn's ``LinearSVC``, dual CD) on the same
+problem: the closest S + random S pairs materialized as rows ``x_a - x_b``
+(half of them negated with label -1, which leaves the problem unchanged; no
+intercept), squared hinge, the same C; both objectives are printed.
+
 Usage::
 
     python benchmarks/bench_pruned.py              # linear 1e3 1e4 1e5, RBF 1e3 3e3 5e3
@@ -58,6 +64,8 @@ def main(argv=None):
                              "Kuo, Lee & Lin's kernel Newton; hinge smooths in stages and "
                              "is much slower for RBF total pairs)")
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--vs-liblinear", nargs="*", type=float, default=[1e4, 1e5],
+                        help="N of the PrunedRankSVM vs LinearSVC table (none: skip it)")
     args = parser.parse_args(argv)
     if args.quick:
         args.linear, args.rbf, args.repeats = [1e3, 1e4], [1e3], 1
@@ -85,6 +93,41 @@ def main(argv=None):
             print(f"{kernel:6} {n:>7} | {t_c:9.3f} {t_p:9.3f} {t_t:9.3f} | "
                   f"{m_c.n_pairs_:>7} {m_p.n_pairs_:>7} {m_t.n_pairs_:>12} | "
                   f"{t_t / t_c:7.2f} {t_t / t_p:7.2f} | {accs}", flush=True)
+
+
+    if args.vs_liblinear:
+        _vs_liblinear([int(n) for n in args.vs_liblinear], args.C)
+
+
+def _pair_objective(w, Z, C):
+    xi = np.maximum(0.0, 1.0 - Z @ w)
+    return 0.5 * w @ w + C * xi @ xi
+
+
+def _vs_liblinear(sizes, C):
+    """Linear closest S + random S: PrunedRankSVM (solver='auto') against LinearSVC."""
+    from sklearn.svm import LinearSVC
+
+    print(f"\nlinear closest S + random S, squared hinge, C={C}: PrunedRankSVM (auto) vs "
+          "LinearSVC on the materialized pairs")
+    print(f"{'N':>7} {'pairs':>7} | {'birank s':>8} {'solver':>7} {'LinearSVC s':>11} "
+          f"{'ratio':>6} | objective birank / LinearSVC")
+    for n in sizes:
+        X, y = _data(n, seed=1)
+        t_b, model = _time(PrunedRankSVM(C=C, loss="squared_hinge", random_state=0), X, y, 1)
+        a, b = model.pairs_
+        sign = np.where(np.arange(a.size) % 2 == 0, 1.0, -1.0)
+        Z = X[a] - X[b]
+        svc = LinearSVC(C=C, loss="squared_hinge", dual=True, fit_intercept=False,
+                        tol=1e-4, max_iter=100000)
+        t0 = time.perf_counter()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            svc.fit(Z * sign[:, None], sign)
+        t_s = time.perf_counter() - t0
+        print(f"{n:>7} {a.size:>7} | {t_b:8.3f} {model.final_solver_:>7} {t_s:11.3f} "
+              f"{t_b / t_s:6.3f} | {_pair_objective(model.coef_, Z, C):.6f} / "
+              f"{_pair_objective(svc.coef_.ravel(), Z, C):.6f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -129,6 +129,14 @@ def test_bad_input_is_a_clear_error_and_input_is_not_mutated():
         PrunedRankSVM(n_closest="all", kernel="rbf", cache_size=1e-3).fit(X, y)
 
 
+def _few_features(seed):
+    """300 rows over 4 features, 30% zeros: many pairs over few features."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(300, 4))
+    X[rng.random(X.shape) < 0.3] = 0.0
+    return X, X @ [1.0, -1.0, 0.5, 0.2] + 0.3 * rng.normal(size=300)
+
+
 @pytest.mark.parametrize("sparse", [False, True])
 def test_newton_finish_only_when_the_pool_matrix_fits(monkeypatch, sparse):
     # a stalled dual CD over O(N) pairs is finished by Newton on the pool matrix only
@@ -136,10 +144,7 @@ def test_newton_finish_only_when_the_pool_matrix_fits(monkeypatch, sparse):
     import birank.solvers.dual_cd as dual_cd_solver_module
     from sklearn.exceptions import ConvergenceWarning
 
-    rng = np.random.default_rng(3)
-    X = rng.normal(size=(300, 4))
-    X[rng.random(X.shape) < 0.3] = 0.0
-    y = X @ [1.0, -1.0, 0.5, 0.2] + 0.3 * rng.normal(size=300)
+    X, y = _few_features(3)
     if sparse:
         X = sp.csr_matrix(X)
     kw = dict(n_closest=299, n_random=299, C=100.0, max_iter=25, solver="dual_cd",
@@ -183,10 +188,7 @@ def _pair_objective(model, X, loss):
 @pytest.mark.parametrize("loss", ["squared_hinge", "hinge"])
 @pytest.mark.parametrize("sparse", [False, True])
 def test_newton_and_dual_cd_solve_the_same_problem_and_auto_picks_newton(loss, sparse):
-    rng = np.random.default_rng(5)
-    X = rng.normal(size=(300, 4))
-    X[rng.random(X.shape) < 0.3] = 0.0
-    y = X @ [1.0, -1.0, 0.5, 0.2] + 0.3 * rng.normal(size=300)
+    X, y = _few_features(5)
     Xf = sp.csr_matrix(X) if sparse else X
     kw = dict(C=2.0, loss=loss, tol=1e-6, max_iter=100000, random_state=0)
     newton = PrunedRankSVM(solver="newton", **kw).fit(Xf, y)
@@ -217,8 +219,6 @@ def test_newton_and_dual_cd_solve_the_same_problem_and_auto_picks_newton(loss, s
 
 
 def test_auto_keeps_dual_cd_when_features_outnumber_pairs_and_newton_limits():
-    import birank.solvers.dual_cd as dual_cd_solver_module
-
     rng = np.random.default_rng(6)
     X = rng.normal(size=(30, 50))
     y = X[:, 0] + 0.1 * rng.normal(size=30)
