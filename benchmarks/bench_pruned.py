@@ -93,8 +93,6 @@ def main(argv=None):
             print(f"{kernel:6} {n:>7} | {t_c:9.3f} {t_p:9.3f} {t_t:9.3f} | "
                   f"{m_c.n_pairs_:>7} {m_p.n_pairs_:>7} {m_t.n_pairs_:>12} | "
                   f"{t_t / t_c:7.2f} {t_t / t_p:7.2f} | {accs}", flush=True)
-
-
     if args.vs_liblinear:
         _vs_liblinear([int(n) for n in args.vs_liblinear], args.C)
 

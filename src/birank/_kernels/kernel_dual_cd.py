@@ -29,16 +29,23 @@ from .sparse_rows import rng_init, rng_int
 
 
 @njit(cache=True, inline="always")
+def _rbf(sq_u, sq_v, dot, gamma):
+    """``exp(-gamma |u - v|^2)`` from the squared norms and the dot product (the
+    expanded distance, clipped at 0 against rounding)."""
+    dist = sq_u + sq_v - 2.0 * dot
+    if dist < 0.0:
+        dist = 0.0
+    return np.exp(-gamma * dist)
+
+
+@njit(cache=True, inline="always")
 def _rbf_column(P, sq, gamma, a, out):
     m, d = P.shape
     for u in range(m):
         dot = 0.0
         for k in range(d):
             dot += P[u, k] * P[a, k]
-        dist = sq[u] + sq[a] - 2.0 * dot
-        if dist < 0.0:
-            dist = 0.0
-        out[u] = np.exp(-gamma * dist)
+        out[u] = _rbf(sq[u], sq[a], dot, gamma)
 
 
 @njit(cache=True)
@@ -50,10 +57,7 @@ def rbf_from_gram(G, sq_a, sq_b, gamma):
     m, n = G.shape
     for u in range(m):
         for v in range(n):
-            dist = sq_a[u] + sq_b[v] - 2.0 * G[u, v]
-            if dist < 0.0:
-                dist = 0.0
-            G[u, v] = np.exp(-gamma * dist)
+            G[u, v] = _rbf(sq_a[u], sq_b[v], G[u, v], gamma)
 
 
 @njit(cache=True)
@@ -76,7 +80,7 @@ def pair_diag(K, P, sq, gamma, cached, ab, start, stop, qd):
             dot = 0.0
             for k in range(P.shape[1]):
                 dot += P[i, k] * P[j, k]
-            q = 2.0 - 2.0 * np.exp(-gamma * max(sq[i] + sq[j] - 2.0 * dot, 0.0))
+            q = 2.0 - 2.0 * _rbf(sq[i], sq[j], dot, gamma)
         qd[p] = max(q, 0.0)
 
 

@@ -355,11 +355,12 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
         stopped, as ActiveRankSVM does. ``alpha`` is None when dual CD's stands."""
         # the pool holds O(N) pairs here (not a budget as in ActiveRankSVM): its matrix
         # is formed only when small (sparse too: 2N pair rows are several times X)
-        fits = solver.pool_matrix_size() <= _dual_cd.MAX_POOL_MATRIX
+        size = solver.pool_matrix_size()
+        fits = size <= _dual_cd.MAX_POOL_MATRIX
         if self.solver == "newton" and not fits:
             raise ValueError(
                 f"solver='newton': the matrix of the {solver.n_rows} chosen pairs would hold "
-                f"{solver.pool_matrix_size()} numbers, more than MAX_POOL_MATRIX = "
+                f"{size} numbers, more than MAX_POOL_MATRIX = "
                 f"{_dual_cd.MAX_POOL_MATRIX}; use solver='dual_cd' (or 'auto').")
         # auto: Newton first for the squared hinge only; the hinge's Huber smoothing from
         # zero is slower than finishing a dual CD run (a9a: 3.3 s against 2.7 s)
@@ -376,30 +377,28 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
                               "iterations; increase max_iter or tol.", ConvergenceWarning,
                               stacklevel=4)
             self.final_solver_ = "newton"
-            coef = res.coef[:-1].copy()
-            return coef, self._alpha_from_margins(solver, X, coef, res), res.n_iter
+            return res.coef[:-1].copy(), self._alpha_from_margins(solver, res), res.n_iter
         warnings.warn(solver.not_converged_message("PrunedRankSVM (dual CD)", self.max_iter,
                                                    self.tol), ConvergenceWarning, stacklevel=4)
         return solver.coef_.copy(), None, solver.n_iter_
 
-    def _alpha_from_margins(self, solver, X, coef, res):
-        """The dual point of a primal solution (see ``alpha_``)."""
-        a, b = solver.rows_
-        scores = X @ coef
-        slack = 1.0 - (scores[a] - scores[b])
+    def _alpha_from_margins(self, solver, res):
+        """The dual point of a primal solution ``res.coef`` (see ``alpha_``)."""
+        pool = solver.pool
+        slack = 1.0 - pool.margins(res.coef)
         if self.loss == "squared_hinge":  # KKT: w = sum_p alpha_p z_p, alpha_p = 2 C xi_p
             return 2.0 * self.C * np.maximum(slack, 0.0)
         # hinge: alpha_p = C clip(slack_p / delta, 0, 1) is feasible for every width delta
         # (HuberPairObjective.certificate); the returned w need not come from the last
         # width's stage, so keep the best dual value over the widths the smoothing ran
         # through, each alpha scaled by the t in [0, 1] maximizing the dual along it
-        n = X.shape[0]
+        rows = np.arange(slack.shape[0], dtype=np.int64)
         best, best_dual = np.zeros_like(slack), 0.0
         delta = float(res.info.get("delta", 0.1))
         while delta <= 0.11:
             alpha = self.C * np.clip(slack / delta, 0.0, 1.0)
-            w_alpha = X.T @ (np.bincount(a, alpha, minlength=n)
-                             - np.bincount(b, alpha, minlength=n))
+            w_alpha = np.zeros_like(res.coef)
+            pool.update_w(w_alpha, rows, alpha)  # sum_p alpha_p z_p
             norm2, total = float(w_alpha @ w_alpha), float(alpha.sum())
             t = 1.0 if norm2 == 0.0 else min(1.0, total / norm2)
             dual = t * total - 0.5 * t * t * norm2

@@ -499,7 +499,7 @@ def _pairs_needed_section(real, cfg):
              "cell: mean test "
              "accuracy minus total pairs' (points) and, in brackets, the share of the total "
              "pairs used; the same rounds, splits and C selection as Tables IV and V.", ""]
-    multiples = cfg.get("budget_multiples", (1, 2))
+    multiples = cfg.get("budget_multiples", BUDGET_MULTIPLES)
     rows = []
     for name, r in real.items():
         for kernel in ("linear", "rbf"):
