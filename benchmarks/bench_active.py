@@ -11,9 +11,9 @@ Usage::
 
     python benchmarks/bench_active.py                       # 1e5, 1e6, 1e7 rows + a9a
     python benchmarks/bench_active.py --sizes 1e4 1e5       # small run
-    python benchmarks/bench_active.py --a9a ../shared/data/a9a
+    python benchmarks/bench_active.py --a9a PATH/a9a
 
-    python benchmarks/bench_active.py --rounds --data-dir ../shared/data  # AUC check
+    python benchmarks/bench_active.py --rounds --data-dir PATH  # AUC check
 
 Prints fit seconds (median over ``--seeds`` pools), test AUC (mean +- std) and
 the ratios ``RankSVM / ActiveRankSVM`` and
@@ -214,11 +214,11 @@ def bench_small():
         finally:
             dual_cd_solver.MAX_POOL_MATRIX = saved
     m0 = fits["dual CD alone (1000 passes)"][0]
-    a, b = JointSpace((y == m0.classes_[1]).astype(int), 1.0).decode(m0.pool_ids_)
+    a, b = JointSpace((y == m0.classes_[1]).astype(int), 1.0).decode(m0.chosen_ids_)
     Z = X[a] - X[b]
     for label, (m, t) in fits.items():
-        assert np.array_equal(m.pool_ids_, m0.pool_ids_)  # same pool, same costs
-        obj = 0.5 * m.coef_ @ m.coef_ + m.pool_weights_ @ np.maximum(0.0, 1.0 - Z @ m.coef_)
+        assert np.array_equal(m.chosen_ids_, m0.chosen_ids_)  # same pool, same costs
+        obj = 0.5 * m.coef_ @ m.coef_ + m.chosen_weights_ @ np.maximum(0.0, 1.0 - Z @ m.coef_)
         print(f"german.numer, one pool of {Z.shape[0]} pairs, {label}: pool objective {obj:.1f}, "
               f"fit {t:.2f}s ({m.final_solver_})")
 
@@ -234,19 +234,22 @@ def main(argv=None):
     p.add_argument("--C", type=float, default=0.1)
     p.add_argument("--skip-exact-above", type=float, default=1e7,
                    help="do not run RankSVM / LinearSVC above this many rows")
-    p.add_argument("--a9a", default=str(Path(__file__).resolve().parents[2] / "shared/data/a9a"),
-                   help="folder with a9a and a9a.t ('' to skip)")
+    p.add_argument("--a9a", default="",
+                   help="folder with a9a and a9a.t (default '': skip the a9a comparison)")
     p.add_argument("--repeats", type=int, default=5, help="a9a repeats (median)")
     p.add_argument("--rounds", action="store_true",
                    help="compare the AUC of the default and the paper's rounds instead")
     p.add_argument("--small", action="store_true",
                    help="german.numer: round settings and the Newton finish instead")
-    p.add_argument("--data-dir", default=str(Path(__file__).resolve().parents[2] / "shared/data"))
+    p.add_argument("--data-dir", default=None, metavar="PATH",
+                   help="folder holding the LIBSVM data sets (needed with --rounds)")
     p.add_argument("--datasets", nargs="+", default=["a9a", "w8a", "letter", "bank", "shuttle"])
     p.add_argument("--seeds", type=int, default=3,
                    help="ActiveRankSVM pools per size (median time, mean +- std AUC)")
     args = p.parse_args(argv)
     if args.rounds:
+        if args.data_dir is None:
+            p.error("--rounds needs --data-dir PATH")
         bench_rounds(args.data_dir, args.datasets, args.seeds, args.budget, args.C)
         return
     if args.small:

@@ -1,6 +1,6 @@
 """Selection time per round of every ActiveRankLearner strategy (donmez-carbonell).
 
-    python benchmarks/bench_active_learning.py [--data-dir ../shared/data] [--repeat 21] [--quick]
+    python benchmarks/bench_active_learning.py [--data-dir PATH] [--repeat 21] [--quick]
 
 Pool: lambdarank-train's ``rank.train`` (3,005 rows, 201 queries, 300 features),
 relevant = label >= 3; the ranker (RankSVM) is trained on an initial set of

@@ -31,12 +31,12 @@ from birank.datasets import load_a9a  # noqa: E402
 OCTAVE_OPAUC_S = 4.88
 
 LEARNERS = {
-    "OPAUC": (lambda: OPAUC(eta=1e-3, lam=1e-4),
+    "OPAUC": (lambda: OPAUC(eta0=1e-3, alpha=1e-4),
               lambda X, y: opauc_reference(X, y, 1e-3, 1e-4)),
-    "OPAUCr (tau=50)": (lambda: OPAUC(rank=50, eta=1e-3, lam=1e-4, random_state=0), None),
-    "OnlineUniExp": (lambda: OnlineUniExp(eta=0.01), lambda X, y: uniexp_reference(X, y, 0.01)),
-    "SPAM": (lambda: SPAM(eta=0.1), lambda X, y: spam_reference(X, y, 0.1, 0.5, 1e-4)),
-    "PGD (buffer 50)": (lambda: PGD(eta=0.1), lambda X, y: pgd_reference(X, y, 0.1, 0.5,
+    "OPAUCr (tau=50)": (lambda: OPAUC(rank=50, eta0=1e-3, alpha=1e-4, random_state=0), None),
+    "OnlineUniExp": (lambda: OnlineUniExp(eta0=0.01), lambda X, y: uniexp_reference(X, y, 0.01)),
+    "SPAM": (lambda: SPAM(eta0=0.1), lambda X, y: spam_reference(X, y, 0.1, 0.5, 1e-4)),
+    "PGD (buffer 50)": (lambda: PGD(eta0=0.1), lambda X, y: pgd_reference(X, y, 0.1, 0.5,
                                                                         "hinge", 0.0, 50)),
 }
 

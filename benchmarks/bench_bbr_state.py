@@ -15,7 +15,7 @@ for each:
 
 Usage::
 
-    python benchmarks/bench_bbr_state.py --data-dir /work/shared/data [--quick] [--repeat 3]
+    python benchmarks/bench_bbr_state.py --data-dir PATH [--quick] [--repeat 3]
         [--only a9a w8a farm-ads]
 """
 

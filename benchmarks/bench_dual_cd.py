@@ -15,13 +15,12 @@ per-point weights (sample_weight), same loss and tol: objectives and time ratio.
 run) versus scikit-learn's SGDClassifier with the same lambda and about the
 same number of (point-wise) steps: test AUC on a9a.t and fit-time ratio.
 
-Usage: python benchmarks/bench_dual_cd.py [pairs|wsvm|crr|all] [--data ../shared/data/a9a/a9a]
+Usage: python benchmarks/bench_dual_cd.py [pairs|wsvm|crr|all] [--data PATH/a9a/a9a]
 """
 
 import argparse
 import time
 import warnings
-from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
@@ -31,7 +30,6 @@ from sklearn.svm import LinearSVC
 
 from birank.solvers.dual_cd import PairDualCD
 
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def objective(Z, w, C, loss, weights=None):
@@ -60,7 +58,7 @@ def best_of(fn, repeat):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("what", nargs="?", default="pairs", choices=["pairs", "wsvm", "crr", "all"])
-    ap.add_argument("--data", default=str(ROOT.parent / "shared/data/a9a/a9a"))
+    ap.add_argument("--data", required=True, metavar="PATH", help="the a9a LIBSVM file")
     ap.add_argument("--n-pairs", type=int, default=8000)
     ap.add_argument("--C", type=float, default=0.1)
     ap.add_argument("--tol", type=float, default=0.1)
@@ -115,12 +113,12 @@ def bench_crr(X, y, args):
     Xt, yt = load_a9a_file(args.data + ".t")
     print("CombinedRanking (alpha=1e-4, 10^6 steps) on a9a, test AUC on a9a.t; "
           "sofia-ml combined-ranking reference: AUC 0.898626 in 0.20 s (its own machine)")
-    CombinedRanking(n_iter=1000, random_state=0).fit(X[:500], y[:500])  # JIT warm-up
-    CombinedRanking(n_iter=1000, random_state=0).fit(X[:500].toarray(), y[:500])
+    CombinedRanking(max_iter=1000, random_state=0).fit(X[:500], y[:500])  # JIT warm-up
+    CombinedRanking(max_iter=1000, random_state=0).fit(X[:500].toarray(), y[:500])
     epochs = int(np.ceil(1e6 / X.shape[0]))
     for seed in range(args.repeat):
         t0 = time.perf_counter()
-        est = CombinedRanking(alpha=1e-4, n_iter=10**6, random_state=seed).fit(X, y)
+        est = CombinedRanking(alpha=1e-4, max_iter=10**6, random_state=seed).fit(X, y)
         t_ours = time.perf_counter() - t0
         t0 = time.perf_counter()
         sgd = SGDClassifier(alpha=1e-4, max_iter=epochs, tol=None, random_state=seed).fit(X, y)

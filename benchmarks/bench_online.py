@@ -15,7 +15,7 @@ and, for the learners with a plain-NumPy reference (``tests/oracles_online.py``:
 the same updates, one NumPy step per pair, sparse rows handled on the union of
 the two supports), both rates on the first ``--ref-rows`` rows and their ratio
 (the speedup), with the largest weight difference as a check that the updates
-are the same. The goal (issue 9): CBR-diag with buffers of 50 passes over a9a
+are the same. The goal: CBR-diag with buffers of 50 passes over a9a
 in under 0.25 s.
 
 Usage: ``python benchmarks/bench_online.py [--quick] [--repeat 5] [--ref-rows 1000]``
@@ -52,7 +52,7 @@ def learners():
          lambda X, y, n: reference_stream("oam-seq", X, y, C=0.01, n_rows=n)[0], None),
         ("OAM_gra", lambda: online.OAM(variant="gra", buffer="fifo", C=0.001),
          lambda X, y, n: reference_stream("oam-gra", X, y, C=0.001, n_rows=n)[0], None),
-        ("AdaOAM", lambda: online.AdaOAM(learning_rate=0.05),
+        ("AdaOAM", lambda: online.AdaOAM(eta0=0.05),
          lambda X, y, n: adaoam_reference(X, y, learning_rate=0.05, n_rows=n), 1000),
     ]
     # the other online learners, when this build has them (no NumPy reference here)

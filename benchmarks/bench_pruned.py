@@ -6,7 +6,7 @@ process, one after the other (median of ``--repeats``), and the ratios
 ``total / closest`` and ``total / pruned`` are printed beside the pair
 counts. Total pairs: the exact O(N log N)-per-pass RankSVM (linear) and the
 primal kernel Newton over all N(N-1)/2 pairs with K in memory (RBF).
-The goal of issue 10: RBF total pairs at N = 3,000 (space_ga's size) in under
+The goal: RBF total pairs at N = 3,000 (space_ga's size) in under
 30 s here.
 
 A second table (``--vs-liblinear``, on by default) puts the linear chosen-pairs

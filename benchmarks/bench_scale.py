@@ -4,7 +4,7 @@ Every fit runs in a fresh subprocess that generates its data
 (``make_sparse_bipartite``, optionally cast to float32), reads its resident
 memory, resets the kernel's peak-RSS mark (``/proc/self/clear_refs``), fits,
 and reports the peak resident memory *above* the data (``extra``) next to the
-size of X (data + indices + indptr of the training rows). The goal of issue 12
+size of X (data + indices + indptr of the training rows). The goal
 is ``(size of X + extra) / size of X < 2``. A held-out block of rows (same
 planted ranker) gives the test AUC. Training and test rows are zero-copy views
 of one generated matrix.
@@ -52,7 +52,7 @@ def estimator(name, n):
         "ActiveRankSVM": lambda: ActiveRankSVM(budget=8000, random_state=0),
         "WeightedSVM": lambda: WeightedSVM(C=1.0, class_weight="balanced", max_iter=10,
                                            random_state=0),
-        "CombinedRanking": lambda: CombinedRanking(n_iter=10**6, random_state=0),
+        "CombinedRanking": lambda: CombinedRanking(max_iter=10**6, random_state=0),
         # closest N - 1 + random N - 1 pairs (binary labels: N - 1 level-1 pairs drawn)
         "PrunedRankSVM": lambda: PrunedRankSVM(max_iter=20, random_state=0),
         "BBR": lambda: BBR(radius=None, solver="cg", max_iter=50),

@@ -1,4 +1,4 @@
-"""Issue 14: each solver against the tool a user would pick instead, in one run.
+"""Each solver against the tool a user would pick instead, in one run.
 
 Prints four comparisons, each as a time ratio beside its reference and the
 objective gap:
@@ -23,8 +23,8 @@ Machine factor: the reference README's times come from another 2-core machine.
 Every run here also times ``LinearSVC(C=1)`` on a9a (0.19 s there) and scales
 the published times by ``t_here / 0.19`` before taking a ratio.
 
-    python benchmarks/bench_solvers.py --data-dir ../shared/data          # full
-    python benchmarks/bench_solvers.py --data-dir ../shared/data --quick  # 10^5 rows
+    python benchmarks/bench_solvers.py --data-dir PATH          # full
+    python benchmarks/bench_solvers.py --data-dir PATH --quick  # 10^5 rows
 """
 
 from __future__ import annotations

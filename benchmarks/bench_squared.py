@@ -17,7 +17,7 @@ Part 2, a9a (train ``a9a``, test ``a9a.t``): fit time and test AUC of BBR and LC
 (S = 5000 and 50000) with the radius picked by 5-fold cross-validation on the
 training set (grid below), next to RankSVM (``birank.RankSVM``) if it is available.
 
-Usage: ``python benchmarks/bench_squared.py [--data-dir ../shared/data] [--repeat 7]``
+Usage: ``python benchmarks/bench_squared.py [--data-dir PATH] [--repeat 7]``
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Cost of interruptible LIBSVM parsing: chunks of CHUNK_BYTES vs one pass.
 
 Parses the same in-memory text (generated, sparse, like a9a/news20 rows) with
-the default chunk size and as a single chunk (the uninterruptible parse of
-928fe67), in the same process, median of ``--repeats``; prints the ratio.
+the default chunk size and as a single chunk (the uninterruptible parse the
+reader did before chunking), in the same process, median of ``--repeats``; prints the ratio.
 
     PYTHONPATH=src python benchmarks/bench_svmlight_chunks.py [--mb 64] [--quick]
 """
@@ -39,7 +39,7 @@ def main():
     mb = 8.0 if args.quick else args.mb
     data = make_text(int(mb * (1 << 20)))
     _svmlight.load_svmlight_bytes(data[:1 << 20], "warm-up")
-    times = {"one chunk (928fe67 behaviour)": [], f"chunks of {_svmlight.CHUNK_BYTES >> 20} MiB": []}
+    times = {"one chunk (the unchunked reader)": [], f"chunks of {_svmlight.CHUNK_BYTES >> 20} MiB": []}
     for _ in range(args.repeats):
         for name, size in zip(times, (len(data), None)):
             t0 = time.perf_counter()

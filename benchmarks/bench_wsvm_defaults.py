@@ -1,4 +1,4 @@
-"""WeightedSVM's defaults against its paper setting (issue 13 item 6).
+"""WeightedSVM's defaults against its paper setting.
 
 Test AUC on the bundled a9a train/test split (shen-lin use a9a) of
 WeightedSVM() with today's defaults (class_weight='balanced'), the old

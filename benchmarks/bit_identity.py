@@ -12,8 +12,8 @@ whatever the installed estimator accepts, so the same script runs on both sides.
 
 Usage::
 
-    python benchmarks/bit_identity.py --data-dir /work/shared/data --save ref.npz [--quick]
-    python benchmarks/bit_identity.py --data-dir /work/shared/data --compare ref.npz [--quick]
+    python benchmarks/bit_identity.py --data-dir PATH --save ref.npz [--quick]
+    python benchmarks/bit_identity.py --data-dir PATH --compare ref.npz [--quick]
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def models():
         ("bbr", BBR, dict()),
         ("bbr-cg", BBR, dict(solver="cg", radius=1.0)),
         ("lcbr", LCBR, dict(n_pairs=2000, random_state=0)),
-        ("crr", CombinedRanking, dict(n_iter=20000, random_state=0)),
+        ("crr", CombinedRanking, dict(max_iter=20000, random_state=0)),
     ]
 
 

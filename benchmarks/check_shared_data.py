@@ -1,6 +1,6 @@
 """Load every LIBSVM-format file of the shared data folder and check it against SOURCE.md.
 
-    python benchmarks/check_shared_data.py [--data-dir ../shared/data]
+    python benchmarks/check_shared_data.py [--data-dir PATH]
 
 For each file: rows, features (largest index), nnz (index:value tokens, so a repeated
 index counts twice, as in SOURCE.md), label counts (or distinct/min/max/mean for

@@ -14,7 +14,7 @@ from sklearn.base import BaseEstimator
 # class name -> parameters that keep a fit on check data well under a second
 FAST_PARAMS = {
     "ActiveRankSVM": {"budget": 200, "batch_size": 50},
-    "CombinedRanking": {"alpha": 1e-2, "n_iter": 20000},
+    "CombinedRanking": {"alpha": 1e-2, "max_iter": 20000},
     "LCBR": {"n_pairs": 500},
     # the default tol=0.1 (LIBLINEAR's) is too loose for check_sample_weight_equivalence
     "WeightedSVM": {"tol": 1e-10, "max_iter": 100000},

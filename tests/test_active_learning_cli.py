@@ -31,8 +31,8 @@ def test_active_learn_cli_rounds_files_and_no_overwrite(tmp_path, capsys):
     test = _write(tmp_path / "test.svm", *_letor_like(3, 30, 1))
     out = tmp_path / "rounds"
     args = [str(pool), "--labels", str(pool), "--test", str(test), "--out-dir", str(out),
-            "--rounds", "3", "--per-query", "2", "--initial-nonrelevant", "3"]
-    assert main(["active-learn"] + args) == 0
+            "--rounds", "3", "--per-query", "2", "--initial-per-query", "3"]
+    assert main(["active-learn", "simulate"] + args) == 0
     chosen = [np.loadtxt(out / f"round-{t:02d}.txt", dtype=np.int64, ndmin=2)
               for t in range(4)]
     rows = np.concatenate([c[:, 0] for c in chosen])
@@ -43,9 +43,9 @@ def test_active_learn_cli_rounds_files_and_no_overwrite(tmp_path, capsys):
     assert summary["rounds"][-1]["label_reads"] == rows.size
     assert "MAP" in capsys.readouterr().out
     # never overwritten without --force
-    assert main(["active-learn"] + args) == 2
+    assert main(["active-learn", "simulate"] + args) == 2
     assert "--force" in capsys.readouterr().err
-    assert main(["active-learn"] + args + ["--force", "--quiet"]) == 0
+    assert main(["active-learn", "simulate"] + args + ["--force", "--quiet"]) == 0
 
 
 def test_active_learn_cli_initial_rows_and_errors(tmp_path, capsys):
@@ -56,18 +56,18 @@ def test_active_learn_cli_initial_rows_and_errors(tmp_path, capsys):
     init = tmp_path / "init.txt"
     init.write_text("0\n1\n20\n21\n40\n60\n")
     out = tmp_path / "r"
-    assert main(["active-learn", str(pool), "--labels", str(labels), "--out-dir", str(out),
+    assert main(["active-learn", "simulate", str(pool), "--labels", str(labels), "--out-dir", str(out),
                  "--initial", str(init), "--rounds", "1", "--per-query", "1", "--quiet",
                  "--strategy", "uncertain"]) == 0
     assert np.loadtxt(out / "round-00.txt", dtype=np.int64)[:, 0].tolist() == \
         [0, 1, 20, 21, 40, 60]
     short = tmp_path / "short.txt"
     short.write_text("1\n0\n")
-    assert main(["active-learn", str(pool), "--labels", str(short), "--out-dir",
+    assert main(["active-learn", "simulate", str(pool), "--labels", str(short), "--out-dir",
                  str(tmp_path / "x")]) == 2
     assert "has 2 labels" in capsys.readouterr().err
     noqid = _write(tmp_path / "noqid.svm", X, y, None)
-    assert main(["active-learn", str(noqid), "--labels", str(labels), "--out-dir",
+    assert main(["active-learn", "simulate", str(noqid), "--labels", str(labels), "--out-dir",
                  str(tmp_path / "y")]) == 2
     assert "qid" in capsys.readouterr().err
 
@@ -82,7 +82,8 @@ def test_reproduce_donmez_end_to_end_on_generated_data(tmp_path):
     _write(data / "tfranking_toy" / "test.txt", *_letor_like(3, 5, 5, n_features=136))
     out = tmp_path / "results"
     assert main(["reproduce", "donmez", "--quick", "--quiet", "--data-dir", str(data),
-                 "--output", str(out), "--methods", "lossmin", "random"]) == 0
+                 "--output", str(out), "--methods", "lossmin", "random",
+                 "--skip-missing"]) == 0
     res = json.loads((out / "donmez-quick.json").read_text())
     assert set(res["datasets"]) == {"lambdarank-train", "tfranking_toy"}
     assert set(res["missing"]) == {"OHSUMED", "OHSUMED-rel2", "MQ2008"}

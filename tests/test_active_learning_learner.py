@@ -118,13 +118,13 @@ def test_one_class_labeled_set_gives_constant_scores_not_an_error():
 
 
 def test_sklearn_params_clone_and_validation():
-    learner = ActiveRankLearner(strategy="entropy", per_query=3, lam=0.4, random_state=1)
-    assert learner.get_params()["lam"] == 0.4
+    learner = ActiveRankLearner(strategy="entropy", per_query=3, above_threshold_weight=0.4, random_state=1)
+    assert learner.get_params()["above_threshold_weight"] == 0.4
     twin = clone(learner)
     assert twin.get_params() == learner.get_params() and twin is not learner
     X, y, g = _data()
     bad = [({"strategy": "maxent"}, "strategy"), ({"per_query": 0}, "per_query"),
-           ({"lam": 1.0}, "lam"), ({"lam": 0}, "lam"), ({"estimator": object()}, "estimator"),
+           ({"above_threshold_weight": 1.0}, "above_threshold_weight"), ({"above_threshold_weight": 0}, "above_threshold_weight"), ({"estimator": object()}, "estimator"),
            ({"random_state": "x"}, "random_state"), ({"relevance_threshold": "1"},
                                                       "relevance_threshold")]
     for params, name in bad:
@@ -150,7 +150,7 @@ def test_teach_and_query_input_errors():
         learner.query(X[:10])
     with pytest.raises(ValueError, match="groups differ"):
         learner.query(X, g[::-1])
-    with pytest.raises(ValueError, match="one query id per pool row"):
+    with pytest.raises(ValueError, match="one query id per sample"):
         ActiveRankLearner().teach([0], [1.0], X_pool=X, groups=g[:5])
 
 
@@ -161,3 +161,13 @@ def test_query_metrics_per_query_definitions():
     m = query_metrics(y, s, g)
     assert m["auc"] == pytest.approx((1.0 + 0.0) / 2)
     assert m["map"] == pytest.approx((1.0 + 0.5) / 2)
+
+
+def test_groups_none_is_one_query():
+    """The seed draw and the query metrics take groups=None as a single query."""
+    y = np.array([1.0, 0, 0, 1, 0, 0])
+    idx, labels = LabelOracle(y).seed(None, 1, n_relevant=1, n_nonrelevant=2, random_state=0)
+    assert (labels == 1).sum() == 1 and (labels == 0).sum() == 2
+    assert np.array_equal(y[idx], labels)
+    s = np.array([0.9, 0.1, 0.5, 0.2, 0.3, 0.4])
+    assert query_metrics(y, s, None) == query_metrics(y, s, np.zeros(6))

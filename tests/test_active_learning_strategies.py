@@ -69,7 +69,7 @@ def test_lossmin_hand_example_two_queries_shuffled_rows():
     #   rank 1 (s=2): 0.5 * 1 / 0.5 * 0.4 ; rank 2 (s=5): sig(-3) * 1 / 0.5 * 0.6
     scores = [3.0, 5.0, 0.0, 2.0, 1.0]
     groups = [7, 3, 7, 3, 7]
-    got = lossmin_scores(scores, groups, lam=0.6)
+    got = lossmin_scores(scores, groups, above_threshold_weight=0.6)
     expected = [sig(-2) * 1 / 0.5 * 0.6, sig(-3) * 1 / 0.5 * 0.6, sig(-1) * 2 / 1.5 * 0.4,
                 0.5 * 1 / 0.5 * 0.4, 0.5 * 1 / 1.5 * 0.4]
     np.testing.assert_allclose(got, expected, rtol=1e-12)
@@ -81,7 +81,7 @@ def test_lossmin_lambda_weights_the_two_sides():
     # |1 - theta| = 0.5, |4 - theta| = 2.5. Above the threshold only the P- term.
     s = [0.0, 10.0, 11.0, 12.0]
     for lam in (0.2, 0.6, 0.9):
-        got = lossmin_scores(s, None, lam=lam)
+        got = lossmin_scores(s, None, above_threshold_weight=lam)
         exp = [0.5 * 1 / 0.5 * (1 - lam),
                sig(-10) * 1 / 2.5 * lam, sig(-11) * 2 / 2.5 * lam, sig(-12) * 3 / 2.5 * lam]
         np.testing.assert_allclose(got, exp, rtol=1e-12)
@@ -112,7 +112,7 @@ def test_lossmin_matches_reference_on_random_pools():
         n = int(rng.integers(1, 40))
         g = rng.integers(0, 4, size=n)
         s = np.round(rng.normal(size=n), 1)  # ties included
-        got = lossmin_scores(s, g, lam=0.6)
+        got = lossmin_scores(s, g, above_threshold_weight=0.6)
         for q in np.unique(g):
             ix = np.flatnonzero(g == q)
             np.testing.assert_allclose(got[ix], _lossmin_reference(list(s[ix]), 0.6),

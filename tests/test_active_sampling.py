@@ -161,7 +161,7 @@ def test_item_margins_equal_numpy(gamma):
     """The sampler's margins of pairs and pseudo-pairs, dense and CSR, with an intercept."""
     import scipy.sparse as sp
 
-    from birank.solvers.dual_cd import xargs
+    from birank._validation import kernel_rows as xargs
 
     rng = np.random.default_rng(5)
     X = rng.normal(size=(30, 7))

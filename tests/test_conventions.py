@@ -1,15 +1,28 @@
-"""One convention per concern: loss codes, solver results, the bias name, the registry."""
+"""One convention per concern: loss codes, solver results, the bias name, the registry,
+and the public API of docs/conventions.md over every estimator in ``birank.__all__``:
+
+- every constructor parameter is in the estimator's row of the allowed-names
+  table (one name per concept), and no retired name comes back;
+- every parameter after the first is keyword-only;
+- fitted on two classes, ``predict`` returns labels from ``classes_``;
+- binary rankers have ``predict_proba``: values in [0, 1], rows summing to 1,
+  non-decreasing in ``decision_function``.
+"""
 
 import ast
 import inspect
+import warnings
 from pathlib import Path
 
 import numpy as np
 import pytest
+from _public import make_fast, public_estimator_classes
 
 import birank
 from birank import _registry
+from birank._calibration import platt_fit, platt_objective, platt_proba, platt_targets
 from birank._kernels import losses
+from birank.datasets import load_heart
 
 SRC = Path(birank.__file__).parent
 
@@ -103,14 +116,7 @@ def test_registry_resolves_nothing_else(target):
         _registry.estimator_class(target)
 
 
-def test_registry_unavailable_and_unregistered():
-    _registry.ESTIMATORS["Future"] = "birank.not_written_yet:Future"
-    try:
-        assert _registry.estimator_class("Future", missing_ok=True) is None
-        with pytest.raises(ValueError, match="not available"):
-            _registry.estimator_class("Future")
-    finally:
-        del _registry.ESTIMATORS["Future"]
+def test_registry_unregistered():
     with pytest.raises(ValueError, match="not a registered"):
         _registry.estimator_name(dict)
 
@@ -120,9 +126,159 @@ def test_cli_models_and_experiment_methods_name_registered_estimators():
 
     for name, (target, params, _) in _registry.MODELS.items():
         assert _registry._registered_name(target) is not None, name
-        if name in _registry.available_models():
-            assert _registry.make_model(name).get_params().items() >= params.items()
+        assert _registry.make_model(name).get_params().items() >= params.items()
     for name, method in gultekin_paisley.METHODS.items():
         assert _registry._registered_name(method.target) is not None, name
     with pytest.raises(ValueError, match="not a registered"):
         gultekin_paisley.register_method("X", "os:system")
+
+
+# ------------------------------------------------- public API (docs/conventions.md)
+#: the allowed-names table of docs/conventions.md (keep the two in step)
+ALLOWED = {
+    "RankSVM": {"C", "loss", "tol", "max_iter", "verbose", "n_jobs"},
+    "ActiveRankSVM": {"budget", "batch_size", "strategy", "pair_weight", "fit_intercept",
+                      "bias_correction", "C", "loss", "tol", "round_tol", "round_max_iter",
+                      "max_iter", "max_draws", "random_state", "verbose"},
+    "WeightedSVM": {"C", "class_weight", "budget", "loss", "fit_intercept", "tol", "max_iter",
+                    "random_state", "solver"},
+    "CombinedRanking": {"alpha", "rank_probability", "max_iter", "loss", "projection",
+                        "fit_intercept", "random_state", "verbose"},
+    "BBR": {"radius", "solver", "tol", "max_iter", "verbose"},
+    "LCBR": {"n_pairs", "radius", "solver", "tol", "max_iter", "random_state", "verbose"},
+    "PrunedRankSVM": {"n_closest", "n_random", "kernel", "gamma", "C", "loss", "tol",
+                      "max_iter", "cache_size", "solver", "random_state"},
+    "CBR": {"covariance", "buffer", "buffer_size", "confidence", "C", "feature_budget",
+            "shuffle", "random_state"},
+    "OAM": {"variant", "buffer", "buffer_size", "C", "shuffle", "random_state"},
+    "AdaOAM": {"eta0", "delta", "alpha", "shuffle", "random_state"},
+    "OPAUC": {"rank", "eta0", "alpha", "shuffle", "random_state"},
+    "OnlineUniExp": {"eta0", "max_exponent", "shuffle", "random_state"},
+    "SPAM": {"eta0", "power_t", "penalty", "alpha", "l1_ratio", "shuffle", "random_state"},
+    "PGD": {"eta0", "power_t", "loss", "alpha", "buffer", "buffer_size", "shuffle",
+            "random_state"},
+    "ActiveRankLearner": {"estimator", "strategy", "per_query", "above_threshold_weight",
+                          "relevance_threshold", "relevance", "random_state"},
+}
+#: names retired by issue 23 (CHANGELOG.md): one concept, one name
+RETIRED = {"lam", "reg", "eta", "learning_rate", "n_iter", "beta", "beta1"}
+#: the one meaning of names shared by several estimators (docs/conventions.md)
+SHARED_MEANING = {"C", "alpha", "eta0", "power_t", "max_iter", "tol", "loss", "gamma",
+                  "random_state", "verbose", "fit_intercept", "solver", "shuffle", "buffer",
+                  "buffer_size", "budget", "strategy", "radius"}
+#: not a classifier: an active-learning loop (selects rows to label; no predict)
+NO_PREDICT = {"ActiveRankLearner"}
+
+CLASSES = public_estimator_classes()
+IDS = [c.__name__ for c in CLASSES]
+
+
+def _params(cls):
+    return list(inspect.signature(cls.__init__).parameters.values())[1:]
+
+
+def test_table_covers_every_public_estimator():
+    assert set(IDS) == set(ALLOWED), "add the new estimator to ALLOWED and docs/conventions.md"
+    assert set(birank.__all__) >= set(IDS)
+
+
+@pytest.mark.parametrize("cls", CLASSES, ids=IDS)
+def test_parameter_names_are_allowed(cls):
+    names = {p.name for p in _params(cls)}
+    assert names <= ALLOWED[cls.__name__], names - ALLOWED[cls.__name__]
+    assert not names & RETIRED
+    # the validation table names exactly the constructor's parameters
+    assert set(getattr(cls, "_parameter_constraints", names)) == names
+
+
+def test_names_used_by_two_estimators_are_in_the_glossary():
+    seen = {}
+    for cls in CLASSES:
+        for p in _params(cls):
+            seen.setdefault(p.name, set()).add(cls.__name__)
+    shared = {n for n, owners in seen.items() if len(owners) > 1}
+    assert shared <= SHARED_MEANING, shared - SHARED_MEANING
+    # gamma is only the RBF width (PrunedRankSVM)
+    assert seen.get("gamma", set()) <= {"PrunedRankSVM"}
+
+
+@pytest.mark.parametrize("cls", CLASSES, ids=IDS)
+def test_keyword_only_after_the_first(cls):
+    params = _params(cls)
+    assert params[0].kind is inspect.Parameter.POSITIONAL_OR_KEYWORD
+    assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in params[1:]), \
+        [p.name for p in params[1:] if p.kind is not inspect.Parameter.KEYWORD_ONLY]
+
+
+def _binary_data():
+    X, y = load_heart()
+    y = np.where(y > 0, 7, 3)  # labels that are not {0, 1}: predict must map back
+    return X[:200], y[:200], X[200:], y[200:]
+
+
+def _fit(cls, X, y):
+    est = make_fast(cls)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return est.fit(X, y)
+
+
+@pytest.mark.parametrize("cls", [c for c in CLASSES if c.__name__ not in NO_PREDICT],
+                         ids=[i for i in IDS if i not in NO_PREDICT])
+def test_predict_labels_and_proba_on_two_classes(cls):
+    X, y, Xt, yt = _binary_data()
+    est = _fit(cls, X, y)
+    assert est.classes_.tolist() == [3, 7]
+    pred = est.predict(Xt)
+    assert set(np.unique(pred)) <= {3, 7}
+    s = est.decision_function(Xt)
+    np.testing.assert_array_equal(pred, np.where(s > 0, 7, 3))
+    proba = est.predict_proba(Xt)
+    assert proba.shape == (Xt.shape[0], 2)
+    assert np.all((proba >= 0) & (proba <= 1))
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0, rtol=0, atol=1e-12)
+    np.testing.assert_array_equal(est.classes_[proba.argmax(axis=1)], pred)  # sklearn's rule
+    order = np.argsort(s, kind="stable")
+    assert np.all(np.diff(proba[order, 1]) >= 0), "P(classes_[1]) must not fall as the score rises"
+    # a model that learned something gives different probabilities to different scores
+    assert proba[:, 1].max() > proba[:, 1].min()
+    # accuracy_score works on predict (issue 23: it failed for RankSVM)
+    assert np.mean(pred == yt) > 0.6
+
+
+@pytest.mark.parametrize("cls", [birank.RankSVM, birank.PrunedRankSVM],
+                         ids=["RankSVM", "PrunedRankSVM"])
+def test_graded_labels_predict_scores_and_have_no_proba(cls):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(80, 3))
+    y = np.round(X @ [1.0, -1.0, 0.5] + rng.normal(scale=0.3, size=80))  # many grades
+    est = _fit(cls, X, y)
+    assert not hasattr(est, "classes_")
+    np.testing.assert_array_equal(est.predict(X), est.decision_function(X))
+    assert not hasattr(est, "predict_proba")
+    # and a refit on two classes brings them back
+    est.fit(X, (y > 0).astype(int))
+    assert hasattr(est, "predict_proba") and est.predict_proba(X).shape == (80, 2)
+
+
+def test_no_predict_is_really_absent():
+    for name in NO_PREDICT:
+        assert not hasattr(getattr(birank, name)(), "predict")
+
+
+def test_platt_fit_minimizes_its_objective():
+    # oracle: a brute-force scan of each side's slope finds nothing lower
+    rng = np.random.default_rng(1)
+    s = rng.normal(size=400)
+    y01 = (s + rng.normal(size=400) > 0.3).astype(int)
+    w = rng.uniform(0.5, 2.0, size=400)
+    a_neg, a_pos = platt_fit(s, y01, w)
+    t = platt_targets(y01, w)
+    for a, side in ((a_neg, s < 0), (a_pos, s > 0)):
+        best = platt_objective(a, s[side], t[side], w[side])
+        grid = np.linspace(0.0, 3.0 * a + 1.0, 2001)
+        assert min(platt_objective(g, s[side], t[side], w[side]) for g in grid) >= best - 1e-9
+    # below chance: slope 0 (probability 1/2 there), never a decreasing probability
+    assert platt_fit(-s, y01) == (0.0, 0.0)
+    p = platt_proba(np.array([-1.0, -1e-300, 0.0, 1e-300, 1.0]), 0.0, 0.0)[:, 1]
+    assert np.all(np.diff(p) >= 0) and (p[:3] <= 0.5).all() and (p[3:] > 0.5).all()

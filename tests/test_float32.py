@@ -32,9 +32,10 @@ def test_check_X_keeps_float32_without_copy(data):
 
 
 def test_canonical_csr_is_kept_and_its_index_order_checked_once(data, monkeypatch):
-    # a canonical CSR comes back as the same object: scipy caches has_sorted_indices
-    # on it, so a fit does not scan all nnz indices again for every layer that
-    # validates X (two such scans were 20% of ActiveRankSVM.fit at 10^7 rows)
+    # a canonical CSR (sorted indices, no duplicates) comes back as the same object:
+    # scipy caches has_canonical_format on it, so a fit does not scan all nnz indices
+    # again for every layer that validates X (two such scans were 20% of
+    # ActiveRankSVM.fit at 10^7 rows)
     import scipy.sparse._compressed as compressed
 
     from birank._validation import as_csr_or_dense
@@ -43,14 +44,14 @@ def test_canonical_csr_is_kept_and_its_index_order_checked_once(data, monkeypatc
         X = X.copy()
         assert as_csr_or_dense(X) is as_csr_or_dense(X) is X
     calls = []
-    prop = compressed._cs_matrix.has_sorted_indices
+    prop = compressed._cs_matrix.has_canonical_format
 
     def counted(self):
-        if not hasattr(self, "_has_sorted_indices"):
+        if not hasattr(self, "_has_canonical_format"):
             calls.append(1)
         return prop.fget(self)
 
-    monkeypatch.setattr(compressed._cs_matrix, "has_sorted_indices",
+    monkeypatch.setattr(compressed._cs_matrix, "has_canonical_format",
                         property(counted, prop.fset))
     X, y = data[0].copy(), data[2]
     ActiveRankSVM(budget=200, random_state=0).fit(X, y)
@@ -60,7 +61,7 @@ def test_canonical_csr_is_kept_and_its_index_order_checked_once(data, monkeypatc
                       shape=X.shape)
     rows = [U.indices[U.indptr[i]:U.indptr[i + 1]].copy() for i in range(3)]
     got = as_csr_or_dense(U)
-    assert got is not U and got.has_sorted_indices
+    assert got is not U and got.has_sorted_indices and got.has_canonical_format
     assert all(np.array_equal(U.indices[U.indptr[i]:U.indptr[i + 1]], rows[i]) for i in range(3))
 
 
@@ -79,7 +80,7 @@ def test_products_of_float32_equal_float64(data):
     lambda: RankSVM(C=1.0),
     lambda: ActiveRankSVM(budget=400, random_state=0),
     lambda: WeightedSVM(random_state=0),
-    lambda: CombinedRanking(n_iter=3000, random_state=0),
+    lambda: CombinedRanking(max_iter=3000, random_state=0),
     lambda: BBR(radius=1.0, solver="cg"),
     lambda: BBR(radius=1.0, solver="eigh"),
     lambda: LCBR(n_pairs=500, radius=1.0, solver="cg", random_state=0),

@@ -105,15 +105,6 @@ def test_bayes_scores_bad_input():
     assert isinstance(p, GaussianMixtureParams)
 
 
-def test_docstring_examples():
-    import doctest
-
-    import birank.datasets._gaussian_mixture as mod
-
-    failures, _ = doctest.testmod(mod, verbose=False)
-    assert failures == 0
-
-
 def test_reproduction_smoke(tmp_path):
     """The section 5.1 reproduction runs end to end and writes JSON, markdown and PNG."""
     import argparse

@@ -1,4 +1,4 @@
-"""Interruption (issue 13 item 5): Ctrl-C during a long CLI run or a write leaves no
+"""Interruption: Ctrl-C during a long CLI run or a write leaves no
 half-written output. (Checkpoint/resume of online training belongs to the online CLI.)"""
 
 import os
@@ -24,7 +24,7 @@ def test_ctrl_c_during_cli_fit_exits_130_and_writes_nothing(tmp_path):
     env = dict(os.environ, PYTHONPATH=SRC, PYTHONUNBUFFERED="1")
     proc = subprocess.Popen(
         [sys.executable, "-m", "birank.cli", "train", "-m", "crr", "--param",
-         "n_iter=1000000000", str(data), "-o", str(tmp_path / "m.json")],
+         "max_iter=1000000000", str(data), "-o", str(tmp_path / "m.json")],
         stderr=subprocess.PIPE, text=True, env=env,
         # a runner started in the background ignores SIGINT, and children inherit
         # that; a terminal's Ctrl-C reaches a process with the default handler

@@ -75,3 +75,60 @@ def test_cli_arguments_parse():
     assert args.quick and args.datasets == ["glass"] and args.hd_datasets == []
     with pytest.raises(ValueError, match="unknown data set"):
         khalid.load_dataset("nope", "/nonexistent")
+
+
+def test_binarization_rules():
+    y = np.array([3, 1, 1, 2, 2, 1, 4, 4])
+    assert khalid.binarize(y, "class1")[0].tolist() == [0, 1, 1, 0, 0, 1, 0, 0]
+    # halves: the first floor(k/2) sorted classes positive
+    y01, desc = khalid.binarize(y, "halves")
+    assert y01.tolist() == [0, 1, 1, 1, 1, 1, 0, 0] and "{1, 2}" in desc
+    # class1 without a label 1 falls back to the smallest label
+    assert khalid.binarize(np.array([-3, -2, 5]), "class1")[0].tolist() == [1, 0, 0]
+    # a binary set is used as it is, whatever the rule
+    assert khalid.binarize(np.array([-1, 1, 1]), "halves")[0].tolist() == [0, 1, 1]
+    with pytest.raises(ValueError, match="unknown binarization rule"):
+        khalid.binarize(y, "random")
+    # every multi-class set of the paper has a rule with its reason
+    for name in ("glass", "vehicle", "segment", "svmguide4"):
+        rule, why = khalid.BINARY_RULE[name]
+        assert rule in khalid.BINARY_RULES and why
+
+
+def _write_libsvm(path, X, y):
+    from sklearn.datasets import dump_svmlight_file
+
+    dump_svmlight_file(X, y, str(path), zero_based=False)
+
+
+def test_svmguide4_uses_train_and_test_parts_and_rule(tmp_path):
+    rng = np.random.default_rng(0)
+    folder = tmp_path / "svmguide4"
+    folder.mkdir()
+    _write_libsvm(folder / "svmguide4", rng.normal(size=(30, 10)), np.repeat([-3, -2, -1], 10))
+    X, y01, info = khalid.load_dataset("svmguide4", tmp_path)
+    assert X.shape[0] == 30 and info["rule"] == "largest"
+    _write_libsvm(folder / "svmguide4.t", rng.normal(size=(12, 10)), np.repeat([1, 2, 3], 4))
+    X, y01, info = khalid.load_dataset("svmguide4", tmp_path)
+    assert X.shape == (42, 10) and "test" in info["note"]
+
+
+def test_any_libsvm_file_runs_as_a_benchmark_set_with_the_rule_of_its_name(tmp_path):
+    rng = np.random.default_rng(0)
+    path = tmp_path / "segment.scale"
+    _write_libsvm(path, rng.normal(size=(28, 3)), np.repeat(np.arange(1, 8), 4))
+    X, y01, info = khalid.load_dataset(str(path), tmp_path)
+    assert info["rule"] == "halves" and y01.sum() == 12  # classes {1, 2, 3} of 7
+    other = tmp_path / "mine.txt"
+    _write_libsvm(other, rng.normal(size=(12, 3)), np.repeat([1, 2, 3, 4], 3))
+    assert khalid.load_dataset(str(other), tmp_path)[2]["rule"] == khalid.DEFAULT_RULE[0]
+
+
+def test_missing_sets_are_named_and_bundled_sets_are_found(tmp_path):
+    missing = dict(khalid.missing_sets(["heart", "glass", "cod-rna", "magic04"], tmp_path))
+    assert "heart" not in missing  # bundled with birank
+    assert set(missing) == {"glass", "cod-rna", "magic04"}
+    assert "birank datasets fetch cod-rna" in missing["cod-rna"]
+    assert khalid.load_dataset("heart", tmp_path)[2]["source"] == "bundled with birank"
+    assert pub.published(pub.TABLE3, "svmguide3", "CBR_FIFO", pub.BENCH_COLUMNS) == \
+        (0.764, 0.036)

@@ -1,4 +1,4 @@
-"""Numerical edge cases (issue 13 item 3) for every public estimator, plus hypothesis
+"""Numerical edge cases for every public estimator, plus hypothesis
 property tests: AUC invariant to monotone transforms, row-order invariance where the
 method is order-free, ``partial_fit`` over chunks equal to ``fit`` where it is exact."""
 
@@ -65,7 +65,7 @@ def test_extreme_scales_never_silently_wrong(estimator, scale):
     try:
         est, caught = _fit_recording(estimator, X, y)  # no overflow anywhere (errstate raise)
     except ValueError as exc:  # or a clear error naming the cause and the parameter to change
-        assert "diverged" in str(exc) and "eta=" in str(exc), exc
+        assert "diverged" in str(exc) and "eta0=" in str(exc), exc
         return
     assert np.isfinite(est.coef_).all() and np.isfinite(est.intercept_)
     auc = roc_auc(y, est.decision_function(X))

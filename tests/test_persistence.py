@@ -1,4 +1,4 @@
-"""Persistence and determinism (issue 13 item 4) for every public estimator: pickle,
+"""Persistence and determinism for every public estimator: pickle,
 joblib and JSON model files round-trip; the same random_state gives bit-identical
 models in one process and across processes; a numba cache that cannot be written works."""
 

@@ -58,7 +58,7 @@ def test_kernel_newton_matches_kernel_dual_cd_on_all_pairs(loss):
     K = point_kernel(X, X, "rbf", gamma)
     res = solve_kernel_ranksvm(K, y, groups, C=C, loss=loss,
                                tol=1e-10 if loss == "squared_hinge" else 1e-8)
-    beta, F, n_pairs = res.coef, res.objective, res.info["n_pairs"]
+    beta, F, n_pairs = res.coef, res.objective, res.n_pairs
     assert res.converged
     I, J, _ = all_pairs(y, groups)
     cd = KernelPairDualCD(X, gamma=gamma, loss=loss, tol=1e-9, max_iter=100000, random_state=0)
@@ -166,3 +166,48 @@ def test_rbf_kernel_from_gram_equals_the_definition_and_is_symmetric():
     upper = np.triu(M).copy()
     mirror_upper(M)
     np.testing.assert_array_equal(M, upper + np.triu(upper, 1).T)
+
+
+@pytest.mark.parametrize("kernel", ["linear", "rbf"])
+@pytest.mark.parametrize("loss", ["hinge", "squared_hinge"])
+def test_duplicate_rows_at_adjacent_labels_converge_and_equal_the_linear_solver(loss, kernel):
+    """Fails on the old main for the hinge: the kernel solver's copy of the coordinate
+    step skipped a zero pair vector (x_i == x_j: Q_pp = 0) where the linear step moves
+    alpha to the bound, and never converged (1000 passes at spread 1). Now the kernel
+    solver uses the linear step; the oracle is PairDualCD on explicit features F with
+    F F' = K (the kernel matrix), i.e. the same dual problem."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(30, 3))
+    X[1] = X[0]  # labels 0 and 1: the pair (1, 0) is a zero vector in any feature space
+    y = np.arange(30.0)
+    a, b = np.arange(1, 30), np.arange(0, 29)  # adjacent labels (lin-jan-lin's closest pairs)
+    gamma = 0.5
+    K = point_kernel(X, X, kernel, gamma)
+    lam, V = np.linalg.eigh(K)
+    F = V * np.sqrt(np.clip(lam, 0.0, None))  # F F' = K up to rounding
+    ker = KernelPairDualCD(X, kernel=kernel, gamma=gamma, loss=loss, tol=1e-8,
+                           max_iter=100000, random_state=0)
+    lin = PairDualCD(F, loss=loss, tol=1e-8, max_iter=100000, random_state=0)
+    for solver in (ker, lin):
+        solver.add_rows(a, b, 1.0)
+        assert solver.solve(), "did not converge"
+    assert ker.n_iter_ < 1000
+    assert ker.primal_objective() == pytest.approx(lin.primal_objective(), rel=1e-6)
+    np.testing.assert_allclose(ker.decision_function(X), F @ lin.coef_, atol=1e-5)
+
+
+@pytest.mark.parametrize("loss", ["hinge", "squared_hinge"])
+def test_pruned_rbf_with_duplicate_rows_converges(loss):
+    """Fails on the old main (hinge): the issue's reproduction ran all 1000 passes at
+    spread 1 and warned ConvergenceWarning."""
+    from birank import PrunedRankSVM
+    from sklearn.exceptions import ConvergenceWarning
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 3))
+    X[1] = X[0]
+    y = np.arange(60.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        model = PrunedRankSVM(kernel="rbf", loss=loss, random_state=0).fit(X, y)
+    assert model.n_iter_ < 1000

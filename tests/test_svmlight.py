@@ -1,7 +1,6 @@
 """load_svmlight / dump_svmlight: formats, compression, qid, .query files, error lines."""
 
 import bz2
-import doctest
 import gzip
 import lzma
 
@@ -9,7 +8,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from birank.datasets import _svmlight, dump_svmlight, load_svmlight, load_tfranking_toy
+from birank.datasets import dump_svmlight, load_svmlight, load_tfranking_toy
 from birank.datasets._svmlight import _slow_parse, load_svmlight_bytes, read_query_file
 
 TOY = b"""# a comment line
@@ -192,11 +191,6 @@ def test_tfranking_toy_last_duplicate_wins():
     # first row of train.txt has "17:-0.763873 17:0.369905"
     assert X[0, 16] == pytest.approx(0.369905)
     assert X[0, 114] == pytest.approx(-0.617277)
-
-
-def test_doctests():
-    result = doctest.testmod(_svmlight)
-    assert result.failed == 0 and result.attempted > 0
 
 
 def test_query_id_auto_gives_groups_only_when_the_file_has_them(tmp_path):

@@ -1,4 +1,5 @@
-"""Issue 15 item 4: the trust edges a new user hit. Each test here fails on the main of 928fe67."""
+"""The trust edges a new user hit: each test here failed before its fix (a fit that
+succeeded silently, a warning that was missing)."""
 
 import json
 import os
@@ -41,24 +42,23 @@ def test_model_file_cannot_make_us_import_a_module(heart_model, tmp_path, monkey
                                              "class Thing:\n    pass\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     bad = _edit_model(heart_model, tmp_path / "evil.json", estimator="planted_mod:Thing")
-    model = load_model(bad)  # scoring needs no class
-    with pytest.raises(ValueError, match=r"evil\.json: estimator 'planted_mod:Thing' is not "
-                                         r"one of birank's registered estimators"):
-        model.estimator()
+    # refused when the file is read, before anything is scored or built
+    with pytest.raises(ValueError, match=r"evil\.json: estimator: 'planted_mod:Thing' is not "
+                                         r"a registered birank estimator"):
+        load_model(bad)
     assert "planted_ran" not in sys.modules and "planted_mod" not in sys.modules
     # birank's own classes still load
     assert type(load_model(heart_model).estimator()) is WeightedSVM
 
 
 @pytest.mark.parametrize("field, value, message", [
-    ("coef", [float("nan")] * 13, r"coef holds 1\d? non-finite value\(s\) \(NaN or inf, first "
-                                  r"at index 0\)"),
-    ("coef", [1.0] * 12 + [float("inf")], r"coef holds 1 non-finite value\(s\) .*first at index 12"),
-    ("intercept", float("nan"), "intercept must be a finite number"),
-    ("coef", ["a"] * 13, "coef must be a list of numbers"),
-    ("n_features", "13", "n_features must be a non-negative integer"),
+    ("coef", [float("nan")] * 13, r"coef\[0\] is not a finite float64 number"),
+    ("coef", [1.0] * 12 + [float("inf")], r"coef\[12\] is not a finite float64 number"),
+    ("intercept", float("nan"), "intercept is not a finite float64 number"),
+    ("coef", ["a"] * 13, r"coef\[0\] must be a number"),
+    ("n_features", "13", r"n_features must be an integer in \[0, "),
     ("classes", [1], "classes must be a list of two labels"),
-    ("estimator", 5, "estimator must be 'module:Class'"),
+    ("estimator", 5, "estimator must be a registered estimator name"),
 ])
 def test_corrupted_model_fields_are_refused(heart_model, tmp_path, field, value, message):
     bad = _edit_model(heart_model, tmp_path / "bad.json", **{field: value})
@@ -214,8 +214,11 @@ def test_interrupted_write_leaves_no_file(tmp_path, monkeypatch):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(model_io.os, "replace", boom)
+    monkeypatch.setattr(model_io.os, "link", boom)  # overwrite=False publishes by hard link
     with pytest.raises(KeyboardInterrupt):
         model_io.atomic_write_text(tmp_path / "m.json", "{}")
+    with pytest.raises(KeyboardInterrupt):
+        model_io.atomic_write_text(tmp_path / "m.json", "{}", overwrite=True)
     assert os.listdir(tmp_path) == []
 
 
@@ -267,19 +270,23 @@ def test_predict_on_a_small_file_loads_neither_sklearn_nor_numba(heart_model, tm
     assert len((tmp_path / "s.txt").read_text().split()) == 20
 
 
-def test_help_is_fast():
-    # generous bound for a shared machine; benchmarks/bench_cli_startup.py measures it
-    best = min(_timed_help() for _ in range(3))
-    assert best < 1.5
-
-
-def _timed_help():
+def test_help_imports_no_numerical_library():
+    """What keeps ``birank --help`` fast: it imports none of numpy, scipy, scikit-learn,
+    numba. The time itself is a benchmark (benchmarks/bench_cli_startup.py), not an
+    assertion inside the parallel test run."""
+    code = ("import sys, contextlib, io\n"
+            "from birank.cli import main\n"
+            "try:\n"
+            "    with contextlib.redirect_stdout(io.StringIO()): main(['--help'])\n"
+            "except SystemExit as exc:\n"
+            "    assert exc.code == 0\n"
+            "print(sorted(m for m in ('numpy', 'scipy', 'sklearn', 'numba') "
+            "if m in sys.modules))\n")
     env = dict(os.environ, PYTHONPATH=SRC)
-    t0 = time.perf_counter()
-    res = subprocess.run([sys.executable, "-m", "birank.cli", "--help"], capture_output=True,
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          env=env, timeout=120)
-    assert res.returncode == 0
-    return time.perf_counter() - t0
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip() == "[]"
 
 
 # --- fits that succeed silently but wrongly -----------------------------------------
@@ -302,10 +309,10 @@ def test_combined_ranking_warns_on_extreme_scale(scale):
     X, y = load_heart()
     X = X.toarray() * scale
     with pytest.warns(UserWarning, match="not scale invariant"):
-        CombinedRanking(n_iter=1000, random_state=0).fit(X, y)
+        CombinedRanking(max_iter=1000, random_state=0).fit(X, y)
     with warnings.catch_warnings():
         warnings.simplefilter("error", UserWarning)
-        CombinedRanking(n_iter=1000, random_state=0).fit(X / scale, y)
+        CombinedRanking(max_iter=1000, random_state=0).fit(X / scale, y)
 
 
 def test_lcbr_on_two_rows():

@@ -15,7 +15,31 @@ import scipy.sparse as sp
 
 from ._kernels.pair_sweep_ops import csr_matvec, csr_rmatvec, csr_sq_rmatvec
 
-__all__ = ["matvec", "rmatvec", "sq_rmatvec"]
+__all__ = ["RowOperator", "matvec", "rmatvec", "sq_rmatvec"]
+
+
+class RowOperator:
+    """A data matrix the solvers only touch through products (its rows live elsewhere).
+
+    A subclass has ``shape`` and the three products below; the functions of
+    this module hand them to it, so every solver written against ``matvec`` /
+    ``rmatvec`` / ``sq_rmatvec`` runs unchanged on it (``birank.distributed``
+    keeps the row blocks on Dask workers this way).
+    """
+
+    shape: tuple
+
+    def matvec(self, v):  # pragma: no cover - interface
+        """``X @ v`` as a 1-D float64 array."""
+        raise NotImplementedError
+
+    def rmatvec(self, u):  # pragma: no cover - interface
+        """``X.T @ u`` as a 1-D float64 array."""
+        raise NotImplementedError
+
+    def sq_rmatvec(self, u):  # pragma: no cover - interface
+        """``(X o X).T @ u``."""
+        raise NotImplementedError
 
 
 def _csr_needs_kernel(X):
@@ -33,6 +57,8 @@ def matvec(X, v):
     [3.0, 3.0]
     """
     v = np.ascontiguousarray(v, dtype=np.float64).reshape(-1)
+    if isinstance(X, RowOperator):
+        return X.matvec(v)
     if _csr_needs_kernel(X):
         return csr_matvec(X.data, X.indices, X.indptr, v, np.empty(X.shape[0]))
     return np.asarray(X @ v, dtype=np.float64).reshape(-1)
@@ -49,6 +75,8 @@ def rmatvec(X, u):
     [1.0, 5.0]
     """
     u = np.ascontiguousarray(u, dtype=np.float64).reshape(-1)
+    if isinstance(X, RowOperator):
+        return X.rmatvec(u)
     if _csr_needs_kernel(X):
         return csr_rmatvec(X.data, X.indices, X.indptr, u, np.empty(X.shape[1]))
     return np.asarray(X.T @ u, dtype=np.float64).reshape(-1)
@@ -57,6 +85,8 @@ def rmatvec(X, u):
 def sq_rmatvec(X, u):
     """``(X o X).T @ u`` (elementwise square), without forming ``X o X``."""
     u = np.ascontiguousarray(u, dtype=np.float64).reshape(-1)
+    if isinstance(X, RowOperator):
+        return X.sq_rmatvec(u)
     if sp.issparse(X):
         return csr_sq_rmatvec(X.data, X.indices, X.indptr, u, np.empty(X.shape[1]))
     return np.einsum("ij,ij,i->j", X, X, u)

@@ -6,16 +6,13 @@ resolves a name (and nothing else) to its class, so a model file or a command
 line can only ever name one of birank's own estimators. :data:`MODELS` are the
 model names the CLI knows (``birank train --model NAME``, the demo): each is a
 registered estimator with default parameters, a one-line description and paper.
-Entries whose module is not importable (not written yet in this build) are
-skipped by ``available_models`` and reported as unavailable.
 """
 
 from __future__ import annotations
 
 import importlib
 
-__all__ = ["ESTIMATORS", "MODELS", "available_models", "estimator_class", "estimator_name",
-           "make_model", "registered_class"]
+__all__ = ["ESTIMATORS", "MODELS", "estimator_class", "estimator_name", "make_model"]
 
 #: public name -> "module:Class"
 ESTIMATORS = {
@@ -50,7 +47,7 @@ MODELS = {
                "ASRankSVM: soft-correct active sampling of 8000 pairs (shen-lin)"),
     "wsvm": ("WeightedSVM", {"C": 1.0, "class_weight": "balanced"},
              "point-wise class-weighted linear SVM (shen-lin eq. 2)"),
-    "crr": ("CombinedRanking", {"alpha": 1e-4, "n_iter": 1_000_000},
+    "crr": ("CombinedRanking", {"alpha": 1e-4, "max_iter": 1_000_000},
             "combined ranking and regression SGD, 10^6 steps (Sculley 2010, sofia-ml)"),
     "bbr": ("BBR", {},
             "exact all-pairs squared loss from pair moments (gultekin-paisley BBR)"),
@@ -62,33 +59,21 @@ MODELS = {
                  "online CBR-diag: diagonal covariance, O(nnz) per pair, for sparse high-dim data"),
     "oam": ("OAM", {"variant": "seq", "C": 0.01},
             "online AUC maximization, OAM_seq with reservoir buffers of 50 (Zhao et al. 2011)"),
-    "adaoam": ("AdaOAM", {"learning_rate": 0.05},
+    "adaoam": ("AdaOAM", {"eta0": 0.05},
                "online AUC maximization with AdaGrad steps (Ding et al. 2015), d <= 1000"),
-    "opauc": ("OPAUC", {"eta": 0.01, "lam": 1e-4},
+    "opauc": ("OPAUC", {"eta0": 0.01, "alpha": 1e-4},
               "one-pass AUC, square loss, full class covariances (Gao et al. 2013)"),
-    "opaucr": ("OPAUC", {"rank": 50, "eta": 0.01, "lam": 1e-4},
+    "opaucr": ("OPAUC", {"rank": 50, "eta0": 0.01, "alpha": 1e-4},
                "OPAUCr: one-pass AUC with rank-50 covariance sketches (Gao et al. 2013)"),
-    "uniexp": ("OnlineUniExp", {"eta": 0.01},
+    "uniexp": ("OnlineUniExp", {"eta0": 0.01},
                "online class-weighted univariate exponential loss (Kotlowski et al. 2011)"),
-    "spam": ("SPAM", {"eta": 0.05},
+    "spam": ("SPAM", {"eta0": 0.05},
              "stochastic proximal AUC maximization, L2 (Natole et al. 2018)"),
-    "pgd": ("PGD", {"eta": 0.1, "buffer_size": 50},
+    "pgd": ("PGD", {"eta0": 0.1, "buffer_size": 50},
             "online pairwise gradient descent, FIFO buffers of 50 (Boissier et al. 2016)"),
     "pruned": ("PrunedRankSVM", {"C": 1.0, "kernel": "linear"},
                "Pruned RankSVM: closest S + random S pairs, real-valued labels (lin-jan-lin)"),
 }
-
-
-def _import(path):
-    """The class at "module:Class", or None when its module does not exist (yet)."""
-    module_name, cls_name = path.split(":")
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name and module_name.startswith(exc.name):
-            return None
-        raise
-    return getattr(module, cls_name, None)
 
 
 def _registered_name(target):
@@ -105,7 +90,7 @@ def _registered_name(target):
     return None
 
 
-def estimator_class(name, *, missing_ok=False):
+def estimator_class(name):
     """The class of a registered estimator.
 
     Parameters
@@ -113,15 +98,11 @@ def estimator_class(name, *, missing_ok=False):
     name : str
         A public name (``"RankSVM"``); for model files written before the
         registry, also the ``"module:Class"`` of a registered estimator.
-    missing_ok : bool, default=False
-        Return None instead of raising when the estimator is registered but its
-        module is not part of this build.
 
     Raises
     ------
     ValueError
-        For a name that is not registered (nothing else is ever imported), or
-        an unavailable one unless ``missing_ok``.
+        For a name that is not registered (nothing else is ever imported).
 
     Examples
     --------
@@ -137,10 +118,8 @@ def estimator_class(name, *, missing_ok=False):
     if public is None:
         raise ValueError(f"{name!r} is not a registered birank estimator; registered: "
                          f"{', '.join(ESTIMATORS)}.")
-    cls = _import(ESTIMATORS[public])
-    if cls is None and not missing_ok:
-        raise ValueError(f"estimator {public!r} is not available in this build of birank.")
-    return cls
+    module_name, cls_name = ESTIMATORS[public].split(":")
+    return getattr(importlib.import_module(module_name), cls_name)
 
 
 def estimator_name(estimator):
@@ -153,32 +132,18 @@ def estimator_name(estimator):
                      "estimator.")
 
 
-def _load(name):
-    target, params, _ = MODELS[name]
-    if _registered_name(target) is None:
-        raise ValueError(f"model {name!r} names {target!r}, which is not a registered "
-                         "estimator (add it to birank._registry.ESTIMATORS).")
-    return estimator_class(target, missing_ok=True), params
-
-
-def available_models():
-    """Names whose estimator class can be imported, in registry order."""
-    return [name for name in MODELS if _load(name)[0] is not None]
-
-
 def make_model(name, **overrides):
     """Instantiate a registered model with its defaults updated by ``overrides``.
 
     Raises
     ------
     ValueError
-        For an unknown or unavailable name, or a parameter the model does not have.
+        For an unknown name, or a parameter the model does not have.
     """
     if name not in MODELS:
         raise ValueError(f"unknown model {name!r}; choose one of {', '.join(MODELS)}.")
-    cls, params = _load(name)
-    if cls is None:
-        raise ValueError(f"model {name!r} is not available in this build of birank.")
+    target, params, _ = MODELS[name]
+    cls = estimator_class(target)
     params = dict(params)
     valid = cls().get_params()
     for key, value in overrides.items():
@@ -187,30 +152,3 @@ def make_model(name, **overrides):
                              f"{', '.join(sorted(valid))}.")
         params[key] = value
     return cls(**params)
-
-
-def registered_class(spec, source="model file"):
-    """The estimator class a model file names (``"module:Class"``), if it is birank's own.
-
-    Only registered estimators (:data:`ESTIMATORS`) are resolved; anything else
-    is refused before any import, so a model file cannot make birank import
-    (and run) a module it names.
-
-    Raises
-    ------
-    ValueError
-        Naming ``source`` and the refused class.
-
-    Examples
-    --------
-    >>> registered_class("birank.batch.ranksvm:RankSVM").__name__
-    'RankSVM'
-    >>> registered_class("os:system")
-    Traceback (most recent call last):
-    ...
-    ValueError: model file: estimator 'os:system' is not one of birank's registered ...
-    """
-    if _registered_name(spec) is None:
-        raise ValueError(f"{source}: estimator {spec!r} is not one of birank's registered "
-                         f"estimators ({', '.join(ESTIMATORS)}); refusing to load it.")
-    return estimator_class(spec)

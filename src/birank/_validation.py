@@ -8,15 +8,26 @@ stays float32 (no copy of X at url scale); everything else becomes float64.
 from __future__ import annotations
 
 import numbers
+from typing import TYPE_CHECKING, overload
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.utils.validation import validate_data
 
 from ._kernels.labels import two_values
+from ._memory import check_feature_memory
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ._typing import ArrayLike, FloatArray, Matrix, MatrixLike, NDArray
 
 __all__ = [
     "check_sample_weight",
+    "check_groups",
+    "check_eval_set",
+    "check_graded_labels",
+    "check_scale",
+    "kernel_rows",
     "Interval",
     "Options",
     "validate_params",
@@ -160,7 +171,10 @@ def _float_dtype(X):
 
 
 def as_csr_or_dense(X):
-    """Canonical kernel layout: C-contiguous ndarray or sorted CSR, float64 or float32.
+    """Canonical kernel layout: C-contiguous ndarray or canonical CSR, float64 or float32.
+
+    Canonical CSR has sorted column indices and no duplicate entries (duplicates
+    are summed, as scipy's own arithmetic does).
 
     A float32 X stays float32 (the kernels read it and accumulate in float64);
     a canonical X comes back as is, without a copy.
@@ -169,28 +183,181 @@ def as_csr_or_dense(X):
         dtype = _float_dtype(X)
         if not (isinstance(X, sp.csr_matrix) and X.dtype == dtype):
             X = sp.csr_matrix(X, dtype=dtype)
-        # (the same object when canonical: scipy caches has_sorted_indices on it,
-        # and a new wrapper would check all nnz indices again)
-        if not X.has_sorted_indices:
+        # canonical = sorted indices and no duplicate (row, column) entries. scipy
+        # sums duplicates in every operation, the kernels would read them as
+        # separate features: sum them here, once. A canonical X comes back as the
+        # same object (scipy caches the flag on it; a new wrapper would scan again).
+        if not X.has_canonical_format:
             X = X.copy()
-            X.sort_indices()
+            X.sum_duplicates()
         return X
     return np.ascontiguousarray(X, dtype=_float_dtype(np.asarray(X)))
 
 
-def check_X(estimator, X, *, reset):
-    """Validate X for ``estimator`` (dense or CSR float64 or float32, finite, 2-D)."""
+#: largest |entry| of X a fit accepts: the solvers sum products of up to four
+#: entries (squared norms of pair rows, curvature terms |z|^2 |z|^2, moments) over
+#: many rows, which stay far below float64's 1.8e308 at this bound (1e300 gave
+#: all-zero or NaN models; 1e90 already overflowed inside ActiveRankSVM)
+SCALE_MAX = 1e50
+#: below this largest |entry| products of four entries reach the subnormal range
+#: (1e-310 gave constant scores everywhere): a fit warns
+SCALE_MIN = 1e-50
+
+
+def check_scale(estimator, X):
+    """Refuse X whose entries are so large that the solvers' products overflow; warn
+    when they are so small that they underflow.
+
+    O(nnz), no copy (two reductions). Called by every fit on its X.
+
+    Raises
+    ------
+    ValueError
+        ``max |x| > SCALE_MAX`` (1e50), suggesting to scale the features.
+    """
+    data = X.data if sp.issparse(X) else X
+    if data.size == 0:
+        return
+    top = max(float(data.max()), -float(data.min()))
+    name = type(estimator).__name__
+    if top > SCALE_MAX:
+        raise ValueError(
+            f"{name}: X holds values up to {top:.3g} in magnitude; products of such "
+            f"entries overflow float64 in the solvers (up to four factors), so no model "
+            f"can be fitted. Scale the features (e.g. sklearn.preprocessing.MaxAbsScaler "
+            f"or StandardScaler) to |x| <= {SCALE_MAX:g}.")
+    if 0.0 < top < SCALE_MIN:
+        import warnings
+
+        warnings.warn(
+            f"{name}: the largest value in X is {top:.3g}; products of entries underflow "
+            "float64 and the scores would be constant. Scale the features (e.g. "
+            "sklearn.preprocessing.MaxAbsScaler or StandardScaler).", UserWarning, stacklevel=3)
+
+
+def check_X(estimator: object, X: MatrixLike, *, reset: bool) -> Matrix:
+    """Validate X for ``estimator`` (dense or CSR float64 or float32, finite, 2-D).
+
+    With ``reset`` (a fit's X) its scale is checked too (:func:`check_scale`).
+    """
+    from sklearn.utils.validation import validate_data  # lazy: `birank evaluate` needs no sklearn
+
     X = validate_data(estimator, X, accept_sparse="csr", dtype=FLOAT_DTYPES, reset=reset)
-    return as_csr_or_dense(X)
+    X = as_csr_or_dense(X)
+    if reset:
+        check_scale(estimator, X)
+    return X
 
 
-def check_X_y(estimator, X, y, *, reset=True, y_numeric=False):
-    """Validate X and y together; y comes back as a 1-D array."""
+def check_X_y(estimator: object, X: MatrixLike, y: ArrayLike, *, reset: bool = True,
+              y_numeric: bool = False) -> tuple[Matrix, NDArray[Any]]:
+    """Validate a fit's X and y together; y comes back as a 1-D array.
+
+    X is canonical (:func:`as_csr_or_dense`) and its scale checked
+    (:func:`check_scale`), on every chunk of a chunked fit too.
+    """
+    from sklearn.utils.validation import validate_data  # lazy, as in check_X
+
     X, y = validate_data(
         estimator, X, y, accept_sparse="csr", dtype=FLOAT_DTYPES, reset=reset,
         y_numeric=y_numeric,
     )
-    return as_csr_or_dense(X), np.asarray(y)
+    X = as_csr_or_dense(X)
+    check_scale(estimator, X)
+    check_feature_memory(X.shape[1], f"{type(estimator).__name__}: X has ")  # before any w is allocated
+    return X, np.asarray(y)
+
+
+def check_graded_labels(estimator: object, y: ArrayLike) -> FloatArray:
+    """Relevance labels of a graded ranker as finite float64 (bool and numbers only).
+
+    Strings are refused even when there are two of them: their sorted order
+    (alphabetical) need not be the relevance order ("high" < "low").
+    """
+    y = np.asarray(y).reshape(-1)
+    name = type(estimator).__name__
+    if y.dtype.kind == "O" and all(isinstance(v, numbers.Real) for v in y):
+        y = y.astype(np.float64)  # numbers in an object array (pandas)
+    if y.dtype.kind not in "biuf":
+        # (scikit-learn's "Unknown label type" wording, which its checks look for)
+        raise ValueError(
+            f"Unknown label type for {name}: it ranks by numeric relevance labels (higher "
+            f"ranks higher); got y of dtype {y.dtype} with values such as "
+            f"{y[:3].tolist()!r}. Map the labels to numbers (e.g. {{'low': 0, 'high': 1}}).")
+    y = y.astype(np.float64)
+    if not np.all(np.isfinite(y)):
+        raise ValueError(f"{name}: y contains NaN or infinity; relevance labels must be "
+                         "finite.")
+    return y
+
+
+@overload
+def check_groups(groups: None, n: int) -> None: ...
+
+
+@overload
+def check_groups(groups: ArrayLike, n: int) -> NDArray[Any]: ...
+
+
+def check_groups(groups: ArrayLike | None, n: int) -> NDArray[Any] | None:
+    """None, or ``groups`` as one finite query id per sample (a 1-D array of length n).
+
+    Raises
+    ------
+    ValueError
+        One message per problem: wrong shape, NaN or infinite ids.
+    """
+    if groups is None:
+        return None
+    g = np.asarray(groups)
+    if g.ndim != 1 or g.shape[0] != n:
+        raise ValueError(f"groups must be a 1-D array of one query id per sample ({n}); got "
+                         f"shape {g.shape}.")
+    if g.dtype.kind == "f" and not np.all(np.isfinite(g)):
+        raise ValueError("groups contains NaN or infinity: query ids must be finite.")
+    if g.dtype.kind == "O":
+        try:  # object arrays (pandas): NaN ids are floats inside
+            bad = any(isinstance(v, float) and not np.isfinite(v) for v in g)
+        except TypeError:
+            bad = False
+        if bad:
+            raise ValueError("groups contains NaN or infinity: query ids must be finite.")
+    return g
+
+
+def check_eval_set(estimator, eval_set):
+    """``(X_val, y_val)`` validated against the fitted ``estimator`` (its features).
+
+    Raises
+    ------
+    ValueError
+        Not a pair, or rows and labels of different lengths.
+    """
+    name = type(estimator).__name__
+    try:
+        Xv, yv = eval_set
+    except (TypeError, ValueError):
+        raise ValueError(f"{name}: eval_set must be a pair (X_val, y_val); got "
+                         f"{type(eval_set).__name__}.") from None
+    Xv = check_X(estimator, Xv, reset=False)
+    yv = np.asarray(yv).reshape(-1)
+    if yv.shape[0] != Xv.shape[0]:
+        raise ValueError(f"{name}: eval_set has {Xv.shape[0]} rows but {yv.shape[0]} labels.")
+    return Xv, yv
+
+
+def kernel_rows(X, *, sparse=False):
+    """The rows argument of the kernels: the dense array, or ``(data, indices, indptr)``.
+
+    X must be canonical (:func:`as_csr_or_dense`, as every ``check_X`` returns it),
+    so nothing is copied. ``sparse=True``: kernels that read CSR only; a dense X is
+    converted (canonical CSR).
+    """
+    if sparse and not sp.issparse(X):
+        X = as_csr_or_dense(sp.csr_matrix(X))
+    if sp.issparse(X):
+        return (X.data, X.indices, X.indptr)
+    return X
 
 
 def encode_binary(y, *, name="y"):
@@ -240,10 +407,18 @@ def encode_binary(y, *, name="y"):
     return classes, y01.astype(np.int8).reshape(-1)
 
 
-def check_sample_weight(sample_weight, n):
-    """None, or ``sample_weight`` as n finite non-negative floats (a scalar is broadcast)."""
+def check_sample_weight(sample_weight, n, *, y=None, ones=False):
+    """None, or ``sample_weight`` as n finite non-negative floats.
+
+    The one rule (scikit-learn's): a scalar is broadcast to every sample, a 1-D
+    array has one weight per sample, anything else (e.g. shape ``(n, 1)``) is
+    refused. With ``y`` (the labels of a whole training set), the rows of
+    positive weight must hold two different labels: a class whose every row
+    has weight 0 leaves no pair to rank, and is refused rather than fitted as a
+    constant model. ``ones``: return ``np.ones(n)`` instead of None.
+    """
     if sample_weight is None:
-        return None
+        return np.ones(n) if ones else None
     try:
         sw = np.asarray(sample_weight, dtype=np.float64)
     except (TypeError, ValueError):
@@ -252,10 +427,20 @@ def check_sample_weight(sample_weight, n):
         sw = np.full(n, float(sw))
     if sw.ndim != 1 or sw.shape[0] != n:
         raise ValueError(
-            f"sample_weight must have shape ({n},) (one weight per sample); got {sw.shape}."
+            f"sample_weight must be a scalar or a 1-D array of one weight per sample "
+            f"(shape ({n},)); got shape {sw.shape}."
         )
     if not np.all(np.isfinite(sw)) or np.any(sw < 0):
         raise ValueError("sample_weight must be finite and non-negative.")
     if n and not np.any(sw > 0):
         raise ValueError("sample_weight is all zero: at least one weight must be positive.")
+    if y is not None:
+        y = np.asarray(y).reshape(-1)
+        labels = np.unique(y)
+        kept = np.unique(y[sw > 0])
+        if kept.shape[0] == 1 and labels.shape[0] > 1:
+            zero = ", ".join(repr(v.item()) for v in labels[labels != kept[0]][:3])
+            raise ValueError(
+                f"sample_weight is zero on every row of class {zero}: no pair of rows with "
+                "different labels has positive weight, so there is nothing to rank.")
     return np.ascontiguousarray(sw)

@@ -6,6 +6,8 @@ Estimators stay thin: ``fit`` validates, hands off to a solver, then stores
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from sklearn.base import ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
@@ -14,14 +16,60 @@ from ._linalg import matvec
 from ._validation import check_X
 from .metrics import best_accuracy_threshold
 
-__all__ = ["LinearScorerMixin", "BinaryRankerMixin", "RankerMixin", "OnlineRankerMixin",
-           "warn_if_badly_scaled", "warn_if_worse_than_chance"]
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+    from typing import Any, TypeVar
+
+    from ._typing import ArrayLike, FloatArray, Matrix, MatrixLike, NDArray, Self
+
+    _F = TypeVar("_F", bound=Callable[..., Any])
+
+    def available_if(check: Callable[[Any], bool]) -> Callable[[_F], _F]:
+        """scikit-learn's decorator, typed: the method keeps its signature."""
+else:
+    from sklearn.utils._available_if import available_if
+
+__all__ = ["LinearScorerMixin", "ProbabilityMixin", "BinaryRankerMixin", "RankerMixin",
+           "OnlineRankerMixin",
+           "reset_fitted", "decision_cut", "data_scaled", "warn_if_badly_scaled",
+           "warn_if_worse_than_chance"]
+
+
+def reset_fitted(estimator: object, private: Iterable[str] = ()) -> None:
+    """The one way to forget a fit: delete every attribute ending in ``_`` (scikit-learn's
+    fitted-state convention) and the ``private`` names (buffers, accumulators, rngs)."""
+    for name in list(vars(estimator)):
+        if (name.endswith("_") and not name.startswith("__")) or name in private:
+            delattr(estimator, name)
+
+
+def decision_cut(scores: FloatArray, y01: NDArray[Any],
+                 sample_weight: FloatArray | None = None) -> float:
+    """The decision threshold of a two-class ranker without a learned bias.
+
+    The score where Platt's sigmoid fitted on these (training) scores is 1/2
+    (:func:`birank._calibration.platt_midpoint`): ``predict`` is then the label
+    of calibrated probability above 1/2, the most accurate one under the
+    calibrated model, and ``argmax(predict_proba) == predict`` by construction.
+    When the scores rank no better than chance (no positive slope), the cut of
+    best (weighted) accuracy.
+    """
+    from ._calibration import platt_midpoint
+
+    cut = platt_midpoint(scores, y01, sample_weight)
+    if cut is None:
+        cut, _ = best_accuracy_threshold(y01, scores, sample_weight)
+    return float(cut)
 
 
 class LinearScorerMixin:
     """``decision_function(X) = X @ coef_ + intercept_``."""
 
-    def decision_function(self, X):
+    # fitted attributes (annotations only: nothing exists before fit, check_is_fitted relies on it)
+    coef_: FloatArray
+    intercept_: float
+
+    def decision_function(self, X: MatrixLike) -> FloatArray:
         """Ranking scores.
 
         Parameters
@@ -38,31 +86,101 @@ class LinearScorerMixin:
         return matvec(X, self.coef_) + self.intercept_
 
 
-class BinaryRankerMixin(LinearScorerMixin, ClassifierMixin):
+class ProbabilityMixin:
+    """``predict_proba`` of a two-class ranker: Platt's sigmoid on the decision scores.
+
+    ``fit`` calls :meth:`_fit_probability` with the training decision scores
+    (after the decision threshold is set), which stores ``probability_`` =
+    ``(a_neg, a_pos)``; then ``P(classes_[1] | x) = 1 / (1 + exp(-a s))`` with
+    ``s = decision_function(x)`` and ``a = a_neg`` below the threshold (s < 0),
+    ``a_pos`` above: 1/2 at the threshold, so ``argmax(predict_proba) ==
+    predict`` as scikit-learn requires. Why a sigmoid and not isotonic
+    regression: it is monotone by construction (slopes >= 0: a higher score
+    never gets a lower probability, so the ranking, hence the AUC, is
+    unchanged), smooth (no ties created between distinct scores), needs no
+    held-out split for ``10^2``-row training sets, and two numbers keep model
+    files small. See :mod:`birank._calibration` and docs/conventions.md.
+    """
+
+    probability_: FloatArray
+
+    if TYPE_CHECKING:  # provided by LinearScorerMixin in every class that uses this one
+        def decision_function(self, X: MatrixLike) -> FloatArray: ...
+
+    def _fit_probability(self, scores, y01, sample_weight=None):
+        from ._calibration import platt_fit
+
+        self.probability_ = np.array(platt_fit(scores, y01, sample_weight))
+
+    def predict_proba(self, X: MatrixLike) -> FloatArray:
+        """Calibrated class probabilities (Platt's sigmoid fitted on the training scores).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, 2)
+            Columns follow ``classes_``; rows sum to 1; column 1 never
+            decreases with ``decision_function(X)``.
+        """
+        from ._calibration import platt_proba
+
+        check_is_fitted(self, "probability_")
+        a_neg, a_pos = self.probability_
+        return platt_proba(self.decision_function(X), a_neg, a_pos)
+
+    def predict_log_proba(self, X: MatrixLike) -> FloatArray:
+        """Logarithm of :meth:`predict_proba`."""
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X))
+
+
+class BinaryRankerMixin(ProbabilityMixin, LinearScorerMixin, ClassifierMixin):
     """Bipartite ranker: two classes, ``score`` is ROC AUC.
 
     The ranking is given by ``X @ coef_``; a constant shift does not change it.
     Methods that learn a bias (CRC-threshold, shen-lin eq. 8) keep it in
     ``intercept_``. For the others, ``fit`` ends by calling
-    :meth:`_set_threshold`, which sets ``intercept_`` to minus the score cut of
-    best training accuracy (the optimal ROC operating point), so that, as for
-    every scikit-learn classifier, ``predict`` is ``decision_function > 0``.
+    :meth:`_set_threshold`, which sets ``intercept_`` to minus the score where
+    Platt's sigmoid fitted on the training scores is 1/2 (the label of higher
+    calibrated probability: the most accurate under the calibrated model), so
+    that, as for every scikit-learn classifier, ``predict`` is
+    ``decision_function > 0`` and ``argmax(predict_proba)``.
+    ``predict_proba`` is Platt's sigmoid on the decision scores
+    (:class:`ProbabilityMixin`), fitted by the same call.
     """
 
-    def _set_threshold(self, X, y01, learned_bias=False, sample_weight=None):
-        """Set ``intercept_`` to minus the best (weighted) accuracy cut, unless learned."""
+    def _set_threshold(self, X, y01, learned_bias=False, sample_weight=None, *,
+                       proba_weight="same"):
+        """Set ``intercept_`` to minus Platt's midpoint (:func:`decision_cut`) under
+        ``sample_weight``, unless learned, then fit ``predict_proba``'s sigmoid on the
+        same scores weighted by ``proba_weight``: the row weights, when
+        ``sample_weight`` also holds class weights (a cost-weighted decision, as
+        scikit-learn's ``class_weight`` means, that would calibrate to a balanced
+        prior)."""
+        # X was validated by fit: score it directly instead of re-validating
+        scores = matvec(X, self.coef_)
+        weight = sample_weight if isinstance(proba_weight, str) else proba_weight
         if not learned_bias:
-            # X was validated by fit: score it directly instead of re-validating
-            scores = matvec(X, self.coef_)
-            cut, _ = best_accuracy_threshold(y01, scores, sample_weight)
-            self.intercept_ = -cut
+            cut_weight = sample_weight
+            if cut_weight is not None and weight is not sample_weight:
+                # class weights move the cut, not the rows' total weight (Platt's smoothing
+                # counts rows): a C that scales every weight leaves the decision alone
+                total = float(scores.shape[0] if weight is None else np.sum(weight))
+                cut_weight = sample_weight * (total / float(np.sum(sample_weight)))
+            self.intercept_ = -decision_cut(scores, y01, cut_weight)
+        self._fit_probability(scores + self.intercept_, y01, weight)
 
-    def predict(self, X):
+    classes_: NDArray[Any]
+
+    def predict(self, X: MatrixLike) -> NDArray[Any]:
         """Class labels: ``classes_[1]`` where ``decision_function(X) > 0``."""
         scores = self.decision_function(X)
         return self.classes_[(scores > 0).astype(np.intp)]
 
-    def score(self, X, y, sample_weight=None):
+    def score(self, X: MatrixLike, y: ArrayLike, sample_weight: ArrayLike | None = None) -> float:
         """ROC AUC of the scores on ``(X, y)`` (ties count 1/2)."""
         from .metrics import roc_auc
 
@@ -77,25 +195,63 @@ class BinaryRankerMixin(LinearScorerMixin, ClassifierMixin):
         return tags
 
 
-class RankerMixin(LinearScorerMixin):
+def _proba_available(est):
+    """``predict_proba`` exists after a fit on two classes (graded labels have none)."""
+    return hasattr(est, "classes_")
+
+
+class RankerMixin(ProbabilityMixin, LinearScorerMixin):
     """Ranker for binary, graded or real-valued labels.
 
-    ``predict`` returns the ranking scores (as LightGBM's ``LGBMRanker`` does);
-    ``score`` is the pairwise accuracy, which equals ROC AUC for binary labels.
+    Fitted on two label values (``classes_`` is set), it is a bipartite ranker
+    like the others: ``fit`` ends with :meth:`_set_binary_output` (the score
+    where Platt's sigmoid is 1/2 moved into ``intercept_``, and the sigmoid),
+    ``predict`` returns labels from ``classes_`` and ``predict_proba`` exists.
+    Fitted on graded or real-valued labels there is no class to predict:
+    ``predict`` returns the ranking scores (as LightGBM's ``LGBMRanker`` does)
+    and ``predict_proba`` is absent. ``score`` is the pairwise accuracy, which
+    equals ROC AUC for binary labels.
     """
 
-    def predict(self, X):
-        """Ranking scores (same as :meth:`decision_function`)."""
-        return self.decision_function(X)
+    def _set_binary_output(self, X, y01, sample_weight=None):
+        """Two classes: shift ``intercept_`` by Platt's midpoint, fit the sigmoid."""
+        scores = self.decision_function(X)
+        cut = decision_cut(scores, y01, sample_weight)
+        self.intercept_ = float(self.intercept_ - cut)
+        self._fit_probability(scores - cut, y01, sample_weight)
 
-    def score(self, X, y, groups=None):
+    classes_: NDArray[Any]
+
+    def predict(self, X: MatrixLike) -> NDArray[Any]:
+        """Labels from ``classes_`` (``decision_function(X) > 0``) after a two-class fit;
+        otherwise (graded / real-valued labels) the ranking scores."""
+        scores = self.decision_function(X)
+        if hasattr(self, "classes_"):
+            return self.classes_[(scores > 0).astype(np.intp)]
+        return scores
+
+    @available_if(_proba_available)
+    def predict_proba(self, X: MatrixLike) -> FloatArray:
+        """Calibrated class probabilities, after a fit on two label values only.
+
+        See :meth:`ProbabilityMixin.predict_proba`; graded or real-valued labels
+        have no classes, and then this method does not exist.
+        """
+        return super().predict_proba(X)
+
+    @available_if(_proba_available)
+    def predict_log_proba(self, X: MatrixLike) -> FloatArray:
+        """Logarithm of :meth:`predict_proba`."""
+        return super().predict_log_proba(X)
+
+    def score(self, X: MatrixLike, y: ArrayLike, groups: ArrayLike | None = None) -> float:
         """Pairwise accuracy of the scores on ``(X, y)``, within ``groups`` if given."""
         from .metrics import pairwise_accuracy
 
         return pairwise_accuracy(y, self.decision_function(X), groups=groups)
 
     def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
+        tags = super().__sklearn_tags__()  # type: ignore[misc]  # BaseEstimator's, later in the MRO
         tags.input_tags.sparse = True
         tags.target_tags.required = True
         return tags
@@ -107,23 +263,32 @@ class OnlineRankerMixin:
     As in scikit-learn's SGD estimators, ``fit`` is "forget everything, then one
     ``_partial_fit`` over (X, y)", and ``partial_fit`` continues from the current
     state. The first call is detected one way: ``classes_`` is not set yet.
-    Subclasses implement ``_partial_fit(X, y, classes, sample_weight)``, which
-    validates with ``reset=self._is_first_call()`` and keeps state bounded per
-    chunk (no chunk is stored unless the method needs a buffer of fixed size).
+
+    The one chunked-learning contract: subclasses implement
+    ``_partial_fit(X, y, classes, sample_weight, *, refit=False, **options)``,
+    which validates with ``reset=self._is_first_call()`` and keeps state bounded
+    per chunk (no chunk is stored unless the method needs a buffer of fixed
+    size). ``refit=True`` when ``fit`` calls it: the chunk is the whole training
+    set, so the state may reference it instead of copying it (a ``partial_fit``
+    chunk is copied: streaming callers reuse their buffers) and the
+    zero-weight-class rule of :func:`birank._validation.check_sample_weight`
+    applies. ``options`` are a subclass's own keywords (a stream's ``eval_set``).
 
     Fitted state is every attribute ending in ``_`` plus the names listed in
     ``_online_private_state`` (private buffers, accumulators); ``fit`` removes
-    them all before starting, so refitting never mixes two datasets.
+    them all (:func:`reset_fitted`) before starting, so refitting never mixes two
+    datasets.
     """
 
     #: private attributes (not ending in ``_``) that ``fit`` must forget
-    _online_private_state = ("_state",)
-    #: ``fit`` passes ``in_place=True`` to ``_partial_fit``: the state may keep
-    #: references to fit's X instead of copies (a ``partial_fit`` chunk is copied:
-    #: streaming callers reuse their buffers)
-    _fit_reads_in_place = False
+    _online_private_state: tuple[str, ...] = ("_state",)
+    classes_: NDArray[Any]
 
-    def fit(self, X, y, sample_weight=None):
+    if TYPE_CHECKING:  # what each subclass implements (see the class docstring)
+        def _partial_fit(self, X: MatrixLike, y: ArrayLike, classes: ArrayLike | None,
+                         sample_weight: ArrayLike | None, *, refit: bool = False) -> Self: ...
+
+    def fit(self, X: MatrixLike, y: ArrayLike, sample_weight: ArrayLike | None = None) -> Self:
         """Fit on ``(X, y)`` as one stream, in row order, discarding earlier state.
 
         Parameters
@@ -136,11 +301,11 @@ class OnlineRankerMixin:
         -------
         self
         """
-        self._reset_online_state()
-        kwargs = {"in_place": True} if self._fit_reads_in_place else {}
-        return self._partial_fit(X, y, classes=None, sample_weight=sample_weight, **kwargs)
+        reset_fitted(self, self._online_private_state)
+        return self._partial_fit(X, y, None, sample_weight, refit=True)
 
-    def partial_fit(self, X, y, classes=None, sample_weight=None):
+    def partial_fit(self, X: MatrixLike, y: ArrayLike, classes: ArrayLike | None = None,
+                    sample_weight: ArrayLike | None = None) -> Self:
         """Continue learning from one more chunk of rows, in row order.
 
         Parameters
@@ -155,16 +320,13 @@ class OnlineRankerMixin:
         -------
         self
         """
-        return self._partial_fit(X, y, classes=classes, sample_weight=sample_weight)
+        return self._partial_fit(X, y, classes, sample_weight)
 
     def _is_first_call(self):
         return not hasattr(self, "classes_")
 
     def _reset_online_state(self):
-        for name in list(vars(self)):
-            if (name.endswith("_") and not name.startswith("__")) or \
-                    name in self._online_private_state:
-                delattr(self, name)
+        reset_fitted(self, self._online_private_state)
 
     def _encode_chunk(self, y, classes):
         """Map a chunk's labels to {0, 1}, fixing ``classes_`` on the first call.
@@ -197,13 +359,36 @@ class OnlineRankerMixin:
         return (y == self.classes_[1]).astype(np.int8)
 
 
-# --- warnings for fits that "succeed" but cannot be trusted (issue 15 item 4) ---
+# --- warnings for fits that "succeed" but cannot be trusted (docs/reliability.md) ---
 
 #: typical row norm outside [1/_SCALE_RANGE, _SCALE_RANGE] makes SGD steps too small or too large
 _SCALE_RANGE = 1e3
 
 
-def warn_if_badly_scaled(estimator, X):
+def data_scaled(value: float | str, X: Matrix, scale: float, power: float = 1.0,
+                cap: float = np.inf) -> float:
+    """A parameter's value: ``value``, or for ``"auto"`` ``scale / m**power`` with m the
+    mean squared row norm of X (rows of zeros skipped; O(nnz), one compiled pass).
+
+    Gradient steps on ``w . x`` move the scores by ``step |x|^2``: dividing the
+    step by the typical ``|x|^2`` makes the default independent of the features'
+    scale (multiplying X by s gives the same scores), which is what a default
+    used without tuning needs (benchmarks/bench_defaults.py). ``cap`` bounds
+    the result where a term that does not scale with X (an L2 penalty's
+    ``1 - step alpha`` shrinkage) would otherwise turn unstable.
+    """
+    if not (isinstance(value, str) and value == "auto"):
+        return float(value)
+    from ._kernels.sparse_rows import row_sqnorms
+
+    sq = row_sqnorms(np.ascontiguousarray(X) if isinstance(X, np.ndarray)
+                     else (X.data, X.indices, X.indptr))
+    sq = sq[sq > 0]
+    m = float(sq.mean()) if sq.size else 1.0
+    return float(min(scale / m ** power, cap))
+
+
+def warn_if_badly_scaled(estimator: object, X: Matrix) -> None:
     """Warn when the rows' typical norm is far from 1 for a scale-sensitive method.
 
     SGD with step ``1 / (alpha t)`` (CombinedRanking) and the like are not
@@ -217,8 +402,8 @@ def warn_if_badly_scaled(estimator, X):
 
     # one compiled pass over the rows: no squared copy of X (X.multiply(X) doubled
     # the peak memory of a 10^7-row fit)
-    sq = row_sqnorms((X.data, X.indices, X.indptr) if hasattr(X, "indptr")
-                     else np.ascontiguousarray(X))
+    sq = row_sqnorms(np.ascontiguousarray(X) if isinstance(X, np.ndarray)
+                     else (X.data, X.indices, X.indptr))
     sq = sq[sq > 0]
     if sq.size == 0:
         return
@@ -231,7 +416,8 @@ def warn_if_badly_scaled(estimator, X):
             "MaxAbsScaler for sparse X).", UserWarning, stacklevel=3)
 
 
-def warn_if_worse_than_chance(estimator, X, y01, sample_weight=None):
+def warn_if_worse_than_chance(estimator: LinearScorerMixin, X: Matrix, y01: ArrayLike,
+                              sample_weight: ArrayLike | None = None) -> None:
     """Warn when the fitted scores rank the training data below chance (AUC < 0.5).
 
     A model that learned anything ranks its own training data at least as well

@@ -16,10 +16,17 @@ Examples
 from __future__ import annotations
 
 import numbers
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ._kernels import metrics as _k
+from ._validation import check_groups
+
+if TYPE_CHECKING:
+    from typing import Any, Callable, Literal
+
+    from ._typing import ArrayLike
 
 __all__ = [
     "roc_auc",
@@ -27,6 +34,7 @@ __all__ = [
     "kendall_tau",
     "mean_average_precision",
     "ndcg_at_k",
+    "roc_auc_per_group",
     "optroc_accuracy",
     "best_accuracy_threshold",
     "make_pairwise_scorer",
@@ -106,7 +114,7 @@ def _binary_mask(y_true, pos_label=None):
         raise ValueError("y_true is empty.")
     if y.dtype == bool:
         mask = y if pos_label is None else y == pos_label
-        classes = (False, True)
+        classes: tuple[Any, ...] | np.ndarray = (False, True)
         n_classes = 1 if (mask.all() or not mask.any()) else 2
     elif y.dtype.kind in "iuf":
         if y.dtype.kind == "f" and np.isnan(y).any():
@@ -150,17 +158,14 @@ def _binary_mask(y_true, pos_label=None):
 
 
 def _group_codes(groups, n):
-    g = _as_1d(groups, "groups")
-    if g.shape[0] != n:
-        raise ValueError(f"groups has length {g.shape[0]}, but y_true has length {n}.")
-    if g.dtype.kind == "f" and not np.isfinite(g).all():
-        raise ValueError("groups contains NaN or infinite values.")
+    g = check_groups(groups, n)
     _, codes = np.unique(g, return_inverse=True)
     return codes.reshape(-1).astype(np.int64)
 
 
 # --------------------------------------------------------------------------- ROC AUC
-def roc_auc(y_true, y_score, sample_weight=None, pos_label=None):
+def roc_auc(y_true: ArrayLike, y_score: ArrayLike, sample_weight: ArrayLike | None = None,
+            pos_label: Any = None) -> float:
     """Area under the ROC curve, exact (Mann-Whitney), score ties counted 1/2.
 
     ``AUC = sum_{i pos, j neg} w_i w_j ([s_i > s_j] + 1/2 [s_i = s_j])
@@ -269,7 +274,8 @@ def _pair_counts(y_true, y_score, groups, sample_weight):
     return conc, tied, total
 
 
-def pairwise_accuracy(y_true, y_score, groups=None, sample_weight=None):
+def pairwise_accuracy(y_true: ArrayLike, y_score: ArrayLike, groups: ArrayLike | None = None,
+                      sample_weight: ArrayLike | None = None) -> float:
     """Fraction of correctly ordered pairs among pairs with different labels.
 
     Over pairs (i, j) with ``y_i > y_j`` (lin-jan-lin section III), a pair is
@@ -318,7 +324,8 @@ def pairwise_accuracy(y_true, y_score, groups=None, sample_weight=None):
     return (conc + 0.5 * tied) / total
 
 
-def kendall_tau(y_true, y_score, groups=None, sample_weight=None):
+def kendall_tau(y_true: ArrayLike, y_score: ArrayLike, groups: ArrayLike | None = None,
+                sample_weight: ArrayLike | None = None) -> float:
     """Kendall's tau as lin-jan-lin define it: ``2 * pairwise_accuracy - 1``.
 
     Pairs with equal labels are left out and tied scores count 1/2, so this is
@@ -337,7 +344,22 @@ def kendall_tau(y_true, y_score, groups=None, sample_weight=None):
 _NO_REL = {"skip": None, "zero": 0.0, "one": 1.0}
 
 
-def _per_query_prep(y_true, y_score, groups):
+_CONVENTIONS = ("standard", "letor")
+_GAINS = ("exp", "linear")
+
+
+def _check_convention(convention):
+    if convention not in _CONVENTIONS:
+        raise ValueError(f"convention must be 'standard' or 'letor'; got {convention!r}.")
+
+
+def _per_query_prep(y_true, y_score, groups, ties="average"):
+    """Rows sorted by (query, score descending) -> (y, g, order, q_start, blocks).
+
+    ``ties="average"``: ``blocks`` delimits runs of equal score (tied rows share
+    their positions); ``ties="order"``: every row is its own block and tied rows
+    keep their input order (the sort is stable), as the LETOR script ranks them.
+    """
     y = _check_labels_numeric(y_true)
     n = y.shape[0]
     s = _check_scores(y_score, n)
@@ -352,6 +374,8 @@ def _per_query_prep(y_true, y_score, groups):
     qnew[1:] = gs[1:] != gs[:-1]
     bnew = qnew.copy()
     bnew[1:] |= ss[1:] != ss[:-1]
+    if ties == "order":
+        bnew[:] = True
     q_start = np.concatenate((np.flatnonzero(qnew), [n])).astype(np.int64)
     blocks = np.concatenate((np.flatnonzero(bnew), [n])).astype(np.int64)
     return y, g, order, q_start, blocks
@@ -374,7 +398,10 @@ def _reduce_queries(values, no_relevant, name):
     return float(np.where(empty, fill, values).mean())
 
 
-def mean_average_precision(y_true, y_score, groups=None, threshold=0.0, no_relevant="skip"):
+def mean_average_precision(y_true: ArrayLike, y_score: ArrayLike,
+                           groups: ArrayLike | None = None, threshold: float = 0.0,
+                           no_relevant: Literal["skip", "zero", "one"] = "skip",
+                           convention: Literal["standard", "letor"] = "standard") -> float:
     """Mean over queries of average precision (AP).
 
     A row is relevant when ``y_true > threshold``. Rows are ranked by
@@ -395,7 +422,12 @@ def mean_average_precision(y_true, y_score, groups=None, threshold=0.0, no_relev
         Labels strictly above it are relevant.
     no_relevant : {"skip", "zero", "one"}, default="skip"
         What a query without relevant rows contributes: ``"skip"`` leaves it out
-        of the mean; ``"zero"``/``"one"`` count it as 0 or 1.
+        of the mean; ``"zero"``/``"one"`` count it as 0 or 1. trec_eval and the
+        LETOR evaluation script count it as 0 (``"zero"``).
+    convention : {"standard", "letor"}, default="standard"
+        ``"letor"`` ranks tied scores in input order (as the LETOR 3.0/4.0
+        evaluation script, whose sort is stable) instead of entering them
+        together. ``convention="letor", no_relevant="zero"`` is the script's MAP.
 
     Returns
     -------
@@ -407,14 +439,19 @@ def mean_average_precision(y_true, y_score, groups=None, threshold=0.0, no_relev
     ...                        groups=[0, 0, 0, 1, 1])
     0.6666666666666666
     """
-    y, _, order, q_start, blocks = _per_query_prep(y_true, y_score, groups)
+    _check_convention(convention)
+    y, _, order, q_start, blocks = _per_query_prep(
+        y_true, y_score, groups, ties="order" if convention == "letor" else "average")
     rel = (y[order] > threshold).astype(np.int64)
     ap = _k.average_precision_per_query(rel, q_start, blocks)
     return _reduce_queries(ap, no_relevant, "mean average precision")
 
 
-def ndcg_at_k(y_true, y_score, groups=None, k=10, no_relevant="skip"):
-    """Mean over queries of NDCG@k with graded gains ``2**rel - 1``.
+def ndcg_at_k(y_true: ArrayLike, y_score: ArrayLike, groups: ArrayLike | None = None,
+              k: int | None = 10, no_relevant: Literal["skip", "zero", "one"] = "skip",
+              gain: Literal["exp", "linear"] = "exp",
+              convention: Literal["standard", "letor"] = "standard") -> float:
+    """Mean over queries of NDCG@k with graded gains ``2**rel - 1`` (or ``rel``).
 
     ``DCG@k = sum_{p=1..k} (2**rel_p - 1) / log2(p + 1)`` over the rows ranked
     by decreasing score; the ideal DCG ranks by decreasing label. Tied scores
@@ -434,6 +471,16 @@ def ndcg_at_k(y_true, y_score, groups=None, k=10, no_relevant="skip"):
     no_relevant : {"skip", "zero", "one"}, default="skip"
         What a query whose ideal DCG is 0 (no row with a positive label)
         contributes: skipped from the mean, or counted as 0 or 1.
+    gain : {"exp", "linear"}, default="exp"
+        The gain of a row with label ``rel``: ``2**rel - 1`` (Burges et al. 2005;
+        LETOR, LightGBM, scikit-learn's ndcg_score on ``2**y - 1``) or ``rel``
+        (Jarvelin and Kekalainen 2002; trec_eval, ``sklearn.metrics.ndcg_score(y)``).
+    convention : {"standard", "letor"}, default="standard"
+        ``"letor"``: the LETOR 3.0/4.0 evaluation script's NDCG@k -- positions
+        1 and 2 undiscounted and position p >= 3 discounted by ``1/log2(p)``;
+        tied scores ranked in input order; a query with fewer than k rows
+        scores 0 (the script leaves NDCG@k undefined for it and averages it as
+        0). With ``no_relevant="zero"`` it is the script's number.
 
     Returns
     -------
@@ -444,18 +491,25 @@ def ndcg_at_k(y_true, y_score, groups=None, k=10, no_relevant="skip"):
     >>> round(ndcg_at_k([2, 0, 1], [0.1, 0.2, 0.3], k=3), 4)
     0.6885
     """
-    y, g, order, q_start, blocks = _per_query_prep(y_true, y_score, groups)
+    _check_convention(convention)
+    if gain not in _GAINS:
+        raise ValueError(f"gain must be 'exp' or 'linear'; got {gain!r}.")
+    letor = convention == "letor"
+    y, g, order, q_start, blocks = _per_query_prep(
+        y_true, y_score, groups, ties="order" if letor else "average")
     if (y < 0).any():
         raise ValueError("y_true must be non-negative relevance grades for ndcg_at_k.")
     if k is not None and (
         not isinstance(k, numbers.Integral) or isinstance(k, bool) or k < 1
     ):
         raise ValueError(f"k must be a positive int or None; got {k!r}.")
-    gains = np.exp2(y) - 1.0
+    gains = np.exp2(y) - 1.0 if gain == "exp" else y.astype(np.float64)
     ideal_order = np.lexsort((-y, g))
-    max_len = int(np.diff(q_start).max())
+    lengths = np.diff(q_start)
+    max_len = int(lengths.max())
     pos = np.arange(max_len, dtype=np.float64)
-    disc = 1.0 / np.log2(pos + 2.0)
+    # 0-based position p: standard discount 1/log2(p + 2); LETOR 1/log2(max(p + 1, 2))
+    disc = 1.0 / np.log2(np.maximum(pos + 1.0, 2.0) if letor else pos + 2.0)
     if k is not None:
         disc[k:] = 0.0
     cum = np.concatenate(([0.0], np.cumsum(disc)))
@@ -463,11 +517,62 @@ def ndcg_at_k(y_true, y_score, groups=None, k=10, no_relevant="skip"):
         np.ascontiguousarray(gains[order]), np.ascontiguousarray(gains[ideal_order]),
         q_start, blocks, cum,
     )
+    if letor and k is not None:
+        vals[lengths < k] = 0.0
     return _reduce_queries(vals, no_relevant, "NDCG")
 
 
+def roc_auc_per_group(y_true: ArrayLike, y_score: ArrayLike, groups: ArrayLike,
+                      pos_label: Any = None) -> tuple[float, int]:
+    """Mean over groups of each group's ROC AUC, and how many groups entered the mean.
+
+    A group's AUC is the fraction of its (positive, negative) pairs ordered by
+    the scores, ties counting half -- :func:`roc_auc` within the group. Groups
+    holding one class only have no AUC and are left out (their number is
+    ``n_groups_total - n_groups_used``). This differs from :func:`roc_auc` on the
+    pooled rows, which also compares rows of different groups.
+
+    Returns
+    -------
+    auc : float
+        NaN when no group holds both classes.
+    n_groups_used : int
+
+    Examples
+    --------
+    >>> roc_auc_per_group([0, 1, 0, 1, 1], [0.1, 0.9, 0.3, 0.2, 0.5], [0, 0, 1, 1, 1])
+    (0.75, 2)
+    """
+    pos = _binary_mask(y_true, pos_label)
+    n = pos.shape[0]
+    s = _check_scores(y_score, n)
+    g = _group_codes(groups, n)
+    order = np.lexsort((s, g))  # ascending score within group
+    gs, ss, ps = g[order], s[order], pos[order]
+    new_g = np.ones(n, dtype=bool)
+    new_g[1:] = gs[1:] != gs[:-1]
+    new_b = new_g.copy()
+    new_b[1:] |= ss[1:] != ss[:-1]
+    b_id = np.cumsum(new_b) - 1
+    b_start = np.flatnonzero(new_b)
+    b_end = np.append(b_start[1:], n)
+    g_start = np.flatnonzero(new_g)[np.cumsum(new_g) - 1]  # start of each row's group
+    # mid-rank (1-based, within the group) of each row's tie block
+    rank = (b_start[b_id] + b_end[b_id] - 1) / 2.0 - g_start + 1.0
+    gid = np.cumsum(new_g) - 1
+    n_pos = np.bincount(gid, weights=ps).astype(np.float64)
+    n_all = np.bincount(gid).astype(np.float64)
+    n_neg = n_all - n_pos
+    rank_sum = np.bincount(gid, weights=rank * ps)
+    ok = (n_pos > 0) & (n_neg > 0)
+    if not ok.any():
+        return float("nan"), 0
+    auc = (rank_sum[ok] - n_pos[ok] * (n_pos[ok] + 1) / 2.0) / (n_pos[ok] * n_neg[ok])
+    return float(auc.mean()), int(ok.sum())
+
+
 # --------------------------------------------------------------------------- OPTROC
-def optroc_accuracy(y_true, y_score, pos_label=None):
+def optroc_accuracy(y_true: ArrayLike, y_score: ArrayLike, pos_label: Any = None) -> float:
     """Classification accuracy at the optimal operating point of the ROC curve.
 
     The best accuracy over every score threshold (predict positive when the
@@ -486,15 +591,21 @@ def optroc_accuracy(y_true, y_score, pos_label=None):
     return best_accuracy_threshold(mask.astype(np.int64), s)[1]
 
 
-def best_accuracy_threshold(y01, scores, sample_weight=None):
+#: unweighted cuts of at least this many rows use the O(N) bucket kernel; fewer rows
+#: are sorted (about 10 ms at this size, less than the kernel's first compilation)
+BUCKET_CUT_MIN_ROWS = 1 << 17
+
+
+def best_accuracy_threshold(y01: ArrayLike, scores: ArrayLike,
+                            sample_weight: ArrayLike | None = None) -> tuple[float, float]:
     """Score cut with the highest (weighted) training accuracy.
 
     This is the optimal operating point of the ROC curve for accuracy.
     Predicting positive for ``score > threshold``; cuts are only placed between
     distinct score values, halfway. Rows of zero weight take no part, so a
     weight of k is the same as k copies of the row. O(N) expected without
-    weights (bucketing, see :func:`birank._kernels.metrics.best_cut_buckets`),
-    O(N log N) with them.
+    weights from ``BUCKET_CUT_MIN_ROWS`` rows (bucketing, see
+    :func:`birank._kernels.metrics.best_cut_buckets`), O(N log N) otherwise.
 
     Returns
     -------
@@ -502,28 +613,28 @@ def best_accuracy_threshold(y01, scores, sample_weight=None):
     accuracy : float
         Weighted fraction of rows classified correctly at that cut.
     """
-    y01 = np.asarray(y01).reshape(-1) != 0
-    scores = np.ascontiguousarray(scores, dtype=np.float64).reshape(-1)
-    if not np.isfinite(scores).all():
+    pos = np.asarray(y01).reshape(-1) != 0
+    sc = np.ascontiguousarray(scores, dtype=np.float64).reshape(-1)
+    if not np.isfinite(sc).all():
         raise ValueError("scores must be finite to choose a threshold; got NaN or inf "
                          "(diverged model or non-finite input).")
-    if sample_weight is None:
-        if scores.shape[0] == 0:
-            return 0.0, 0.0
-        thr, correct = _k.best_cut_buckets(scores, y01)
-        return float(thr), correct / scores.shape[0]
-    weight = np.asarray(sample_weight, dtype=np.float64).reshape(-1)
+    if sample_weight is None and sc.shape[0] >= BUCKET_CUT_MIN_ROWS:
+        thr, n_correct = _k.best_cut_buckets(sc, pos)
+        return float(thr), n_correct / sc.shape[0]
+    # (fewer rows: the sort below costs less than compiling the bucket kernel)
+    weight = (np.ones(sc.shape[0]) if sample_weight is None
+              else np.asarray(sample_weight, dtype=np.float64).reshape(-1))
     keep = weight > 0
-    y01, scores, weight = y01[keep].astype(np.int64), scores[keep], weight[keep]
-    n = scores.shape[0]
+    pos01, sc, weight = pos[keep].astype(np.int64), sc[keep], weight[keep]
+    n = sc.shape[0]
     if n == 0:
         return 0.0, 0.0
-    order = np.argsort(-scores)  # tie order is irrelevant: cuts fall between distinct values
-    s, yy, ww = scores[order], y01[order], weight[order]
+    order = np.argsort(-sc)  # tie order is irrelevant: cuts fall between distinct values
+    s, yy, ww = sc[order], pos01[order], weight[order]
     total, w_pos = ww.sum(), (ww * yy).sum()
     # predicting the top k as positive: correct = tp(k) + (negative weight beyond k)
-    tp = np.concatenate(([0.0], np.cumsum(ww * yy)))
-    fp = np.concatenate(([0.0], np.cumsum(ww * (1 - yy))))
+    tp = np.concatenate((np.zeros(1), np.cumsum(ww * yy)))
+    fp = np.concatenate((np.zeros(1), np.cumsum(ww * (1 - yy))))
     correct = tp + (total - w_pos) - fp
     # a cut after position k-1 is only valid where s[k-1] > s[k]
     valid = np.ones(n + 1, dtype=bool)
@@ -542,7 +653,7 @@ def _pairwise_accuracy_score(y_true, y_score, groups=None):
     return pairwise_accuracy(y_true, y_score, groups=groups)
 
 
-def make_pairwise_scorer(*, request_groups=True):
+def make_pairwise_scorer(*, request_groups: bool = True) -> Callable[..., float]:
     """A scikit-learn scorer of pairwise accuracy, within query groups when given them.
 
     For model selection of rankers trained on per-query pairs: scoring a fold

@@ -1,7 +1,8 @@
 """Saving and loading fitted linear rankers as plain JSON (no pickle).
 
 A model file holds the estimator's class and parameters, ``coef_``,
-``intercept_`` and, for binary rankers, ``classes_``. It is
+``intercept_`` and, for binary rankers, ``classes_`` and ``probability_``
+(``predict_proba``'s sigmoid). It is
 enough to score new data (``birank predict``) and to rebuild the estimator.
 """
 
@@ -10,9 +11,21 @@ from __future__ import annotations
 import json
 import math
 import os
+import stat
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+from ._registry import _registered_name, estimator_class, estimator_name
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any, TextIO
+
+    from sklearn.base import BaseEstimator
+
+    from ._typing import FloatArray, Matrix, StrPath
 
 __all__ = ["save_model", "load_model", "LinearModel"]
 
@@ -27,7 +40,8 @@ def _plain(value):
     return value
 
 
-def save_model(estimator, path, *, overwrite=False, extra=None):
+def save_model(estimator: BaseEstimator, path: StrPath, *, overwrite: bool = False,
+               extra: Mapping[str, Any] | None = None) -> Path:
     """Write a fitted linear ranker to ``path`` as JSON.
 
     Parameters
@@ -53,7 +67,7 @@ def save_model(estimator, path, *, overwrite=False, extra=None):
         raise ValueError(f"{type(estimator).__name__} has no coef_ (not fitted, or a kernel "
                          "model): nothing to save; only fitted linear rankers can be saved "
                          "as JSON model files.")
-    if str(path) != "-" and path.exists() and not overwrite:
+    if str(path) != "-" and os.path.lexists(path) and not overwrite and not _is_special(path):
         raise FileExistsError(f"{path} exists; pass overwrite=True (CLI: --force) to replace it.")
     coef = np.asarray(estimator.coef_, dtype=float).reshape(-1)
     if not np.isfinite(coef).all() or not np.isfinite(getattr(estimator, "intercept_", 0.0)):
@@ -63,7 +77,8 @@ def save_model(estimator, path, *, overwrite=False, extra=None):
               if isinstance(_plain(v), (int, float, str, bool, type(None), list))}
     doc = {
         "format": FORMAT,
-        "estimator": f"{type(estimator).__module__}:{type(estimator).__name__}",
+        # the registry's public name: a class may move between modules, the name stays
+        "estimator": estimator_name(estimator),
         "params": params,
         "n_features": int(np.asarray(estimator.coef_).shape[0]),
         "coef": np.asarray(estimator.coef_, dtype=float).tolist(),
@@ -71,6 +86,8 @@ def save_model(estimator, path, *, overwrite=False, extra=None):
     }
     if hasattr(estimator, "classes_"):
         doc["classes"] = _plain(np.asarray(estimator.classes_))
+    if hasattr(estimator, "probability_"):  # predict_proba's two slopes (birank._calibration)
+        doc["probability"] = [float(v) for v in np.asarray(estimator.probability_).reshape(-1)]
     if extra:
         doc["extra"] = {k: _plain(v) for k, v in extra.items()}
     text = json.dumps(doc, indent=1) + "\n"
@@ -83,12 +100,86 @@ def save_model(estimator, path, *, overwrite=False, extra=None):
     return path
 
 
-def atomic_write_text(path, text, *, overwrite=False):
+def _is_special(path):
+    """A FIFO or a device: written through (opening it), never replaced by a file."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+
+
+def open_for_write(path: StrPath, *, overwrite: bool = False) -> tuple[TextIO, Path | None]:
+    """``(text file, temporary path or None)`` to write ``path`` all at once.
+
+    Regular files: a hidden temporary file next to ``path`` (the target of a
+    symbolic link: links are followed), published by :func:`finish_write`.
+    FIFOs and devices: opened directly (``tmp`` is None). Checks as
+    :func:`atomic_write_text`.
+    """
+    path = Path(path)
+    if path.is_dir():
+        raise IsADirectoryError(f"{path} is a directory; give a file name to write to.")
+    if _is_special(path):
+        return open(path, "w"), None
+    target = Path(os.path.realpath(path))  # a symlink is followed: its target is written
+    if os.path.lexists(path) and not overwrite:
+        raise FileExistsError(f"{path} exists; pass overwrite=True (CLI: --force) to replace it.")
+    if not target.parent.is_dir():
+        raise FileNotFoundError(f"cannot write {path}: folder {target.parent} does not exist.")
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        return open(tmp, "w"), tmp
+    except PermissionError:
+        raise PermissionError(f"cannot write {path}: permission denied.") from None
+
+
+def finish_write(fh: TextIO, tmp: Path | None, path: StrPath, *, overwrite: bool = False) -> None:
+    """Close ``fh`` and publish ``tmp`` as ``path``.
+
+    Without ``overwrite`` the publication is a hard link, which fails if
+    ``path`` appeared meanwhile: of concurrent writers exactly one succeeds
+    (``O_EXCL`` semantics, no check-then-replace race). Where hard links are
+    not supported, an ``O_EXCL`` create reserves the name first.
+    """
+    fh.close()
+    if tmp is None:
+        return
+    target = Path(os.path.realpath(path))
+    try:
+        if overwrite:
+            os.replace(tmp, target)
+            return
+        try:
+            os.link(tmp, target)
+        except FileExistsError:
+            raise FileExistsError(
+                f"{path} exists; pass overwrite=True (CLI: --force) to replace it.") from None
+        except OSError:  # no hard links here (some network or FAT file systems)
+            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            os.close(fd)
+            os.replace(tmp, target)
+    except PermissionError:
+        raise PermissionError(f"cannot write {path}: permission denied.") from None
+    except FileExistsError:
+        raise
+    except OSError as exc:
+        raise OSError(f"cannot write {path}: {exc.strerror or exc}.") from None
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def atomic_write_text(path: StrPath, text: str, *, overwrite: bool = False) -> None:
     """Write ``text`` to ``path`` all at once: a reader (or a Ctrl-C) never sees half a file.
 
     The text goes to a hidden temporary file next to ``path``, which then
-    replaces it; the temporary file is removed on any error or interruption,
-    and errors name ``path``, not the temporary file.
+    replaces it (``overwrite``) or is hard-linked to it (not ``overwrite``: if
+    another writer created ``path`` meanwhile this one fails, so exactly one of
+    concurrent writers succeeds); the temporary file is removed on any error
+    or interruption, and errors name ``path``, not the temporary file.
+    A symbolic link is followed (its target is replaced; the link stays); a
+    FIFO or a device is written through, never replaced by a regular file.
 
     Raises
     ------
@@ -99,37 +190,30 @@ def atomic_write_text(path, text, *, overwrite=False):
     PermissionError, OSError
         The folder is missing or not writable (naming ``path``).
     """
-    path = Path(path)
-    if path.is_dir():
-        raise IsADirectoryError(f"{path} is a directory; give a file name to write to.")
-    if path.exists() and not overwrite:
-        raise FileExistsError(f"{path} exists; pass overwrite=True (CLI: --force) to replace it.")
-    if not path.parent.is_dir():
-        raise FileNotFoundError(f"cannot write {path}: folder {path.parent} does not exist.")
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fh, tmp = open_for_write(path, overwrite=overwrite)
     try:
         try:
-            tmp.write_text(text)
-            os.replace(tmp, path)
-        except PermissionError:
-            raise PermissionError(f"cannot write {path}: permission denied.") from None
+            fh.write(text)
         except OSError as exc:
             raise OSError(f"cannot write {path}: {exc.strerror or exc}.") from None
+        finish_write(fh, tmp, path, overwrite=overwrite)
     finally:  # also on KeyboardInterrupt: no half-written output left behind
-        if tmp.exists():
-            tmp.unlink()
+        fh.close()
+        if tmp is not None and os.path.exists(tmp):
+            os.unlink(tmp)
 
 
 class LinearModel:
     """A loaded model: scores ``X @ coef + intercept``; ``estimator()`` rebuilds the class."""
 
-    def __init__(self, doc, path):
+    def __init__(self, doc: dict[str, Any], path: StrPath) -> None:
+        _check_doc(doc, path)
         self.doc, self.path = doc, path
         self.coef = np.asarray(doc["coef"], dtype=np.float64)
         self.intercept = float(doc.get("intercept", 0.0))
         self.n_features = int(doc["n_features"])
 
-    def decision_function(self, X):
+    def decision_function(self, X: Matrix) -> FloatArray:
         if X.shape[1] > self.n_features:
             raise ValueError(f"data has {X.shape[1]} features but the model in {self.path} "
                              f"was trained on {self.n_features}.")
@@ -140,36 +224,47 @@ class LinearModel:
             X.resize((X.shape[0], self.n_features))
         return np.asarray(X @ self.coef).reshape(-1) + self.intercept
 
-    def estimator(self):
-        """The fitted estimator object, rebuilt from the file."""
-        from ._registry import registered_class
+    def estimator(self) -> BaseEstimator:
+        """The fitted estimator object, rebuilt from the file.
 
-        # only birank's own registered estimators: a model file is data, and must
-        # not be able to make us import (and so run) a module it names
-        cls = registered_class(self.doc["estimator"], source=str(self.path))
-        est = cls(**{k: v for k, v in self.doc.get("params", {}).items()
-                     if k in cls().get_params()})
+        The parameters are checked against the class here (scoring needs no
+        class, so ``load_model`` imports none): names it has, values its own
+        validation accepts; ValueError naming the file and the field.
+        """
+        est = _checked_params(self.doc, self.path)
         est.coef_ = self.coef.copy()
         est.intercept_ = self.intercept
         est.n_features_in_ = self.n_features
         if "classes" in self.doc:
             est.classes_ = np.asarray(self.doc["classes"])
+        if "probability" in self.doc:
+            est.probability_ = np.asarray(self.doc["probability"], dtype=np.float64)
         return est
 
 
-def load_model(path):
+def load_model(path: StrPath) -> LinearModel:
     """Read a model written by :func:`save_model`.
 
-    The file is checked before anything is built from it: the format tag, the
-    estimator (one of birank's registered classes, see
-    :func:`birank._registry.registered_class`), ``n_features``, finite
-    coefficients and intercept, and two classes if any.
+    The file is checked against the schema before anything is built from it:
+    every field, each with one error naming the file and the field. ``format``
+    is this module's tag; ``estimator`` is a registered estimator (its public
+    name, or the ``"module:Class"`` older files wrote; nothing else is ever
+    imported, see :func:`birank._registry.estimator_class`); ``params`` hold
+    scalars (and a ``kernel`` other than ``'linear'`` is refused: a kernel
+    model has no coefficient vector); ``n_features`` an int in [0, 2**31 - 1];
+    ``coef`` that many finite float64 numbers; ``intercept`` a finite float64
+    number; ``classes`` two different labels; ``extra`` an object. Unknown
+    fields, invalid JSON and JSON nested too deeply are refused.
+    :meth:`LinearModel.estimator` then checks the parameters against the class
+    (names it has, values its validation accepts: a non-numeric ``C`` is
+    refused). Loading and scoring import no estimator (and so neither
+    scikit-learn nor numba).
 
     Raises
     ------
     ValueError
         If the file is not a birank model or is corrupted (naming the file and
-        what is wrong).
+        the field).
     FileNotFoundError, IsADirectoryError, PermissionError
         If the path cannot be read as a file.
 
@@ -200,42 +295,167 @@ def load_model(path):
     except json.JSONDecodeError as exc:
         raise ValueError(f"{path}: not a birank model file (invalid JSON at line "
                          f"{exc.lineno}: {exc.msg}).") from None
+    except RecursionError:
+        raise ValueError(f"{path}: not a birank model file (JSON nested too deeply).") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise ValueError(f"{path}: not a birank model file (expected format {FORMAT!r}).")
     for key in ("coef", "n_features", "estimator"):
         if key not in doc:
             raise ValueError(f"{path}: model file lacks {key!r}.")
-    _check_doc(doc, path)
     return LinearModel(doc, path)
+
+
+#: every top-level field of a model file
+FIELDS = ("format", "estimator", "params", "n_features", "coef", "intercept", "classes",
+          "probability", "extra")
+#: a bound on n_features (a dense coefficient vector of 2**31 float64 is 16 GB)
+MAX_FEATURES = 2**31 - 1
 
 
 def _is_number(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
+def _as_float(v, path, field):
+    """A JSON number as a finite float64; ValueError naming the field otherwise."""
+    if not _is_number(v):
+        raise ValueError(f"{path}: {field} must be a number; got {v!r:.40}.")
+    try:
+        f = float(v)  # a JSON integer beyond float64 (10**400) overflows here
+    except OverflowError:
+        f = math.inf
+    if not math.isfinite(f):
+        raise ValueError(f"{path}: {field} is not a finite float64 number (NaN, inf or "
+                         "out of range): the model diverged or the file is corrupted.")
+    return f
+
+
 def _check_doc(doc, path):
-    """Types and values of a parsed model document; ValueError naming the field."""
+    """The schema of a parsed model document (no import); ValueError naming the file and
+    the field."""
+    unknown = sorted(set(doc) - set(FIELDS))
+    if unknown:
+        raise ValueError(f"{path}: unknown field {unknown[0]!r} (a model file has "
+                         f"{', '.join(FIELDS)}).")
     n = doc["n_features"]
-    if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-        raise ValueError(f"{path}: n_features must be a non-negative integer; got {n!r}.")
+    if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= MAX_FEATURES:
+        raise ValueError(f"{path}: n_features must be an integer in [0, {MAX_FEATURES}]; got "
+                         f"{n!r:.40}.")
     coef = doc["coef"]
-    if not isinstance(coef, list) or not all(_is_number(v) for v in coef):
+    if not isinstance(coef, list):
         raise ValueError(f"{path}: coef must be a list of numbers.")
     if len(coef) != n:
         raise ValueError(f"{path}: coef has {len(coef)} values but n_features is {n}.")
-    bad = [i for i, v in enumerate(coef) if not math.isfinite(v)]
-    if bad:
-        raise ValueError(f"{path}: coef holds {len(bad)} non-finite value(s) (NaN or inf, "
-                         f"first at index {bad[0]}): the model diverged or the file is corrupted.")
-    intercept = doc.get("intercept", 0.0)
-    if not _is_number(intercept) or not math.isfinite(intercept):
-        raise ValueError(f"{path}: intercept must be a finite number; got {intercept!r}.")
-    if not isinstance(doc["estimator"], str) or doc["estimator"].count(":") != 1:
-        raise ValueError(f"{path}: estimator must be 'module:Class'; got {doc['estimator']!r}.")
-    if not isinstance(doc.get("params", {}), dict):
+    for i, v in enumerate(coef):
+        _as_float(v, path, f"coef[{i}]")
+    _as_float(doc.get("intercept", 0.0), path, "intercept")
+    name = doc["estimator"]
+    if not isinstance(name, str):
+        raise ValueError(f"{path}: estimator must be a registered estimator name; got "
+                         f"{name!r:.40}.")
+    # only birank's own registered estimators: a model file is data, and must not be
+    # able to make us import (and so run) a module it names
+    if _registered_name(name) is None:
+        try:
+            estimator_class(name)  # (raises: the registry's message)
+        except ValueError as exc:
+            raise ValueError(f"{path}: estimator: {exc} Refusing to load it.") from None
+    params = doc.get("params", {})
+    if not isinstance(params, dict):
         raise ValueError(f"{path}: params must be a JSON object.")
+    for key, value in params.items():
+        if not isinstance(value, (int, float, str, bool, type(None))):
+            raise ValueError(f"{path}: params.{key} must be a number, a string, a boolean or "
+                             f"null; got {type(value).__name__}.")
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            _as_float(value, path, f"params.{key}")
+    if params.get("kernel", "linear") != "linear":
+        raise ValueError(f"{path}: params.kernel is {params['kernel']!r}; a model file holds a "
+                         "linear model (coef), and a kernel model cannot be rebuilt from it.")
     if "classes" in doc:
         classes = doc["classes"]
         if not isinstance(classes, list) or len(classes) != 2 or \
                 not all(_is_number(c) or isinstance(c, str) for c in classes):
-            raise ValueError(f"{path}: classes must be a list of two labels; got {classes!r}.")
+            raise ValueError(f"{path}: classes must be a list of two labels; got "
+                             f"{classes!r:.60}.")
+        for i, c in enumerate(classes):
+            if _is_number(c):
+                _as_float(c, path, f"classes[{i}]")
+        if classes[0] == classes[1]:
+            raise ValueError(f"{path}: classes must be two different labels; got {classes!r}.")
+    if "probability" in doc:  # predict_proba's slopes (a_neg, a_pos): two numbers >= 0
+        prob = doc["probability"]
+        if "classes" not in doc or not isinstance(prob, list) or len(prob) != 2:
+            raise ValueError(f"{path}: probability must be a list of two slopes, with classes; "
+                             f"got {prob!r:.60}.")
+        for i, v in enumerate(prob):
+            if _as_float(v, path, f"probability[{i}]") < 0:
+                raise ValueError(f"{path}: probability[{i}] is negative ({v!r}): a slope is "
+                                 ">= 0 (the probability never decreases with the score).")
+    if not isinstance(doc.get("extra", {}), dict):
+        raise ValueError(f"{path}: extra must be a JSON object.")
+
+
+def _checked_params(doc, path):
+    """The registered estimator built from ``params``, each checked against the class."""
+    from ._validation import validate_params
+
+    cls = estimator_class(doc["estimator"])
+    params = renamed_params(cls.__name__, doc.get("params", {}), path)
+    valid = cls().get_params()
+    for key in params:
+        if key not in valid:
+            raise ValueError(f"{path}: params.{key} is not a parameter of {cls.__name__}.")
+    est = cls(**params)
+    try:
+        validate_params(est)
+    except ValueError as exc:
+        raise ValueError(f"{path}: params: {exc}") from None
+    return est
+
+
+#: parameters renamed for 1.0 (CHANGELOG.md): estimator -> old name -> new name.
+#: Files written before the rename hold the old names; they load under the new ones.
+RENAMED = {
+    "CombinedRanking": {"n_iter": "max_iter"},
+    "OPAUC": {"lam": "alpha", "eta": "eta0"},
+    "PGD": {"lam": "alpha", "eta": "eta0"},
+    "AdaOAM": {"reg": "alpha", "learning_rate": "eta0"},
+    "SPAM": {"eta": "eta0"},  # beta, beta1: see renamed_params
+    "OnlineUniExp": {"eta": "eta0"},
+    "CBR": {"eta": "confidence"},
+    "ActiveRankLearner": {"lam": "above_threshold_weight"},
+}
+
+
+def renamed_params(name: str, params: Mapping[str, Any], path: StrPath) -> dict[str, Any]:
+    """``params`` of a file with every pre-1.0 name (:data:`RENAMED`) under its new name.
+
+    SPAM's ``beta`` (L2) and ``beta1`` (L1, with ``penalty="elasticnet"``) become
+    ``alpha = beta + beta1`` and ``l1_ratio = beta1 / alpha`` (scikit-learn's
+    elastic net: ``alpha l1_ratio |w|_1 + alpha (1 - l1_ratio) / 2 |w|^2``);
+    with ``penalty="l2"``, ``alpha = beta`` and ``beta1`` was unused. A file
+    holding both an old name and its new one is refused (naming the field).
+    """
+    out = dict(params)
+    old = dict(RENAMED.get(name, {}))
+    if name == "SPAM" and ("beta" in out or "beta1" in out):
+        if "alpha" in out or "l1_ratio" in out:
+            raise ValueError(f"{path}: params has both SPAM's old beta/beta1 and alpha/l1_ratio.")
+        beta, beta1 = out.pop("beta", 1e-4), out.pop("beta1", 1e-4)  # the old defaults
+        for key, v in (("beta", beta), ("beta1", beta1)):
+            if not _is_number(v):
+                raise ValueError(f"{path}: params.{key} must be a number; got {v!r:.40}.")
+        if out.get("penalty", "l2") == "elasticnet":
+            out["alpha"] = beta + beta1
+            if out["alpha"] > 0:
+                out["l1_ratio"] = beta1 / out["alpha"]
+        else:
+            out["alpha"] = beta
+    for key, new in old.items():
+        if key in out:
+            if new in out:
+                raise ValueError(f"{path}: params.{key} (the old name of {new}) and "
+                                 f"params.{new} are both given.")
+            out[new] = out.pop(key)
+    return out

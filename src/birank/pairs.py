@@ -18,12 +18,18 @@ UnionPairs       concatenation, e.g. shen-lin's joint set D* = D_pair U D_pseu
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ._kernels.id_set import new_table, table_contains, table_insert, take_new
 from ._kernels.index import index_dtype
+from ._validation import check_groups
 from ._kernels.ordinal_levels import (closest_pair_ids, decode_ordinal_ids, level_pair_counts,
                                       ordinal_pair_levels, ordinal_runs)
+
+if TYPE_CHECKING:
+    from ._typing import ArrayLike, IndexArray, IntArray, NDArray
 
 __all__ = [
     "BipartitePairs",
@@ -36,31 +42,27 @@ __all__ = [
 
 
 def _as_groups(groups, n):
-    if groups is None:
-        return None
-    groups = np.asarray(groups).reshape(-1)
-    if groups.shape[0] != n:
-        raise ValueError(f"groups has {groups.shape[0]} entries but y has {n}.")
-    return groups
+    return check_groups(groups, n)
 
 
 class _PairSpace:
     n_pairs: int
 
-    def __len__(self):
+    def __len__(self) -> int:
         return self.n_pairs
 
-    def decode(self, ids):  # pragma: no cover - abstract
+    def decode(self, ids: ArrayLike,
+               ) -> tuple[IndexArray, IndexArray]:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def _check_ids(self, ids):
+    def _check_ids(self, ids: ArrayLike) -> IntArray:
         ids = np.asarray(ids, dtype=np.int64).reshape(-1)
         if ids.size and (ids.min() < 0 or ids.max() >= self.n_pairs):
             raise ValueError(f"pair ids must lie in [0, {self.n_pairs}); got "
                              f"[{ids.min()}, {ids.max()}].")
         return ids
 
-    def enumerate(self):
+    def enumerate(self) -> tuple[IndexArray, IndexArray]:
         """All pairs as ``(a, b)``. Only for small spaces: tests and brute force."""
         return self.decode(np.arange(self.n_pairs, dtype=np.int64))
 
@@ -85,7 +87,7 @@ class BipartitePairs(_PairSpace):
     ([0, 2], [1, 4])
     """
 
-    def __init__(self, y01, groups=None):
+    def __init__(self, y01: ArrayLike, groups: ArrayLike | None = None) -> None:
         y01 = np.asarray(y01).reshape(-1).astype(bool)
         groups = _as_groups(groups, y01.shape[0])
         if groups is None:
@@ -110,7 +112,7 @@ class BipartitePairs(_PairSpace):
         self._grouped = True
         self.n_pairs = int(counts.sum())
 
-    def decode(self, ids):
+    def decode(self, ids: ArrayLike) -> tuple[IndexArray, IndexArray]:
         ids = self._check_ids(ids)
         if not self._grouped:
             n_neg = self.neg.size
@@ -137,11 +139,11 @@ class PseudoPairs(_PairSpace):
     ([0, -1], [-1, 1])
     """
 
-    def __init__(self, y01):
+    def __init__(self, y01: ArrayLike) -> None:
         self.y01 = np.asarray(y01).reshape(-1).astype(bool)
         self.n_pairs = int(self.y01.shape[0])
 
-    def decode(self, ids):
+    def decode(self, ids: ArrayLike) -> tuple[IndexArray, IndexArray]:
         ids = self._check_ids(ids)
         pos = self.y01[ids]
         minus = np.full(ids.shape, -1, dtype=np.int64)
@@ -163,7 +165,7 @@ class OrdinalPairs(_PairSpace):
     5
     """
 
-    def __init__(self, y, groups=None):
+    def __init__(self, y: ArrayLike, groups: ArrayLike | None = None) -> None:
         y = np.asarray(y, dtype=np.float64).reshape(-1)
         if not np.all(np.isfinite(y)):
             raise ValueError("y must be finite to form ordinal pairs.")
@@ -188,11 +190,11 @@ class OrdinalPairs(_PairSpace):
          self._rank) = ordinal_runs(ys, gs, index)
         self.n_pairs = int(self._offsets[-1])
 
-    def decode(self, ids):
+    def decode(self, ids: ArrayLike) -> tuple[IndexArray, IndexArray]:
         return decode_ordinal_ids(self._check_ids(ids), self._offsets, self.order,
                                   self._group_start)
 
-    def levels(self, ids):
+    def levels(self, ids: ArrayLike) -> IntArray:
         """Level of each pair: the difference of the distinct-label ranks of its rows.
 
         Without tied labels this is lin-jan-lin's order difference r of a
@@ -204,11 +206,11 @@ class OrdinalPairs(_PairSpace):
         return ordinal_pair_levels(self._check_ids(ids), self._offsets, self._group_start,
                                    self._rank)
 
-    def level_counts(self, max_level):
+    def level_counts(self, max_level: int) -> IntArray:
         """Number of pairs at levels ``1 .. max_level`` (array index = level; index 0 is 0)."""
         return level_pair_counts(self._rank, self._run_id, self._run_begin, int(max_level))
 
-    def closest(self, n):
+    def closest(self, n: int) -> IntArray:
         """Ids of the ``n`` order-closest pairs: level 1, then level 2, ... (lin-jan-lin Alg. 1).
 
         Inside a level, pairs are ordered by the sorted position of the upper
@@ -241,16 +243,16 @@ class UnionPairs(_PairSpace):
     treats real pairs and pseudo-pairs differently).
     """
 
-    def __init__(self, *spaces):
+    def __init__(self, *spaces: _PairSpace) -> None:
         self.spaces = spaces
         self._offsets = np.concatenate(([0], np.cumsum([s.n_pairs for s in spaces])))
         self.n_pairs = int(self._offsets[-1])
 
-    def part(self, ids):
+    def part(self, ids: ArrayLike) -> IntArray:
         ids = self._check_ids(ids)
         return np.searchsorted(self._offsets, ids, side="right") - 1
 
-    def decode(self, ids):
+    def decode(self, ids: ArrayLike) -> tuple[IndexArray, IndexArray]:
         ids = self._check_ids(ids)
         part = self.part(ids)
         a = np.empty(ids.shape, dtype=np.int64)
@@ -270,29 +272,29 @@ class ChosenSet:
     :meth:`to_array` (for the hard strategies) is built when asked for.
     """
 
-    def __init__(self, ids=()):
+    def __init__(self, ids: ArrayLike = ()) -> None:
         self._parts = [np.empty(0, dtype=np.int64)]
         self._n = 0
         self._table = new_table(8)
         self.add(ids)
 
-    def __len__(self):
+    def __len__(self) -> int:
         return self._n
 
-    def __contains__(self, pair_id):
+    def __contains__(self, pair_id: object) -> bool:
         return bool(self.contains(np.array([pair_id]))[0])
 
     @property
-    def table(self):
+    def table(self) -> IntArray:
         """The hash table of the ids (read-only use: :meth:`add` may replace it)."""
         return self._table
 
-    def contains(self, ids):
+    def contains(self, ids: ArrayLike) -> NDArray[np.bool_]:
         ids = np.asarray(ids, dtype=np.int64)
         return table_contains(self._table, np.ascontiguousarray(ids.reshape(-1))).reshape(
             ids.shape)
 
-    def add(self, ids, *, new=False):
+    def add(self, ids: ArrayLike, *, new: bool = False) -> None:
         """Insert ``ids``; duplicates and already chosen ids are ignored.
 
         ``new=True`` promises distinct ids not in the set yet (what a sampler
@@ -315,14 +317,15 @@ class ChosenSet:
         else:
             table_insert(self._table, ids)
 
-    def to_array(self):
+    def to_array(self) -> IntArray:
         """The ids, sorted (a new array)."""
         if len(self._parts) > 1:
             self._parts = [np.sort(np.concatenate(self._parts))]
         return self._parts[0].copy()
 
 
-def sample_pair_ids(n_pairs, size, rng, chosen=None, replace=False):
+def sample_pair_ids(n_pairs: int, size: int, rng: np.random.Generator,
+                    chosen: ChosenSet | None = None, replace: bool = False) -> IntArray:
     """Uniform pair ids in ``[0, n_pairs)``.
 
     Parameters

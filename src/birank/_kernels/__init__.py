@@ -1,1 +1,48 @@
-"""Numba kernels only: imports numpy and numba, never scikit-learn or estimators."""
+"""Numba kernels only: imports numpy and numba, never scikit-learn or estimators.
+
+Every kernel is compiled with ``cache=True``. Where numba finds no writable
+cache location (a read-only install, no writable HOME, a read-only
+``NUMBA_CACHE_DIR``: the usual non-root container), numba would raise
+``cannot cache function ...: no locator available`` at import; instead the
+cache goes to a fresh temporary folder, with one warning.
+"""
+
+import os
+import tempfile
+import warnings
+
+from numba.core import config as _config
+from numba.core.caching import FunctionCache as _FunctionCache
+
+
+def _probe():  # a function of this folder: numba locates its cache like every kernel's
+    pass
+
+
+def _locate():
+    """The cache folder numba uses for this package's kernels (raises RuntimeError if none)."""
+    return _FunctionCache(_probe).cache_path
+
+
+def _ensure_cache():
+    try:
+        return _locate()
+    except RuntimeError:
+        pass
+    tmp = tempfile.mkdtemp(prefix="birank-numba-cache-")
+    _config.CACHE_DIR = tmp
+    os.environ["NUMBA_CACHE_DIR"] = tmp  # worker processes too
+    warnings.warn(
+        "birank: no writable numba cache folder (read-only install, no writable HOME or "
+        f"NUMBA_CACHE_DIR); compiled kernels are cached in {tmp} for this process only. "
+        "Set NUMBA_CACHE_DIR to a writable folder to keep them between runs.",
+        RuntimeWarning, stacklevel=2)
+    return _locate()
+
+
+_CACHE_DIR = _ensure_cache()
+
+
+def cache_dir():
+    """Where the compiled kernels are cached."""
+    return _CACHE_DIR

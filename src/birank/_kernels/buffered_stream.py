@@ -25,6 +25,7 @@ from numba import njit
 
 from .buffers import buffer_offer
 from .cw_updates import scw_diag_step, scw_full_step
+from .feature_budget import admit, truncate
 from .oam_updates import oam_gra_step, oam_seq_step
 
 CBR_DIAG = 0
@@ -109,8 +110,14 @@ def _next_candidate(b_idx, b_val, b_nnz, s0, n_stored, w, g, xd, mt, qt, y, phi,
 @njit(cache=True)
 def buffered_stream(method, data, indices, indptr, y01, weight, t0, t1, w, g, sigma,
                     pos_idx, pos_val, pos_nnz, pos_meta, neg_idx, neg_val, neg_nnz, neg_meta,
-                    policy, rng_state, C, phi, scratch_idx, scratch_val, scratch_a, scratch_d):
+                    policy, rng_state, C, phi, scratch_idx, scratch_val, scratch_a, scratch_d,
+                    budget, support, in_support, supp_meta):
     """Learn from rows ``t0 .. t1-1``; rows of weight 0 are skipped entirely.
+
+    ``budget > 0`` (CBR-diag's ``feature_budget``) truncates ``w`` after each
+    row to its ``budget`` largest coordinates (:mod:`.feature_budget`); the
+    support lives in ``support[:supp_meta[0]]`` / ``in_support`` (``support``
+    holds ``budget`` + the row's and the other buffer's stored entries).
 
     ``w`` is the mean (CBR) or the weight vector (OAM); ``g`` the diagonal
     covariance (CBR-diag; all ones for OAM, whose screen needs ``|z|^2``);
@@ -173,12 +180,16 @@ def buffered_stream(method, data, indices, indptr, y01, weight, t0, t1, w, g, si
                             scratch_idx, scratch_val)
             if weighted:
                 step = scw_diag_step(w, g, scratch_idx, scratch_val, scratch_a, nz, y, Ct, phi)
+                if budget > 0 and step > 0.0:  # only a step's pair can gain non-zeros
+                    supp_meta[0] = admit(w, scratch_idx, nz, in_support, support, supp_meta[0])
             else:
                 step = oam_seq_step(w, scratch_idx, scratch_val, nz, y, Ct)
             if step > 0.0:
                 mt, qt = _row_sums(w, g, data, indices, start, end)
             s = _next_candidate(o_idx, o_val, o_nnz, s + 1, n_stored, w, g, scratch_d, mt, qt,
                                 y, phi, weighted)
+        if budget > 0:  # OFS truncation (Wang et al. 2014) after the row's steps
+            supp_meta[0] = truncate(w, in_support, support, supp_meta[0], budget)
         for k in range(start, end):
             where[indices[k]] = -1
             if screen:

@@ -25,6 +25,7 @@ the matrix would not fit; both give the same values.
 import numpy as np
 from numba import njit
 
+from .dual_cd import _new_alpha, _projected_gradient
 from .sparse_rows import rng_init, rng_int
 
 
@@ -114,20 +115,15 @@ def kernel_dual_cd(K, P, sq, gamma, cached, ab, C, qd, alpha, coef, f, n_rows, s
             upper = np.inf if squared else C[p]
             a_old = alpha[p]
             g = f[i] - f[j] - 1.0 + dpp * a_old
-            if a_old <= 0.0:
-                pg = min(g, 0.0)
-            elif a_old >= upper:
-                pg = max(g, 0.0)
-            else:
-                pg = g
+            # the linear solver's step (no shrinking here): projected gradient, then
+            # the clipped minimizer, which moves a zero pair vector (x_i == x_j in
+            # feature space, hinge) to the bound its gradient points at
+            pg, _ = _projected_gradient(g, a_old, upper, np.inf, -np.inf, False)
             pg_max = max(pg_max, pg)
             pg_min = min(pg_min, pg)
             if abs(pg) <= 1e-12:
                 continue
-            qpp = qd[p] + dpp
-            if qpp <= 0.0:
-                continue  # a zero pair vector (x_i == x_j in feature space): nothing to learn
-            a_new = min(max(a_old - g / qpp, 0.0), upper)
+            a_new = _new_alpha(g, a_old, upper, qd[p] + dpp)
             delta = a_new - a_old
             if delta == 0.0:
                 continue

@@ -49,8 +49,12 @@ __all__ = [
     "sort_segments",
     "sweep_loss_grad",
     "sweep_hess_vec",
+    "sweep_loss_grad_binary",
+    "sweep_hess_vec_binary",
     "count_pairs",
     "level_cache",
+    "binary_signed_weights",
+    "WORK_ROWS",
 ]
 
 
@@ -110,89 +114,126 @@ def sort_segments(s, members, seg, order):
 
 
 @njit(cache=True)
-def _binary_loss_grad(s, order, a, b, lab, sw, loss_kind, grad_s, diag, ptr_hi, ptr_lo,
-                      work, theta):
+def _binary_loss_grad(s, order, a, b, bw, loss_kind, grad_s, diag, ptr_hi, ptr_lo, work,
+                      theta):
     # Two labels: the label classes reduce to suffix sums over the lower label
     # (pass "hi") and prefix sums over the upper label (pass "lo") in score
-    # order (Chapelle & Keerthi 2010). One gather into sorted order, then
-    # sequential pointer walks and branch-free sums, then one scatter.
-    cw = work[0]
-    c1 = work[1]
-    c2 = work[2]
-    m0 = work[3]  # weight of the row at sorted position t if it has the lower label
-    m1 = work[4]  # ... if it has the upper label (kept for the Hessian replay)
-    ss = work[5]  # scores in sorted order
-    for t in range(a, b):
-        j = order[t]
+    # order (Chapelle & Keerthi 2010). One gather into sorted order, three
+    # sequential passes, one scatter (gradient and diagonal assigned, so no
+    # zeroing pass): each row is looked up by id twice.
+    # ``bw``: the row's weight, negated for the lower label (one gather
+    # instead of label and weight). Every row's gradient and diagonal is
+    # written once: upper rows in the forward pass, the others in the last.
+    # Loops run over views of the segment from 0 and indices computed at run
+    # time are read as unsigned: numba then adds no negative-index test (a
+    # third of this sweep's time).
+    m = b - a
+    s0w, s01, s02 = work[0, a:b + 1], work[1, a:b + 1], work[2, a:b + 1]  # suffix sums, lower rows
+    mw = work[3, a:b]  # signed weight in sorted order (kept for the Hessian replay)
+    p1w, p11 = work[4, a:b + 1], work[6, a:b + 1]  # prefix sums over upper-label rows
+    ss = work[5, a:b]  # scores in sorted order
+    rows = order[a:b]
+    hi = ptr_hi[a:b]
+    lo = ptr_lo[a:b]
+    sq = loss_kind == SQUARED_HINGE
+    for t in range(m):
+        j = np.uint64(rows[t])
         ss[t] = s[j]
-        m1[t] = sw[j] * lab[j]
-        m0[t] = sw[j] - m1[t]
-    ptr = b
-    for t in range(b - 1, a - 1, -1):
-        thr = ss[t] - theta
-        while ptr > a and ss[ptr - 1] > thr:
-            ptr -= 1
-        ptr_hi[t] = ptr
-    ptr = a
-    for t in range(a, b):
+        mw[t] = bw[j]
+    # backward: suffix sums of the lower rows, and pointer "lo" (first position
+    # whose score minus theta reaches s_t: the same as a forward walk, the
+    # positions passing the test form a suffix)
+    s0w[m] = 0.0
+    s01[m] = 0.0
+    s02[m] = 0.0
+    ptr = np.uint64(m)
+    one = np.uint64(1)
+    for r in range(m):
+        t = np.uint64(m - 1 - r)
         sj = ss[t]
-        while ptr < b and ss[ptr] - theta < sj:
-            ptr += 1
-        ptr_lo[t] = ptr
-    # suffix sums over positions >= t of the lower-label rows
-    cw[b] = 0.0
-    c1[b] = 0.0
-    c2[b] = 0.0
-    for t in range(b - 1, a - 1, -1):
-        m = m0[t]
-        sj = ss[t]
-        cw[t] = cw[t + 1] + m
-        c1[t] = c1[t + 1] + m * sj
-        c2[t] = c2[t + 1] + m * sj * sj
+        mt = max(-mw[t], 0.0)
+        s0w[t] = s0w[t + one] + mt
+        s01[t] = s01[t + one] + mt * sj
+        s02[t] = s02[t + one] + mt * sj * sj
+        while ptr > 0 and ss[ptr - one] - theta >= sj:
+            ptr -= one
+        lo[t] = a + np.int64(ptr)
+    # forward: pointer "hi" (first position with s > s_t - theta), the upper rows
+    # against their active lower partners (suffix from ptr_hi <= t + 1), prefix sums
     loss = 0.0
-    # upper-label rows against their active lower partners (suffix from ptr_hi)
-    for t in range(a, b):
-        wi = m1[t]
-        if wi == 0.0:
-            continue
-        i = order[t]
-        p = ptr_hi[t]
-        loss += _upper_row(loss_kind, i, wi, cw[p], c1[p], c2[p], theta - ss[t], grad_s, diag)
-    # prefix sums over positions < t of the upper-label rows (stored at t)
-    cw[a] = 0.0
-    c1[a] = 0.0
-    for t in range(a, b):
-        m = m1[t]
-        cw[t + 1] = cw[t] + m
-        c1[t + 1] = c1[t] + m * ss[t]
-    for t in range(a, b):
-        wj = m0[t]
-        if wj == 0.0:
-            continue
-        j = order[t]
-        p = ptr_lo[t]
-        _lower_row(loss_kind, j, wj, cw[p], c1[p], theta + ss[t], grad_s, diag)
+    p1w[0] = 0.0
+    p11[0] = 0.0
+    ptr = np.uint64(0)
+    um = np.uint64(m)
+    for t in range(m):
+        si = ss[t]
+        thr = si - theta
+        while ptr < um and not ss[ptr] > thr:
+            ptr += one
+        hi[t] = a + np.int64(ptr)
+        wi = max(mw[t], 0.0)
+        p1w[t + 1] = p1w[t] + wi
+        p11[t + 1] = p11[t] + wi * si
+        if wi != 0.0:
+            W = s0w[ptr]
+            S1 = s01[ptr]
+            ai = theta - si
+            i = np.uint64(rows[t])
+            if sq:
+                grad_s[i] = -2.0 * wi * (W * ai + S1)
+                diag[i] = 2.0 * wi * W
+                loss += wi * (W * ai * ai + 2.0 * ai * S1 + s02[ptr])
+            else:
+                grad_s[i] = -wi * W
+                diag[i] = wi * W
+                loss += wi * (W * ai + S1)
+    # lower rows against their active upper partners (prefix to ptr_lo), and the scatter
+    for t in range(m):
+        wj = -mw[t]
+        if wj < 0.0:
+            continue  # upper row, written above
+        j = np.uint64(rows[t])
+        if wj > 0.0:
+            p = np.uint64(lo[t] - a)
+            W = p1w[p]
+            if sq:
+                grad_s[j] = 2.0 * wj * (W * (theta + ss[t]) - p11[p])
+                diag[j] = 2.0 * wj * W
+            else:
+                grad_s[j] = wj * W
+                diag[j] = wj * W
+        else:
+            grad_s[j] = 0.0
+            diag[j] = 0.0
     return loss
 
 
 @njit(cache=True)
 def _binary_hess_vec(u, order, a, b, ptr_hi, ptr_lo, out, work):
-    # replay with u: masks m0/m1 in sorted order were stored by the loss sweep
-    cu = work[0]
-    cl = work[1]
-    uo = work[2]
-    m0 = work[3]
-    m1 = work[4]
-    for t in range(a, b):
-        uo[t] = u[order[t]]
-    cu[b] = 0.0
-    for t in range(b - 1, a - 1, -1):
-        cu[t] = cu[t + 1] + m0[t] * uo[t]
-    cl[a] = 0.0
-    for t in range(a, b):
-        cl[t + 1] = cl[t] + m1[t] * uo[t]
-    for t in range(a, b):
-        out[order[t]] -= 2.0 * (m1[t] * cu[ptr_hi[t]] + m0[t] * cl[ptr_lo[t]])
+    # replay with u: the signed weights in sorted order were stored by the loss sweep
+    # (segment views from 0 and unsigned computed indices, as there)
+    m = b - a
+    cu = work[0, a:b + 1]
+    cl = work[1, a:b + 1]
+    uo = work[2, a:b]
+    mw = work[3, a:b]
+    rows = order[a:b]
+    hi = ptr_hi[a:b]
+    lo = ptr_lo[a:b]
+    for t in range(m):
+        uo[t] = u[np.uint64(rows[t])]
+    cu[m] = 0.0
+    one = np.uint64(1)
+    for r in range(m):
+        t = np.uint64(m - 1 - r)
+        cu[t] = cu[t + one] + max(-mw[t], 0.0) * uo[t]
+    cl[0] = 0.0
+    for t in range(m):
+        cl[t + 1] = cl[t] + max(mw[t], 0.0) * uo[t]
+    for t in range(m):
+        mt = mw[t]
+        out[np.uint64(rows[t])] -= 2.0 * (max(mt, 0.0) * cu[np.uint64(hi[t] - a)]
+                                          + max(-mt, 0.0) * cl[np.uint64(lo[t] - a)])
 
 
 #: many-label segments: label ranks are split into digits of at most MAX_DIGIT_BITS
@@ -421,11 +462,11 @@ def _radix_levels(order, a, b, s, lab, nlab, sw, unit, theta, loss_kind, grad_s,
             cw, nw = nw, cw
             cg, ng = ng, cg
             cd, nd = nd, cd
-    # one scatter per row at the end
+    # one scatter per row at the end (assigned: the caller does not zero them)
     for t in range(m):
         r = ci[t]
-        grad_s[r] += cg[t]
-        diag[r] += cd[t]
+        grad_s[r] = cg[t]
+        diag[r] = cd[t]
     return loss
 
 
@@ -549,7 +590,7 @@ def _levels_hess_vec(a, b, nlab, levels, u, sw, unit, out, work):
 
 
 @njit(cache=True)
-def sweep_loss_grad(s, order, seg, lab, nlab, sw, loss_kind,
+def sweep_loss_grad(s, order, seg, lab, nlab, sw, bw, loss_kind,
                     grad_s, diag, ptr_hi, ptr_lo, work, levels, theta=1.0, unit_weights=False):
     """Loss over all active pairs, its gradient w.r.t. the scores, and sweep state.
 
@@ -561,15 +602,16 @@ def sweep_loss_grad(s, order, seg, lab, nlab, sw, loss_kind,
     lab : int[n]  label rank within the segment (0 = lowest label).
     nlab : int[n_seg]  number of distinct labels per segment.
     sw : float64[n]  sample weights.
+    bw : float64[n]  ``sw`` negated on the lower label of two-label segments
+        (:func:`binary_signed_weights`; other rows are not read).
     loss_kind : ``losses.SQUARED_HINGE`` or ``losses.HINGE``.
     grad_s : float64[n]  out, d loss / d s.
     diag : float64[n]  out, per row 2 w_p (A_p + B_p) (weighted active partner
         counts; squared hinge) or w_p (A_p + B_p) (hinge).
     ptr_hi, ptr_lo : int[n]  out, pointer positions for the Hessian replay
         (two-label segments).
-    work : float64[6 or 8, n + 1]  work arrays (two-label segments keep their
-        masks in rows 3 and 4 for :func:`sweep_hess_vec`; 8 rows when a segment
-        has more than two labels).
+    work : float64[WORK_ROWS, n + 1]  work arrays (two-label segments keep their
+        signed weights in sorted order in row 3 for :func:`sweep_hess_vec`).
     levels : int[n_levels, LV_CHANNELS, n]  out, the level cache of the
         many-label segments for :func:`sweep_hess_vec` (``n_levels`` =
         ``_digit_bits(max(nlab))[0]`` when some segment has more than two
@@ -586,10 +628,23 @@ def sweep_loss_grad(s, order, seg, lab, nlab, sw, loss_kind,
     -------
     loss : float
     """
-    n = s.shape[0]
-    for p in range(n):
-        grad_s[p] = 0.0
-        diag[p] = 0.0
+    loss = sweep_loss_grad_binary(s, order, seg, nlab, bw, loss_kind, grad_s, diag, ptr_hi,
+                                  ptr_lo, work, theta)
+    for g in range(seg.shape[0] - 1):
+        k = nlab[g]
+        if k > 2:
+            loss += _radix_levels(order, seg[g], seg[g + 1], s, lab, k, sw, unit_weights, theta,
+                                  loss_kind, grad_s, diag, work, levels)
+    return loss
+
+
+@njit(cache=True)
+def sweep_loss_grad_binary(s, order, seg, nlab, bw, loss_kind, grad_s, diag, ptr_hi, ptr_lo,
+                           work, theta=1.0):
+    """:func:`sweep_loss_grad` over the segments of at most two labels (the others are
+    skipped). Compiled on its own, so that two-label problems never compile the
+    many-label sweeps (a third of the first fit's compile time)."""
+    # every row's gradient and diagonal is assigned by its segment's sweep
     loss = 0.0
     nseg = seg.shape[0] - 1
     for g in range(nseg):
@@ -600,13 +655,11 @@ def sweep_loss_grad(s, order, seg, lab, nlab, sw, loss_kind,
             for t in range(a, b):
                 ptr_hi[t] = b
                 ptr_lo[t] = a
-            continue
-        if k == 2:
-            loss += _binary_loss_grad(s, order, a, b, lab, sw, loss_kind,
+                grad_s[order[t]] = 0.0
+                diag[order[t]] = 0.0
+        elif k == 2:
+            loss += _binary_loss_grad(s, order, a, b, bw, loss_kind,
                                       grad_s, diag, ptr_hi, ptr_lo, work, theta)
-            continue
-        loss += _radix_levels(order, a, b, s, lab, k, sw, unit_weights, theta, loss_kind,
-                              grad_s, diag, work, levels)
     return loss
 
 
@@ -622,23 +675,38 @@ def sweep_hess_vec(u, order, seg, lab, nlab, sw, diag, ptr_hi, ptr_lo, out, work
     (two labels), the level cache ``levels`` (more labels: one Fenwick tree over
     the label ranks up to ``flat_max_labels`` labels, else a replay of the levels).
     """
-    n = u.shape[0]
-    for p in range(n):
-        out[p] = diag[p] * u[p]
-    nseg = seg.shape[0] - 1
-    for g in range(nseg):
+    sweep_hess_vec_binary(u, order, seg, nlab, diag, ptr_hi, ptr_lo, out, work)
+    for g in range(seg.shape[0] - 1):
         a = seg[g]
         b = seg[g + 1]
         k = nlab[g]
-        if k < 2:
-            continue
-        if k == 2:
-            _binary_hess_vec(u, order, a, b, ptr_hi, ptr_lo, out, work)
+        if k <= 2:
             continue
         if k <= flat_max_labels:
             _flat_hess_vec(a, b, k, levels, u, sw, unit_weights, out, work)
         else:
             _levels_hess_vec(a, b, k, levels, u, sw, unit_weights, out, work)
+
+
+@njit(cache=True)
+def sweep_hess_vec_binary(u, order, seg, nlab, diag, ptr_hi, ptr_lo, out, work):
+    """:func:`sweep_hess_vec` with the many-label segments left out (their ``out`` is
+    ``diag u`` on return), after :func:`sweep_loss_grad_binary`."""
+    n = u.shape[0]
+    for p in range(n):
+        out[p] = diag[p] * u[p]
+    for g in range(seg.shape[0] - 1):
+        if nlab[g] == 2:
+            _binary_hess_vec(u, order, seg[g], seg[g + 1], ptr_hi, ptr_lo, out, work)
+
+
+#: rows of the ``work`` array of :func:`sweep_loss_grad` / :func:`sweep_hess_vec`
+WORK_ROWS = 8
+
+
+def binary_signed_weights(lab, sw):
+    """``bw`` of :func:`sweep_loss_grad`: ``sw`` where ``lab`` is not 0, else ``-sw``."""
+    return np.where(lab != 0, sw, -sw).astype(np.float64)
 
 
 def level_cache(nlab, n):
@@ -653,42 +721,29 @@ def level_cache(nlab, n):
     return np.empty((n_levels, LV_CHANNELS, n), dtype=index_dtype(n))
 
 
-@njit(cache=True)
 def count_pairs(members, seg, lab, nlab, sw):
     """Number of pairs (unweighted, int64) and total pair weight, per segment sums.
 
     Within a segment with label counts n_r: pairs = ((sum n_r)^2 - sum n_r^2) / 2;
-    weights likewise with sums of sample weights.
+    weights likewise with sums of sample weights. Counted once per fit, with
+    numpy's ``bincount`` (not compiled: it would add to the first fit's time).
     """
-    npairs = 0
-    wpairs = 0.0
     nseg = seg.shape[0] - 1
-    kmax = 1
-    for g in range(nseg):
-        if nlab[g] > kmax:
-            kmax = nlab[g]
-    cnt = np.zeros(kmax, dtype=np.int64)
-    wsum = np.zeros(kmax)
-    for g in range(nseg):
-        a = seg[g]
-        b = seg[g + 1]
-        k = nlab[g]
-        for r in range(k):
-            cnt[r] = 0
-            wsum[r] = 0.0
-        tot = 0
-        wtot = 0.0
-        for t in range(a, b):
-            p = members[t]
-            cnt[lab[p]] += 1
-            wsum[lab[p]] += sw[p]
-        sq = 0
-        wsq = 0.0
-        for r in range(k):
-            tot += cnt[r]
-            wtot += wsum[r]
-            sq += cnt[r] * cnt[r]
-            wsq += wsum[r] * wsum[r]
-        npairs += (tot * tot - sq) // 2
-        wpairs += 0.5 * (wtot * wtot - wsq)
+    if nseg <= 0 or members.shape[0] == 0:
+        return 0, 0.0
+    sizes = np.diff(seg)
+    group = np.repeat(np.arange(nseg), sizes)  # segment of members[t]
+    offset = np.concatenate(([0], np.cumsum(nlab)[:-1]))
+    slot = offset[group] + lab[members]  # one slot per (segment, label)
+    n_slots = int(np.sum(nlab))
+    cnt = np.bincount(slot, minlength=n_slots).astype(np.int64)
+    wsum = np.bincount(slot, weights=sw[members], minlength=n_slots)
+    slot_group = np.repeat(np.arange(nseg), nlab)
+    tot = np.bincount(group, minlength=nseg).astype(np.int64)
+    wtot = np.bincount(group, weights=sw[members], minlength=nseg)
+    sq = np.zeros(nseg, dtype=np.int64)
+    np.add.at(sq, slot_group, cnt * cnt)
+    wsq = np.bincount(slot_group, weights=wsum * wsum, minlength=nseg)
+    npairs = int(np.sum((tot * tot - sq) // 2))
+    wpairs = float(np.sum(0.5 * (wtot * wtot - wsq)))
     return npairs, wpairs

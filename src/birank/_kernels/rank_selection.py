@@ -90,6 +90,101 @@ def lossmin_scores(s, qptr, lam, out):
 
 
 @njit(cache=True)
+def lossmin_ablation_scores(s, qptr, lam, normalized, calibrated, out):
+    """:func:`lossmin_scores` with two of its pieces switchable (the report's ablations).
+
+    ``normalized=False`` is eq. (6): ``P(+1|x) [1/2 - (r - theta)]_+ + P(-1|x)
+    [1/2 + (r - theta)]_+`` (no division by the rank range, no lam).
+    ``calibrated=False`` uses eq. (8) uncalibrated, ``P(+1|x) = sigmoid(f(x))``
+    (boundary at score 0) instead of the sigmoid shifted to the threshold
+    document. Both True is :func:`lossmin_scores` exactly.
+    """
+    for q in range(qptr.shape[0] - 1):
+        a, b = qptr[q], qptr[q + 1]
+        m = b - a
+        if m < 2:
+            for t in range(a, b):
+                out[t] = 0.0
+            continue
+        i_hat = _largest_gap(s, a, b)
+        c = s[a + i_hat - 1] if calibrated else 0.0
+        theta = i_hat + 0.5
+        w_low = (1.0 - lam) / (theta - 1.0) if normalized else 1.0
+        w_high = lam / (m - theta) if normalized else 1.0
+        for t in range(a, b):
+            d = (t - a + 1) - theta
+            lo = 0.5 - d
+            hi = 0.5 + d
+            v = 0.0
+            if lo > 0.0:
+                v += _sigmoid(s[t] - c) * lo * w_low
+            if hi > 0.0:
+                v += _sigmoid(c - s[t]) * hi * w_high
+            out[t] = v
+
+
+@njit(cache=True)
+def _largest_gaps(s, a, b, k):
+    """The 1-based ranks of the ``k`` largest neighbouring gaps in positions a..b-1,
+    ascending (lowest rank first among equal gaps, as :func:`_largest_gap`)."""
+    m = b - a
+    gaps = np.empty(m - 1)
+    for t in range(m - 1):
+        gaps[t] = -abs(s[a + t + 1] - s[a + t])
+    order = np.argsort(gaps, kind="mergesort")  # stable: lower rank first on ties
+    ranks = np.sort(order[:k]) + 1
+    return ranks
+
+
+@njit(cache=True)
+def lossmin_multilevel_scores(s, qptr, lam, n_thresholds, out):
+    """Multi-level LossMin: eq. (7) averaged over one rank threshold per level boundary.
+
+    donmez-carbonell section 2 (footnote 2 and after eq. 6) leave multi-level
+    ratings to future work, noting that they mean "multiple thresholds ... with
+    uncertain points being specific to each threshold". With ``L`` relevance
+    levels there are ``K = L - 1`` boundaries; in a query of ``m`` documents we
+    take the ``min(K, m - 1)`` largest score gaps (Fig. 2 with K gaps instead of
+    one) as the rank thresholds ``theta_1 < ... < theta_K`` (``theta_j = i_j +
+    1/2``), calibrate ``P(y >= level j | x) = sigmoid(f(x) - f(x_{i_j}))`` at
+    each, and score a document by the mean over j of eq. (7) for the binary
+    question "is y at least level j":
+
+        P_j(+1|x) [1/2 - (r - theta_j)]_+ / |1 - theta_j| (1 - lam)
+          + P_j(-1|x) [1/2 + (r - theta_j)]_+ / |m - theta_j| lam
+
+    With ``K = 1`` this is :func:`lossmin_scores` exactly.
+    """
+    for q in range(qptr.shape[0] - 1):
+        a, b = qptr[q], qptr[q + 1]
+        m = b - a
+        if m < 2:
+            for t in range(a, b):
+                out[t] = 0.0
+            continue
+        k = n_thresholds if n_thresholds < m - 1 else m - 1
+        ranks = _largest_gaps(s, a, b, k)
+        for t in range(a, b):
+            out[t] = 0.0
+        for j in range(k):
+            i_hat = ranks[j]
+            c = s[a + i_hat - 1]
+            theta = i_hat + 0.5
+            den_low = theta - 1.0
+            den_high = m - theta
+            for t in range(a, b):
+                d = (t - a + 1) - theta
+                lo = 0.5 - d
+                hi = 0.5 + d
+                v = 0.0
+                if lo > 0.0:
+                    v += _sigmoid(s[t] - c) * lo / den_low * (1.0 - lam)
+                if hi > 0.0:
+                    v += _sigmoid(c - s[t]) * hi / den_high * lam
+                out[t] += v / k
+
+
+@njit(cache=True)
 def neighbor_gaps(s, qptr, out):
     """Score distance of each document to its nearest neighbour in the same query.
 

@@ -24,6 +24,8 @@ pair steps.
 
 import math
 
+import numpy as np
+
 from numba import njit, types
 from numba.extending import overload
 
@@ -40,8 +42,9 @@ def _dloss(loss, m):
     return 2.0 * r if r > 0.0 else 0.0
 
 
-def axpy_norm(X, v, c, a, nsq):
-    """``v += c x_a``; returns ``|v|^2`` updated from the changed coordinates only."""
+def axpy_norm(X, v, c, a, nsq, track=True):
+    """``v += c x_a``; returns ``|v|^2`` updated from the changed coordinates only
+    (``track=False``: the plain update, ``nsq`` returned as given)."""
     if isinstance(X, tuple):
         data, indices, indptr = X
         for k in range(indptr[a], indptr[a + 1]):
@@ -49,36 +52,42 @@ def axpy_norm(X, v, c, a, nsq):
             old = v[j]
             new = old + c * data[k]
             v[j] = new
-            nsq += new * new - old * old
+            if track:
+                nsq += new * new - old * old
     else:
         for j in range(X.shape[1]):
             old = v[j]
             new = old + c * X[a, j]
             v[j] = new
-            nsq += new * new - old * old
+            if track:
+                nsq += new * new - old * old
     return nsq
 
 
 @overload(axpy_norm)
-def _axpy_norm_ov(X, v, c, a, nsq):
+def _axpy_norm_ov(X, v, c, a, nsq, track=True):
+    # |v|^2 is kept only for the projection (track); without it the update is the
+    # plain axpy (8% of a step); unsigned indices: no negative-index test
     if isinstance(X, types.BaseTuple):
-        def sparse_impl(X, v, c, a, nsq):
+        def sparse_impl(X, v, c, a, nsq, track=True):
             data, indices, indptr = X
             for k in range(indptr[a], indptr[a + 1]):
-                j = indices[k]
+                j = np.uint64(indices[k])
                 old = v[j]
                 new = old + c * data[k]
                 v[j] = new
-                nsq += new * new - old * old
+                if track:
+                    nsq += new * new - old * old
             return nsq
         return sparse_impl
 
-    def dense_impl(X, v, c, a, nsq):
+    def dense_impl(X, v, c, a, nsq, track=True):
         for j in range(X.shape[1]):
             old = v[j]
             new = old + c * X[a, j]
             v[j] = new
-            nsq += new * new - old * old
+            if track:
+                nsq += new * new - old * old
         return nsq
     return dense_impl
 
@@ -148,11 +157,11 @@ def crr_sgd(X, y_pm, sw, pos, neg, w, lam, t0, n_steps,
         if g != 0.0:
             c = eta * g / scale
             if rank:
-                nsq = axpy_norm(X, v, c, i, nsq)
-                nsq = axpy_norm(X, v, -c, k, nsq)
+                nsq = axpy_norm(X, v, c, i, nsq, projection)
+                nsq = axpy_norm(X, v, -c, k, nsq, projection)
             else:
                 c *= yi
-                nsq = axpy_norm(X, v, c, i, nsq)
+                nsq = axpy_norm(X, v, c, i, nsq, projection)
                 if use_bias:
                     old = v[d]
                     v[d] = old + c

@@ -19,7 +19,7 @@ from .id_set import new_table, slot
 from .sparse_rows import rng_init, rng_next, rng_uniform, row_dot_w
 
 #: strategy codes of :func:`accept_p`
-RANDOM, SOFT_CLOSE, SOFT_CORRECT = 0, 1, 2
+RANDOM, SOFT_CLOSE, SOFT_CORRECT, SOFT_HYBRID = 0, 1, 2, 3
 
 
 @njit(cache=True, inline="always")
@@ -35,6 +35,13 @@ def accept_p(m, code):
     if code == SOFT_CORRECT:
         h = 1.0 - m
         return np.tanh(0.5 * h) if h > 0.0 else 0.0  # shen-lin eq. (4)
+    if code == SOFT_HYBRID:
+        # the product of the two: a violated pair (m < 1) is wanted as soft-correct
+        # wants it, but one far on the wrong side (large |m|, likely a noisy pair,
+        # shen-lin section 5: "combining the benefits ... to be more noise-tolerant")
+        # is rejected as soft-close rejects it
+        h = 1.0 - m
+        return (1.0 - np.tanh(0.5 * abs(m))) * np.tanh(0.5 * h) if h > 0.0 else 0.0
     return 1.0
 
 

@@ -9,7 +9,7 @@ The primitives below are dispatched on that type at compile time
 (``numba.extending.overload``), so one kernel source serves both layouts and
 each compiled specialization contains only its own loops. Under
 ``NUMBA_DISABLE_JIT=1`` the plain-Python bodies run and branch on the type
-instead. ``birank.solvers.dual_cd.xargs(X)`` builds the argument.
+instead. ``birank._validation.kernel_rows(X)`` builds the argument.
 
 A row index of ``-1`` stands for the origin (the zero vector), so a pair
 ``(a, b)`` is ``z = x_a - x_b`` and the pseudo-pairs of shen-lin section 3.4 are
@@ -19,8 +19,9 @@ The primitives follow LIBLINEAR's sparse operators: ``w . x_a``, ``w += c x_a``,
 the dot of two rows (a sparse merge) and squared norms.
 
 Numba's on-disk cache of a kernel is keyed on the kernel's own source file,
-not on this one: after editing this file, delete ``_kernels/__pycache__`` so
-that the kernels that inline these primitives are recompiled.
+not on this one; the test session clears the kernels' cache whenever any
+kernel source changed (``tests/conftest.py``, docs/architecture.md), so the
+kernels that inline these primitives are recompiled.
 
 Random numbers: ``rng_init(seed)`` and ``rng_next(state)`` implement
 Marsaglia's xorshift128 on 32-bit words held in int64, so the stream is the
@@ -104,7 +105,8 @@ def _row_dot_w_ov(X, w, a):
             data, indices, indptr = X
             s = 0.0
             for k in range(indptr[a], indptr[a + 1]):
-                s += w[indices[k]] * data[k]
+                # unsigned index: numba then adds no negative-index test
+                s += w[np.uint64(indices[k])] * data[k]
             return s
         return sparse_impl
 
@@ -126,7 +128,7 @@ def _row_axpy_ov(X, w, c, a):
                 return
             data, indices, indptr = X
             for k in range(indptr[a], indptr[a + 1]):
-                w[indices[k]] += c * data[k]
+                w[np.uint64(indices[k])] += c * data[k]
         return sparse_impl
 
     def dense_impl(X, w, c, a):

@@ -25,7 +25,10 @@ from .sparse_rows import row_axpy, row_dot_w
 
 @njit(cache=True)
 def uniexp_pass(X, y01, sw, t0, t1, w, counts, eta, max_exponent):
-    """Rows ``t0 .. t1-1`` of ``X`` in order; ``w`` and ``counts`` updated in place."""
+    """Rows ``t0 .. t1-1`` of ``X`` in order; ``w`` and ``counts`` updated in place.
+
+    Returns the number of steps whose exponent was capped (the caller warns)."""
+    capped = 0
     for t in range(t0, t1):
         s = sw[t]
         if s == 0.0:
@@ -37,4 +40,6 @@ def uniexp_pass(X, y01, sw, t0, t1, w, counts, eta, max_exponent):
         expo = -sgn * row_dot_w(X, w, t)
         if expo > max_exponent:
             expo = max_exponent
+            capped += 1
         row_axpy(X, w, eta * s * rho * math.exp(expo) * sgn, t)
+    return capped

@@ -12,25 +12,36 @@ from __future__ import annotations
 import inspect
 import time
 import warnings
+from typing import TYPE_CHECKING
 
 import numpy as np
 from sklearn.base import BaseEstimator, clone
 from sklearn.utils.extmath import safe_sparse_dot
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import (Interval, Options, check_random_state, check_X, check_X_y,
-                           validate_params)
+from .._validation import (Interval, Options, check_groups, check_random_state, check_X,
+                           check_X_y, validate_params)
+from ..base import reset_fitted
 from ..metrics import mean_average_precision, ndcg_at_k, roc_auc
 from .oracle import LabelOracle
 from .strategies import (
     STRATEGIES,
     diverse_scores,
     entropy_scores,
+    lossmin_multilevel_scores,
     lossmin_scores,
     random_scores,
     select_per_query,
     uncertain_scores,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any, Literal
+
+    from sklearn.base import BaseEstimator
+
+    from .._typing import ArrayLike, FloatArray, IntArray, MatrixLike, RandomStateLike, Self
 
 __all__ = ["ActiveRankLearner", "query_metrics", "DIVERSE_FOLDS"]
 
@@ -49,7 +60,8 @@ class _HasDecisionFunction:
         return "an estimator with fit and decision_function"
 
 
-def query_metrics(y, scores, groups, relevance_threshold=1, k=10):
+def query_metrics(y: ArrayLike, scores: ArrayLike, groups: ArrayLike | None,
+                  relevance_threshold: float = 1, k: int = 10) -> dict[str, float]:
     """AUC, MAP and NDCG@k of ``scores`` on labeled queries (the paper's three measures).
 
     - ``auc``: mean over queries holding both relevant and non-relevant rows of
@@ -65,7 +77,9 @@ def query_metrics(y, scores, groups, relevance_threshold=1, k=10):
     """
     y = np.asarray(y, dtype=np.float64).reshape(-1)
     s = np.asarray(scores, dtype=np.float64).reshape(-1)
-    g = np.asarray(groups).reshape(-1)
+    g = check_groups(groups, y.shape[0])
+    if g is None:  # one query
+        g = np.zeros(y.shape[0], dtype=np.int64)
     rel = (y >= relevance_threshold).astype(np.int8)
     order = np.argsort(g, kind="stable")
     bounds = np.flatnonzero(np.diff(g[order])) + 1
@@ -88,7 +102,12 @@ class ActiveRankLearner(BaseEstimator):
 
     - ``"lossmin"`` (the paper's method): rank threshold by the largest score
       gap (Fig. 2), sigmoid posterior calibrated at it (eq. 8), normalized
-      expected hinge rank loss (eq. 7) with trade-off ``lam``;
+      expected hinge rank loss (eq. 7) with trade-off
+      ``above_threshold_weight``;
+    - ``"lossmin-multilevel"`` (the paper's projected extension to multi-level
+      ratings, footnote 2): one rank threshold per boundary between the
+      relevance levels seen in the labeled set (the largest score gaps), eq. (7)
+      for each and their mean;
     - ``"entropy"`` (Rajaram et al. 2007): entropy of the label under the
       bipartite ranking error it would add against the labeled documents;
     - ``"uncertain"`` (Yu 2005): documents of the closest-scored pairs;
@@ -121,13 +140,19 @@ class ActiveRankLearner(BaseEstimator):
     estimator : estimator with ``fit`` and ``decision_function``, default=None
         The ranker, cloned for every fit. None means ``birank.RankSVM()``
         (exact all-pairs linear RankSVM, C = 1).
-    strategy : {"lossmin", "entropy", "uncertain", "diverse", "random"}, default="lossmin"
+    strategy : {"lossmin", "lossmin-multilevel", "entropy", "uncertain", "diverse", \
+"random"}, default="lossmin"
     per_query : int >= 1, default=5
         Documents selected per query per round (the paper's l = 5).
-    lam : float in (0, 1), default=0.6
+    above_threshold_weight : float in (0, 1), default=0.6
         LossMin's weight of documents ranked above the threshold (eq. 7).
     relevance_threshold : float, default=1
         Labels ``>= relevance_threshold`` are relevant.
+    relevance : {"binary", "graded"}, default="binary"
+        What the ranker learns from: ``"binary"`` (the paper) the relevant /
+        non-relevant split at ``relevance_threshold``; ``"graded"`` the labels
+        themselves (pairs between any two levels of a query). ``"graded"`` is
+        the natural partner of ``strategy="lossmin-multilevel"``.
     random_state : int, numpy Generator or None, default=None
         Seeds the random baseline, the diverse folds and :meth:`simulate`'s
         initial set; the same int gives the same run.
@@ -175,27 +200,30 @@ class ActiveRankLearner(BaseEstimator):
         "estimator": [None, _HasDecisionFunction()],
         "strategy": [Options(*STRATEGIES)],
         "per_query": [Interval("integer", 1, None)],
-        "lam": [Interval("real", 0.0, 1.0, closed="neither")],
+        "above_threshold_weight": [Interval("real", 0.0, 1.0, closed="neither")],
         "relevance_threshold": [Interval("real", None, None)],
+        "relevance": [Options("binary", "graded")],
         "random_state": ["random_state"],
     }
 
-    def __init__(self, estimator=None, strategy="lossmin", per_query=5, lam=0.6,
-                 relevance_threshold=1, random_state=None):
+    def __init__(self, estimator: BaseEstimator | None = None, *,
+                 strategy: Literal["lossmin", "lossmin-multilevel", "entropy", "uncertain",
+                                   "diverse", "random"] = "lossmin",
+                 per_query: int = 5, above_threshold_weight: float = 0.6,
+                 relevance_threshold: float = 1, relevance: Literal["binary", "graded"] = "binary",
+                 random_state: RandomStateLike = None) -> None:
         self.estimator = estimator
         self.strategy = strategy
         self.per_query = per_query
-        self.lam = lam
+        self.above_threshold_weight = above_threshold_weight
         self.relevance_threshold = relevance_threshold
+        self.relevance = relevance
         self.random_state = random_state
 
     # ------------------------------------------------------------------ state
-    def reset(self):
+    def reset(self) -> Self:
         """Forget the pool, the taught labels and the fitted ranker."""
-        for name in [k for k in vars(self) if k.endswith("_") and not k.startswith("__")]:
-            delattr(self, name)
-        for name in ("_rng", "_stale"):
-            self.__dict__.pop(name, None)
+        reset_fitted(self, ("_rng", "_stale"))
         return self
 
     def __sklearn_tags__(self):
@@ -208,10 +236,7 @@ class ActiveRankLearner(BaseEstimator):
         validate_params(self)
         X = X_pool if validated else check_X(self, X_pool, reset=True)
         n = X.shape[0]
-        g = np.zeros(n, dtype=np.int64) if groups is None else np.asarray(groups).reshape(-1)
-        if g.shape[0] != n:
-            raise ValueError(f"groups must hold one query id per pool row ({n}); "
-                             f"got {g.shape[0]}.")
+        g = np.zeros(n, dtype=np.int64) if groups is None else check_groups(groups, n)
         self.X_pool_ = X
         self.groups_ = g.copy()
         self.labeled_mask_ = np.zeros(n, dtype=bool)
@@ -238,7 +263,8 @@ class ActiveRankLearner(BaseEstimator):
                              "pool.")
 
     # ------------------------------------------------------------------ loop
-    def teach(self, indices, labels, X_pool=None, groups=None):
+    def teach(self, indices: ArrayLike, labels: ArrayLike, X_pool: MatrixLike | None = None,
+              groups: ArrayLike | None = None) -> Self:
         """Add the labels of pool rows ``indices`` to the labeled set.
 
         Parameters
@@ -275,7 +301,7 @@ class ActiveRankLearner(BaseEstimator):
         self._stale = True
         return self
 
-    def query(self, X_pool=None, groups=None):
+    def query(self, X_pool: MatrixLike | None = None, groups: ArrayLike | None = None) -> IntArray:
         """Rows of the pool to label next: ``per_query`` per query, never a labeled one.
 
         Fits the ranker on the labeled set first if labels were taught since
@@ -301,7 +327,7 @@ class ActiveRankLearner(BaseEstimator):
         self.timings_.update(rank=t1 - t0, select=t2 - t1, select_cpu=c2 - c1)
         return picked
 
-    def refit(self):
+    def refit(self) -> Self:
         """Fit the ranker on the labeled set now (``query`` does it when needed)."""
         check_is_fitted(self, "labeled_mask_")
         t0 = time.perf_counter()
@@ -327,6 +353,8 @@ class ActiveRankLearner(BaseEstimator):
         rel = (self.labels_[rows] >= self.relevance_threshold).astype(np.float64)
         if rows.size == 0 or rel.min() == rel.max():
             return None  # one class: no pair to learn from
+        if self.relevance == "graded":
+            rel = self.labels_[rows]
         est = clone(self._base_estimator())
         X, g = self.X_pool_[rows], self.groups_[rows]
         if "groups" in inspect.signature(est.fit).parameters:
@@ -349,7 +377,12 @@ class ActiveRankLearner(BaseEstimator):
     def _informativeness(self, unl, scores):
         g = self.groups_[unl]
         if self.strategy == "lossmin":
-            return lossmin_scores(scores, g, self.lam)
+            return lossmin_scores(scores, g, self.above_threshold_weight)
+        if self.strategy == "lossmin-multilevel":
+            # one threshold per boundary between the levels taught so far (at least one)
+            levels = np.unique(self.labels_[self.labeled_mask_])
+            return lossmin_multilevel_scores(scores, g, max(2, levels.shape[0]),
+                                             self.above_threshold_weight)
         if self.strategy == "uncertain":
             return uncertain_scores(scores, g)
         if self.strategy == "random":
@@ -368,7 +401,7 @@ class ActiveRankLearner(BaseEstimator):
         return diverse_scores(scores, committee, g)
 
     # ------------------------------------------------------------------ ranker API
-    def fit(self, X, y, groups=None):
+    def fit(self, X: MatrixLike, y: ArrayLike, groups: ArrayLike | None = None) -> Self:
         """Forget everything and train the ranker on a fully labeled set.
 
         Returns
@@ -390,7 +423,7 @@ class ActiveRankLearner(BaseEstimator):
                 "rank and the scores are all 0.", UserWarning, stacklevel=2)
         return self
 
-    def decision_function(self, X):
+    def decision_function(self, X: MatrixLike) -> FloatArray:
         """Scores of the ranker fitted on the labeled set (higher = more relevant)."""
         if not hasattr(self, "labeled_mask_") and hasattr(self, "coef_"):
             # rebuilt from a JSON model file (birank.model_io): the linear model only
@@ -402,9 +435,20 @@ class ActiveRankLearner(BaseEstimator):
         X = check_X(self, X, reset=False)
         return self._scores(X)
 
+    def score(self, X: MatrixLike, y: ArrayLike, groups: ArrayLike | None = None) -> float:
+        """Pairwise accuracy of the scores on ``(X, y)`` (ties count 1/2), within ``groups``.
+
+        As for :class:`~birank.RankSVM`: the ROC AUC when ``y`` has two values.
+        """
+        from ..metrics import pairwise_accuracy
+
+        return pairwise_accuracy(y, self.decision_function(X), groups=groups)
+
     # ------------------------------------------------------------------ simulation
-    def simulate(self, X, y, groups, X_test, y_test, groups_test, n_rounds=20,
-                 n_initial_relevant=1, n_initial_nonrelevant=10, progress=None):
+    def simulate(self, X: MatrixLike, y: ArrayLike, groups: ArrayLike, X_test: MatrixLike,
+                 y_test: ArrayLike, groups_test: ArrayLike, n_rounds: int = 20,
+                 n_initial_relevant: int = 1, n_initial_nonrelevant: int = 10,
+                 progress: Callable[[int, int, str], object] | None = None) -> dict[str, Any]:
         """Run donmez-carbonell's protocol (section 3.1) with a label-counting oracle.
 
         The initial labeled set is ``n_initial_relevant`` relevant and
@@ -433,8 +477,8 @@ class ActiveRankLearner(BaseEstimator):
                                         n_initial_nonrelevant, self._rng)
         self.teach(seed, seed_labels)
         self.refit()
-        out = {k: [] for k in ("auc", "map", "ndcg", "n_labeled", "train_s", "rank_s",
-                               "select_s", "round_s", "queried")}
+        out: dict[str, Any] = {k: [] for k in ("auc", "map", "ndcg", "n_labeled", "train_s",
+                                               "rank_s", "select_s", "round_s", "queried")}
 
         def record(rank_s, select_s, round_s, picked):
             m = query_metrics(y_test, self.decision_function(X_test), groups_test,

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
+
+if TYPE_CHECKING:
+    from .._typing import ArrayLike, FloatArray, IntArray, NDArray, RandomStateLike
 
 __all__ = ["LabelOracle"]
 
@@ -25,7 +30,7 @@ class LabelOracle:
     ([2.0], 1)
     """
 
-    def __init__(self, labels):
+    def __init__(self, labels: ArrayLike) -> None:
         y = np.asarray(labels, dtype=np.float64).reshape(-1)
         if not np.isfinite(y).all():
             raise ValueError("labels must be finite numbers.")
@@ -34,15 +39,15 @@ class LabelOracle:
         self.n_reads = 0
 
     @property
-    def n_samples(self):
+    def n_samples(self) -> int:
         return self._labels.shape[0]
 
     @property
-    def read_mask(self):
+    def read_mask(self) -> NDArray[np.bool_]:
         """Boolean mask of the rows whose label has been read (a copy)."""
         return self._read.copy()
 
-    def label(self, indices):
+    def label(self, indices: ArrayLike) -> FloatArray:
         """Reveal the labels of ``indices`` (each row at most once over the oracle's life)."""
         idx = np.asarray(indices).reshape(-1)
         if idx.size and (idx.dtype.kind not in "iu" or idx.min() < 0
@@ -58,8 +63,9 @@ class LabelOracle:
         self.n_reads += idx.shape[0]
         return self._labels[idx].copy()
 
-    def seed(self, groups, relevance_threshold, n_relevant=1, n_nonrelevant=10,
-             random_state=None):
+    def seed(self, groups: ArrayLike | None, relevance_threshold: float, n_relevant: int = 1,
+             n_nonrelevant: int = 10, random_state: RandomStateLike = None,
+             ) -> tuple[IntArray, FloatArray]:
         """Draw the initial labeled set of donmez-carbonell section 3.1 and reveal it.
 
         Per query, ``n_relevant`` relevant (label >= ``relevance_threshold``) and
@@ -72,14 +78,12 @@ class LabelOracle:
         indices : ndarray of int64 (sorted)
         labels : ndarray of float64
         """
-        from .._validation import check_random_state
+        from .._validation import check_groups, check_random_state
 
         rng = check_random_state(random_state)
-        g = np.asarray(groups).reshape(-1)
-        if g.shape[0] != self.n_samples:
-            raise ValueError(f"groups has {g.shape[0]} entries; the oracle holds "
-                             f"{self.n_samples} labels.")
-        codes = np.unique(g, return_inverse=True)[1].reshape(-1)
+        g = check_groups(groups, self.n_samples)
+        codes = (np.zeros(self.n_samples, dtype=np.intp) if g is None  # None: one query
+                 else np.unique(g, return_inverse=True)[1].reshape(-1))
         relevant = self._labels >= relevance_threshold
         key = rng.random(self.n_samples)  # a random order within each (query, class)
         chosen = []

@@ -6,6 +6,10 @@ query); :func:`select_per_query` then takes the ``k`` best of every query.
 
 - ``lossmin`` -- the paper's method: normalized expected hinge rank loss, eq. (7),
   with the largest-gap threshold of Fig. 2 and the calibrated posterior.
+- ``lossmin-multilevel`` -- the paper's projected extension to multi-level
+  ratings (footnote 2): eq. (7) averaged over one rank threshold per boundary
+  between relevance levels (the largest score gaps), see
+  :func:`birank._kernels.rank_selection.lossmin_multilevel_scores`.
 - ``entropy`` -- Rajaram et al. (2007) as the paper describes it: the most
   confusing documents under the bipartite ranking error (Freund et al. 2003).
   Our reading: a document's label has the Gibbs distribution of the ranking
@@ -21,16 +25,22 @@ query); :func:`select_per_query` then takes the ``k`` best of every query.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
+from .._kernels.rank_selection import lossmin_multilevel_scores as _lossmin_ml_kernel
 from .._kernels.rank_selection import lossmin_scores as _lossmin_kernel
 from .._kernels.rank_selection import neighbor_gaps, ranking_error_entropy
 from .threshold import sort_pool
 
-__all__ = ["STRATEGIES", "lossmin_scores", "entropy_scores", "uncertain_scores",
+if TYPE_CHECKING:
+    from .._typing import ArrayLike, FloatArray, IntArray
+
+__all__ = ["STRATEGIES", "lossmin_scores", "lossmin_multilevel_scores", "entropy_scores", "uncertain_scores",
            "diverse_scores", "random_scores", "within_query_ranks", "select_per_query"]
 
-STRATEGIES = ("lossmin", "entropy", "uncertain", "diverse", "random")
+STRATEGIES = ("lossmin", "lossmin-multilevel", "entropy", "uncertain", "diverse", "random")
 
 
 def _scatter(order, values_sorted):
@@ -39,13 +49,15 @@ def _scatter(order, values_sorted):
     return out
 
 
-def lossmin_scores(scores, groups=None, lam=0.6):
+def lossmin_scores(scores: ArrayLike, groups: ArrayLike | None = None,
+                   above_threshold_weight: float = 0.6) -> FloatArray:
     """LossMin informativeness of every pool row: donmez-carbonell Fig. 1 steps 2-4.
 
     Within each query the unlabeled documents are ranked by ascending score
     (rank 1 = lowest), the rank threshold is the largest score gap (Fig. 2), the
     posterior is the sigmoid calibrated at the threshold document, and the value
-    is the normalized expected hinge rank loss of eq. (7) with trade-off ``lam``.
+    is the normalized expected hinge rank loss of eq. (7) with trade-off
+    ``above_threshold_weight``.
     Ties in score are ranked by row order.
 
     Parameters
@@ -53,7 +65,7 @@ def lossmin_scores(scores, groups=None, lam=0.6):
     scores : array-like of shape (n,)
         Current ranker's scores of the unlabeled pool.
     groups : array-like of shape (n,), default=None
-    lam : float in (0, 1), default=0.6
+    above_threshold_weight : float in (0, 1), default=0.6
         Weight of documents ranked above the threshold (eq. 7; the paper uses 0.6).
 
     Returns
@@ -68,11 +80,35 @@ def lossmin_scores(scores, groups=None, lam=0.6):
     order, qptr, _ = sort_pool(scores, groups)
     s = np.asarray(scores, dtype=np.float64).reshape(-1)[order]
     out = np.empty_like(s)
-    _lossmin_kernel(np.ascontiguousarray(s), qptr, float(lam), out)
+    _lossmin_kernel(np.ascontiguousarray(s), qptr, float(above_threshold_weight), out)
     return _scatter(order, out)
 
 
-def uncertain_scores(scores, groups=None):
+def lossmin_multilevel_scores(scores: ArrayLike, groups: ArrayLike | None = None, n_levels: int = 3,
+                              above_threshold_weight: float = 0.6) -> FloatArray:
+    """Multi-level LossMin: eq. (7) averaged over ``n_levels - 1`` rank thresholds.
+
+    Within each query the ``min(n_levels - 1, m - 1)`` largest score gaps are the
+    thresholds between relevance levels (Fig. 2 with several gaps); each gets
+    its calibrated posterior and its eq. (7) term, and a document's value is
+    their mean. ``n_levels=2`` is :func:`lossmin_scores`.
+
+    Examples
+    --------
+    >>> lossmin_multilevel_scores([0.0, 1.0, 3.0, 3.5], n_levels=3).round(4).tolist()
+    [0.2717, 0.0989, 0.0352, 0.0409]
+    """
+    if int(n_levels) < 2:
+        raise ValueError(f"n_levels must be >= 2; got {n_levels!r}.")
+    order, qptr, _ = sort_pool(scores, groups)
+    s = np.asarray(scores, dtype=np.float64).reshape(-1)[order]
+    out = np.empty_like(s)
+    _lossmin_ml_kernel(np.ascontiguousarray(s), qptr, float(above_threshold_weight),
+                       int(n_levels) - 1, out)
+    return _scatter(order, out)
+
+
+def uncertain_scores(scores: ArrayLike, groups: ArrayLike | None = None) -> FloatArray:
     """Minus the distance to the closest other score of the same query (Yu 2005).
 
     Both documents of the closest-scored pair get the largest value, so taking
@@ -90,7 +126,8 @@ def uncertain_scores(scores, groups=None):
     return -_scatter(order, out)
 
 
-def entropy_scores(scores, groups, labeled_scores, labeled_relevant, labeled_groups):
+def entropy_scores(scores: ArrayLike, groups: ArrayLike | None, labeled_scores: ArrayLike,
+                   labeled_relevant: ArrayLike, labeled_groups: ArrayLike | None) -> FloatArray:
     """Entropy of each pool document's label under the bipartite ranking error.
 
     For a pool document at score ``x`` in query ``q``: if it were relevant, it
@@ -142,7 +179,7 @@ def _sorted_by_query(values, codes, n_queries):
     return np.ascontiguousarray(values[order]), ptr.astype(np.int64)
 
 
-def within_query_ranks(scores, groups=None):
+def within_query_ranks(scores: ArrayLike, groups: ArrayLike | None = None) -> FloatArray:
     """Normalized rank ``(r - 1) / (m - 1)`` of each row within its query (0 for ``m = 1``).
 
     Rank 1 is the lowest score; ties are ranked by row order.
@@ -159,7 +196,8 @@ def within_query_ranks(scores, groups=None):
     return np.where(m > 1, pos / np.maximum(m - 1.0, 1.0), 0.0)
 
 
-def diverse_scores(scores, committee_scores, groups=None):
+def diverse_scores(scores: ArrayLike, committee_scores: ArrayLike,
+                   groups: ArrayLike | None = None) -> FloatArray:
     """Disagreement between the current ranker and randomized ones (Amini et al. 2006).
 
     Value = mean over the committee of ``|rank_f(x) - rank_h(x)|`` in normalized
@@ -187,12 +225,12 @@ def diverse_scores(scores, committee_scores, groups=None):
     return np.mean(dis, axis=0)
 
 
-def random_scores(n, rng):
+def random_scores(n: int, rng: np.random.Generator) -> FloatArray:
     """Uniform random values in [0, 1) from ``rng`` (the *Random* baseline)."""
     return rng.random(n)
 
 
-def select_per_query(values, groups, k):
+def select_per_query(values: ArrayLike, groups: ArrayLike, k: int) -> IntArray:
     """Row indices of the ``k`` largest values of every query (all rows of a smaller query).
 
     Ties are broken by row order. The result is sorted by row index.

@@ -7,9 +7,14 @@ kernel of :mod:`birank._kernels.rank_selection` over that order.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .._kernels.rank_selection import largest_gap_ranks
+
+if TYPE_CHECKING:
+    from .._typing import ArrayLike, FloatArray, IntArray
 
 __all__ = ["sort_pool", "rank_thresholds", "sigmoid_posterior", "calibrated_posterior"]
 
@@ -24,13 +29,14 @@ def _as_scores(scores):
 def _group_codes(groups, n):
     if groups is None:
         return np.zeros(n, dtype=np.int64)
-    g = np.asarray(groups).reshape(-1)
-    if g.shape[0] != n:
-        raise ValueError(f"groups has {g.shape[0]} entries but there are {n} scores.")
+    from .._validation import check_groups
+
+    g = check_groups(groups, n)
     return np.unique(g, return_inverse=True)[1].reshape(-1).astype(np.int64)
 
 
-def sort_pool(scores, groups=None):
+def sort_pool(scores: ArrayLike, groups: ArrayLike | None = None,
+              ) -> tuple[IntArray, IntArray, IntArray]:
     """Order rows by (query, score ascending, row index).
 
     Returns
@@ -50,7 +56,8 @@ def sort_pool(scores, groups=None):
     return order, qptr, codes
 
 
-def rank_thresholds(scores, groups=None):
+def rank_thresholds(scores: ArrayLike, groups: ArrayLike | None = None,
+                    ) -> tuple[IntArray, FloatArray]:
     """Estimated rank threshold of each query by the largest score gap (Fig. 2).
 
     The documents of a query are sorted by ascending score, ``x_1 < ... < x_m``;
@@ -89,7 +96,7 @@ def rank_thresholds(scores, groups=None):
     return ranks, thr
 
 
-def sigmoid_posterior(scores):
+def sigmoid_posterior(scores: ArrayLike) -> FloatArray:
     """Uncalibrated ``P(y = +1 | x) = 1 / (1 + exp(-f(x)))`` of donmez-carbonell eq. (8).
 
     Examples
@@ -102,7 +109,7 @@ def sigmoid_posterior(scores):
     return np.where(s >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
 
 
-def calibrated_posterior(scores, threshold_score):
+def calibrated_posterior(scores: ArrayLike, threshold_score: float) -> FloatArray:
     """Calibrated ``P(y = +1 | x)`` with the estimated threshold score (after eq. 8).
 
     The paper prints ``P(y | x) = 1 / (1 + exp(-y f(x) + f(x_theta)))``. Taken

@@ -27,6 +27,7 @@ from .._kernels.soft_sample import (
     RANDOM,
     SOFT_CLOSE,
     SOFT_CORRECT,
+    SOFT_HYBRID,
     accept_p_array,
     item_margins,
     item_rows,
@@ -45,16 +46,19 @@ __all__ = [
     "hard_select",
 ]
 
-STRATEGIES = ("random", "soft-close", "soft-correct", "hard-close", "hard-correct")
+STRATEGIES = ("random", "soft-close", "soft-correct", "soft-hybrid", "hard-close",
+              "hard-correct")
 
-_CODES = {"random": RANDOM, "soft-close": SOFT_CLOSE, "soft-correct": SOFT_CORRECT}
+_CODES = {"random": RANDOM, "soft-close": SOFT_CLOSE, "soft-correct": SOFT_CORRECT,
+          "soft-hybrid": SOFT_HYBRID}
 
 
 def acceptance_probability(margin, strategy):
     """Probability p of accepting an item with margin ``w . z`` (shen-lin section 3.3).
 
     ``random``: 1. ``soft-close``: ``2 / (1 + exp(|m|))``. ``soft-correct``:
-    ``1 - 2 / (1 + exp([1 - m]_+))``. Both are evaluated through the identities
+    ``1 - 2 / (1 + exp([1 - m]_+))``. ``soft-hybrid``: their product (birank's
+    noise-tolerant combination, the future work of shen-lin section 5). Both are evaluated through the identities
     ``2 / (1 + e^x) = 1 - tanh(x / 2)`` and ``1 - 2 / (1 + e^h) = tanh(h / 2)``,
     which never overflow (the test suite checks them against the paper's form).
     The sampling kernel calls the same scalar function.
@@ -67,7 +71,7 @@ def acceptance_probability(margin, strategy):
 def _strategy_code(strategy):
     """The kernel code of a soft strategy, or a ValueError naming the allowed ones."""
     if strategy not in _CODES:
-        raise ValueError(f"strategy must be one of {STRATEGIES[:3]} for soft sampling; "
+        raise ValueError(f"strategy must be one of {tuple(_CODES)} for soft sampling; "
                          f"got {strategy!r}.")
     return _CODES[strategy]
 
@@ -189,7 +193,7 @@ class SoftSampler:
         """Draw ``need`` items; returns ``(ids, p, n_rejected, n_drawn, exhausted)``.
 
         ``X`` is the rows argument of the kernels (see
-        :func:`birank.solvers.dual_cd.xargs`), scored as ``X w + intercept``
+        :func:`birank._validation.kernel_rows`), scored as ``X w + intercept``
         with the origin at 0. ``exhausted`` is True when fewer than ``need``
         items could be accepted (every acceptance probability zero, or
         ``max_draws`` draws made).

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 import warnings
+from typing import TYPE_CHECKING
 
 import numpy as np
 from sklearn.base import BaseEstimator
@@ -11,12 +12,17 @@ from sklearn.exceptions import ConvergenceWarning
 
 from .._linalg import matvec
 from .._progress import make_progress
-from .._validation import (Interval, Options, check_random_state, check_X, check_X_y,
-                           draw_seed, encode_binary, validate_params)
+from .._validation import (Interval, Options, check_eval_set, check_random_state, check_X_y,
+                           draw_seed, encode_binary, kernel_rows, validate_params)
 from ..base import BinaryRankerMixin
-from ..solvers.dual_cd import PairDualCD, xargs
+from ..solvers.dual_cd import PairDualCD
 from ._active_pool import ChosenPool
 from ._active_sampling import STRATEGIES, JointSpace, SoftSampler, hard_select
+
+if TYPE_CHECKING:
+    from typing import Literal
+
+    from .._typing import ArrayLike, EvalSet, MatrixLike, RandomStateLike, Self
 
 __all__ = ["ActiveRankSVM"]
 
@@ -32,7 +38,7 @@ class ActiveRankSVM(BinaryRankerMixin, BaseEstimator):
     uniformly from the joint set D* of real pairs (positive, negative) and
     pseudo-pairs (a point against the origin); then repeatedly sample
     ``batch_size`` more items with the chosen strategy and warm-start a dual
-    coordinate descent solver on the chosen pool, until ``budget`` items are
+    coordinate descent solver on the chosen set, until ``budget`` items are
     chosen. Pairs are never enumerated. The soft strategies score only the
     rows of the candidates they draw, so after input validation their cost
     depends on the budget, not on the number of rows; the hard strategies
@@ -57,13 +63,17 @@ class ActiveRankSVM(BinaryRankerMixin, BaseEstimator):
         of the part of D* that can be sampled (then ``budget_`` says so and a
         ``UserWarning`` is raised).
     batch_size : int, default=100
-        Items sampled per round, b; the initial pool has ``batch_size`` items.
-    strategy : {'soft-correct', 'soft-close', 'random', 'hard-close', 'hard-correct'}, \
-default='soft-correct'
-        ``random``: uniform from the unchosen pool. ``soft-*``: rejection
+        Items sampled per round, b; the initial chosen set has ``batch_size`` items.
+    strategy : {'soft-correct', 'soft-close', 'soft-hybrid', 'random', 'hard-close', \
+'hard-correct'}, default='soft-correct'
+        ``random``: uniform from the items not yet chosen. ``soft-*``: rejection
         sampling (Algorithm 2) accepting an item with probability
         ``2 / (1 + exp(|w.z|))`` (close) or ``1 - 2 / (1 + exp([1 - w.z]_+))``
         (correct), times pair_weight (real pairs) or 1 - pair_weight (pseudo-pairs).
+        ``soft-hybrid`` accepts with the product of the two: violated items
+        are wanted as by soft-correct, but items far on the wrong side (likely
+        noisy pairs) are rejected as by soft-close -- the noise-tolerant
+        combination shen-lin section 5 names as future work (birank's).
         ``hard-*``: the ``batch_size`` unchosen items with the lowest closeness
         ``|w.z|`` / correctness ``-[1 - w.z]_+`` (ties: by margin ``w.z``,
         then by item id), found by a k-way merge over sorted scores.
@@ -81,7 +91,10 @@ default='soft-correct'
         Global regularization; item ``k`` costs
         ``C_k = Gamma_k |L*| / (p_k Z) * C`` with ``Z = sum_{L*} 1 / p`` (section 4.1),
         so the costs sum to ``C * budget`` when ``pair_weight=1``.
-    loss : {'hinge', 'squared_hinge'}, default='hinge'
+    loss : {'hinge', 'squared_hinge', 'logistic'}, default='hinge'
+        ``'logistic'`` (``C_k log(1 + exp(-w.z_k))``, the loss shen-lin
+        section 6 names as future work) is solved by the dual coordinate
+        descent of Yu, Huang & Lin (2011) (no Newton finish is needed).
     tol : float, default=0.1
         Stopping tolerance of the dual CD solver (LIBLINEAR's default, as in the paper).
     round_tol : float or None, default=1.0
@@ -93,7 +106,7 @@ default='soft-correct'
         its default tolerance): ``round_tol=None, round_max_iter=None``, which
         ``birank reproduce shen-lin`` uses. Solving the intermediate rounds
         loosely is our implementation choice: their w only guides the
-        sampling, the pool is re-solved warm at the next round and the last
+        sampling, the chosen set is re-solved warm at the next round and the last
         round is solved to ``tol``. One pass per round fits a9a 3x faster than
         the paper's setting with the same test AUC (see
         ``benchmarks/bench_active.py --rounds``, which compares the settings
@@ -101,11 +114,11 @@ default='soft-correct'
     max_iter : int, default=1000
         Solver passes of the last round (and of every round with
         ``round_max_iter=None``). If the last round reaches it without
-        meeting ``tol`` (a degenerate pool: many pairs over few features,
-        where dual CD creeps), the pool is solved again in the primal by
+        meeting ``tol`` (a degenerate chosen set: many pairs over few features,
+        where dual CD creeps), the chosen set is solved again in the primal by
         Newton (Huber smoothing for the hinge, certified duality gap 1e-4),
         starting from where dual CD stopped; ``final_solver_`` says which.
-        (Not when the pool matrix would hold more than 2**25 numbers, dense
+        (Not when its pair matrix would hold more than 2**25 numbers, dense
         cells or CSR entries: then a ConvergenceWarning is raised.)
     max_draws : int, default=20_000_000
         Candidate draws allowed per round before soft sampling gives up (when
@@ -119,16 +132,17 @@ default='soft-correct'
     ----------
     coef_ : ndarray of shape (n_features,)
     intercept_ : float
-        ``-theta`` for CRC-threshold; otherwise minus the score cut of best
-        training accuracy, so that ``predict`` is ``decision_function > 0``
+        ``-theta`` for CRC-threshold; otherwise minus the score where the
+        training sigmoid is 1/2 (:func:`birank.base.decision_cut`), so that
+        ``predict`` is ``decision_function > 0``
         (the ranking, hence the AUC, does not depend on it).
     classes_ : ndarray of shape (2,)
     budget_ : int
         Items actually chosen (``budget`` unless capped or stopped early).
     n_pairs_ : int
-        Real pairs in the chosen pool.
+        Real pairs in the chosen set.
     n_pseudo_pairs_ : int
-        Pseudo-pairs in the chosen pool.
+        Pseudo-pairs in the chosen set.
     rejections_ : ndarray of shape (n_rounds - 1,)
         Rejected draws of each sampling round (shen-lin Fig. 6); zeros for
         the random and hard strategies with pair_weight in {0, 1}.
@@ -141,17 +155,17 @@ default='soft-correct'
         Solver passes summed over rounds.
     pair_weight_ : float
         The pair weight used (``|D_pair| / |D*|`` for ``'uniform'``).
-    pool_ids_ : ndarray of shape (budget_,)
+    chosen_ids_ : ndarray of shape (``budget_``,)
         The chosen items in order of choice, numbered as
         :class:`birank.pairs.UnionPairs` numbers D*: ids below
         ``n_pos * n_neg`` are real pairs, the rest pseudo-pairs.
-    acceptance_ : ndarray of shape (budget_,)
+    acceptance_ : ndarray of shape (``budget_``,)
         Acceptance probability p (section 3.3, without Gamma) of each chosen
-        item when it was drawn; 1 for the initial pool and the random and
+        item when it was drawn; 1 for the initial chosen set and the random and
         hard strategies.
     final_solver_ : {'dual_cd', 'newton'}
         What solved the last round (see ``max_iter``).
-    pool_weights_ : ndarray of shape (budget_,)
+    chosen_weights_ : ndarray of shape (``budget_``,)
         The cost ``C_k`` of each chosen item in the last solve (section 4.1).
     n_features_in_ : int
 
@@ -177,7 +191,7 @@ default='soft-correct'
         "fit_intercept": ["boolean"],
         "bias_correction": ["boolean"],
         "C": [Interval("real", 0, None, closed="neither")],
-        "loss": [Options("hinge", "squared_hinge")],
+        "loss": [Options("hinge", "squared_hinge", "logistic")],
         "tol": [Interval("real", 0, None, closed="neither")],
         "round_tol": [None, Interval("real", 0, None, closed="neither")],
         "round_max_iter": [None, Interval("integer", 1, None)],
@@ -187,10 +201,15 @@ default='soft-correct'
         "verbose": ["boolean", Interval("integer", 0, None)],
     }
 
-    def __init__(self, budget=8000, batch_size=100, strategy="soft-correct", pair_weight=1.0,
-                 fit_intercept=False, bias_correction=True, C=0.1, loss="hinge", tol=0.1,
-                 round_tol=1.0, round_max_iter=1, max_iter=1000, max_draws=20_000_000,
-                 random_state=None, verbose=False):
+    def __init__(self, budget: int = 8000, *, batch_size: int = 100,
+                 strategy: Literal["random", "soft-close", "soft-correct", "soft-hybrid",
+                                   "hard-close", "hard-correct"] = "soft-correct",
+                 pair_weight: float | Literal["uniform"] = 1.0, fit_intercept: bool = False,
+                 bias_correction: bool = True, C: float = 0.1,
+                 loss: Literal["hinge", "squared_hinge", "logistic"] = "hinge", tol: float = 0.1,
+                 round_tol: float | None = 1.0, round_max_iter: int | None = 1,
+                 max_iter: int = 1000, max_draws: int = 20_000_000,
+                 random_state: RandomStateLike = None, verbose: bool | int = False) -> None:
         self.budget = budget
         self.batch_size = batch_size
         self.strategy = strategy
@@ -207,7 +226,7 @@ default='soft-correct'
         self.random_state = random_state
         self.verbose = verbose
 
-    def fit(self, X, y, eval_set=None):
+    def fit(self, X: MatrixLike, y: ArrayLike, eval_set: EvalSet | None = None) -> Self:
         """Choose ``budget`` pairs / pseudo-pairs actively and fit on them.
 
         Parameters
@@ -227,14 +246,7 @@ default='soft-correct'
         self.classes_, y01 = encode_binary(y)
         eval_data = None
         if eval_set is not None:
-            if not (isinstance(eval_set, (tuple, list)) and len(eval_set) == 2):
-                raise ValueError("eval_set must be a tuple (X_eval, y_eval); got "
-                                 f"{type(eval_set).__name__}.")
-            Xe = check_X(self, eval_set[0], reset=False)
-            ye = np.asarray(eval_set[1]).reshape(-1)
-            if ye.shape[0] != Xe.shape[0]:
-                raise ValueError(f"eval_set: X_eval has {Xe.shape[0]} rows but y_eval has "
-                                 f"{ye.shape[0]} labels.")
+            Xe, ye = check_eval_set(self, eval_set)
             eval_data = (Xe, ye == self.classes_[1])
         self._fit(X, y01, eval_data)
         self._set_threshold(X, y01, learned_bias=self.fit_intercept)
@@ -322,7 +334,7 @@ default='soft-correct'
     def _select_soft(self, solver, sampler, need, pool, rng):
         """Soft strategies (Algorithm 2): only the rows of drawn candidates are scored."""
         ids, p, n_rej, _, exhausted = sampler.sample(
-            xargs(solver.pool.X), solver.coef_, solver.intercept_, need, pool.chosen, rng)
+            kernel_rows(solver.pool.X), solver.coef_, solver.intercept_, need, pool.chosen, rng)
         if exhausted:
             warnings.warn(
                 f"ActiveRankSVM: {self.strategy} sampling found only {ids.size} of "
@@ -353,7 +365,7 @@ default='soft-correct'
         rounds.add_time(time.perf_counter() - t1)
         if not res.converged:
             warnings.warn(f"{message} Newton on the pool did not converge either "
-                          f"({res.info.get('reason') or 'max_iter'}).", ConvergenceWarning,
+                          f"({res.reason or 'max_iter reached'}).", ConvergenceWarning,
                           stacklevel=4)
             return solver.w
         self.final_solver_ = "newton"
@@ -370,9 +382,9 @@ default='soft-correct'
         self.rejections_ = np.asarray(rounds.rejections, dtype=np.int64)
         self.history_ = rounds.history
         self.n_iter_ = int(rounds.n_iter)
-        self.pool_ids_ = pool.ids
+        self.chosen_ids_ = pool.ids
         self.acceptance_ = pool.acceptance
-        self.pool_weights_ = solver.C_.copy()
+        self.chosen_weights_ = solver.C_.copy()
 
 
 def _eval_auc(eval_data, coef, intercept):

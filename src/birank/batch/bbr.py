@@ -9,6 +9,8 @@ uniformly with replacement.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from sklearn.base import BaseEstimator
 
@@ -36,6 +38,13 @@ from ..solvers.pair_moments import (
     update_class_moments,
 )
 
+if TYPE_CHECKING:
+    from typing import Literal
+
+    from scipy.sparse.linalg import LinearOperator
+
+    from .._typing import ArrayLike, FloatArray, MatrixLike, RandomStateLike, Self
+
 __all__ = ["BBR", "LCBR"]
 
 #: above this many features ``solver="auto"`` never forms the D x D moment matrix
@@ -49,9 +58,6 @@ class _PairMomentRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
     add each chunk's pairs to bounded moment state and re-solve."""
 
     _online_private_state = ("_state", "_solver_used", "_rng")
-    # fit's X may be referenced by the state (BBR "cg" on sparse X keeps its class
-    # rows as views, not copies): see OnlineRankerMixin.fit
-    _fit_reads_in_place = True
 
     _parameter_constraints = {
         "radius": [None, Interval("real", 0, None, closed="neither")],
@@ -61,17 +67,22 @@ class _PairMomentRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
         "verbose": ["boolean", Interval("integer", 0, None)],
     }
 
-    def _partial_fit(self, X, y, classes, sample_weight, in_place=False):
+    def _partial_fit(self, X, y, classes, sample_weight, *, refit=False):
         """Add one chunk to the moments and re-solve (OnlineRankerMixin's one path).
 
-        ``in_place``: the chunk is the whole training set of ``fit`` and may be
-        referenced by the state instead of copied (a ``partial_fit`` chunk is
-        copied: streaming callers reuse their buffers)."""
+        ``refit``: the chunk is the whole training set of ``fit`` and may be
+        referenced by the state instead of copied (BBR "cg" on sparse X keeps its
+        class rows as views; a ``partial_fit`` chunk is copied: streaming callers
+        reuse their buffers)."""
         validate_params(self)
         first = self._is_first_call()
+        if not first and not hasattr(self, "_state"):
+            raise ValueError(f"{type(self).__name__} was fitted by fit_moments and keeps no "
+                             "chunk state to continue from: call fit, or partial_fit on a "
+                             "new estimator.")
         report = make_progress(self.verbose, type(self).__name__)
         X, y = check_X_y(self, X, y, reset=first)
-        sw = check_sample_weight(sample_weight, X.shape[0])
+        sw = check_sample_weight(sample_weight, X.shape[0], y=y if refit else None)
         y01 = self._encode_chunk(y, classes)  # (sets classes_ on the first call: last check)
         if first:
             d = X.shape[1]
@@ -81,7 +92,7 @@ class _PairMomentRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
             self._solver_used = solver
             self._state = self._new_state(d, solver)
         report(0, 2, "accumulating pair moments")
-        self._accumulate(X, y01, sw, in_place)
+        self._accumulate(X, y01, sw, refit)
         report(1, 2, "solving the ball-constrained quadratic")
         self._solve()
         self._set_threshold(X, y01, sample_weight=sw)
@@ -116,7 +127,64 @@ class _PairMomentRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
         # 1 + secular Newton steps (eigendecomposition of a formed Sigma)
         self.n_iter_ = max(1, res.cg_iter if res.cg_iter else 1 + res.n_iter)
 
-    def phi_risk(self, X, y):
+    def fit_moments(self, pair_mean: ArrayLike | None,
+                    pair_second_moment: FloatArray | LinearOperator | None, *, classes: ArrayLike,
+                    n_pairs: float) -> Self:
+        """Fit from pair moments computed elsewhere (e.g. over row blocks on a cluster).
+
+        Solves what ``fit`` solves from its own moments, ``1/2 w'Sigma w - mu'w``
+        over ``|w| <= radius``, with this estimator's ``radius``, ``tol`` and
+        ``max_iter``: :mod:`birank.distributed` computes ``(mu, Sigma)`` by a
+        tree of per-block statistics and fits through this method.
+
+        Parameters
+        ----------
+        pair_mean : ndarray of shape (n_features,) or None
+            mu; None when there is no pair (one class only): the model is w = 0.
+        pair_second_moment : ndarray of shape (n_features, n_features) or LinearOperator
+            Sigma. An array is solved by eigendecomposition (``solver="eigh"``); an
+            operator (with ``trace()``) by CG / Lanczos, and with a ``radius`` an
+            operator offering ``densify_if_cheaper`` is first formed where that
+            costs less than the Lanczos products, as ``fit`` does.
+        classes : array-like of shape (2,)
+            The two label values (the larger is the positive class).
+        n_pairs : int or float
+            The number of pairs (or pair weight) behind the moments.
+
+        Returns
+        -------
+        self
+            ``intercept_`` is 0 (a pairwise loss sees no bias): set it from the
+            training scores if needed. No chunk state is kept, so a later
+            ``partial_fit`` is refused; ``fit`` starts over.
+        """
+        validate_params(self)
+        classes = np.unique(np.asarray(classes))
+        if classes.shape[0] != 2:
+            raise ValueError(f"classes must hold exactly two label values; got {classes!r}.")
+        self._reset_online_state()
+        self.classes_ = classes
+        self.n_pairs_ = n_pairs
+        if pair_mean is None:
+            d = pair_second_moment.shape[0] if pair_second_moment is not None else 0
+            self.n_features_in_ = int(d)
+            self._solve((None, None))
+            return self
+        mu = np.asarray(pair_mean, dtype=np.float64).reshape(-1)
+        sigma = pair_second_moment
+        if sigma is None:
+            raise ValueError("pair_second_moment is None but pair_mean is given: pass both "
+                             "moments, or pair_mean=None when there is no pair.")
+        if sigma.shape != (mu.shape[0], mu.shape[0]):
+            raise ValueError(f"pair_second_moment must have shape {(mu.shape[0],) * 2} to "
+                             f"match pair_mean; got {sigma.shape}.")
+        self.n_features_in_ = int(mu.shape[0])
+        if self.radius is not None and hasattr(sigma, "densify_if_cheaper"):
+            sigma.densify_if_cheaper(min(self.max_iter, mu.shape[0]), LANCZOS_MAX_ENTRIES)
+        self._solve((mu, sigma))
+        return self
+
+    def phi_risk(self, X: MatrixLike, y: ArrayLike) -> float:
         """Mean pairwise squared loss ``1/2 (1 - w.(x_i - x_j))^2`` over all pairs of (X, y).
 
         Computed from pair moments in O(N D), never enumerating pairs:
@@ -232,7 +300,9 @@ class BBR(_PairMomentRanker):
     True
     """
 
-    def __init__(self, radius=None, *, solver="auto", tol=1e-10, max_iter=1000, verbose=False):
+    def __init__(self, radius: float | None = None, *,
+                 solver: Literal["auto", "eigh", "cg"] = "auto", tol: float = 1e-10,
+                 max_iter: int = 1000, verbose: bool | int = False) -> None:
         self.radius = radius
         self.solver = solver
         self.tol = tol
@@ -348,8 +418,10 @@ class LCBR(_PairMomentRanker):
         "random_state": ["random_state"],
     }
 
-    def __init__(self, n_pairs=5000, radius=None, *, solver="auto", tol=1e-10, max_iter=1000,
-                 random_state=None, verbose=False):
+    def __init__(self, n_pairs: int = 5000, *, radius: float | None = None,
+                 solver: Literal["auto", "eigh", "cg"] = "auto", tol: float = 1e-10,
+                 max_iter: int = 1000, random_state: RandomStateLike = None,
+                 verbose: bool | int = False) -> None:
         self.n_pairs = n_pairs
         self.radius = radius
         self.solver = solver
@@ -370,7 +442,10 @@ class LCBR(_PairMomentRanker):
         neg = np.flatnonzero((y01 == 0) & live).astype(np.int64)
         if pos.size == 0 or neg.size == 0:
             return
-        if sample_weight is None:  # gultekin-paisley Alg. 2, line 4
+        if sample_weight is None or (_constant(sample_weight[pos])
+                                     and _constant(sample_weight[neg])):
+            # gultekin-paisley Alg. 2, line 4; equal weights draw pairs uniformly too,
+            # by the same draws: sample_weight=ones gives the unweighted model
             a, b = draw_pairs(self._rng, pos, neg, int(self.n_pairs))
         else:  # a row of weight k is drawn as often as k copies
             a, b = draw_weighted_pairs(self._rng, pos, neg, sample_weight[pos],
@@ -394,6 +469,10 @@ class LCBR(_PairMomentRanker):
             return st["sz"] / st["n"], st["szz"] / st["n"]
         op = SecondMomentOperator(st["gram"])
         return op.mu, op
+
+
+def _constant(w):
+    return w.shape[0] == 0 or bool(np.all(w == w[0]))
 
 
 def _count(n):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from sklearn.base import BaseEstimator
 
@@ -17,10 +19,15 @@ from .._validation import (
     check_sample_weight,
     check_X_y,
     draw_seed,
+    kernel_rows,
     validate_params,
 )
-from ..base import BinaryRankerMixin, OnlineRankerMixin, warn_if_badly_scaled
-from ..solvers.dual_cd import xargs
+from ..base import BinaryRankerMixin, OnlineRankerMixin, data_scaled, warn_if_badly_scaled
+
+if TYPE_CHECKING:
+    from typing import Literal
+
+    from .._typing import RandomStateLike
 
 __all__ = ["CombinedRanking"]
 
@@ -34,7 +41,7 @@ def all_pairs_mean_loss(s_pos, s_neg, w_pos, w_neg, loss):
     A pair is active when ``s_j > s_i - 1``; with ``a = 1 - s_i`` and over the
     active negatives the weighted count, sum and sum of squares ``cnt, S1, S2``,
     a positive contributes ``a cnt + S1`` (hinge) or ``a^2 cnt + 2 a S1 + S2``
-    (squared hinge) (DESIGN.md, math notes).
+    (squared hinge): the sum over active j of ``a + s_j`` and of ``(a + s_j)^2``.
     """
     order = np.argsort(s_neg, kind="mergesort")
     sn, wn = s_neg[order], w_neg[order]
@@ -65,23 +72,29 @@ class CombinedRanking(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
     ``--learner_type sgd-svm --loop_type combined-ranking`` (with
     ``projection=True``: ``--learner_type pegasos``).
 
-    Defaults and their origin: ``n_iter=100000``, ``rank_probability=0.5``
+    Defaults and their origin: ``max_iter=100000``, ``rank_probability=0.5``
     and the hinge loss are sofia-ml's defaults for ``sgd-svm`` with
-    ``combined-ranking``, which shen-lin kept. ``alpha=1e-4`` is
-    scikit-learn's ``SGDClassifier`` default, not a paper's: shen-lin set
-    ``lambda = 1 / (B C)`` (1.25e-3 at their B=8000, C=0.1). SGD is not
-    scale invariant: ``fit`` warns when the rows' typical norm is outside
-    [1e-3, 1e3]; scale the features first.
+    ``combined-ranking``, which shen-lin kept. ``alpha="auto"`` is a
+    data-scaled rule, not a paper's (shen-lin set ``lambda = 1 / (B C)``,
+    1.25e-3 at their B=8000, C=0.1): ``1e-4 m``, m the mean squared row norm
+    (scaling X by s leaves the scores of the 1/(alpha t) steps unchanged);
+    1e-4 at m = 1 is scikit-learn's ``SGDClassifier`` default, and the rule
+    was checked against the best alpha in 1e-6..1e-2 on a9a, german.numer,
+    w8a, spambase and ionosphere (benchmarks/bench_defaults.py), where the
+    fixed 1e-4 lost up to 0.04 AUC. SGD is not scale invariant otherwise:
+    ``fit`` warns when the rows' typical norm is outside [1e-3, 1e3].
 
     Parameters
     ----------
-    alpha : float, default=1e-4
-        Regularization lambda: sofia-ml ``--lambda``. shen-lin section 4.1 sets
+    alpha : float or "auto", default="auto"
+        Regularization lambda: sofia-ml ``--lambda``. ``"auto"``: ``1e-4 m``
+        (see above) from the first ``fit`` / ``partial_fit`` chunk; the value
+        used is ``alpha_``. shen-lin section 4.1 sets
         ``lambda = 1 / (B C)`` for budget B and global C (``alpha=1/(B*C)``).
     rank_probability : float in [0, 1], default=0.5
         sofia-ml ``--rank_step_probability``; 1 gives pure pairwise SGD
         (sofia-ml ``--loop_type roc``), 0 a point-wise SVM.
-    n_iter : int, default=100000
+    max_iter : int, default=100000
         SGD steps per ``fit`` / ``partial_fit`` call: sofia-ml ``--iterations``.
     loss : {'hinge', 'squared_hinge'}, default='hinge'
         sofia-ml's ``sgd-svm`` uses the hinge loss on both kinds of step.
@@ -99,8 +112,9 @@ class CombinedRanking(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
     coef_ : ndarray of shape (n_features,)
     intercept_ : float
         The weight of the bias feature when it was learned (``fit_intercept``
-        and ``rank_probability < 1``); otherwise minus the score cut of best
-        training accuracy, so that ``predict`` is ``decision_function > 0``.
+        and ``rank_probability < 1``); otherwise minus the score where the
+        training sigmoid is 1/2 (:func:`birank.base.decision_cut`), so that
+        ``predict`` is ``decision_function > 0``.
     t_ : int
         Total SGD steps taken (the step counter of the learning rate).
     n_iter_ : int
@@ -122,7 +136,7 @@ class CombinedRanking(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
     >>> from birank import CombinedRanking
     >>> from birank.datasets import load_heart
     >>> X, y = load_heart()
-    >>> model = CombinedRanking(alpha=1e-2, n_iter=20000, random_state=0).fit(X, y)
+    >>> model = CombinedRanking(alpha=1e-2, max_iter=20000, random_state=0).fit(X, y)
     >>> bool(model.score(X, y) > 0.85)  # ROC AUC
     True
     >>> model.n_rank_steps_ > 0
@@ -130,9 +144,9 @@ class CombinedRanking(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
     """
 
     _parameter_constraints = {
-        "alpha": [Interval("real", 0, None, closed="neither")],
+        "alpha": [Options("auto"), Interval("real", 0, None, closed="neither")],
         "rank_probability": [Interval("real", 0, 1, closed="both")],
-        "n_iter": [Interval("integer", 1, None)],
+        "max_iter": [Interval("integer", 1, None)],
         "loss": [Options("hinge", "squared_hinge")],
         "projection": ["boolean"],
         "fit_intercept": ["boolean"],
@@ -142,28 +156,30 @@ class CombinedRanking(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
 
     _online_private_state = ("_rng", "_bias")
 
-    def __init__(self, alpha=1e-4, *, rank_probability=0.5, n_iter=100000, loss="hinge",
-                 projection=False, fit_intercept=True, random_state=None, verbose=False):
+    def __init__(self, alpha: float | Literal["auto"] = "auto", *, rank_probability: float = 0.5,
+                 max_iter: int = 100000, loss: Literal["hinge", "squared_hinge"] = "hinge",
+                 projection: bool = False, fit_intercept: bool = True,
+                 random_state: RandomStateLike = None, verbose: bool | int = False) -> None:
         self.alpha = alpha
         self.rank_probability = rank_probability
-        self.n_iter = n_iter
+        self.max_iter = max_iter
         self.loss = loss
         self.projection = projection
         self.fit_intercept = fit_intercept
         self.random_state = random_state
         self.verbose = verbose
 
-    def _partial_fit(self, X, y, classes, sample_weight):
-        """``n_iter`` SGD steps on this chunk, from w = 0 on the first call (OnlineRankerMixin).
+    def _partial_fit(self, X, y, classes, sample_weight, *, refit=False):
+        """``max_iter`` SGD steps on this chunk, from w = 0 on the first call (OnlineRankerMixin).
 
-        ``fit`` runs ``n_iter`` steps from w = 0; ``partial_fit`` runs ``n_iter``
+        ``fit`` runs ``max_iter`` steps from w = 0; ``partial_fit`` runs ``max_iter``
         more, sampling from its chunk and continuing the step count ``t_``.
         """
         validate_params(self)
         first = self._is_first_call()
         X, y = check_X_y(self, X, y, reset=first)
         name = type(self).__name__
-        sw = check_sample_weight(sample_weight, X.shape[0])
+        sw = check_sample_weight(sample_weight, X.shape[0], y=y if refit else None)
         y01 = self._encode_chunk(y, classes)  # (sets classes_ on the first call: last check)
         reset = first
         if reset:
@@ -173,6 +189,7 @@ class CombinedRanking(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
             sw = np.ones(n)
         if reset:
             self._rng = check_random_state(self.random_state)
+            self.alpha_ = data_scaled(self.alpha, X, 1e-4, power=-1.0)
             self.t_ = 0
             w = np.zeros(d + 1)
         else:
@@ -183,16 +200,16 @@ class CombinedRanking(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
         state = rng_init(draw_seed(self._rng))
         report = make_progress(self.verbose, name)
         done, n_rank = 0, 0
-        xa = xargs(X)
-        while done < self.n_iter:
-            steps = min(_CHUNK, self.n_iter - done)
-            n_rank += crr_sgd(xa, y_pm, sw, pos, neg, w, float(self.alpha), self.t_ + done,
+        xa = kernel_rows(X)
+        while done < self.max_iter:
+            steps = min(_CHUNK, self.max_iter - done)
+            n_rank += crr_sgd(xa, y_pm, sw, pos, neg, w, self.alpha_, self.t_ + done,
                               steps, float(self.rank_probability), loss_code(self.loss),
                               bool(self.projection), bool(self.fit_intercept), state)
             done += steps
-            report(done, self.n_iter, f"|w|={np.sqrt(w @ w):.4g}")
-        self.t_ += self.n_iter
-        self.n_iter_ = self.n_iter
+            report(done, self.max_iter, f"|w|={np.sqrt(w @ w):.4g}")
+        self.t_ += self.max_iter
+        self.n_iter_ = self.max_iter
         self.n_rank_steps_ = int(n_rank)
         self.coef_ = w[:d].copy()
         self._bias = float(w[d])  # the SGD's own bias weight, continued by partial_fit
@@ -211,7 +228,7 @@ class CombinedRanking(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
         if self.loss == "squared_hinge":
             xi = xi * xi
         point = float(sw @ xi) / sw.sum()
-        reg = 0.5 * self.alpha * (self.coef_ @ self.coef_ + self.intercept_**2)
+        reg = 0.5 * self.alpha_ * (self.coef_ @ self.coef_ + self.intercept_**2)
         p = self.rank_probability
         obj = reg + (1.0 - p) * point
         pos, neg = y01 == 1, y01 == 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from typing import TYPE_CHECKING
 
 import numpy as np
 from sklearn.base import BaseEstimator
@@ -12,18 +13,25 @@ from sklearn.utils.validation import check_is_fitted
 from .._validation import (
     Interval,
     Options,
+    check_graded_labels,
+    check_groups,
     check_random_state,
     check_X,
     check_X_y,
     validate_params,
 )
-from ..base import RankerMixin
+from ..base import RankerMixin, reset_fitted
 from ..pairs import ChosenSet, OrdinalPairs, sample_pair_ids
 from ..solvers import dual_cd as _dual_cd
 from ..solvers.dual_cd import PairDualCD
 from ..solvers.kernel_dual_cd import KernelPairDualCD, point_kernel, rbf_gamma
 from ..solvers.kernel_newton import check_kernel_memory, solve_kernel_ranksvm
 from .ranksvm import RankSVM
+
+if TYPE_CHECKING:
+    from typing import Literal
+
+    from .._typing import ArrayLike, FloatArray, MatrixLike, RandomStateLike, Self
 
 __all__ = ["PrunedRankSVM", "select_pairs"]
 
@@ -191,7 +199,19 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
     coef_ : ndarray of shape (n_features,)
         Linear kernel only.
     intercept_ : float
-        Always 0.0 (it cancels in pairs).
+        0.0 for graded / real-valued labels (it cancels in pairs); for two
+        label values, minus the score where the training sigmoid is 1/2
+        (:func:`birank.base.decision_cut`), so that ``predict`` is
+        ``decision_function > 0`` (RBF too).
+    classes_ : ndarray of shape (2,)
+        Only when ``y`` has exactly two values. Then ``predict`` returns labels
+        from ``classes_`` and ``predict_proba`` Platt's calibrated
+        probabilities (:class:`birank.base.ProbabilityMixin`); for graded or
+        real-valued ``y``, ``predict`` returns the ranking scores and there is
+        no ``predict_proba``.
+    probability_ : ndarray of shape (2,)
+        Two classes only: the sigmoid slopes ``(a_neg, a_pos)`` on
+        ``decision_function`` (see :class:`birank.base.ProbabilityMixin`).
     support_ : ndarray of int
         RBF: training rows with a non-zero expansion coefficient.
     support_vectors_ : ndarray of shape (n_support, n_features)
@@ -255,9 +275,13 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
         "random_state": ["random_state"],
     }
 
-    def __init__(self, n_closest=None, n_random=None, kernel="linear", gamma="scale", C=1.0,
-                 loss="hinge", tol=1e-3, max_iter=1000, cache_size=1024.0, solver="auto",
-                 random_state=None):
+    def __init__(self, n_closest: int | Literal["all"] | None = None, *,
+                 n_random: int | None = None, kernel: Literal["linear", "rbf"] = "linear",
+                 gamma: float | Literal["scale"] = "scale", C: float = 1.0,
+                 loss: Literal["hinge", "squared_hinge"] = "hinge", tol: float = 1e-3,
+                 max_iter: int = 1000, cache_size: float = 1024.0,
+                 solver: Literal["auto", "dual_cd", "newton"] = "auto",
+                 random_state: RandomStateLike = None) -> None:
         self.n_closest = n_closest
         self.n_random = n_random
         self.kernel = kernel
@@ -270,7 +294,7 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
         self.solver = solver
         self.random_state = random_state
 
-    def fit(self, X, y, groups=None):
+    def fit(self, X: MatrixLike, y: ArrayLike, groups: ArrayLike | None = None) -> Self:
         """Choose the pairs and train on them.
 
         Parameters
@@ -286,22 +310,17 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
         self
         """
         validate_params(self)
+        reset_fitted(self)  # a refit on other data never keeps the RBF expansion of the last
         X, y = check_X_y(self, X, y, reset=True)
-        y = _numeric_labels(y)
-        if groups is not None:
-            groups = np.asarray(groups).reshape(-1)
-            if groups.shape[0] != X.shape[0]:
-                raise ValueError(f"groups has {groups.shape[0]} entries but X has "
-                                 f"{X.shape[0]} rows.")
+        values = np.unique(y)
+        y = check_graded_labels(self, y)
+        groups = check_groups(groups, X.shape[0])
         if not _has_ordinal_pair(y, groups):
             warnings.warn(
                 "PrunedRankSVM: no pair of rows has different labels"
                 + (" within a group" if groups is not None else "")
                 + f" ({X.shape[0]} rows): there is nothing to rank and the model is w = 0.",
                 UserWarning, stacklevel=2)
-        for name in ("coef_", "support_", "support_vectors_", "dual_coef_", "gamma_",
-                     "pairs_", "alpha_"):
-            self.__dict__.pop(name, None)
         if self.kernel == "rbf" and self.solver == "newton":
             raise ValueError("solver='newton' solves the chosen pairs of the linear kernel; "
                              "the RBF kernel uses its dual CD (solver='auto' or 'dual_cd').")
@@ -313,6 +332,9 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
         else:
             self._fit_chosen(X, y, groups, rng)
         self.intercept_ = 0.0
+        if values.shape[0] == 2:  # two classes: labels and probabilities (RankerMixin)
+            self.classes_ = values
+            self._set_binary_output(X, (y == y.max()).astype(np.int8))
         return self
 
     def _fit_chosen(self, X, y, groups, rng):
@@ -377,35 +399,11 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
                               "iterations; increase max_iter or tol.", ConvergenceWarning,
                               stacklevel=4)
             self.final_solver_ = "newton"
-            return res.coef[:-1].copy(), self._alpha_from_margins(solver, res), res.n_iter
+            # the solver's own dual point for its primal solution (see alpha_)
+            return res.coef[:-1].copy(), res.dual_coef, res.n_iter
         warnings.warn(solver.not_converged_message("PrunedRankSVM (dual CD)", self.max_iter,
                                                    self.tol), ConvergenceWarning, stacklevel=4)
         return solver.coef_.copy(), None, solver.n_iter_
-
-    def _alpha_from_margins(self, solver, res):
-        """The dual point of a primal solution ``res.coef`` (see ``alpha_``)."""
-        pool = solver.pool
-        slack = 1.0 - pool.margins(res.coef)
-        if self.loss == "squared_hinge":  # KKT: w = sum_p alpha_p z_p, alpha_p = 2 C xi_p
-            return 2.0 * self.C * np.maximum(slack, 0.0)
-        # hinge: alpha_p = C clip(slack_p / delta, 0, 1) is feasible for every width delta
-        # (HuberPairObjective.certificate); the returned w need not come from the last
-        # width's stage, so keep the best dual value over the widths the smoothing ran
-        # through, each alpha scaled by the t in [0, 1] maximizing the dual along it
-        rows = np.arange(slack.shape[0], dtype=np.int64)
-        best, best_dual = np.zeros_like(slack), 0.0
-        delta = float(res.info.get("delta", 0.1))
-        while delta <= 0.11:
-            alpha = self.C * np.clip(slack / delta, 0.0, 1.0)
-            w_alpha = np.zeros_like(res.coef)
-            pool.update_w(w_alpha, rows, alpha)  # sum_p alpha_p z_p
-            norm2, total = float(w_alpha @ w_alpha), float(alpha.sum())
-            t = 1.0 if norm2 == 0.0 else min(1.0, total / norm2)
-            dual = t * total - 0.5 * t * t * norm2
-            if dual > best_dual:
-                best, best_dual = t * alpha, dual
-            delta *= 10.0
-        return best
 
     def _fit_total(self, X, y, groups):
         if self.kernel == "linear":
@@ -418,7 +416,7 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
             K = point_kernel(X, X, "rbf", self.gamma_)
             res = solve_kernel_ranksvm(K, y, groups, C=self.C, loss=self.loss, tol=self.tol,
                                        max_iter=self.max_iter)
-            beta, n_iter, n_pairs = res.coef, res.n_iter, res.info["n_pairs"]
+            beta, n_iter, n_pairs = res.coef, res.n_iter, res.n_pairs
             if not res.converged:
                 warnings.warn(f"PrunedRankSVM(n_closest='all', kernel='rbf') did not reach "
                               f"tol={self.tol} in max_iter={self.max_iter} Newton "
@@ -436,7 +434,7 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
         self.support_vectors_ = sv.toarray() if hasattr(sv, "toarray") else np.asarray(sv)
         self.dual_coef_ = np.asarray(coef, dtype=np.float64)
 
-    def decision_function(self, X):
+    def decision_function(self, X: MatrixLike) -> FloatArray:
         """Ranking scores: ``X @ coef_`` (linear) or the kernel expansion over support points.
 
         Parameters
@@ -452,8 +450,9 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
             return super().decision_function(X)
         X = check_X(self, X, reset=False)
         if self.dual_coef_.size == 0:
-            return np.zeros(X.shape[0])
-        return point_kernel(X, self.support_vectors_, "rbf", self.gamma_) @ self.dual_coef_
+            return np.full(X.shape[0], float(self.intercept_))
+        return (point_kernel(X, self.support_vectors_, "rbf", self.gamma_) @ self.dual_coef_
+                + self.intercept_)
 
 
 def _has_ordinal_pair(y, groups):
@@ -468,14 +467,3 @@ def _has_ordinal_pair(y, groups):
     np.minimum.at(lo, gid, y)
     np.maximum.at(hi, gid, y)
     return bool(np.any(lo < hi))
-
-
-def _numeric_labels(y):
-    try:
-        y = np.asarray(y, dtype=np.float64).reshape(-1)
-    except (TypeError, ValueError):
-        raise ValueError("PrunedRankSVM needs numeric (real-valued or graded) labels y; got "
-                         f"values such as {np.asarray(y)[:3].tolist()!r}.") from None
-    if not np.all(np.isfinite(y)):
-        raise ValueError("y contains NaN or infinity; relevance labels must be finite.")
-    return y

@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import warnings
+from typing import TYPE_CHECKING
 
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 
 from .._progress import Progress, make_progress
-from .._kernels.losses import SQUARED_HINGE, loss_code
-from .._validation import Interval, Options, check_sample_weight, check_X_y, validate_params
+from .._validation import (Interval, Options, check_graded_labels, check_groups,
+                           check_sample_weight, check_X_y, validate_params)
 from ..base import RankerMixin
-from ..solvers.newton import PairObjective, hinge_by_smoothing, newton_cg
+from ..solvers.all_pairs import solve_all_pairs
+
+if TYPE_CHECKING:
+    from typing import Literal
+
+    from .._typing import ArrayLike, MatrixLike, Self
 
 __all__ = ["RankSVM"]
 
@@ -59,14 +65,29 @@ class RankSVM(RankerMixin, BaseEstimator):
         Newton iterations (in total over the smoothing stages for the hinge).
     verbose : bool, default=False
         Print one progress line per iteration.
+    n_jobs : int, default=None
+        Threads for the products with a sparse X (scikit-learn's meaning: None
+        is 1 unless in a joblib ``parallel_config``, -1 all cores). Fixed row
+        blocks summed in a fixed order: the same coefficients for every value.
 
     Attributes
     ----------
     coef_ : ndarray of shape (n_features,)
     intercept_ : float
-        Always 0.0.
+        0.0 for graded / real-valued labels (a shift cancels in pairs); for two
+        label values, minus the score where the training sigmoid is 1/2
+        (:func:`birank.base.decision_cut`), so that ``predict`` is
+        ``decision_function > 0``.
     classes_ : ndarray of shape (2,)
         Only when ``y`` has exactly two values (the larger is ranked higher).
+        Then ``predict`` returns labels from ``classes_`` and ``predict_proba``
+        Platt's calibrated probabilities (:class:`birank.base.ProbabilityMixin`);
+        for graded or real-valued ``y``, ``predict`` returns the ranking scores
+        (``decision_function``) and there is no ``predict_proba``.
+    probability_ : ndarray of shape (2,)
+        Two classes only: the sigmoid slopes ``(a_neg, a_pos)`` below and above
+        the threshold, ``P(classes_[1] | x) = 1 / (1 + exp(-a s))``, ``s =
+        decision_function(x)`` (see :class:`birank.base.ProbabilityMixin`).
     n_iter_ : int
     objective_ : float
         Final primal objective.
@@ -100,16 +121,21 @@ class RankSVM(RankerMixin, BaseEstimator):
         "tol": [Interval("real", 0, None, closed="neither")],
         "max_iter": [Interval("integer", 1, None)],
         "verbose": ["boolean", Interval("integer", 0, None)],
+        "n_jobs": [None, Interval("integer", None, None)],
     }
 
-    def __init__(self, C=1.0, loss="squared_hinge", tol=1e-4, max_iter=1000, verbose=False):
+    def __init__(self, C: float = 1.0, *, loss: Literal["squared_hinge", "hinge"] = "squared_hinge",
+                 tol: float = 1e-4, max_iter: int = 1000, verbose: bool | int = False,
+                 n_jobs: int | None = None) -> None:
         self.C = C
         self.loss = loss
         self.tol = tol
         self.max_iter = max_iter
         self.verbose = verbose
+        self.n_jobs = n_jobs
 
-    def fit(self, X, y, groups=None, sample_weight=None):
+    def fit(self, X: MatrixLike, y: ArrayLike, groups: ArrayLike | None = None,
+            sample_weight: ArrayLike | None = None) -> Self:
         """Fit on all pairs with ``y_i > y_j`` (within ``groups`` if given).
 
         Parameters
@@ -132,29 +158,22 @@ class RankSVM(RankerMixin, BaseEstimator):
         X, y = check_X_y(self, X, y, reset=True)
         n = X.shape[0]
         y_rank = self._encode_y(y)
-        groups = _check_groups(groups, n)
-        sample_weight = check_sample_weight(sample_weight, n)
-        kind = loss_code(self.loss)
-        obj = PairObjective(X, y_rank, groups, sample_weight, C=self.C)
-        if obj.n_pairs == 0:
+        groups = check_groups(groups, n)
+        sample_weight = check_sample_weight(sample_weight, n, y=y_rank)
+        label = f"RankSVM({self.loss})"
+        # one line per Newton iteration (squared hinge) or smoothing stage (hinge)
+        report = Progress(label, min_interval=0.0) if self.verbose else make_progress(False)
+        res = solve_all_pairs(X, y_rank, groups=groups, sample_weight=sample_weight, C=self.C,
+                              loss=self.loss, tol=self.tol, max_iter=self.max_iter,
+                              report=report, n_jobs=self.n_jobs)
+        if res.n_pairs == 0:
             warnings.warn(
                 "RankSVM: no pair of rows has different labels"
                 + (" within a group" if groups is not None else "")
                 + f" ({n} rows): there is nothing to rank and the model is w = 0.",
                 UserWarning, stacklevel=2)
-        label = f"RankSVM({self.loss})"
-        # one line per Newton iteration (squared hinge) or smoothing stage (hinge)
-        report = Progress(label, min_interval=0.0) if self.verbose else make_progress(False)
-        d = X.shape[1]
-        if kind == SQUARED_HINGE:
-            res = newton_cg(obj, np.zeros(d), tol=self.tol, max_iter=self.max_iter,
-                            report=report)
-        else:
-            obj2 = PairObjective(X, y_rank, groups, sample_weight, C=self.C)
-            res = hinge_by_smoothing(obj, obj2, self.C, tol=self.tol, max_iter=self.max_iter,
-                                     report=report)
         if not res.converged:
-            why = res.info.get("reason") or "max_iter reached"
+            why = res.reason or "max_iter reached"
             warnings.warn(
                 f"RankSVM({self.loss!r}) did not converge to tol={self.tol} "
                 f"(max_iter={self.max_iter}): {why}; increase max_iter or tol.",
@@ -162,14 +181,16 @@ class RankSVM(RankerMixin, BaseEstimator):
             )
         self.coef_ = np.asarray(res.coef, dtype=np.float64)
         self.intercept_ = 0.0
+        if hasattr(self, "classes_"):  # two classes: labels and probabilities (RankerMixin)
+            self._set_binary_output(X, y_rank.astype(np.int8), sample_weight)
         self.n_iter_ = int(res.n_iter)
         self.objective_ = float(res.objective)
         # hinge: the certified lower bound on the optimum (objective_ - it <= tol objective_)
-        self.lower_bound_ = float(res.info.get("lower_bound", np.nan))
-        self.n_pairs_ = int(obj.n_pairs)
+        self.lower_bound_ = float(res.lower_bound)
+        self.n_pairs_ = int(res.n_pairs)
         return self
 
-    def score(self, X, y, groups=None):
+    def score(self, X: MatrixLike, y: ArrayLike, groups: ArrayLike | None = None) -> float:
         """Pairwise accuracy (ties count 1/2) of the scores on ``(X, y)``, within ``groups``.
 
         For a model fit on two-valued labels, ``y`` may use the same two values
@@ -181,32 +202,12 @@ class RankSVM(RankerMixin, BaseEstimator):
         return super().score(X, y, groups=groups)
 
     def _encode_y(self, y):
-        """Two-valued y -> {0, 1} and ``classes_``; otherwise numeric float64."""
+        """Numeric relevance as float64; two values also set ``classes_`` (y -> {0, 1})."""
+        y_num = check_graded_labels(self, y)
         values, inverse = np.unique(y, return_inverse=True)
         if len(values) == 2:
             self.classes_ = values
             return inverse.reshape(-1).astype(np.float64)
         if hasattr(self, "classes_"):
             del self.classes_
-        try:
-            y_num = np.asarray(y, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise ValueError(
-                f"y must be two-valued or numeric (graded / real-valued relevance); got "
-                f"{len(values)} distinct non-numeric values such as {values[:3].tolist()!r}."
-            ) from None
-        if not np.all(np.isfinite(y_num)):
-            raise ValueError("y contains NaN or infinity; relevance labels must be finite.")
         return y_num
-
-
-def _check_groups(groups, n):
-    if groups is None:
-        return None
-    groups = np.asarray(groups)
-    if groups.ndim != 1 or groups.shape[0] != n:
-        raise ValueError(
-            f"groups must be a 1-D array with one query id per sample ({n}); "
-            f"got shape {groups.shape}."
-        )
-    return groups

@@ -4,15 +4,24 @@ from __future__ import annotations
 
 import numbers
 import warnings
+from typing import TYPE_CHECKING
 
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 
-from .._validation import Interval, Options, check_X_y, encode_binary, validate_params
+from .._validation import (Interval, Options, check_sample_weight, check_X_y, encode_binary,
+                           validate_params)
 from ..base import BinaryRankerMixin, warn_if_worse_than_chance
 from ..pairs import PseudoPairs
 from ..solvers.dual_cd import PairDualCD
+from ..solvers.point_newton import solve_point_squared_hinge
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any, Literal
+
+    from .._typing import ArrayLike, MatrixLike, RandomStateLike, Self
 
 __all__ = ["WeightedSVM"]
 
@@ -66,6 +75,14 @@ class WeightedSVM(BinaryRankerMixin, BaseEstimator):
     random_state : None, int or numpy Generator, default=None
         Order of the coordinates (LIBLINEAR shuffles with a fixed seed; here
         None means fresh entropy, as in scikit-learn).
+    solver : {'auto', 'dual_cd', 'newton'}, default='auto'
+        ``'dual_cd'``: dual coordinate descent over the points (both losses).
+        ``'newton'``: primal truncated Newton (squared hinge only, as
+        LIBLINEAR's ``-s 2``), stopped at ``|grad| <= 1e-4 tol |grad(0)|``,
+        which on a9a and w8a is a lower objective than dual CD at the same
+        ``tol``; ``max_iter`` counts Newton iterations. ``'auto'``: Newton for
+        the squared hinge (a9a: 0.2 s against 1.1 s, lower objective), dual
+        CD for the hinge.
 
     Attributes
     ----------
@@ -73,7 +90,9 @@ class WeightedSVM(BinaryRankerMixin, BaseEstimator):
     coef_ : ndarray of shape (n_features,)
     intercept_ : float
         ``-theta`` with ``fit_intercept`` (the learned bias); otherwise minus the
-        score cut of best training accuracy, so that ``predict`` is
+        score where Platt's sigmoid fitted on the training scores, weighted like
+        the loss (class and sample weights: a cost-weighted decision, as
+        scikit-learn's ``class_weight``), is 1/2, so that ``predict`` is
         ``decision_function > 0`` (eq. (2) itself has no bias; the shift does
         not change the ranking).
     class_C_ : ndarray of shape (2,)
@@ -111,10 +130,16 @@ class WeightedSVM(BinaryRankerMixin, BaseEstimator):
         "tol": [Interval("real", 0, None, closed="neither")],
         "max_iter": [Interval("integer", 1, None)],
         "random_state": ["random_state"],
+        "solver": [Options("auto", "dual_cd", "newton")],
     }
 
-    def __init__(self, C=1.0, *, class_weight="balanced", budget=None, loss="hinge",
-                 fit_intercept=False, tol=0.1, max_iter=1000, random_state=None):
+    def __init__(self, C: float = 1.0, *,
+                 class_weight: Mapping[Any, float] | Literal["balanced"] | None = "balanced",
+                 budget: int | None = None, loss: Literal["hinge", "squared_hinge"] = "hinge",
+                 fit_intercept: bool = False, tol: float = 0.1, max_iter: int = 1000,
+                 random_state: RandomStateLike = None,
+                 solver: Literal["auto", "dual_cd", "newton"] = "auto") -> None:
+        self.solver = solver
         self.C = C
         self.class_weight = class_weight
         self.budget = budget
@@ -123,6 +148,23 @@ class WeightedSVM(BinaryRankerMixin, BaseEstimator):
         self.tol = tol
         self.max_iter = max_iter
         self.random_state = random_state
+
+    def _fit_newton(self, X, y01, C_point, sw):
+        """The squared hinge by primal Newton (:mod:`birank.solvers.point_newton`)."""
+        res = solve_point_squared_hinge(X, y01, C_point, fit_intercept=self.fit_intercept,
+                                        tol=self.tol, max_iter=self.max_iter)
+        if not res.converged:
+            warnings.warn(f"WeightedSVM(solver='newton') did not converge in "
+                          f"max_iter={self.max_iter} Newton iterations (tol={self.tol}); "
+                          "increase max_iter or tol.", ConvergenceWarning, stacklevel=3)
+        self.coef_ = np.asarray(res.coef, dtype=np.float64)
+        self.intercept_ = float(res.intercept) if self.fit_intercept else 0.0
+        self.n_iter_ = int(res.n_iter)
+        self.objective_ = float(res.objective)
+        self._set_threshold(X, y01, learned_bias=self.fit_intercept, sample_weight=C_point,
+                            proba_weight=sw)
+        warn_if_worse_than_chance(self, X, y01)
+        return self
 
     def _class_C(self, classes, y01, sw=None):
         # class sizes count sample weights, so that a weight of k is k copies of a row
@@ -152,7 +194,7 @@ class WeightedSVM(BinaryRankerMixin, BaseEstimator):
                 factors[hit[0]] = float(f)
         return factors * self.C
 
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X: MatrixLike, y: ArrayLike, sample_weight: ArrayLike | None = None) -> Self:
         """Fit the weighted point-wise SVM.
 
         Parameters
@@ -171,21 +213,14 @@ class WeightedSVM(BinaryRankerMixin, BaseEstimator):
         X, y = check_X_y(self, X, y, reset=True)
         self.classes_, y01 = encode_binary(y)
         n = X.shape[0]
-        sw = None
-        if sample_weight is not None:
-            sw = np.asarray(sample_weight, dtype=np.float64).reshape(-1)
-            if sw.shape[0] != n:
-                raise ValueError(f"sample_weight has {sw.shape[0]} entries; X has {n} rows.")
-            if not np.all(np.isfinite(sw)) or np.any(sw < 0):
-                raise ValueError("sample_weight must be finite and non-negative.")
-            if not np.any(sw > 0):
-                raise ValueError("sample_weight is zero everywhere: nothing to fit.")
-            for k in (0, 1):
-                if not np.any(sw[y01 == k] > 0):
-                    raise ValueError(f"sample_weight is zero on every row of class "
-                                     f"{self.classes_[k]!r}: nothing to rank against.")
+        sw = check_sample_weight(sample_weight, n, y=y)
         self.class_C_ = self._class_C(self.classes_, y01, sw)
         C_point = self.class_C_[y01] if sw is None else self.class_C_[y01] * sw
+        if self.solver == "newton" and self.loss != "squared_hinge":
+            raise ValueError("WeightedSVM: solver='newton' solves the squared hinge only; "
+                             f"got loss={self.loss!r} (use solver='dual_cd' or 'auto').")
+        if self.solver != "dual_cd" and self.loss == "squared_hinge":
+            return self._fit_newton(X, y01, C_point, sw)
         keep = np.flatnonzero(C_point > 0)
         a, b = PseudoPairs(y01).decode(keep)
         solver = PairDualCD(X, loss=self.loss, fit_threshold=self.fit_intercept, tol=self.tol,
@@ -200,8 +235,9 @@ class WeightedSVM(BinaryRankerMixin, BaseEstimator):
         self.n_iter_ = solver.n_iter_
         self.objective_ = solver.primal_objective()
         del solver  # the pool (about 40 bytes a row) goes before the threshold's sort
-        # the operating point maximizes accuracy weighted like the loss (class and
+        # the threshold (the sigmoid's 1/2) is weighted like the loss (class and
         # sample weights), so a weight of k acts as k copies of the row
-        self._set_threshold(X, y01, learned_bias=self.fit_intercept, sample_weight=C_point)
+        self._set_threshold(X, y01, learned_bias=self.fit_intercept, sample_weight=C_point,
+                            proba_weight=sw)
         warn_if_worse_than_chance(self, X, y01)
         return self

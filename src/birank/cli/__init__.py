@@ -3,13 +3,17 @@
 Each sub-command lives in its own module with ``register(subparsers)``, which
 adds a parser whose ``func(args)`` runs it. A :class:`UserError` (bad file,
 bad option value, unknown name) prints one line to stderr and exits 2; no
-traceback.
+traceback unless ``birank --traceback`` or ``BIRANK_DEBUG=1``. An unknown
+option, command or choice gets a "did you mean" suggestion.
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
+import os
+import re
 import sys
 
 from ..exceptions import UserError  # defined low so that experiments can raise it
@@ -21,24 +25,53 @@ _COMMANDS = ("_train", "_predict", "_evaluate", "_reproduce", "_datasets", "_dem
              "_active_learn")
 
 
+def _suggest(word, options):
+    close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with "did you mean" for unknown options and invalid choices."""
+
+    def _option_strings(self):
+        out = []
+        for action in self._actions:
+            out.extend(action.option_strings)
+            if isinstance(action, argparse._SubParsersAction):
+                for sub in action.choices.values():
+                    out.extend(sub._option_strings())
+        return out
+
+    def error(self, message):
+        m = re.match(r"unrecognized arguments: (.*)", message)
+        if m:
+            words = m.group(1).split()
+            unknown = [w for w in words if w.startswith("-")] or words
+            hint = _suggest(unknown[0].split("=")[0], self._option_strings())
+            message = f"unrecognized argument {unknown[0]!r}{hint}"
+        m = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if m:
+            choices = re.findall(r"'([^']*)'", m.group(2)) or \
+                [c.strip() for c in m.group(2).split(",")]
+            message += _suggest(m.group(1), choices)
+        super().error(message)
+
+
 def build_parser(argv=None):
     """The argument parser; ``argv`` lets it skip work for commands not asked for."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="birank",
         description="Large-scale bipartite ranking: train, predict, evaluate, reproduce papers.",
     )
     from .. import __version__
 
     parser.add_argument("--version", action="version", version=f"birank {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    parser.add_argument("--traceback", action="store_true",
+                        help="show the full Python traceback of an error (also: BIRANK_DEBUG=1)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
     for name in _COMMANDS:
-        try:
-            module = importlib.import_module(f"{__name__}.{name}")
-        except ModuleNotFoundError as exc:  # a command not built yet
-            if exc.name == f"{__name__}.{name}":
-                continue
-            raise
+        module = importlib.import_module(f"{__name__}.{name}")
         if name == "_reproduce":
             # the experiment modules (numpy, scikit-learn, numba) only when needed
             words = [a for a in (sys.argv[1:] if argv is None else argv)
@@ -49,19 +82,57 @@ def build_parser(argv=None):
     return parser
 
 
+def _compile_notice(command):
+    """Say once, on stderr, that the first run compiles the numba kernels, and where they go."""
+    if command not in ("train", "evaluate", "active-learn", "demo"):
+        return
+    try:
+        from .._kernels import cache_dir
+
+        where = cache_dir()
+    except Exception:  # never let the notice itself break a command
+        return
+    if where is None or os.path.isdir(where) and any(
+            f.endswith(".nbi") for f in os.listdir(where)):
+        return
+    print(f"birank: first run: compiling numba kernels (about a minute, once); the "
+          f"compiled code is cached in {where}", file=sys.stderr)
+
+
 def main(argv=None):
     parser = build_parser(argv)
     args = parser.parse_args(argv)
+    debug = args.traceback or os.environ.get("BIRANK_DEBUG", "") not in ("", "0")
+    if not getattr(args, "quiet", False) and not getattr(args, "json", False):
+        _compile_notice(args.command)
     try:
         result = args.func(args)
+    except BrokenPipeError:  # `birank predict ... | head`: the reader left; not an error
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, AttributeError, ValueError):
+            pass
+        return 141
     except (UserError, ValueError, TypeError, OSError) as exc:
         # ValueError/TypeError raised by our validators carry a message naming the
         # argument, and our file errors (OSError) name the file; show them as is.
+        if debug:
+            raise
         print(f"birank {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
+        if debug:
+            raise
         print(f"birank {args.command}: interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:
+        if debug:
+            raise
+        print(f"birank {args.command}: internal error: {type(exc).__name__}: {exc}\n"
+              "(run again with `birank --traceback ...` or BIRANK_DEBUG=1 for the "
+              "traceback, and please report it)", file=sys.stderr)
+        return 1
     return int(result or 0)
 
 

@@ -21,47 +21,103 @@ def add_duplicates_option(parser):
              "or keep the last one")
 
 
-def read_data(path, n_features=None, with_groups=True, duplicates="error", quiet=True,
-              require_features=False):
-    """Read a LIBSVM/SVMlight file -> (X, y, groups or None).
+def add_input_options(parser, n_features=True):
+    """The data-file options shared by train, predict, evaluate and active-learn."""
+    g = parser.add_argument_group(
+        "input files",
+        "Data files may be LIBSVM/SVMlight, CSV/TSV (with or without a header), .npz "
+        "(arrays X, y[, qid]) or .npy (2-D, label column first), plain or gzip/bzip2/xz; "
+        "'-' reads standard input; FIFOs are read as streams. The format is sniffed from "
+        "the content.")
+    g.add_argument("--format", default="auto",
+                   choices=("auto", "libsvm", "csv", "tsv", "npz", "npy"),
+                   help="input format (default: auto, sniffed from the content)")
+    g.add_argument("--zero-based", default="auto", choices=("auto", "yes", "no"),
+                   help="LIBSVM index base: auto (default; scikit-learn's rule: one-based "
+                        "unless index 0 occurs), yes (0-based) or no (1-based)")
+    g.add_argument("--label-column", default=None, metavar="COL",
+                   help="CSV/TSV/.npy: label column, a header name or a 0-based number "
+                        "(default: a column named label/y/target/relevance/rel, else the first)")
+    g.add_argument("--qid-column", default=None, metavar="COL",
+                   help="CSV/TSV: query id column, a header name or a 0-based number "
+                        "(default: a column named qid/query/query_id/group, else none)")
+    if n_features:
+        g.add_argument("--n-features", type=int, default=None, metavar="D",
+                       help="number of features; a larger index is an error naming its line "
+                            "(default: the largest index in the file)")
+    add_duplicates_option(g)
 
-    Groups come from ``qid:`` tokens or a ``<path>.query`` file when present.
-    Big files show parsing progress on stderr unless ``quiet``. With
-    ``require_features`` a file whose rows are all empty (labels only) is refused.
+
+def _opt(args, name, default=None):
+    return getattr(args, name, default) if args is not None else default
+
+
+def read_data(path, n_features=None, with_groups=True, duplicates="error", quiet=True,
+              require_features=False, args=None, check_memory=False):
+    """Read a data file -> (X, y, groups or None).
+
+    LIBSVM groups come from ``qid:`` tokens or a ``<path>.query`` file when
+    present; CSV groups from ``--qid-column``. Big files show parsing progress on
+    stderr unless ``quiet``. With ``require_features`` a file whose rows are all
+    empty (labels only) is refused; with ``check_memory`` a feature count whose
+    dense vectors would not fit in memory is refused before any fit allocates them.
     """
-    from ..datasets._svmlight import load_svmlight_bytes, read_bytes, read_query_file
+    from ..datasets._formats import check_feature_memory, load_table, read_source, \
+        widest_row_line
+    from ..datasets._svmlight import read_query_file
 
     path = os.fspath(path)
-    if os.path.isdir(path):
-        raise UserError(f"{path} is a directory, not a data file")
-    if not os.path.exists(path):
-        raise UserError(f"no such file: {path}")
-    if not os.access(path, os.R_OK):
-        raise UserError(f"cannot read {path}: permission denied")
+    name = "<stdin>" if path == "-" else path
+    if n_features is None:
+        n_features = _opt(args, "n_features")
+    if n_features is not None and n_features < 1:
+        raise UserError(f"--n-features must be a positive integer; got {n_features}")
+    try:
+        data = read_source(path)
+    except OSError as exc:
+        raise UserError(str(exc)) from None
     progress = None
-    if not quiet and os.path.getsize(path) >= _PROGRESS_BYTES:
+    if not quiet and len(data) >= _PROGRESS_BYTES:
         from .._progress import Progress
 
-        progress = _ByteProgress(Progress(f"reading {os.path.basename(path)}"))
+        progress = _ByteProgress(Progress(f"reading {os.path.basename(name)}"))
     try:
-        X, y, qid = load_svmlight_bytes(read_bytes(path), path, n_features,
-                                        duplicates=duplicates, progress=progress)
+        X, y, qid, fmt = load_table(
+            data, name, fmt=_opt(args, "format", "auto"),
+            zero_based=_opt(args, "zero_based", "auto"), n_features=n_features,
+            duplicates=_opt(args, "duplicates", duplicates),
+            label_column=_opt(args, "label_column"), qid_column=_opt(args, "qid_column"),
+            progress=progress)
     except ValueError as exc:
         raise loader_error(exc) from None
     if require_features and (X.shape[1] == 0 or X.nnz == 0):
-        raise UserError(f"{path}: the file has labels but no features (every row is "
+        raise UserError(f"{name}: the file has labels but no features (every row is "
                         "empty); nothing to learn from or to score")
+    if check_memory and X.shape[1]:
+        line = widest_row_line(data, X) if fmt == "libsvm" else None
+        where = (f"{name}, line {line} (its feature index is the largest): " if line
+                 else f"{name}: ")
+        try:
+            check_feature_memory(X.shape[1], where,
+                                 hint=" (--n-features D refuses lines with larger indices)")
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
     if not with_groups:
         return X, y, None
-    if qid is None and os.path.exists(path + ".query"):
-        qid = read_query_file(path + ".query", n_rows=X.shape[0])
+    if qid is None and path != "-" and os.path.isfile(path + ".query"):
+        try:
+            qid = read_query_file(path + ".query", n_rows=X.shape[0])
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
     return X, y, qid
 
 
 def loader_error(exc):
     """A loader's ValueError as a UserError, its advice in the CLI's words."""
-    return UserError(str(exc).replace("pass duplicates='sum' or 'last' to accept such files",
-                                      "use --duplicates sum or --duplicates last"))
+    text = str(exc).replace("pass duplicates='sum' or 'last' to accept such files",
+                            "use --duplicates sum or --duplicates last")
+    text = text.replace("pass zero_based=True for 0-based files", "use --zero-based yes")
+    return UserError(text)
 
 
 class _ByteProgress:
@@ -111,23 +167,49 @@ def coerce_int_params(model, params):
     return model
 
 
+def _special(path):
+    """True for a FIFO or a device: written through, never replaced by a file."""
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+
+
 def check_output(path, force):
-    """Refuse an output path that exists (without ``force``) or is a directory."""
+    """Refuse an output path that exists (without ``force``) or is a directory.
+
+    FIFOs and devices (``/dev/stdout``, a named pipe) are written through and
+    need no ``--force``; a symbolic link is followed (its target is written).
+    """
     if path in (None, "-"):
         return
     if os.path.isdir(path):
         raise UserError(f"{path} is a directory; give a file name for the output")
-    if os.path.exists(path) and not force:
+    if _special(path):
+        return
+    if os.path.lexists(path) and not force:
         raise UserError(f"{path} exists; use --force to overwrite it")
-    parent = os.path.dirname(os.path.abspath(path))
+    parent = os.path.dirname(os.path.abspath(os.path.realpath(path)))
     if not os.path.isdir(parent):
         raise UserError(f"cannot write {path}: folder {parent} does not exist")
+    if not os.access(parent, os.W_OK):
+        raise UserError(f"cannot write {path}: folder {parent} is not writable")
+
+
+def stdout_or_error():
+    """``sys.stdout``, or a clear error when standard output is closed (``>&-``)."""
+    if sys.stdout is None:
+        raise UserError("standard output is closed; give an output file with -o FILE")
+    return sys.stdout
 
 
 def write_output(path, text, force):
     """Write ``text`` to ``path`` atomically (``-`` or None: standard output)."""
     if path in (None, "-"):
-        sys.stdout.write(text)
+        stdout_or_error().write(text)
         return
     from ..model_io import atomic_write_text
 
@@ -135,7 +217,95 @@ def write_output(path, text, force):
     atomic_write_text(path, text, overwrite=force)
 
 
-def open_output(path, force):
-    """A new file opened for writing; an existing one only with ``force``."""
-    check_output(path, force)
-    return open(path, "w")
+class heartbeat:
+    """Context manager: for fits without progress of their own, a line on stderr every few
+    seconds saying the work is still going (the CLI's progress for e.g. ``pruned``)."""
+
+    def __init__(self, label, enabled=True, every=5.0):
+        self.label, self.enabled, self.every = label, enabled and sys.stderr is not None, every
+
+    def __enter__(self):
+        if self.enabled:
+            import threading
+            import time
+
+            self._stop = threading.Event()
+            t0 = time.perf_counter()
+
+            def beat():
+                while not self._stop.wait(self.every):
+                    print(f"{self.label}: still fitting, {time.perf_counter() - t0:.0f}s",
+                          file=sys.stderr, flush=True)
+
+            self._thread = threading.Thread(target=beat, daemon=True)
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        if self.enabled:
+            self._stop.set()
+            self._thread.join()
+        return False
+
+
+def _scan_indices(path, duplicates):
+    """(smallest, largest) feature index of a LIBSVM file, streamed; (None, None) if no feature."""
+    from ..datasets import iter_svmlight_chunks
+
+    lo = hi = None
+    for X, _ in iter_svmlight_chunks(path, 50_000, 2**31 - 1, zero_based=True,
+                                     duplicates=duplicates):
+        if X.nnz:
+            a, b = int(X.indices.min()), int(X.indices.max())
+            lo = a if lo is None else min(lo, a)
+            hi = b if hi is None else max(hi, b)
+    return lo, hi
+
+
+def resolve_stream_layout(path, args, zero_based_hint=None, n_features=None):
+    """``(zero_based, n_features)`` for streaming ``path`` in chunks, or None when it cannot be
+    streamed (standard input, a FIFO, or not LIBSVM): such input is read whole instead.
+
+    ``--zero-based auto`` uses ``zero_based_hint`` (the base a model was trained with) when
+    given, else scans the file once (scikit-learn's rule: 0-based iff index 0 occurs).
+    """
+    import stat
+
+    from ..datasets._formats import sniff_format
+    from ..datasets._svmlight import _open_stream
+
+    if path == "-" or _opt(args, "format", "auto") not in ("auto", "libsvm"):
+        return None
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise UserError(f"no such file: {path}") from None
+    if not stat.S_ISREG(st.st_mode):
+        if stat.S_ISDIR(st.st_mode):
+            raise UserError(f"{path} is a directory, not a data file")
+        return None
+    try:
+        stream, raw = _open_stream(path)
+        with raw, stream:
+            head = stream.read(65536)
+    except PermissionError:
+        raise UserError(f"cannot read {path}: permission denied") from None
+    except (OSError, EOFError) as exc:
+        raise UserError(f"{path}: cannot decompress ({exc})") from None
+    if _opt(args, "format", "auto") == "auto" and sniff_format(head) != "libsvm":
+        return None
+    if _opt(args, "label_column") is not None or _opt(args, "qid_column") is not None:
+        raise UserError(f"{path} (read as libsvm): --label-column/--qid-column apply to "
+                        "CSV, TSV and .npy input")
+    zb = {"yes": True, "no": False}.get(_opt(args, "zero_based", "auto"), zero_based_hint)
+    n_features = n_features if n_features is not None else _opt(args, "n_features")
+    if zb is None or n_features is None:
+        try:
+            lo, hi = _scan_indices(path, _opt(args, "duplicates", "error"))
+        except ValueError as exc:
+            raise loader_error(exc) from None
+        if zb is None:
+            zb = lo == 0
+        if n_features is None:
+            n_features = max(1, 0 if hi is None else hi + (1 if zb else 0))
+    return bool(zb), int(n_features)

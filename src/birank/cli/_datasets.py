@@ -36,11 +36,15 @@ def register(subparsers):
         description="PATH_OR_NAME is a LIBSVM/SVMlight file (plain, .gz, .bz2, .xz), a "
                     "bundled dataset name, or a cached LIBSVM dataset name.",
     )
-    pi.add_argument("target", metavar="PATH_OR_NAME")
-    pi.add_argument("--data-home", default=None)
-    pi.add_argument("--zero-based", action="store_true", help="indices start at 0")
-    pi.add_argument("--duplicates", default="error", choices=("error", "sum", "last"),
-                    help="what to do with an index repeated in a row")
+    pi.add_argument("target", metavar="PATH_OR_NAME",
+                    help="data file (any format `birank train` reads; '-': standard input) "
+                         "or dataset name")
+    pi.add_argument("--data-home", default=None,
+                    help="cache folder (default $BIRANK_DATA or ~/.cache/birank)")
+    pi.add_argument("--json", action="store_true", help="print one JSON object")
+    from ._common import add_input_options
+
+    add_input_options(pi, n_features=False)
     pi.set_defaults(func=_info)
 
 
@@ -80,6 +84,16 @@ def _list(args):
     return 0
 
 
+def _did_you_mean(name):
+    import difflib
+
+    from ..datasets import BUNDLED, LIBSVM_DATASETS
+
+    close = difflib.get_close_matches(name, list(BUNDLED) + list(LIBSVM_DATASETS), n=1,
+                                      cutoff=0.6)
+    return f" Did you mean {close[0]!r}?" if close else ""
+
+
 def _fetch(args):
     from ..datasets import download_libsvm
 
@@ -88,6 +102,8 @@ def _fetch(args):
                                 subset=args.subset, refresh=args.refresh, verbose=True)
     except ConnectionError as exc:
         raise UserError(str(exc)) from None
+    except ValueError as exc:
+        raise UserError(f"{exc}{_did_you_mean(args.name)}") from None
     for part, path in paths.items():
         print(f"{part}: {path} ({_fmt_bytes(os.path.getsize(path))})")
     return 0
@@ -117,16 +133,12 @@ def summarize(X, y, groups=None):
 
 def _info(args):
     from ..datasets import BUNDLED, LIBSVM_DATASETS, get_data_home, load_bundled
-    from ..datasets._svmlight import load_svmlight_bytes, read_bytes, read_query_file
-
     target = args.target
     groups = None
-    if os.path.exists(target):
-        X, y, groups = load_svmlight_bytes(
-            read_bytes(target), target, zero_based=args.zero_based, duplicates=args.duplicates
-        )
-        if groups is None and os.path.exists(target + ".query"):
-            groups = read_query_file(target + ".query", n_rows=X.shape[0])
+    if target == "-" or os.path.exists(target):
+        from ._common import read_data
+
+        X, y, groups = read_data(target, args=args)
         title = target
     elif target in BUNDLED:
         out = load_bundled(target)
@@ -148,8 +160,21 @@ def _info(args):
     else:
         raise UserError(
             f"{target!r} is neither an existing file nor a dataset name "
-            "(see `birank datasets list`)."
+            f"(see `birank datasets list`).{_did_you_mean(target)}"
         )
+    if args.json:
+        import json
+
+        import numpy as np
+
+        values, counts = np.unique(y, return_counts=True)
+        doc = {"source": title, "rows": int(X.shape[0]), "features": int(X.shape[1]),
+               "nnz": int(X.nnz) if hasattr(X, "nnz") else int(np.count_nonzero(X)),
+               "labels": ({f"{v:g}": int(c) for v, c in zip(values, counts)}
+                          if len(values) <= 20 else {"distinct": int(len(values))}),
+               "groups": None if groups is None else int(len(np.unique(groups)))}
+        print(json.dumps(doc))
+        return 0
     print(title)
     for line in summarize(X, y, groups):
         print("  " + line)

@@ -1,31 +1,89 @@
-"""``birank predict``: score a LIBSVM/SVMlight file with a saved model, one score a line."""
+"""``birank predict``: score a data file with a saved model, one score a line.
+
+A LIBSVM file on disk is scored in chunks of rows (memory: one chunk, not the
+file); other inputs (CSV, .npz, standard input, FIFOs) are read whole.
+"""
 
 from __future__ import annotations
 
 
 def register(subparsers):
-    from ._common import add_duplicates_option
+    from ._common import add_input_options
 
     p = subparsers.add_parser(
-        "predict", help="score a LIBSVM/SVMlight file with a saved model",
-        description="Write one score per line (higher = ranked higher), in file order.")
+        "predict", help="score a data file with a saved model",
+        description="Write one score per line (higher = ranked higher), in file order. "
+                    "LIBSVM files are scored in chunks (bounded memory).")
     p.add_argument("model", metavar="MODEL", help="model file written by `birank train`")
-    p.add_argument("data_file", metavar="DATA", help="LIBSVM/SVMlight file to score")
+    p.add_argument("data_file", metavar="DATA",
+                   help="data file to score (LIBSVM, CSV/TSV, .npz, .npy; '-': standard input)")
     p.add_argument("-o", "--output", default="-", help="scores file (default: stdout)")
     p.add_argument("--force", action="store_true", help="overwrite the output file")
-    add_duplicates_option(p)
+    p.add_argument("--chunk-size", type=int, default=50_000, metavar="ROWS",
+                   help="rows scored at a time (default: 50000)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress output")
+    add_input_options(p, n_features=False)
     p.set_defaults(func=run)
 
 
-def run(args):
-    from ..model_io import load_model
-    from ._common import check_output, read_data, write_output
+def _chunks(args, n_features, zero_based_hint):
+    """Score-ready ``X`` blocks of the data file, streamed when it is a LIBSVM file."""
+    from ._common import read_data, resolve_stream_layout
 
+    layout = resolve_stream_layout(args.data_file, args, zero_based_hint, n_features)
+    if layout is None:
+        X, _, _ = read_data(args.data_file, with_groups=False, quiet=args.quiet, args=args)
+        yield X
+        return
+    from ..datasets import iter_svmlight_chunks
+    from ._common import loader_error
+
+    zero_based, width = layout
+    try:
+        for X, _ in iter_svmlight_chunks(args.data_file, args.chunk_size, width,
+                                         zero_based=zero_based, duplicates=args.duplicates):
+            yield X
+    except ValueError as exc:
+        msg = str(exc)
+        if "exceeds n_features" in msg:
+            msg += f" (the model in {args.model} was trained on {width} features)"
+        raise loader_error(ValueError(msg)) from None
+
+
+def run(args):
+    import os
+    import sys
+
+    from ..model_io import load_model
+    from . import UserError
+    from ._common import check_output, stdout_or_error
+
+    if args.chunk_size < 1:
+        raise UserError("--chunk-size must be positive")
     check_output(args.output, args.force)  # before the work, not after it
+    if args.output in (None, "-"):
+        stdout_or_error()
     model = load_model(args.model)
-    X, _, _ = read_data(args.data_file, with_groups=False, duplicates=args.duplicates,
-                        quiet=args.quiet)
-    scores = model.decision_function(X)
-    write_output(args.output, "".join(f"{s:.12g}\n" for s in scores), args.force)
+    hint = (model.doc.get("extra") or {}).get("zero_based")
+    out, tmp = None, None
+    try:
+        if args.output in (None, "-"):
+            out = sys.stdout
+        else:
+            from ..model_io import open_for_write
+
+            out, tmp = open_for_write(args.output, overwrite=args.force)
+        for X in _chunks(args, model.n_features, hint):
+            scores = model.decision_function(X)
+            out.write("".join(f"{s:.12g}\n" for s in scores.tolist()))
+        if tmp is not None:
+            from ..model_io import finish_write
+
+            finish_write(out, tmp, args.output, overwrite=args.force)
+            tmp = None
+    finally:
+        if tmp is not None:  # an error or Ctrl-C: no half-written scores file
+            out.close()
+            if os.path.exists(tmp):
+                os.unlink(tmp)
     return 0

@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
 
 # paper name on the command line -> experiment module (add_arguments, run)
+# (run writes into ``args.output``; this wrapper makes it write into a staging folder first,
+# then moves the files into place: never over existing files without --force, quick runs
+# under ``*-quick.*`` names with stamped figures, no machine paths in the text files)
 EXPERIMENTS = {
     "shen-lin": ("birank.experiments.shen_lin",
                  "Shen & Lin: active sampling of pairs and points (ASRankSVM, ASCRC)"),
@@ -35,12 +44,139 @@ def register(subparsers, full=True):
         if not full:
             papers.add_parser(name, help=help_text, description=help_text)
             continue
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:  # an experiment not written yet
-            if exc.name == module_name:
-                continue
-            raise
+        module = importlib.import_module(module_name)
         sub = papers.add_parser(name, help=help_text, description=help_text)
         module.add_arguments(sub)
-        sub.set_defaults(func=module.run)
+        _add_safety_options(sub)
+        sub.set_defaults(func=functools.partial(_run_safely, name, module))
+
+
+#: paper -> stem of its main report (``<stem>.md``), to refuse early instead of after a run
+REPORT_STEM = {"shen-lin": "shen-lin", "gultekin": "gultekin-paisley", "donmez": "donmez",
+               "khalid": "khalid", "lin-jan-lin": "lin-jan-lin"}
+QUICK_MARK = "QUICK RUN - a smoke test, not the paper's protocol"
+
+
+def _add_safety_options(sub):
+    """--force, --skip-missing, and the birank data folder as --data-dir's default."""
+    actions = {a.dest: a for a in sub._actions}
+    sub.add_argument("--force", action="store_true",
+                     help="overwrite existing result files in --output (default: refuse)")
+    if "skip_missing" not in actions:
+        sub.add_argument("--skip-missing", action="store_true",
+                         help="exit 0 even when data sets were missing (they are listed in the "
+                              "report)")
+    action = actions.get("data_dir")
+    if action is not None:
+        action.default = None
+        action.help = ("folder holding the data sets (default: the birank data folder, "
+                       "$BIRANK_DATA or ~/.cache/birank; see `birank datasets list`); sets "
+                       "bundled with birank need nothing")
+
+
+def _quick_name(name):
+    """``khalid-fig1.png`` -> ``khalid-fig1-quick.png``; names saying quick stay as they are."""
+    if "quick" in name:
+        return name
+    stem, dot, ext = name.rpartition(".")
+    return f"{stem}-quick.{ext}" if dot else f"{name}-quick"
+
+
+def _scrub(text, replacements):
+    for old, new in replacements:
+        if old:
+            text = text.replace(old, new)
+    return text
+
+
+def _run_safely(paper, module, args):
+    """Run ``module.run`` into a staging folder, then move its files into ``--output``."""
+    from ..datasets import get_data_home
+    from ..exceptions import UserError
+    from ..experiments import _report
+
+    quick = bool(getattr(args, "quick", False))
+    force = bool(args.force)
+    out = Path(args.output)
+    stem = getattr(args, "stem", None) or REPORT_STEM.get(paper, paper)
+    main = out / (f"{_quick_name(stem)}.md" if quick else f"{stem}.md")
+    if main.exists() and not force:
+        raise UserError(f"{main} exists; pass --force to overwrite it, or --output another "
+                        "folder" + ("" if quick else " (or --quick for a smoke run, written "
+                                    "as *-quick.*)") + ".")
+    if hasattr(args, "data_dir") and args.data_dir is None:
+        args.data_dir = get_data_home()
+    data_dir = getattr(args, "data_dir", None)
+    stage = Path(tempfile.mkdtemp(prefix=f"birank-reproduce-{paper}-"))
+    args.output = str(stage)
+    _report.QUICK_MARK = QUICK_MARK if quick else None
+    try:
+        result = module.run(args)
+    except BaseException:
+        if any(stage.iterdir()):
+            print(f"birank reproduce {paper}: partial results are in {stage}", file=sys.stderr)
+        else:
+            shutil.rmtree(stage, ignore_errors=True)
+        raise
+    finally:
+        _report.QUICK_MARK = None
+        args.output = str(out)
+    files = sorted(p for p in stage.rglob("*") if p.is_file())
+    names = {p.relative_to(stage).as_posix(): p.relative_to(stage).as_posix() for p in files}
+    if quick:
+        names = {k: "/".join(k.split("/")[:-1] + [_quick_name(k.split("/")[-1])])
+                 for k in names}
+    clashes = [n for n in names.values() if (out / n).exists()]
+    if clashes and not force:
+        raise UserError(f"would overwrite {', '.join(clashes)} in {out}; nothing was written "
+                        f"(the new results are in {stage}); pass --force to overwrite.")
+    # machine paths out of the text files: the staging folder, the data folder, the home
+    replacements = [(str(stage) + os.sep, ""), (str(stage), ".")]
+    if data_dir:
+        for form in {str(data_dir), os.path.abspath(str(data_dir))}:
+            replacements.append((form.rstrip(os.sep) + os.sep, "DATA_DIR/"))
+            replacements.append((form.rstrip(os.sep), "DATA_DIR"))
+    if quick:
+        replacements += [(old.split("/")[-1], new.split("/")[-1])
+                         for old, new in names.items() if old != new]
+    replacements.append((os.path.expanduser("~"), "~"))
+    out.mkdir(parents=True, exist_ok=True)
+    for old, new in names.items():
+        src, dst = stage / old, out / new
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        if src.suffix in (".md", ".json", ".txt", ".csv"):
+            text = _scrub(src.read_text(), replacements)
+            tmp = dst.with_name(f".{dst.name}.{os.getpid()}.tmp")
+            tmp.write_text(text)
+            os.replace(tmp, dst)
+        else:
+            shutil.copyfile(src, dst)
+    shutil.rmtree(stage, ignore_errors=True)
+    print(f"birank reproduce {paper}: wrote {len(names)} file(s) to {out}"
+          + (" (quick run: *-quick.* names)" if quick else ""), file=sys.stderr)
+    # modules with their own check (khalid, donmez) stopped before running, or were told
+    # --skip-missing; for the others, a set they skipped is an error after the fact
+    own_check = hasattr(module, "missing_sets") or hasattr(module, "missing_data")
+    missing = [] if own_check else _missing_in(
+        out / names.get(f"{stem}.json", _quick_name(f"{stem}.json") if quick else f"{stem}.json"))
+    if missing and not getattr(args, "skip_missing", False):
+        raise UserError(f"data not found for {', '.join(missing)} (under {data_dir}); those "
+                        "parts were skipped. Get them with `birank datasets fetch NAME "
+                        "--data-home DIR` or give their folder with --data-dir; "
+                        "--skip-missing accepts the partial run.")
+    return result
+
+
+def _missing_in(json_path):
+    """Data sets a run recorded as missing (keys ``missing`` / ``missing_datasets``)."""
+    import json
+
+    try:
+        doc = json.loads(Path(json_path).read_text())
+    except (OSError, ValueError):
+        return []
+    found = []
+    for key in ("missing", "missing_datasets"):
+        for item in doc.get(key) or []:
+            found.append(item[0] if isinstance(item, (list, tuple)) else str(item))
+    return found

@@ -1,8 +1,9 @@
-"""``birank train``: fit a ranker on a LIBSVM/SVMlight file and save it as JSON."""
+"""``birank train``: fit a ranker on a data file and save it as JSON."""
 
 from __future__ import annotations
 
-import inspect
+import hashlib
+import json
 import os
 import pickle
 import sys
@@ -10,40 +11,43 @@ import time
 from pathlib import Path
 
 from . import UserError
-from ._common import add_duplicates_option, check_output, coerce_int_params, parse_params, read_data
+from ._common import (add_input_options, check_output, coerce_int_params, parse_params,
+                      read_data)
 
 
 def register(subparsers):
     from .._registry import MODELS
 
     p = subparsers.add_parser(
-        "train", help="fit a ranker on a LIBSVM/SVMlight file",
+        "train", help="fit a ranker on a data file (LIBSVM, CSV, .npz, ...)",
         description="Fit a ranker and save it (JSON). Per-query pairs are used when the "
-                    "file has qid: fields (disable with --no-groups).")
-    p.add_argument("train_file", metavar="TRAIN", help="LIBSVM/SVMlight file (.gz/.bz2/.xz ok)")
+                    "file has qid: fields or a query column (disable with --no-groups).")
+    p.add_argument("train_file", metavar="TRAIN",
+                   help="data file (LIBSVM/SVMlight, CSV/TSV, .npz, .npy; .gz/.bz2/.xz ok; "
+                        "'-' for standard input)")
     p.add_argument("-m", "--model", default="ranksvm", choices=list(MODELS),
                    help="ranker to fit (default: ranksvm)")
     p.add_argument("-o", "--output", required=True, metavar="MODEL",
                    help="model file to write ('-': standard output)")
-    p.add_argument("-c", "--C", type=float, default=None, help="regularization trade-off C")
+    p.add_argument("-c", "--C", type=float, default=None,
+                   help="regularization trade-off C (default: the model's)")
     p.add_argument("--seed", type=int, default=None,
                    help="random_state for sampling methods (ignored, with a note, by "
-                        "deterministic ones such as ranksvm)")
+                        "deterministic ones such as ranksvm; default: the model's)")
     p.add_argument("--param", action="append", metavar="KEY=VALUE",
                    help="any other estimator parameter, e.g. --param loss=hinge (repeatable)")
-    p.add_argument("--no-groups", action="store_true", help="ignore qid: fields")
+    p.add_argument("--no-groups", action="store_true", help="ignore qid: fields / query ids")
     p.add_argument("--force", action="store_true", help="overwrite MODEL if it exists")
-    add_duplicates_option(p)
-    p.add_argument("-q", "--quiet", action="store_true", help="no progress output")
+    p.add_argument("--json", action="store_true",
+                   help="print a JSON summary of the run on standard output")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress or notes on stderr")
+    add_input_options(p)
     online = p.add_argument_group(
         "online models (cbr, cbr-diag, oam, adaoam, ...)",
-        "Online models stream the file in chunks of rows (bounded memory) through "
-        "partial_fit, in file order.")
+        "Online models stream a LIBSVM file in chunks of rows (bounded memory) through "
+        "partial_fit, in file order. --checkpoint/--resume apply to them only.")
     online.add_argument("--chunk-size", type=int, default=10_000, metavar="ROWS",
                         help="rows per chunk (default: 10000)")
-    online.add_argument("--n-features", type=int, default=None, metavar="D",
-                        help="number of features; without it the file is scanned once first "
-                             "(a chunk need not show the largest index)")
     online.add_argument("--classes", default=None, metavar="NEG,POS",
                         help="the two label values, when the first chunk holds only one")
     online.add_argument("--checkpoint", default=None, metavar="FILE",
@@ -51,20 +55,38 @@ def register(subparsers):
     online.add_argument("--checkpoint-every", type=int, default=10, metavar="K",
                         help="chunks between two checkpoints (default: 10)")
     online.add_argument("--resume", action="store_true",
-                        help="continue from --checkpoint FILE instead of starting over")
+                        help="continue from --checkpoint FILE; refused when the training file's "
+                             "consumed part or the options differ from the checkpoint's "
+                             "(--force: continue with the new options, with a warning)")
     p.set_defaults(func=run)
+
+
+def _check_saveable(model, name):
+    """Refuse before training a model that could not be written as a JSON model file."""
+    kernel = model.get_params().get("kernel")
+    if kernel not in (None, "linear"):
+        raise UserError(f"model {name!r} with kernel={kernel!r} has no linear coefficients, so "
+                        "it cannot be saved as a model file; train it from Python "
+                        "(birank.PrunedRankSVM) or use kernel='linear'")
 
 
 def run(args):
     import inspect
 
     from .._registry import make_model
-    from ..model_io import save_model
 
     params = parse_params(args.param)
     if args.C is not None:
+        if "C" in params and params["C"] != args.C:
+            raise UserError(f"-c/--C {args.C:g} and --param C={params['C']!r} disagree; give "
+                            "C once")
         params["C"] = args.C
-    model = make_model(args.model, **params)
+    if args.seed is not None and "random_state" in params:
+        raise UserError("--seed and --param random_state=... both given; give one")
+    try:
+        model = make_model(args.model, **params)
+    except (ValueError, TypeError) as exc:
+        raise UserError(f"--param: {exc}") from None
     coerce_int_params(model, params)
     if args.seed is not None:
         if "random_state" in model.get_params():
@@ -74,48 +96,102 @@ def run(args):
                   file=sys.stderr)
     if "verbose" in model.get_params() and "verbose" not in params:
         model.set_params(verbose=not args.quiet)  # progress on in the CLI
+    _check_saveable(model, args.model)
     check_output(args.output, args.force)
     from ..online._stream import StreamRanker
 
     # one-pass learners stream the file in chunks; the chunked batch methods
     # (BBR, LCBR, CombinedRanking: OnlineRankerMixin too) fit the whole file, since
-    # CombinedRanking's partial_fit runs n_iter more steps per chunk
+    # CombinedRanking's partial_fit runs max_iter more steps per chunk
     if isinstance(model, StreamRanker):
-        return _run_stream(model, args)
-    X, y, groups = read_data(args.train_file, with_groups=not args.no_groups,
-                             duplicates=args.duplicates, quiet=args.quiet,
-                             require_features=True)
+        return _run_stream(model, args, params)
+    if args.checkpoint or args.resume:
+        raise UserError(f"--checkpoint/--resume apply to online models only; {args.model!r} "
+                        "is fitted in one go (its fit is not resumable)")
+    X, y, groups = read_data(args.train_file, with_groups=not args.no_groups, quiet=args.quiet,
+                             require_features=True, args=args, check_memory=True)
     t0 = time.perf_counter()
-    if groups is not None:
-        if "groups" not in inspect.signature(model.fit).parameters:
-            raise UserError(f"model {args.model!r} does not support per-query pairs; "
-                            "use --no-groups or --model ranksvm")
-        model.fit(X, y, groups=groups)
-    else:
-        model.fit(X, y)
+    from ._common import heartbeat
+
+    with heartbeat(f"train {args.model}", enabled=not args.quiet
+                   and "verbose" not in model.get_params()):
+        if groups is not None:
+            if "groups" not in inspect.signature(model.fit).parameters:
+                raise UserError(f"model {args.model!r} does not support per-query pairs; "
+                                "use --no-groups or --model ranksvm")
+            model.fit(X, y, groups=groups)
+        else:
+            model.fit(X, y)
     seconds = time.perf_counter() - t0
-    save_model(model, args.output, overwrite=args.force,
-               extra={"train_file": str(args.train_file), "fit_seconds": seconds,
-                      "n_samples": X.shape[0]})
-    if not args.quiet:
-        print(f"trained {args.model} on {X.shape[0]} rows x {X.shape[1]} features in "
-              f"{seconds:.3f}s -> {args.output}", file=sys.stderr)
+    _save(model, args, {"fit_seconds": seconds, "n_samples": X.shape[0],
+                        "n_features": X.shape[1], "groups": groups is not None})
     return 0
 
 
-CHECKPOINT_FORMAT = "birank-checkpoint/1"
+def _save(model, args, info):
+    from ..model_io import save_model
+
+    extra = {"train_file": str(args.train_file), **{k: v for k, v in info.items()
+                                                    if k in ("fit_seconds", "n_samples",
+                                                             "chunk_size")}}
+    if getattr(args, "_zero_based_used", None) is not None:
+        extra["zero_based"] = args._zero_based_used
+    save_model(model, args.output, overwrite=args.force, extra=extra)
+    summary = {"model": args.model, "output": args.output, **info}
+    if args.json:
+        if args.output == "-":
+            raise UserError("--json and -o - both write to standard output; give -o FILE")
+        print(json.dumps(summary))
+    elif not args.quiet:
+        chunks = (f" ({info['chunks']} chunks of <= {info['chunk_size']})"
+                  if "chunks" in info else "")
+        print(f"trained {args.model} on {info['n_samples']} rows x {info['n_features']} "
+              f"features{chunks} in {info['fit_seconds']:.3f}s -> {args.output}",
+              file=sys.stderr)
+
+
+CHECKPOINT_FORMAT = "birank-checkpoint/2"
 
 
 def _save_checkpoint(path, state):
-    """Pickle ``state`` to ``path`` atomically (write a temporary file, then rename)."""
+    """Pickle ``state`` to ``path`` atomically; no temporary file survives an error or Ctrl-C."""
     path = Path(path)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as fh:
-        pickle.dump(state, fh, protocol=pickle.HIGHEST_PROTOCOL)
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "wb") as fh:
+            pickle.dump(state, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
 
 
-def _load_checkpoint(path, args):
+def _check_checkpoint_path(path):
+    """``--checkpoint FILE`` must be a writable file path: checked before any work."""
+    p = Path(path)
+    if p.is_dir():
+        raise UserError(f"--checkpoint {path} is a directory; give a file name")
+    parent = p.resolve().parent
+    if not parent.is_dir():
+        raise UserError(f"--checkpoint {path}: folder {parent} does not exist")
+    if not os.access(parent, os.W_OK):
+        raise UserError(f"--checkpoint {path}: folder {parent} is not writable")
+
+
+def _options(args, params):
+    """What a resumed run must share with the run that wrote the checkpoint."""
+    return {"model": args.model, "params": {k: repr(v) for k, v in sorted(params.items())},
+            "seed": args.seed, "chunk_size": args.chunk_size, "classes": args.classes,
+            "duplicates": args.duplicates, "zero_based": args.zero_based,
+            "n_features": args.n_features}
+
+
+def _file_identity(path):
+    st = os.stat(path)
+    return {"path": os.path.abspath(path), "size": st.st_size, "mtime_ns": st.st_mtime_ns}
+
+
+def _load_checkpoint(path, args, params):
     if not Path(path).is_file():
         raise UserError(f"--resume: no checkpoint file {path}")
     with open(path, "rb") as fh:
@@ -124,13 +200,29 @@ def _load_checkpoint(path, args):
         except Exception as exc:  # a truncated or foreign file
             raise UserError(f"--resume: {path} is not a birank checkpoint ({exc})") from None
     if not isinstance(state, dict) or state.get("format") != CHECKPOINT_FORMAT:
-        raise UserError(f"--resume: {path} is not a birank checkpoint")
-    expected = {"model": args.model, "train_file": os.path.abspath(args.train_file),
-                "chunk_size": args.chunk_size}
-    for key, value in expected.items():
-        if state[key] != value:
-            raise UserError(f"--resume: the checkpoint {path} was made with {key}="
-                            f"{state[key]!r}, not {value!r}")
+        raise UserError(f"--resume: {path} is not a birank checkpoint of this version")
+    now = _options(args, params)
+    diff = [k for k in now if state["options"].get(k) != now[k]]
+    if diff:
+        what = "; ".join(f"{k}: checkpoint {state['options'].get(k)!r}, now {now[k]!r}"
+                         for k in diff)
+        if not args.force:
+            raise UserError(f"--resume: options differ from the checkpoint's ({what}); "
+                            "resume with the same options, or --force to continue with the "
+                            "new ones")
+        print(f"warning: --resume --force: continuing with changed options ({what})",
+              file=sys.stderr)
+        if "params" in diff and params:
+            state["estimator"].set_params(**params)
+    ident = _file_identity(args.train_file)
+    old = state["file"]
+    if old["path"] != ident["path"]:
+        raise UserError(f"--resume: the checkpoint {path} was made on {old['path']}, not "
+                        f"{ident['path']}")
+    if ident["size"] < old["consumed_bytes"]:
+        raise UserError(f"--resume: {args.train_file} is shorter ({ident['size']} bytes) than "
+                        f"the {old['consumed_bytes']} bytes already trained on: not the file "
+                        "the checkpoint was made from")
     return state
 
 
@@ -147,55 +239,104 @@ def _parse_classes(text):
     return values
 
 
-def _run_stream(model, args):
+def _run_stream(model, args, params):
     """Online models: one pass over the file in chunks, with checkpoints."""
     from .._progress import make_progress
     from ..datasets import iter_svmlight_chunks
-    from ..model_io import save_model
+    from ._common import resolve_stream_layout
 
-    if not Path(args.train_file).is_file():
-        raise UserError(f"no such file: {args.train_file}")
     if args.chunk_size < 1 or args.checkpoint_every < 1:
         raise UserError("--chunk-size and --checkpoint-every must be positive")
     if args.resume and not args.checkpoint:
         raise UserError("--resume needs --checkpoint FILE")
+    if args.checkpoint:
+        _check_checkpoint_path(args.checkpoint)
+    layout = resolve_stream_layout(args.train_file, args)
+    if layout is None:  # not a streamable file (CSV, .npz, stdin, ...): fit in memory
+        if args.checkpoint:
+            raise UserError("--checkpoint needs a LIBSVM file on disk (it is streamed in "
+                            "chunks); this input is read whole")
+        X, y, _ = read_data(args.train_file, with_groups=False, quiet=args.quiet,
+                            require_features=True, args=args, check_memory=True)
+        classes = _parse_classes(args.classes)
+        t0 = time.perf_counter()
+        model.partial_fit(X, y, classes=classes)
+        _save(model, args, {"fit_seconds": time.perf_counter() - t0, "n_samples": X.shape[0],
+                            "n_features": X.shape[1], "groups": False})
+        return 0
+    zero_based, n_features = layout
+    args._zero_based_used = zero_based
+    from ..datasets._formats import check_feature_memory
+
+    try:
+        check_feature_memory(n_features, f"{args.train_file}: ",
+                             hint=" (--n-features D refuses lines with larger indices)")
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
     classes = _parse_classes(args.classes)
-    n_features, chunks_done, rows_done, seconds = args.n_features, 0, 0, 0.0
+    chunks_done, rows_done, seconds = 0, 0, 0.0
+    saved_hash = None
     if args.resume:
-        state = _load_checkpoint(args.checkpoint, args)
-        model, n_features = state["estimator"], state["n_features"]
+        state = _load_checkpoint(args.checkpoint, args, params)
+        model = state["estimator"]
         chunks_done, rows_done, seconds = (state["chunks_done"], state["rows_done"],
                                            state["seconds"])
+        saved_hash = state["file"]["sha256"]
     progress = make_progress(not args.quiet, label=f"train {args.model}")
     t0 = time.perf_counter()
+    digest = hashlib.sha256()
+    sizes = {"bytes": 0}
+    verified = {"done": not args.resume or chunks_done == 0}
+    resume_at = chunks_done
+
+    def hook(k, data):
+        # the hash of what the checkpoint consumed must match what we skip now
+        if args.resume and k == resume_at and resume_at:
+            _verify(digest, saved_hash)
+            verified["done"] = True
+        digest.update(data)
+        sizes["bytes"] += len(data)
+
+    def _verify(h, expected):
+        if h.hexdigest() != expected:
+            raise UserError(f"--resume: the first {resume_at} chunks of {args.train_file} "
+                            "differ from those the checkpoint was trained on (the file was "
+                            "changed); start over without --resume")
 
     def checkpoint():
         _save_checkpoint(args.checkpoint, {
-            "format": CHECKPOINT_FORMAT, "model": args.model,
-            "train_file": os.path.abspath(args.train_file), "chunk_size": args.chunk_size,
+            "format": CHECKPOINT_FORMAT, "options": _options(args, params),
+            "file": {**_file_identity(args.train_file), "sha256": digest.hexdigest(),
+                     "consumed_bytes": sizes["bytes"]},
             "n_features": n_features, "chunks_done": chunks_done, "rows_done": rows_done,
             "seconds": seconds + time.perf_counter() - t0, "estimator": model})
 
-    for X, y in iter_svmlight_chunks(args.train_file, args.chunk_size, n_features,
-                                     duplicates=args.duplicates, progress=progress,
-                                     skip_chunks=chunks_done):
-        n_features = X.shape[1]
-        if not hasattr(model, "classes_") and classes is None and len(set(y.tolist())) < 2:
-            raise UserError(f"the first chunk of {args.train_file} holds one label only; "
-                            "give the two label values with --classes NEG,POS")
-        model.partial_fit(X, y, classes=classes)
-        chunks_done += 1
-        rows_done += X.shape[0]
-        if args.checkpoint and chunks_done % args.checkpoint_every == 0:
-            checkpoint()
+    try:
+        for X, y in iter_svmlight_chunks(args.train_file, args.chunk_size, n_features,
+                                         zero_based=zero_based, duplicates=args.duplicates,
+                                         progress=progress, skip_chunks=chunks_done,
+                                         chunk_hook=hook):
+            if not hasattr(model, "classes_") and classes is None and len(set(y.tolist())) < 2:
+                raise UserError(f"the first chunk of {args.train_file} holds one label only; "
+                                "give the two label values with --classes NEG,POS")
+            model.partial_fit(X, y, classes=classes)
+            chunks_done += 1
+            rows_done += X.shape[0]
+            if args.checkpoint and chunks_done % args.checkpoint_every == 0:
+                checkpoint()
+    except ValueError as exc:
+        from ._common import loader_error
+
+        raise loader_error(exc) from None
+    if not verified["done"]:
+        if digest.hexdigest() != saved_hash:
+            raise UserError(f"--resume: {args.train_file} was changed: it holds fewer chunks "
+                            f"than the {resume_at} the checkpoint was trained on, or they "
+                            "differ; start over without --resume")
     if args.checkpoint:
         checkpoint()
     seconds += time.perf_counter() - t0
-    save_model(model, args.output, overwrite=args.force,
-               extra={"train_file": str(args.train_file), "fit_seconds": seconds,
-                      "n_samples": rows_done, "chunk_size": args.chunk_size})
-    if not args.quiet:
-        print(f"trained {args.model} on {rows_done} rows x {n_features} features "
-              f"({chunks_done} chunks of <= {args.chunk_size}) in {seconds:.3f}s -> "
-              f"{args.output}", file=sys.stderr)
+    _save(model, args, {"fit_seconds": seconds, "n_samples": rows_done,
+                        "n_features": n_features, "chunks": chunks_done,
+                        "chunk_size": args.chunk_size, "groups": False})
     return 0

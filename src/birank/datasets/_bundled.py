@@ -6,8 +6,16 @@ Origins and licenses: ``birank/datasets/data/SOURCE.md``.
 from __future__ import annotations
 
 from importlib import resources
+from typing import TYPE_CHECKING
 
 from ._svmlight import load_svmlight_bytes
+
+if TYPE_CHECKING:
+    from typing import Any, Literal
+
+    from scipy.sparse import csr_matrix
+
+    from .._typing import FloatArray, IntArray
 
 __all__ = [
     "BUNDLED",
@@ -37,30 +45,40 @@ BUNDLED = {
 }
 
 
-def _read(filename):
+def _read(filename: str) -> bytes:
     return (resources.files("birank.datasets") / "data" / filename).read_bytes()
 
 
-def load_bundled(name):
+def load_bundled(name: str) -> (tuple[csr_matrix, FloatArray]
+                                 | tuple[csr_matrix, FloatArray, IntArray]):
     """Load a bundled dataset by name (see :data:`BUNDLED`).
 
     Returns ``(X, y)``, or ``(X, y, groups)`` for ``"tfranking_toy"``.
     """
+    X, y, qid = _load(name)
+    if name == "tfranking_toy":
+        return X, y, qid
+    return X, y
+
+
+def _xy(name: str) -> tuple[csr_matrix, FloatArray]:
+    X, y, _ = _load(name)
+    return X, y
+
+
+def _load(name: str) -> tuple[csr_matrix, FloatArray, Any]:  # qid: None for files without
     if name not in BUNDLED:
         raise ValueError(
             f"unknown bundled dataset {name!r}; choose one of {', '.join(sorted(BUNDLED))}."
         )
     filename, n_features = BUNDLED[name][:2]
     dup = "last" if name == "tfranking_toy" else "error"
-    X, y, qid = load_svmlight_bytes(
+    return load_svmlight_bytes(
         _read(filename), f"birank/datasets/data/{filename}", n_features, duplicates=dup
     )
-    if name == "tfranking_toy":
-        return X, y, qid
-    return X, y
 
 
-def load_heart():
+def load_heart() -> tuple[csr_matrix, FloatArray]:
     """Statlog heart (LIBSVM ``heart_scale``): 270 rows, 13 features, labels -1/+1.
 
     Returns
@@ -75,10 +93,10 @@ def load_heart():
     >>> X.shape, int((y == 1).sum())
     ((270, 13), 120)
     """
-    return load_bundled("heart")
+    return _xy("heart")
 
 
-def load_german_numer():
+def load_german_numer() -> tuple[csr_matrix, FloatArray]:
     """Statlog German credit, numeric (LIBSVM ``german.numer``, unscaled): 1000 x 24, -1/+1.
 
     Examples
@@ -88,10 +106,10 @@ def load_german_numer():
     >>> X.shape, int((y == 1).sum())
     ((1000, 24), 700)
     """
-    return load_bundled("german.numer")
+    return _xy("german.numer")
 
 
-def load_ionosphere():
+def load_ionosphere() -> tuple[csr_matrix, FloatArray]:
     """UCI ionosphere (LIBSVM ``ionosphere_scale``): 351 x 34, labels -1/+1 (225 are +1).
 
     Examples
@@ -100,10 +118,10 @@ def load_ionosphere():
     >>> load_ionosphere()[0].shape
     (351, 34)
     """
-    return load_bundled("ionosphere")
+    return _xy("ionosphere")
 
 
-def load_housing():
+def load_housing() -> tuple[csr_matrix, FloatArray]:
     """Boston housing (LIBSVM ``housing_scale``): 506 x 13, real-valued target 5..50.
 
     Examples
@@ -113,10 +131,10 @@ def load_housing():
     >>> X.shape, float(y.min()), float(y.max())
     ((506, 13), 5.0, 50.0)
     """
-    return load_bundled("housing")
+    return _xy("housing")
 
 
-def load_diabetes():
+def load_diabetes() -> tuple[csr_matrix, FloatArray]:
     """Pima Indians diabetes (LIBSVM ``diabetes``, unscaled): 768 x 8, -1 (268) / +1 (500).
 
     Examples
@@ -125,10 +143,10 @@ def load_diabetes():
     >>> load_diabetes()[0].shape
     (768, 8)
     """
-    return load_bundled("diabetes")
+    return _xy("diabetes")
 
 
-def load_w1a():
+def load_w1a() -> tuple[csr_matrix, FloatArray]:
     """LIBSVM ``w1a`` (Platt web pages): 2477 x 300 sparse binary features, 72 positives.
 
     Examples
@@ -138,10 +156,10 @@ def load_w1a():
     >>> X.shape, int((y == 1).sum())
     ((2477, 300), 72)
     """
-    return load_bundled("w1a")
+    return _xy("w1a")
 
 
-def load_a9a(subset="train"):
+def load_a9a(subset: Literal["train", "test"] = "train") -> tuple[csr_matrix, FloatArray]:
     """LIBSVM ``a9a`` (UCI Adult, Platt's binarised features), 123 features, labels -1/+1.
 
     Parameters
@@ -161,10 +179,10 @@ def load_a9a(subset="train"):
     """
     if subset not in ("train", "test"):
         raise ValueError(f"subset must be 'train' or 'test'; got {subset!r}.")
-    return load_bundled("a9a" if subset == "train" else "a9a.t")
+    return _xy("a9a" if subset == "train" else "a9a.t")
 
 
-def load_tfranking_toy():
+def load_tfranking_toy() -> tuple[csr_matrix, FloatArray, IntArray]:
     """TF-Ranking toy LETOR data (``train.txt``): 119 rows, 27 queries, grades 0..2.
 
     The file repeats a feature index within some rows; the last value wins
@@ -184,5 +202,5 @@ def load_tfranking_toy():
     >>> X.shape, len(np.unique(groups))
     ((119, 136), 27)
     """
-    return load_bundled("tfranking_toy")
+    return _load("tfranking_toy")
 

@@ -13,14 +13,22 @@ import contextlib
 import hashlib
 import logging
 import os
+from typing import TYPE_CHECKING
 
 from ._svmlight import load_svmlight
+
+if TYPE_CHECKING:
+    from typing import Literal
+
+    from scipy.sparse import csr_matrix
+
+    from .._typing import FloatArray, StrPath
 
 __all__ = ["LIBSVM_DATASETS", "fetch_libsvm", "download_libsvm", "get_data_home"]
 
 DEFAULT_BASE_URL = "https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/"
 
-# md5 of LIBSVM originals, recorded only where ../shared/data holds a
+# md5 of LIBSVM originals, recorded only where the project's data collection holds a
 # byte-identical copy whose md5 an independent download list confirms.
 _KNOWN_MD5 = {
     "binary/a9a": "fb3596510d780aaf76a06dc721d49662",
@@ -97,7 +105,7 @@ NOT_ON_LIBSVM = {
 }
 
 
-def get_data_home(data_home=None):
+def get_data_home(data_home: StrPath | None = None) -> str:
     """The cache folder: ``data_home``, else ``$BIRANK_DATA``, else ``~/.cache/birank``."""
     if data_home is None:
         data_home = os.environ.get("BIRANK_DATA") or os.path.join(
@@ -123,7 +131,9 @@ def _write_atomic(path, text):
 
 @contextlib.contextmanager
 def _quiet_pooch(verbose):
-    import pooch
+    from .._extras import require
+
+    pooch = require("pooch", "Downloading data sets")
 
     logger = pooch.get_logger()
     old = logger.level
@@ -152,9 +162,6 @@ def _fetch_file(remote, cache_dir, base_url, download_if_missing, verbose, known
     ``known``: an ``(algorithm, hexdigest)`` to check against instead of
     :data:`_KNOWN_MD5` / trust on first use (other catalogues, e.g. LETOR).
     """
-    import pooch
-    import requests
-
     local = os.path.join(cache_dir, remote.replace("/", "__"))
     expected = known or _expected_hash(remote, local)
     if os.path.exists(local):
@@ -169,6 +176,10 @@ def _fetch_file(remote, cache_dir, base_url, download_if_missing, verbose, known
         return local
     if not download_if_missing:
         raise FileNotFoundError(f"{local} is not in the cache and download_if_missing=False.")
+    from .._extras import require  # only a download needs pooch: cached files read without it
+
+    pooch = require("pooch", f"Downloading {remote}")
+    requests = require("requests", f"Downloading {remote}")
     url = base_url.rstrip("/") + "/" + remote
     known = None if expected is None else f"{expected[0]}:{expected[1]}"
     os.makedirs(cache_dir, exist_ok=True)
@@ -203,8 +214,9 @@ def _resolve(name):
     return LIBSVM_DATASETS[name]
 
 
-def download_libsvm(name, data_home=None, base_url=None, *, subset="all", refresh=False,
-                    verbose=False):
+def download_libsvm(name: str, data_home: StrPath | None = None, base_url: str | None = None, *,
+                    subset: Literal["all", "train", "test"] = "all", refresh: bool = False,
+                    verbose: bool = False) -> dict[str, str]:
     """Download the file(s) of LIBSVM dataset ``name`` into the cache; return their paths.
 
     Parameters
@@ -247,8 +259,9 @@ def download_libsvm(name, data_home=None, base_url=None, *, subset="all", refres
     return out
 
 
-def fetch_libsvm(name, data_home=None, base_url=None, *, subset="train",
-                 download_if_missing=True, verbose=False):
+def fetch_libsvm(name: str, data_home: StrPath | None = None, base_url: str | None = None, *,
+                 subset: Literal["train", "test"] = "train", download_if_missing: bool = True,
+                 verbose: bool = False) -> tuple[csr_matrix, FloatArray]:
     """Load a LIBSVM dataset, downloading it into the local cache on first use.
 
     Covers every LIBSVM dataset the five papers behind birank use (see

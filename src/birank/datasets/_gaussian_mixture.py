@@ -21,8 +21,12 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from .._typing import ArrayLike, FloatArray, IntArray, RandomStateLike
 
 
 __all__ = ["GaussianMixtureParams", "make_gaussian_mixture", "gaussian_mixture_bayes_scores"]
@@ -47,10 +51,10 @@ class GaussianMixtureParams:
     sigma: float
 
     @property
-    def n_features(self):
+    def n_features(self) -> int:
         return self.means_pos.shape[1]
 
-    def class_moments(self, label):
+    def class_moments(self, label: int) -> tuple[FloatArray, FloatArray]:
         """Mean and second moment ``E[xx']`` of class ``label`` (0 or 1)."""
         M = self.means_pos if label == 1 else self.means_neg
         c = self.weights
@@ -58,19 +62,19 @@ class GaussianMixtureParams:
         E = (M.T * c) @ M + self.sigma ** 2 * np.eye(self.n_features)
         return m, E
 
-    def pair_moments(self):
+    def pair_moments(self) -> tuple[FloatArray, FloatArray]:
         """Population ``(mu, Sigma)`` of ``z = x1 - x0`` (gultekin-paisley footnote 1)."""
         m1, E1 = self.class_moments(1)
         m0, E0 = self.class_moments(0)
         return m1 - m0, E1 + E0 - np.outer(m1, m0) - np.outer(m0, m1)
 
-    def phi_risk(self, w):
+    def phi_risk(self, w: ArrayLike) -> float:
         """Population pairwise squared loss ``E[1/2 (1 - w.z)^2]`` (exact)."""
         mu, sigma = self.pair_moments()
         w = np.asarray(w, dtype=np.float64)
         return float(0.5 - mu @ w + 0.5 * w @ sigma @ w)
 
-    def linear_auc(self, w):
+    def linear_auc(self, w: ArrayLike) -> float:
         """Population AUC ``P(w.x1 > w.x0)`` of the linear ranker ``w`` (exact).
 
         ``w.(x1 - x0)`` given components (k, l) is normal with mean
@@ -93,8 +97,11 @@ def _check_int(value, name, low):
     return int(value)
 
 
-def make_gaussian_mixture(n_samples=2000, *, n_features=2, n_components=1, sigma=2.0, rho=0.5,
-                          weights=None, params=None, shuffle=True, random_state=None):
+def make_gaussian_mixture(n_samples: int = 2000, *, n_features: int = 2, n_components: int = 1,
+                          sigma: float = 2.0, rho: float = 0.5, weights: ArrayLike | None = None,
+                          params: GaussianMixtureParams | None = None, shuffle: bool = True,
+                          random_state: RandomStateLike = None,
+                          ) -> tuple[FloatArray, IntArray, GaussianMixtureParams]:
     """Draw bipartite data from two K-component Gaussian mixtures (gultekin-paisley 5.1).
 
     Parameters
@@ -186,7 +193,7 @@ def _log_mixture(X, means, weights, sigma):
     return logsumexp(logc[None, :] - sq / (2.0 * sigma * sigma), axis=1)
 
 
-def gaussian_mixture_bayes_scores(X, params):
+def gaussian_mixture_bayes_scores(X: ArrayLike, params: GaussianMixtureParams) -> FloatArray:
     """Bayes-optimal ranking scores: the log likelihood ratio ``log D1(x) - log D0(x)``.
 
     By the Neyman-Pearson lemma the likelihood ratio maximizes the AUC among all

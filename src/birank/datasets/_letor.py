@@ -17,12 +17,20 @@ reads them. Two layouts are known:
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 import numpy as np
 import scipy.sparse as sp
 
 from ._fetch import _fetch_file, get_data_home
 from ._svmlight import load_svmlight
+
+if TYPE_CHECKING:
+    from typing import Literal
+
+    from scipy.sparse import csr_matrix
+
+    from .._typing import FloatArray, IntArray, StrPath
 
 __all__ = ["LETOR_DATASETS", "fetch_letor", "letor_fold_parts"]
 
@@ -53,7 +61,7 @@ LETOR_DATASETS = {
 }
 
 
-def letor_fold_parts(name, fold, subset):
+def letor_fold_parts(name: str, fold: int, subset: Literal["train", "vali", "test"]) -> list[int]:
     """Indices (0-based) of the partitions forming ``subset`` of ``fold`` (1..5).
 
     LETOR 4.0 (MQ2008, readme): fold k trains on S_k, S_k+1, S_k+2, validates on
@@ -94,8 +102,10 @@ def _check_fold(fold, subset):
         raise ValueError(f"subset must be 'train', 'vali' or 'test'; got {subset!r}.")
 
 
-def fetch_letor(name, fold=1, subset="train", data_home=None, base_url=None, *,
-                download_if_missing=True, verbose=False):
+def fetch_letor(name: str, fold: int = 1, subset: Literal["train", "vali", "test"] = "train",
+                data_home: StrPath | None = None, base_url: str | None = None, *,
+                download_if_missing: bool = True, verbose: bool = False,
+                ) -> tuple[csr_matrix, FloatArray, IntArray]:
     """Load ``subset`` of ``fold`` of a LETOR data set, with query ids.
 
     Parameters

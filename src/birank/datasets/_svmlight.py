@@ -17,9 +17,21 @@ import lzma
 import math
 import os
 import zlib
+from typing import TYPE_CHECKING, overload
 
 import numpy as np
 import scipy.sparse as sp
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from typing import Literal
+
+    from scipy.sparse import csr_matrix
+
+    from .._typing import ArrayLike, FloatArray, IntArray, MatrixLike, StrPath
+
+    _Duplicates = Literal["error", "sum", "last"]
+    _XY = tuple[csr_matrix, FloatArray]
 
 __all__ = ["load_svmlight", "load_svmlight_bytes", "dump_svmlight", "read_query_file",
            "iter_svmlight_chunks"]
@@ -57,7 +69,7 @@ def _compression(raw):
     return None
 
 
-def read_bytes(path):
+def read_bytes(path: StrPath) -> bytes:
     """Whole content of ``path``, decompressed if it is gzip, bzip2 or xz.
 
     Reading and decompression go in blocks of :data:`CHUNK_BYTES`, so a
@@ -89,7 +101,7 @@ def read_bytes(path):
     return decompress_bytes(b"".join(blocks), str(path))
 
 
-def decompress_bytes(raw, name="<bytes>"):
+def decompress_bytes(raw: bytes, name: str = "<bytes>") -> bytes:
     """``raw`` decompressed if it starts like gzip, bzip2 or xz data, else as is.
 
     Concatenated members (``cat a.gz b.gz``) are all read. A stream that ends
@@ -120,7 +132,7 @@ def decompress_bytes(raw, name="<bytes>"):
     return b"".join(out)
 
 
-def read_query_file(path, n_rows=None):
+def read_query_file(path: StrPath, n_rows: int | None = None) -> IntArray:
     """Group ids from a LightGBM-style ``.query`` file (one count of consecutive rows a line).
 
     Returns an int64 array of length ``sum(counts)`` holding 0, 0, ..., 1, 1, ...
@@ -146,14 +158,14 @@ def read_query_file(path, n_rows=None):
                 f"{path}, line {lineno}: a query size must be a positive integer; got {tok!r}."
             )
         counts.append(c)
-    counts = np.asarray(counts, dtype=np.int64)
-    total = int(counts.sum())
+    sizes = np.asarray(counts, dtype=np.int64)
+    total = int(sizes.sum())
     if n_rows is not None and total != n_rows:
         raise ValueError(
             f"{path}: the query sizes add up to {total} rows, but the data file has "
             f"{n_rows} rows."
         )
-    return np.repeat(np.arange(len(counts), dtype=np.int64), counts)
+    return np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
 
 
 def _check_options(n_features, zero_based, duplicates):
@@ -216,6 +228,12 @@ def _slow_parse(data, name, n_features, zero_based, duplicates, first_line=1,
         if not tokens:
             continue
         where = f"{name}, line {lineno}"
+        if not body.isascii() or "_" in body:
+            # Python's int()/float() read '1_0' as 10 and full-width digits as digits;
+            # LIBSVM text is ASCII numbers only
+            bad = next(t for t in tokens if not t.isascii() or "_" in t)
+            raise ValueError(f"{where}: bad token {bad!r} (only ASCII digits, signs, '.', "
+                             "'e' and ':' may form labels, indices and values).")
         try:
             label = float(tokens[0])
         except ValueError:
@@ -234,8 +252,9 @@ def _slow_parse(data, name, n_features, zero_based, duplicates, first_line=1,
             start = 2
         elif first_noqid_line is None:
             first_noqid_line = lineno
-        row = {}
-        row_idx, row_val = [], []
+        row: dict[int, int] = {}  # column -> its position in row_idx / row_val
+        row_idx: list[int] = []
+        row_val: list[float] = []
         for tok in tokens[start:]:
             if tok.startswith("qid:"):
                 raise ValueError(
@@ -295,12 +314,12 @@ def _slow_parse(data, name, n_features, zero_based, duplicates, first_line=1,
             )
     if not labels and not allow_empty:
         raise ValueError(f"{name}: no data lines (empty file or only comments).")
-    indices = np.asarray(indices, dtype=np.int64)
-    width = int(indices.max()) + 1 if indices.size else 0
+    cols = np.asarray(indices, dtype=np.int64)
+    width = int(cols.max()) + 1 if cols.size else 0
     if n_features is not None:
         width = n_features
     X = sp.csr_matrix(
-        (np.asarray(values, dtype=np.float64), indices, np.asarray(indptr, dtype=np.int64)),
+        (np.asarray(values, dtype=np.float64), cols, np.asarray(indptr, dtype=np.int64)),
         shape=(len(labels), width),
     )
     X.sort_indices()
@@ -352,6 +371,9 @@ def load_svmlight_bytes(data, name="<bytes>", n_features=None, *, zero_based=Fal
     if chunk_bytes is None:
         chunk_bytes = CHUNK_BYTES
     data = decompress_bytes(data, name)
+    if b"\r" in data and data.count(b"\r") != data.count(b"\r\n"):
+        # old Mac (CR-only) line ends: each CR ends a line, as the LIBSVM tools read them
+        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
     use_fast = len(data) >= _SMALL_BYTES
     parts, starts, first_line, total = [], [], 1 + line_offset, len(data)
     for start, end in _chunks(data, chunk_bytes):
@@ -389,8 +411,32 @@ def load_svmlight_bytes(data, name="<bytes>", n_features=None, *, zero_based=Fal
     return X, y, qid
 
 
-def load_svmlight(path, n_features=None, *, query_id=False, query_file="auto",
-                  zero_based=False, duplicates="error"):
+# the return depends on query_id: (X, y); (X, y, groups); (X, y, groups or None) for "auto"
+@overload
+def load_svmlight(path: StrPath, n_features: int | None = None, *,
+                  query_id: Literal[False] = False, query_file: StrPath | None = "auto",
+                  zero_based: bool = False, duplicates: _Duplicates = "error",
+                  ) -> tuple[csr_matrix, FloatArray]: ...
+
+
+@overload
+def load_svmlight(path: StrPath, n_features: int | None = None, *,
+                  query_id: Literal[True], query_file: StrPath | None = "auto",
+                  zero_based: bool = False, duplicates: _Duplicates = "error",
+                  ) -> tuple[csr_matrix, FloatArray, IntArray]: ...
+
+
+@overload
+def load_svmlight(path: StrPath, n_features: int | None = None, *,
+                  query_id: bool | Literal["auto"], query_file: StrPath | None = "auto",
+                  zero_based: bool = False, duplicates: _Duplicates = "error",
+                  ) -> _XY | tuple[csr_matrix, FloatArray, IntArray | None]: ...
+
+
+def load_svmlight(path: StrPath, n_features: int | None = None, *,
+                  query_id: bool | Literal["auto"] = False, query_file: StrPath | None = "auto",
+                  zero_based: bool = False, duplicates: _Duplicates = "error",
+                  ) -> _XY | tuple[csr_matrix, FloatArray, IntArray | None]:
     """Read a LIBSVM / SVMlight file into a CSR matrix.
 
     Parameters
@@ -478,8 +524,9 @@ def load_svmlight(path, n_features=None, *, query_id=False, query_file="auto",
     return X, y, groups
 
 
-def dump_svmlight(X, y, path, *, groups=None, zero_based=False, overwrite=False,
-                  comment=None):
+def dump_svmlight(X: MatrixLike, y: ArrayLike, path: StrPath, *, groups: ArrayLike | None = None,
+                  zero_based: bool = False, overwrite: bool = False,
+                  comment: str | None = None) -> None:
     """Write ``(X, y[, groups])`` as a LIBSVM / SVMlight file.
 
     The file is compressed when ``path`` ends in ``.gz``, ``.bz2`` or ``.xz``.
@@ -576,8 +623,12 @@ def _raw_chunks(path, chunk_size):
             yield b"".join(lines), before, raw.tell()
 
 
-def iter_svmlight_chunks(path, chunk_size=10_000, n_features=None, *, zero_based=False,
-                         duplicates="error", progress=None, skip_chunks=0):
+def iter_svmlight_chunks(path: StrPath, chunk_size: int = 10_000, n_features: int | None = None,
+                         *, zero_based: bool = False, duplicates: _Duplicates = "error",
+                         progress: Callable[[int, int, str], object] | None = None,
+                         skip_chunks: int = 0,
+                         chunk_hook: Callable[[int, bytes], object] | None = None,
+                         ) -> Iterator[tuple[csr_matrix, FloatArray]]:
     """Read a LIBSVM / SVMlight file as consecutive chunks of rows, in bounded memory.
 
     The file is streamed (plain, gzip, bzip2 or xz), never held whole: memory
@@ -601,6 +652,9 @@ def iter_svmlight_chunks(path, chunk_size=10_000, n_features=None, *, zero_based
         reporters of :mod:`birank._progress`).
     skip_chunks : int, default=0
         Chunks to pass over without parsing them (to resume a stream).
+    chunk_hook : callable, default=None
+        ``chunk_hook(k, raw_bytes)`` for every chunk ``k`` (skipped ones too),
+        before it is parsed: lets a resumed stream check (hash) what it skips.
 
     Yields
     ------
@@ -633,6 +687,8 @@ def iter_svmlight_chunks(path, chunk_size=10_000, n_features=None, *, zero_based
     empty = True
     for k, (data, before, done) in enumerate(_raw_chunks(path, chunk_size)):
         empty = False
+        if chunk_hook is not None:
+            chunk_hook(k, data)
         if k < skip_chunks:
             continue
         X, y, _ = load_svmlight_bytes(data, path, n_features, zero_based=zero_based,

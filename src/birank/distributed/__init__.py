@@ -5,8 +5,9 @@ tree of merges) / finalize (a small solve on one process); see
 :mod:`birank.distributed._engine`. Install with ``pip install 'birank[dask]'``.
 
 =====================  =====================================================
-``fit``                BBR exact, LCBR same pairs, ActiveRankSVM on a candidate
-                       pool, online learners sequential over blocks
+``fit``                RankSVM exact (Newton on the driver, X's products on the
+                       blocks), BBR exact, LCBR same pairs, ActiveRankSVM on a
+                       candidate pool, online learners sequential over blocks
 ``decision_function``  scores via ``map_blocks`` (lazy)
 ``roc_auc``            exact, block-pair counts merged (no gather)
 ``pairwise_accuracy``  exact, graded labels, block-pair counts merged
@@ -14,8 +15,10 @@ tree of merges) / finalize (a small solve on one process); see
 """
 
 from ._engine import DaskEngine, as_dask_rows
+from ._operator import DaskRowOperator
 from ._fit import DaskAllPairsOperator, decision_function, fit
 from ._metrics import pairwise_accuracy, roc_auc
 
 __all__ = ["DaskEngine", "as_dask_rows", "fit", "decision_function", "DaskAllPairsOperator",
+           "DaskRowOperator",
            "roc_auc", "pairwise_accuracy"]

@@ -16,8 +16,22 @@ Spark, MPI) only has to provide the same three operations.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import scipy.sparse as sp
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any, TypeVar
+
+    from dask.array import Array as DaskArray
+    from dask.delayed import Delayed
+    from numpy.typing import DTypeLike
+
+    from .._typing import ArrayLike, Matrix, MatrixLike, NDArray
+
+    T = TypeVar("T")
 
 __all__ = ["DaskEngine", "as_dask_rows"]
 
@@ -30,7 +44,7 @@ def _require_dask():
         raise ImportError("birank.distributed needs Dask: pip install 'birank[dask]'.") from exc
 
 
-def as_dask_rows(X, name="X"):
+def as_dask_rows(X: MatrixLike | DaskArray, name: str = "X") -> DaskArray:
     """``X`` as a dask array chunked by rows only (one block per row range).
 
     A numpy array or scipy.sparse matrix is wrapped without copying (its blocks
@@ -68,13 +82,16 @@ class DaskEngine:
         Fan-in of the combine tree.
     """
 
-    def __init__(self, split_every=8):
+    #: set by ``birank.distributed.fit`` on a RankSVM: the products with X and the bytes moved
+    last_fit_stats: dict[str, Any]
+
+    def __init__(self, split_every: int = 8) -> None:
         if not (isinstance(split_every, int) and split_every >= 2):
             raise ValueError(f"split_every must be an int >= 2; got {split_every!r}.")
         self.split_every = split_every
 
     @staticmethod
-    def blocks(*arrays):
+    def blocks(*arrays: DaskArray) -> list[list[Delayed]]:
         """Delayed row blocks of each array, checked to share the same row chunks."""
         rows = arrays[0].chunks[0]
         out = []
@@ -85,7 +102,8 @@ class DaskEngine:
             out.append(list(a.to_delayed().reshape(-1)))
         return out
 
-    def map_combine(self, func, combine, *arrays, args=()):
+    def map_combine(self, func: Callable[..., T], combine: Callable[[T, T], T], *arrays: DaskArray,
+                    args: tuple[Any, ...] = ()) -> T:
         """``combine`` of ``func(block_1, block_2, ..., *args)`` over all row blocks."""
         from dask import delayed
 
@@ -96,7 +114,8 @@ class DaskEngine:
                      for i in range(0, len(parts), k)]
         return parts[0].compute()
 
-    def map_block_pairs(self, func, a, *, ordered=True):
+    def map_block_pairs(self, func: Callable[..., Any], a: DaskArray, *, ordered: bool = True,
+                        ) -> Any:
         """Tree sum of ``func`` over pairs of row blocks of ``a``.
 
         ``ordered=True``: ``func(block_i, block_j)`` for every (i, j), i == j
@@ -118,7 +137,7 @@ class DaskEngine:
         return parts[0].compute()
 
     @staticmethod
-    def take_rows(X, rows):
+    def take_rows(X: DaskArray, rows: ArrayLike) -> Matrix:
         """Rows ``rows`` (sorted, unique) of X gathered to this process, in that order."""
         rows = np.asarray(rows, dtype=np.int64)
         bounds = np.concatenate(([0], np.cumsum(X.chunks[0])))
@@ -139,7 +158,8 @@ class DaskEngine:
         return sp.vstack(got, format="csr") if sp.issparse(got[0]) else np.concatenate(got)
 
     @staticmethod
-    def map_rows(func, X, dtype=np.float64):
+    def map_rows(func: Callable[[Any], NDArray[Any]], X: DaskArray, dtype: DTypeLike = np.float64,
+                 ) -> DaskArray:
         """A 1-D dask array of ``func(block)`` (one value per row), not computed."""
         return X.map_blocks(func, drop_axis=1, dtype=dtype,
                             meta=np.empty((0,), dtype=dtype))

@@ -10,11 +10,18 @@ O(N B log n_b), and no process ever holds more than two blocks.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .. import metrics as _metrics
 from .._kernels.metrics import merge_count_ties
 from ._engine import DaskEngine, as_dask_rows
+
+if TYPE_CHECKING:
+    from dask.array import Array as DaskArray
+
+    from .._typing import ArrayLike
 
 __all__ = ["roc_auc", "pairwise_accuracy"]
 
@@ -43,7 +50,8 @@ def _auc_block_pair(a, b, positive):
     return int(merge_count_ties(pos, neg))
 
 
-def roc_auc(y_true, y_score, *, engine=None):
+def roc_auc(y_true: DaskArray | ArrayLike, y_score: DaskArray | ArrayLike, *,
+            engine: DaskEngine | None = None) -> float:
     """Exact ROC AUC (ties 1/2) of dask arrays of labels and scores.
 
     Equals :func:`birank.metrics.roc_auc` on the gathered arrays; the larger of
@@ -92,7 +100,8 @@ def _block_pair_counts(a, b):
     return _pair_counts(np.concatenate([a, b])) - _pair_counts(a) - _pair_counts(b)
 
 
-def pairwise_accuracy(y_true, y_score, *, engine=None):
+def pairwise_accuracy(y_true: DaskArray | ArrayLike, y_score: DaskArray | ArrayLike, *,
+                      engine: DaskEngine | None = None) -> float:
     """Exact pairwise accuracy (ties in score 1/2) of dask arrays, graded labels allowed.
 
     Equals :func:`birank.metrics.pairwise_accuracy` (without groups or weights)

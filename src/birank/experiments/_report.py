@@ -74,8 +74,9 @@ def format_mean_std(values, digits=4):
 
 def new_figure(n_panels=1, ncols=None, size=3.2):
     """A matplotlib figure on the Agg backend with ``n_panels`` axes (flattened)."""
-    import matplotlib
+    from .._extras import require
 
+    matplotlib = require("matplotlib", "Drawing figures")
     matplotlib.use("Agg", force=True)
     import matplotlib.pyplot as plt
 
@@ -89,13 +90,22 @@ def new_figure(n_panels=1, ncols=None, size=3.2):
     return fig, axes[:n_panels]
 
 
+#: set by ``birank reproduce --quick``: every figure saved is stamped as a quick run
+QUICK_MARK = None
+
+
 def save_figure(fig, path):
     """Save as PNG (creating the folder) and close the figure."""
-    import matplotlib.pyplot as plt
+    from .._extras import require
+
+    plt = require("matplotlib.pyplot", "Saving figures")
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.tight_layout()
+    if QUICK_MARK:
+        fig.text(0.995, 0.005, QUICK_MARK, ha="right", va="bottom", fontsize=9,
+                 color="crimson", weight="bold")
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path

@@ -21,13 +21,16 @@ pass over that subset. Features are scaled to [-1, 1] by their training max-abs
 cross-validation of BBR on the full training set (the paper: "regularization
 parameters are determined by cross-validation").
 
+``--part theory`` checks Lemmas 1-2 and Theorems 1-3 against the simulation
+(:mod:`birank.experiments.gultekin_theory`, its own report
+``gultekin-paisley-theory.md``, linked from the main one); ``--from-json`` writes
+the report again from a run's JSON.
+
 Choices the paper leaves open, and we fix: D = 2 (``--n-features``), equal mixture
 weights, W* = 1 (``--radius``), the S grid, AUC of linear rankers computed exactly.
 
 Methods of section 5.2 live in :data:`METHODS` (name -> registered estimator
-name, parameters, data mode); a method whose class cannot be imported is listed as
-unavailable in the report, so online learners join by existing (or by
-:func:`register_method`).
+name, parameters, data mode); :func:`register_method` adds one.
 """
 
 from __future__ import annotations
@@ -63,6 +66,10 @@ S_GRID_QUICK = [10, 100, 1000, 3000, 5000]
 SKEW_GRID = [0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95]
 FRACTIONS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0]
 RADIUS_GRID = [0.25, 0.5, 1.0, 2.0, 4.0, None]
+ALPHA_GRID = (1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1)  # L2 penalties of AdaOAM / PGD / SPAM
+C_GRID = (1e-3, 1e-2, 1e-1, 1.0, 10.0, 100.0)  # RankSVM, OAM
+#: a value chosen at a grid edge extends the grid by a factor 10 that way, at most this often
+CV_EXTEND = 2
 DATASETS = {  # name -> (train file, test file or None, n_features)
     "a9a": ("a9a/a9a", "a9a/a9a.t", 123),
     "german.numer": ("german.numer/german.numer", None, 24),
@@ -331,22 +338,30 @@ class Method:
     params: dict = field(default_factory=dict)
     mode: str = "subset"
     radius_from_cv: bool = False
+    #: the regularization parameter chosen by 5-fold CV (the paper: "regularization
+    #: parameters are determined by cross-validation"), as candidate names (the
+    #: final public name first, then the name before the 1.0 renames) and a grid
+    cv_param: tuple = ()
+    cv_grid: tuple = ()
 
     def load(self):
-        """The estimator class (through the registry), or None if not in this build."""
-        return estimator_class(self.target, missing_ok=True)
+        """The estimator class (through the registry)."""
+        return estimator_class(self.target)
 
 
 METHODS = {
     "LCBR": Method("LCBR", {}, "pairs", radius_from_cv=True),
     "BBR": Method("BBR", {}, "subset", radius_from_cv=True),
-    "RankSVM": Method("RankSVM", {"C": 1.0}, "subset"),
-    "CombinedRanking": Method("CombinedRanking", {}, "subset"),
-    # the paper's online competitors join when they exist
-    "AdaOAM": Method("AdaOAM", {}, "stream"),
-    "PGD": Method("PGD", {}, "stream"),
-    "SPAM": Method("SPAM", {}, "stream"),
-    "OAM": Method("OAM", {}, "stream"),
+    "RankSVM": Method("RankSVM", {}, "subset", cv_param=("C",), cv_grid=C_GRID),
+    # the values of birank's defaults when this protocol was run, pinned so that
+    # a change of default does not change the reproduction
+    "CombinedRanking": Method("CombinedRanking", {"alpha": 1e-4}, "subset"),
+    # the paper's online competitors: step sizes at their defaults ("chosen based on
+    # the references"), the L2 penalty (C for OAM) by cross-validation
+    "AdaOAM": Method("AdaOAM", {"eta0": 0.1}, "stream", cv_param=("alpha", "reg"), cv_grid=ALPHA_GRID),
+    "PGD": Method("PGD", {"eta0": 0.1}, "stream", cv_param=("alpha", "lam"), cv_grid=ALPHA_GRID),
+    "SPAM": Method("SPAM", {"eta0": 0.05}, "stream", cv_param=("alpha", "beta"), cv_grid=ALPHA_GRID),
+    "OAM": Method("OAM", {}, "stream", cv_param=("C",), cv_grid=C_GRID),
 }
 
 
@@ -354,21 +369,43 @@ def register_method(name, target, params=None, mode="subset"):
     """Add (or replace) a section-5.2 method in :data:`METHODS`."""
     if mode not in ("subset", "pairs", "stream"):
         raise ValueError(f"mode must be 'subset', 'pairs' or 'stream'; got {mode!r}.")
-    estimator_class(target, missing_ok=True)  # a registered estimator, or ValueError
+    estimator_class(target)  # a registered estimator, or ValueError
     METHODS[name] = Method(target, dict(params or {}), mode)
 
 
 def _load_data(data_dir, name):
     from ..datasets import load_svmlight
 
+    if name not in DATASETS:  # any two-class LIBSVM/SVMlight file (--libsvm), labels as stored
+        if not Path(name).is_file():
+            return None
+        X, y = load_svmlight(name)[:2]
+        return X, y, None, None
     train, test, d = DATASETS[name]
     p = Path(data_dir) / train
     if not p.exists():
-        return None
+        return _load_bundled(name, test, d)
     X, y = load_svmlight(p, n_features=d)[:2]
     if test is None:
         return X, y, None, None
     Xt, yt = load_svmlight(Path(data_dir) / test, n_features=d)[:2]
+    return X, y, Xt, yt
+
+
+def _load_bundled(name, test, d):
+    """The copy bundled with birank (a9a with a9a.t, german.numer), or None."""
+    from ..datasets import BUNDLED, load_bundled
+
+    if name not in BUNDLED or (test is not None and f"{name}.t" not in BUNDLED):
+        return None
+    X, y = load_bundled(name)
+    if X.shape[1] < d:
+        X.resize((X.shape[0], d))
+    if test is None:
+        return X, y, None, None
+    Xt, yt = load_bundled(f"{name}.t")
+    if Xt.shape[1] < d:
+        Xt.resize((Xt.shape[0], d))
     return X, y, Xt, yt
 
 
@@ -399,8 +436,60 @@ def _cv_radius(X, y, seed, folds=5):
     return best, scores
 
 
-def _fit_one(method, cls, X, y, frac, radius, seed):
+def _param_name(method, cls):
+    """The constructor name of ``method``'s CV parameter (final name, else the old one)."""
+    sig = inspect.signature(cls.__init__).parameters
+    for name in method.cv_param:
+        if name in sig:
+            return name
+    raise ValueError(f"{cls.__name__} has none of the parameters {method.cv_param}.")
+
+
+def _cv_method(method, cls, X, y, seed, folds=5):
+    """5-fold CV of ``method``'s regularization on the training set (full data, one pass
+    for online learners); returns ``{"param", "value", "scores", "at_edge", "grid"}``.
+
+    A value at the edge of the grid extends the grid by a factor 10 in that direction
+    (at most :data:`CV_EXTEND` times); ``at_edge`` says the final choice still sits on
+    the edge, which the report prints.
+    """
+    name = _param_name(method, cls)
+    fold = np.random.default_rng(seed).permutation(X.shape[0]) % folds
+    grid = sorted(method.cv_grid)
+    scores = {}
+
+    def score(v):
+        aucs = []
+        for f in range(folds):
+            tr, va = fold != f, fold == f
+            est = _fit_one(method, cls, X[tr], y[tr], 1.0, None, seed, {name: v})
+            pos = est.classes_[1]
+            aucs.append(roc_auc(y[va] == pos, est.decision_function(X[va])))
+        return float(np.mean(aucs))
+
+    def tie(v):  # ties go to the stronger regularization: larger alpha, smaller C
+        return -v if name == "C" else v
+
+    for _ in range(CV_EXTEND + 1):
+        for v in grid:
+            if v not in scores:
+                scores[v] = score(v)
+        best = max(grid, key=lambda v: (scores[v], tie(v)))
+        if best == grid[0]:
+            grid = [grid[0] / 10] + grid
+        elif best == grid[-1]:
+            grid = grid + [grid[-1] * 10]
+        else:
+            break
+    best = max(scores, key=lambda v: (scores[v], tie(v)))
+    keys = sorted(scores)
+    return {"param": name, "value": best, "scores": {f"{k:g}": scores[k] for k in keys},
+            "at_edge": best in (keys[0], keys[-1]), "grid": [float(k) for k in keys]}
+
+
+def _fit_one(method, cls, X, y, frac, radius, seed, extra=None):
     params = dict(method.params)
+    params.update(extra or {})
     sig = inspect.signature(cls.__init__).parameters
     if method.radius_from_cv:
         params["radius"] = radius
@@ -423,6 +512,16 @@ def _fit_one(method, cls, X, y, frac, radius, seed):
     return est.fit(X[rows], y[rows])
 
 
+def _cv_methods(classes, X, y, seed, report, ds):
+    """CV of every method that has a regularization grid (once per data set)."""
+    tuned = {}
+    for name, cls in classes.items():
+        if METHODS[name].cv_param:
+            report(0, 0, f"5.2 {ds} cross-validating {name}")
+            tuned[name] = _cv_method(METHODS[name], cls, X, y, seed)
+    return tuned
+
+
 def run_libsvm(args, report):
     names = [n for n in args.methods]
     out = {"fractions": FRACTIONS, "datasets": {}, "methods": {}, "unavailable": [],
@@ -431,18 +530,15 @@ def run_libsvm(args, report):
     for name in names:
         if name not in METHODS:
             raise ValueError(f"unknown method {name!r}; known: {', '.join(METHODS)}.")
-        cls = METHODS[name].load()
-        if cls is None:
-            out["unavailable"].append(name)
-        else:
-            classes[name] = cls
-            out["methods"][name] = {"target": METHODS[name].target,
-                                    "mode": METHODS[name].mode,
-                                    "params": METHODS[name].params}
+        classes[name] = METHODS[name].load()
+        out["methods"][name] = {"target": METHODS[name].target, "mode": METHODS[name].mode,
+                                "params": METHODS[name].params}
     reps = args.repetitions_52
     fracs = FRACTIONS
-    for ds in DATASETS:
+    for ds in list(DATASETS) + list(getattr(args, "libsvm", None) or []):
         data = _load_data(args.data_dir, ds)
+        if ds not in DATASETS:  # a LIBSVM file: named by its file name
+            ds = Path(ds).name
         if data is None:
             out["missing_datasets"].append(ds)
             continue
@@ -453,6 +549,7 @@ def run_libsvm(args, report):
         if fixed_split:
             X, Xt = _scale(X, Xt)
             radius, cv = _cv_radius(X, y, args.seed)
+            tuned = _cv_methods(classes, X, y, args.seed, report, ds)
         total = reps * len(fracs) * len(classes)
         step = 0
         for rep in range(reps):
@@ -464,12 +561,15 @@ def run_libsvm(args, report):
                 Xtr, ytr, Xte, yte = Xa, data[1][perm[:cut]], Xb, data[1][perm[cut:]]
                 if rep == 0:
                     radius, cv = _cv_radius(Xtr, ytr, args.seed)
+                    tuned = _cv_methods(classes, Xtr, ytr, args.seed, report, ds)
             else:
                 Xtr, ytr, Xte, yte = X, y, Xt, yt
             for frac in fracs:
                 for name, cls in classes.items():
+                    extra = ({tuned[name]["param"]: tuned[name]["value"]} if name in tuned
+                             else None)
                     est, t = _timed(lambda: _fit_one(METHODS[name], cls, Xtr, ytr, frac,
-                                                     radius, seed))
+                                                     radius, seed, extra))
                     pos = est.classes_[1] if hasattr(est, "classes_") else 1
                     rec["auc"][name][str(frac)].append(
                         roc_auc(yte == pos, est.decision_function(Xte)))
@@ -478,6 +578,7 @@ def run_libsvm(args, report):
                     report(step, total, f"5.2 {ds} rep {rep + 1}/{reps} f={frac} {name}")
         rec["radius"] = radius
         rec["cv_auc_by_radius"] = cv
+        rec["cv"] = tuned
         rec["n_train"] = int(Xtr.shape[0])
         rec["split"] = "LIBSVM train/test" if fixed_split else "random 80/20 per repetition"
         out["datasets"][ds] = rec
@@ -511,9 +612,14 @@ def add_arguments(parser):
     """Options of ``birank reproduce gultekin``."""
     parser.add_argument("--output", default="docs/results",
                         help="folder for gultekin-paisley*.json/.md/.png (default docs/results)")
-    parser.add_argument("--data-dir", default="../shared/data",
+    parser.add_argument("--data-dir", default=None,
                         help="folder holding a9a/, german.numer/, svmguide3/ (section 5.2)")
-    parser.add_argument("--part", choices=["all", "5.1", "5.2"], default="all")
+    parser.add_argument("--libsvm", nargs="+", default=[], metavar="PATH",
+                        help="two-class LIBSVM/SVMlight files run as further section 5.2 sets "
+                             "(random 80/20 split per repetition)")
+    parser.add_argument("--part", choices=["all", "5.1", "5.2", "theory"], default="all",
+                        help="theory: the bounds against the simulation, written to "
+                             "gultekin-paisley-theory.md (and linked from the main report)")
     parser.add_argument("--quick", action="store_true",
                         help="few repetitions and a short S grid (a smoke run)")
     parser.add_argument("--repetitions", type=int, default=None,
@@ -525,7 +631,10 @@ def add_arguments(parser):
     parser.add_argument("--radius", type=float, default=1.0,
                         help="ball radius W* for section 5.1 (not given in the paper)")
     parser.add_argument("--methods", nargs="+", default=list(METHODS),
-                        help="section 5.2 methods (unavailable ones are reported as such)")
+                        help="section 5.2 methods")
+    parser.add_argument("--from-json", default=None,
+                        help="write the report again from an earlier run's JSON (in "
+                             "--output) instead of running")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
     return parser
@@ -587,10 +696,19 @@ def _markdown(res51, sum51, rows51, res52, files):
                   "x = fraction of training samples: LCBR draws S = f·N pairs from all "
                   "training rows; batch methods fit a random f·N subset; features scaled to "
                   "[-1, 1] by training max-abs; radius of BBR/LCBR by 5-fold CV of BBR. "
-                  "RankSVM C = 1, CombinedRanking defaults. Cells: mean ± std test AUC over "
+                  "The regularization of RankSVM (C), OAM (C), AdaOAM, PGD and SPAM (the L2 "
+                  "penalty alpha) by 5-fold CV on the training set (one pass for the online "
+                  "learners; german.numer: the first repetition's training part), as the "
+                  "paper does; their step sizes stay at the defaults of their references "
+                  "(\u201cstep sizes are chosen based on the references\u201d). "
+                  "CombinedRanking at its defaults. Cells: mean ± std test AUC over "
                   f"{res52.get('repetitions', '?')} repetitions.\n"]
+        if isinstance(res52.get("repetitions"), int) and res52["repetitions"] < 50:
+            lines.append(f"**Reduced run**: {res52['repetitions']} repetitions instead of the "
+                         "paper's 50 (machine time); the spread over repetitions is printed "
+                         "with every cell.\n")
         if res52["unavailable"]:
-            lines.append(f"Not available in this build (skipped): "
+            lines.append(f"Methods asked for that are not registered estimators (skipped): "
                          f"{', '.join(res52['unavailable'])}.\n")
         if res52["missing_datasets"]:
             lines.append(f"Data sets not found under the data directory: "
@@ -599,6 +717,18 @@ def _markdown(res51, sum51, rows51, res52, files):
         for ds, rec in res52["datasets"].items():
             lines.append(f"\n### {ds} ({rec['split']}, n_train = {rec['n_train']}, "
                          f"radius = {rec['radius']})\n")
+            if rec.get("cv"):
+                lines.append("Cross-validated regularization (5-fold CV AUC at the chosen "
+                             "value; an edge choice extends the grid tenfold, at most "
+                             f"{CV_EXTEND} times):\n")
+                rows = [[n, c["param"], f"{c['value']:g}",
+                         f"{c['scores'][format(c['value'], 'g')]:.4f}",
+                         f"{c['grid'][0]:g} … {c['grid'][-1]:g}",
+                         "yes (still at the edge)" if c["at_edge"] else "no"]
+                        for n, c in rec["cv"].items()]
+                lines.append(markdown_table(["method", "parameter", "chosen", "CV AUC",
+                                             "grid searched", "at grid edge"], rows))
+                lines.append("")
             names = list(rec["auc"])
             rows = [[f"{f:g}"] + [format_mean_std(rec["auc"][n][str(f)]) for n in names]
                     for f in res52["fractions"]]
@@ -609,8 +739,41 @@ def _markdown(res51, sum51, rows51, res52, files):
             lines.append(markdown_table(["fraction"] + names, rows))
         lines.append("\nPaper: “For the A9A dataset all algorithms have good generalization, "
                      "with an AUC of approximately 90%.”\n")
+    lines += _differ(sum51)
     lines.append("\nFiles: " + ", ".join(f"`{f}`" for f in files) + "\n")
     return "\n".join(lines)
+
+
+def _span(v, digits=1):
+    lo, hi = f"{min(v):.{digits}f}", f"{max(v):.{digits}f}"
+    return lo if lo == hi else f"{lo}-{hi}"
+
+
+def _differ(sum51):
+    """Where our results differ from the paper (section 5.1 timings), reason and evidence."""
+    if not sum51:
+        return []
+    key = next((k for k in sum51[0]["median_time_s"] if k.startswith("LCBR_S")), None)
+    speed = [r["speedup_naive_over_lcbr"] for r in sum51]
+    mom = [r["lcbr_time_over_moment_time"] for r in sum51]
+    lines = ["\n## Where our results differ\n",
+             f"- **LCBR is {_span(speed, 0)}x faster than the literal "
+             f"all-pairs BBR at S = {key[6:] if key else '5000'}, not ~100x.** Likely reason: "
+             "constant factors of the two implementations; our all-pairs BBR is a compiled "
+             "loop over the N1 x N0 pairs, the paper's presumably was not as fast (it gives "
+             "no implementation). The ratio grows with N1 N0 / S, so at the paper's sizes "
+             "it is an implementation detail, not a property of the method."]
+    if max(mom) > 1.0:
+        lines.append(
+            f"- **Exact BBR from class moments is faster than LCBR** (LCBR time / moment-BBR "
+            f"time {_span(mom)} in the table above). The paper's premise "
+            "that BBR costs O(N1 N0 D^2) holds only for the literal all-pairs algorithm: the "
+            "pairwise squared loss sums to class means and covariances (O(N D^2)), and "
+            "that exact computation gives the same minimizer as all pairs (checked in the "
+            "tests against the all-pairs oracle). LCBR's sampling therefore saves nothing "
+            "for this loss once BBR is computed from moments; it remains useful where "
+            "moments are not available (streams of pairs, other losses).")
+    return lines
 
 
 def _round(obj, digits=7):
@@ -626,6 +789,9 @@ def _round(obj, digits=7):
 
 def run(args):
     """Run the reproduction; write JSON, markdown and PNG under ``args.output``."""
+    if getattr(args, "from_json", None):
+        report_from_json(args.from_json, args.output)
+        return 0
     args = _fill_defaults(args)
     out_dir = Path(args.output)
     report = make_progress(not args.quiet, "gultekin")
@@ -644,6 +810,9 @@ def run(args):
         if p is not None:
             files.append(p.name)
     suffix = "-quick" if args.quick else ""
+    if args.part == "theory":
+        _run_theory(args, out_dir, suffix, report)
+        return 0
     payload = {"paper": "gultekin-paisley", "published": PAPER, "metadata": run_metadata(),
                "elapsed_s": time.perf_counter() - t0, "args": vars(args).copy()}
     payload["args"].pop("func", None)
@@ -655,9 +824,67 @@ def run(args):
     write_json(out_dir / f"gultekin-paisley{suffix}.json", payload)
     write_text(out_dir / f"gultekin-paisley{suffix}.md",
                _markdown(res51, sum51, rows51, res52, files))
+    if args.part == "all":  # after the main report, which gets a pointer section
+        _run_theory(args, out_dir, suffix, report)
     if not args.quiet:
         print(f"wrote {', '.join(str(out_dir / f) for f in files)}")
     return 0
+
+
+def _rekey(res51):
+    """Section 5.1's raw results from JSON: S and rho keys back to numbers."""
+    s_grid, out = res51["S_grid"], dict(res51)
+    settings = []
+    for rec in res51["settings"]:
+        rec = dict(rec)
+        for part in ("phi", "auc", "time"):
+            rec[part] = dict(rec[part])
+            rec[part]["LCBR"] = {s: rec[part]["LCBR"][str(s)] for s in s_grid}
+        rec["skew"] = {k: ({r: v[str(r)] if str(r) in v else v[repr(r)] for r in SKEW_GRID}
+                           if isinstance(v, dict) else v) for k, v in rec["skew"].items()}
+        settings.append(rec)
+    out["settings"] = settings
+    return out
+
+
+def report_from_json(path, out_dir):
+    """Write the markdown again from an earlier run's JSON (no fitting); the theory
+    pointer section is added when the theory report's JSON lies beside that JSON."""
+    import json
+
+    payload = json.loads(Path(path).read_text())
+    res51 = sum51 = rows51 = None
+    if "section_5_1" in payload:
+        res51 = _rekey(payload["section_5_1"]["raw"])
+        sum51, rows51 = summarize_gaussian(res51)
+    res52 = payload.get("section_5_2")
+    stem = Path(path).name[:-len(".json")]
+    files = [f for f in ("gultekin-paisley-fig1.png", "gultekin-paisley-fig2.png")
+             if (Path(out_dir) / f).exists()] + [f"{stem}.json", f"{stem}.md"]
+    md = _markdown(res51, sum51, rows51, res52, files)
+    if payload.get("sections_from"):  # a JSON assembled from two runs says which is which
+        md = md.replace("\n## Section 5.1", "\nSections come from different runs: " + "; ".join(
+            f"{k.replace('section_', '').replace('_', '.')}: {v}"
+            for k, v in payload["sections_from"].items()) + ".\n\n## Section 5.1", 1)
+    write_text(Path(out_dir) / f"{stem}.md", md)
+    theory = Path(path).parent / f"{stem}-theory.json"  # written by --part theory
+    if theory.exists():
+        from .gultekin_theory import link_section
+        link_section(Path(out_dir) / f"{stem}.md", json.loads(theory.read_text()),
+                     f"{stem}-theory.md")
+
+
+def _run_theory(args, out_dir, suffix, report):
+    """Lemmas 1-2 and Theorems 1-3 against the simulation (:mod:`.gultekin_theory`)."""
+    from .gultekin_theory import link_section, plot_theory, run_theory, theory_markdown
+
+    th = run_theory(repetitions=args.repetitions, radius=args.radius, seed=args.seed,
+                    report=report)
+    fig = plot_theory(th, out_dir / f"gultekin-paisley-theory{suffix}.png")
+    write_json(out_dir / f"gultekin-paisley-theory{suffix}.json", th)
+    name = f"gultekin-paisley-theory{suffix}.md"
+    write_text(out_dir / name, theory_markdown(th, fig.name))
+    link_section(out_dir / f"gultekin-paisley{suffix}.md", th, name)
 
 
 def main(argv=None):  # pragma: no cover - convenience entry point

@@ -108,7 +108,9 @@ TABLE6 = {
 }
 
 # our data set name -> the paper's row name
-PAPER_NAME = {"german.numer": "german", "svmguide4": "svmguid4", "reuters21578": "Reuters"}
+PAPER_NAME = {"german.numer": "german", "svmguide4": "svmguid4", "svmguide3": "svmguid3",
+              "reuters21578": "Reuters", "covtype.binary": "covtype",
+              "rcv1.binary": "rcv1", "news20.binary": "news20"}
 
 
 def published(table, dataset, column, columns):

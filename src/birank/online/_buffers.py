@@ -13,8 +13,8 @@ import scipy.sparse as sp
 from .._kernels.buffered_stream import buffered_stream, max_row_nnz
 from .._kernels.buffers import FIFO, RESERVOIR
 from .._kernels.sparse_rows import rng_init
-from .._validation import draw_seed
-from ._stream import StreamRanker, csr_parts
+from .._validation import draw_seed, kernel_rows
+from ._stream import StreamRanker
 
 __all__ = ["PairBuffers", "POLICIES", "BufferedStreamRanker"]
 
@@ -94,7 +94,7 @@ class BufferedStreamRanker(StreamRanker):
         return 0.0
 
     def _kernel_rows(self, X):
-        return csr_parts(X)
+        return kernel_rows(X, sparse=True)
 
     def _learn(self, rows, y01, weight, start, stop):
         st = self._state
@@ -103,11 +103,32 @@ class BufferedStreamRanker(StreamRanker):
         widest = int(max_row_nnz(indptr, start, stop))
         buffers.reserve(widest)
         room = widest + buffers.width
+        budget = self._feature_budget()
+        if budget:
+            # the support of a truncated model: budget + one row + the other buffer
+            need = budget + widest + buffers.capacity * buffers.width
+            if st.get("support") is None:
+                st["support"] = np.zeros(need, dtype=np.int64)
+                st["in_support"] = np.zeros(st["w"].shape[0], dtype=np.bool_)
+                st["supp_meta"] = np.zeros(1, dtype=np.int64)
+            elif st["support"].shape[0] < need:
+                grown = np.zeros(need, dtype=np.int64)
+                grown[:st["support"].shape[0]] = st["support"]
+                st["support"] = grown
+            support, in_support, meta = st["support"], st["in_support"], st["supp_meta"]
+        else:
+            support = np.zeros(1, dtype=np.int64)
+            in_support = np.zeros(1, dtype=np.bool_)
+            meta = np.zeros(1, dtype=np.int64)
         buffered_stream(
             self._kernel_method(), data, indices, indptr, y01, weight, start, stop,
             st["w"], st["g"], st["sigma"], *buffers.kernel_args(), buffers.policy,
             buffers.rng_state, float(self.C), self._phi(), np.empty(room, dtype=np.int64),
-            np.empty(room), np.empty(room), st["scratch_d"])
+            np.empty(room), np.empty(room), st["scratch_d"], budget, support, in_support, meta)
+
+    def _feature_budget(self):
+        """Coordinates the model may keep non-zero (0: no limit); CBR-diag overrides."""
+        return 0
 
     def _coef(self):
         return self._state["w"].copy()

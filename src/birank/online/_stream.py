@@ -19,9 +19,10 @@ the subclass's ``_learn`` and, optionally, records a held-out AUC trace:
 Threshold. Online learners learn a ranking ``X @ coef_``; ``predict`` needs a
 cut. The base keeps the last ``THRESHOLD_TAIL`` rows of each class (a bounded
 FIFO, whatever the stream length) and after each call sets ``intercept_`` to
-minus the best-accuracy cut of the current scores on those rows, each class
-weighted by (rows of the class seen) / (rows of it kept), i.e. an estimate of
-the stream's training-accuracy cut (the optimal ROC operating point). For
+minus the score where Platt's sigmoid fitted on those rows is 1/2
+(:func:`birank.base.decision_cut`), each class weighted by (rows of the class
+seen) / (rows of it kept), i.e. an estimate of the stream's calibrated
+threshold (and ``predict_proba``'s sigmoid is fitted on the same rows). For
 streams with fewer rows per class it is exactly the training cut of ``fit``.
 
 Subclasses implement ``_init_state(n_features)``, ``_learn(rows, y01, weight,
@@ -33,28 +34,26 @@ the current weights), and list extra private attributes in
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 from sklearn.utils.extmath import safe_sparse_dot
 
-from .._validation import check_random_state, check_X, check_X_y, validate_params
-from ..base import (BinaryRankerMixin, OnlineRankerMixin, warn_if_badly_scaled,
+from .._validation import (check_eval_set, check_random_state, check_sample_weight, check_X_y,
+                           validate_params)
+from ..base import (BinaryRankerMixin, OnlineRankerMixin, reset_fitted, warn_if_badly_scaled,
                     warn_if_worse_than_chance)
-from ..metrics import best_accuracy_threshold
 from ..metrics import roc_auc
 
-__all__ = ["StreamRanker", "THRESHOLD_TAIL", "csr_parts"]
+if TYPE_CHECKING:
+    from .._typing import ArrayLike, EvalSet, MatrixLike, Self
+
+__all__ = ["StreamRanker", "THRESHOLD_TAIL"]
 
 #: rows of each class kept to place the decision threshold
 THRESHOLD_TAIL = 1000
-
-
-def csr_parts(X):
-    """``(data, indices, indptr)`` of X as CSR with sorted indices (dense X is converted)."""
-    if not sp.issparse(X):
-        X = sp.csr_matrix(X)
-    return X.data, X.indices, X.indptr
 
 
 class StreamRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
@@ -66,7 +65,8 @@ class StreamRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
     #: ``partial_fit`` warn when the rows' typical norm is far from 1
     _scale_sensitive = False
 
-    def fit(self, X, y, sample_weight=None, *, eval_set=None, eval_every=1000):
+    def fit(self, X: MatrixLike, y: ArrayLike, sample_weight: ArrayLike | None = None, *,
+            eval_set: EvalSet | None = None, eval_every: int = 1000) -> Self:
         """Learn from ``(X, y)`` as one stream, forgetting earlier calls.
 
         Parameters
@@ -85,13 +85,13 @@ class StreamRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
         -------
         self
         """
-        self._reset_online_state()
-        return self._partial_fit(X, y, None, sample_weight, eval_set, eval_every,
-                                 shuffle=bool(getattr(self, "shuffle", False)),
-                                 check_chance=True)
+        reset_fitted(self, self._online_private_state)
+        return self._partial_fit(X, y, None, sample_weight, refit=True, eval_set=eval_set,
+                                 eval_every=eval_every)
 
-    def partial_fit(self, X, y, classes=None, sample_weight=None, *, eval_set=None,
-                    eval_every=1000):
+    def partial_fit(self, X: MatrixLike, y: ArrayLike, classes: ArrayLike | None = None,
+                    sample_weight: ArrayLike | None = None, *, eval_set: EvalSet | None = None,
+                    eval_every: int = 1000) -> Self:
         """Continue the stream with the rows of ``(X, y)``, in the order given.
 
         Parameters
@@ -108,12 +108,16 @@ class StreamRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
         -------
         self
         """
-        return self._partial_fit(X, y, classes, sample_weight, eval_set, eval_every)
+        return self._partial_fit(X, y, classes, sample_weight, eval_set=eval_set,
+                                 eval_every=eval_every)
 
     # ------------------------------------------------------------------ driver
-    def _partial_fit(self, X, y, classes=None, sample_weight=None, eval_set=None,
-                     eval_every=1000, shuffle=False, check_chance=False):
+    def _partial_fit(self, X, y, classes, sample_weight, *, refit=False, eval_set=None,
+                     eval_every=1000):
+        """OnlineRankerMixin's contract; ``refit`` (from ``fit``): shuffle if asked and
+        check the fit against chance."""
         name = type(self).__name__
+        shuffle = refit and bool(getattr(self, "shuffle", False))
         first = self._is_first_call()
         if first:
             validate_params(self)
@@ -121,7 +125,8 @@ class StreamRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
         if first:
             self._check_n_features(X.shape[1])
         y01 = self._encode_chunk(y, classes)
-        weight = self._check_weight(sample_weight, X.shape[0])
+        weight = check_sample_weight(sample_weight, X.shape[0], y=y if refit else None,
+                                     ones=True)
         if isinstance(eval_every, bool) or not isinstance(eval_every, (int, np.integer)) \
                 or eval_every < 1:
             raise ValueError(f"{name}: eval_every must be a positive int; got {eval_every!r}.")
@@ -132,6 +137,7 @@ class StreamRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
         if first:
             self._rng = check_random_state(self.random_state)
             self._init_state(X.shape[1])
+            self._set_data_scaled_defaults(X)
             self.n_seen_ = 0
             self.class_counts_ = np.zeros(2, dtype=np.int64)
             self.auc_trace_ = np.empty((0, 2))
@@ -157,45 +163,28 @@ class StreamRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
         kept = weight > 0
         self.class_counts_ += np.bincount(y01[kept], minlength=2).astype(np.int64)
         self.coef_ = self._coef()
-        if check_chance:  # fit only: one pass can be swamped (1 positive in 10^4 rows)
+        if refit:  # fit only: one pass can be swamped (1 positive in 10^4 rows)
             warn_if_worse_than_chance(self, X, y01, weight)
         self._update_tail(X, y01, kept)
         self._set_stream_threshold()
         return self
 
+    def _set_data_scaled_defaults(self, X):
+        """Hook: resolve ``"auto"`` parameters from the first chunk (see
+        :func:`birank.base.data_scaled`); called once, after ``_init_state``."""
+
     def _kernel_rows(self, X):
-        """Hook: the layout ``_learn`` takes (X itself by default; see :func:`csr_parts`)."""
+        """Hook: the layout ``_learn`` takes (X itself by default; see
+        :func:`birank._validation.kernel_rows`)."""
         return X
 
     # ----------------------------------------------------------- validation
     def _check_n_features(self, n_features):
         """Hook: subclasses with a feature limit raise here (before any state is set)."""
 
-    def _check_weight(self, sample_weight, n):
-        name = type(self).__name__
-        if sample_weight is None:
-            return np.ones(n)
-        w = np.asarray(sample_weight, dtype=np.float64).reshape(-1)
-        if w.shape[0] != n:
-            raise ValueError(f"{name}: sample_weight has {w.shape[0]} values for {n} rows.")
-        if not np.isfinite(w).all() or (w < 0).any():
-            raise ValueError(f"{name}: sample_weight must be finite and non-negative.")
-        if n and not w.any():
-            raise ValueError(f"{name}: every sample_weight is zero; there is nothing to learn.")
-        return np.ascontiguousarray(w)
-
     def _check_eval_set(self, eval_set):
         name = type(self).__name__
-        try:
-            Xv, yv = eval_set
-        except (TypeError, ValueError):
-            raise ValueError(f"{name}: eval_set must be a pair (X_val, y_val); "
-                             f"got {type(eval_set).__name__}.") from None
-        Xv = check_X(self, Xv, reset=False)
-        yv = np.asarray(yv).reshape(-1)
-        if yv.shape[0] != Xv.shape[0]:
-            raise ValueError(f"{name}: eval_set has {Xv.shape[0]} rows but "
-                             f"{yv.shape[0]} labels.")
+        Xv, yv = check_eval_set(self, eval_set)
         unknown = ~np.isin(yv, self.classes_)
         if unknown.any():
             raise ValueError(f"{name}: eval_set labels {np.unique(yv[unknown])!r} are not in "
@@ -213,17 +202,19 @@ class StreamRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
             self._tail[c] = new
 
     def _set_stream_threshold(self):
-        scores, labels, weights = [], [], []
+        """The estimators' one threshold setter (``_set_threshold``) on the weighted tail."""
+        rows, labels, weights = [], [], []
         for c in (0, 1):
-            rows = self._tail[c]
-            if rows is None or rows.shape[0] == 0:
+            tail = self._tail[c]
+            if tail is None or tail.shape[0] == 0:
                 continue
-            scores.append(np.asarray(rows @ self.coef_).reshape(-1))
-            labels.append(np.full(rows.shape[0], c, dtype=np.int8))
-            weights.append(np.full(rows.shape[0], self.class_counts_[c] / rows.shape[0]))
-        if not scores:
+            rows.append(tail)
+            labels.append(np.full(tail.shape[0], c, dtype=np.int8))
+            weights.append(np.full(tail.shape[0], self.class_counts_[c] / tail.shape[0]))
+        if not rows:
             self.intercept_ = 0.0
+            self._fit_probability(np.zeros(0), np.zeros(0, dtype=np.int8))
             return
-        cut, _ = best_accuracy_threshold(np.concatenate(labels), np.concatenate(scores),
-                                         np.concatenate(weights))
-        self.intercept_ = -cut
+        # the calibrated threshold and predict_proba's sigmoid, on the same rows
+        self._set_threshold(sp.vstack(rows, format="csr"), np.concatenate(labels),
+                            sample_weight=np.concatenate(weights))

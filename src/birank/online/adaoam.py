@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .._kernels.adaoam_updates import adaoam_stream
-from .._validation import Interval
-from ._stream import StreamRanker, csr_parts
+from .._validation import Interval, Options, kernel_rows
+from ..base import data_scaled
+from ._stream import StreamRanker
+
+if TYPE_CHECKING:
+    from typing import Literal
+
+    from .._typing import RandomStateLike
 
 __all__ = ["AdaOAM", "MAX_ADAOAM_FEATURES"]
 
@@ -18,21 +26,26 @@ class AdaOAM(StreamRanker):
     """Online AUC maximization with AdaGrad steps on OPAUC's one-pass square loss.
 
     For each arriving row ``x_t`` of label ``y``, the gradient of
-    ``reg/2 |w|^2 + mean_x (1 - y w.(x_t - x))^2 / 2`` over all rows x of the
+    ``alpha/2 |w|^2 + mean_x (1 - y w.(x_t - x))^2 / 2`` over all rows x of the
     other class seen so far comes from that class's count, mean and covariance
     (Gao et al. 2013); the step is AdaGrad's diagonal one (Ding et al. 2015,
-    Alg. 1): ``w -= learning_rate g / (delta + sqrt(sum of g^2))``. No buffer:
+    Alg. 1): ``w -= eta0 g / (delta + sqrt(sum of g^2))``. No buffer:
     the state is two class means and two d x d second moments, so it is for
     dense data of moderate dimension (at most ``MAX_ADAOAM_FEATURES`` = 1000).
 
     Parameters
     ----------
-    learning_rate : float, default=0.1
-        AdaGrad step size (eta).
+    eta0 : float or "auto", default="auto"
+        AdaGrad step size (eta). ``"auto"``: ``0.15 / sqrt(m)``, m the mean
+        squared row norm of the first ``fit`` / ``partial_fit`` chunk (AdaGrad
+        normalizes the gradient's size, so only the weights' scale ``1/|x|``
+        is left; 0.15 was chosen with benchmarks/bench_defaults.py (one pass,
+        a9a, german.numer, w8a, spambase, ionosphere)). The value used is
+        ``eta0_``.
     delta : float, default=0.5
         AdaGrad smoothing added to the root of the summed squared gradients
         (khalid-ray-chitsaz use 0.5).
-    reg : float, default=1e-4
+    alpha : float, default=1e-4
         L2 regularization lambda (khalid-ray-chitsaz use 1e-4).
     shuffle : bool, default=False
         Whether ``fit`` streams the rows in a random order.
@@ -43,7 +56,7 @@ class AdaOAM(StreamRanker):
     ----------
     coef_ : ndarray of shape (n_features,)
     intercept_ : float
-        Minus the best-accuracy score cut (see :mod:`birank.online._stream`).
+        Minus the calibrated threshold (see :mod:`birank.online._stream`).
     classes_ : ndarray of shape (2,)
     n_seen_ : int
     class_counts_ : ndarray of shape (2,)
@@ -55,7 +68,7 @@ class AdaOAM(StreamRanker):
     >>> from birank import AdaOAM
     >>> from birank.datasets import load_heart
     >>> X, y = load_heart()
-    >>> model = AdaOAM(learning_rate=0.05).fit(X[:200], y[:200])
+    >>> model = AdaOAM(eta0=0.05).fit(X[:200], y[:200])
     >>> round(model.score(X[200:], y[200:]), 2) > 0.8
     True
     """
@@ -63,20 +76,26 @@ class AdaOAM(StreamRanker):
     _scale_sensitive = True  # unnormalized gradient steps (see StreamRanker)
 
     _parameter_constraints = {
-        "learning_rate": [Interval("real", 0, None, closed="neither")],
+        "eta0": [Options("auto"), Interval("real", 0, None, closed="neither")],
         "delta": [Interval("real", 0, None, closed="neither")],
-        "reg": [Interval("real", 0, None, closed="left")],
+        "alpha": [Interval("real", 0, None, closed="left")],
         "shuffle": ["boolean"],
         "random_state": ["random_state"],
     }
 
-    def __init__(self, learning_rate=0.1, delta=0.5, reg=1e-4, shuffle=False,
-                 random_state=None):
-        self.learning_rate = learning_rate
+    def __init__(self, eta0: float | Literal["auto"] = "auto", *, delta: float = 0.5,
+                 alpha: float = 1e-4, shuffle: bool = False,
+                 random_state: RandomStateLike = None) -> None:
+        self.eta0 = eta0
         self.delta = delta
-        self.reg = reg
+        self.alpha = alpha
         self.shuffle = shuffle
         self.random_state = random_state
+
+
+    def _set_data_scaled_defaults(self, X):
+        self.eta0_ = data_scaled(self.eta0, X, 0.15, power=0.5,
+                                 cap=1.0 / self.alpha if self.alpha > 0 else np.inf)
 
     def _check_n_features(self, n_features):
         if n_features > MAX_ADAOAM_FEATURES:
@@ -94,14 +113,14 @@ class AdaOAM(StreamRanker):
         }
 
     def _kernel_rows(self, X):
-        return csr_parts(X)
+        return kernel_rows(X, sparse=True)
 
     def _learn(self, rows, y01, weight, start, stop):
         st = self._state
         data, indices, indptr = rows
         adaoam_stream(data, indices, indptr, y01, weight, start, stop, st["w"], st["counts"],
-                      st["sums"], st["second"], st["sqgrad"], float(self.learning_rate),
-                      float(self.delta), float(self.reg), st["diff"], st["grad"])
+                      st["sums"], st["second"], st["sqgrad"], float(self.eta0_),
+                      float(self.delta), float(self.alpha), st["diff"], st["grad"])
 
     def _coef(self):
         return self._state["w"].copy()

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from scipy.stats import norm
 
 from .._kernels.buffered_stream import CBR_DIAG, CBR_FULL
 from .._validation import Interval, Options
 from ._buffers import BufferedStreamRanker
+
+if TYPE_CHECKING:
+    from typing import Literal
+
+    from .._typing import FloatArray, RandomStateLike
 
 __all__ = ["CBR", "MAX_FULL_FEATURES"]
 
@@ -29,7 +36,7 @@ class CBR(BufferedStreamRanker):
     ``min KL(N(mu, Sigma) || N(mu_t, Sigma_t)) + C_t max(0, phi sqrt(z'Sigma z) - y mu.z)``
 
     exactly (khalid-ray-chitsaz eq. (5); eq. (6) with Sigma diagonal), with
-    ``phi = Phi^{-1}(eta)`` and ``C_t = C max(1, N_t / buffer_size)``, N_t the
+    ``phi = Phi^{-1}(confidence)`` and ``C_t = C max(1, N_t / buffer_size)``, N_t the
     number of rows of the other class seen so far (as in OAM, Zhao et al.
     2011: each buffered row stands for N_t / buffer_size rows; the paper's
     ``|B_t| / M`` is at most 1, so as printed C_t would always be C). The
@@ -47,15 +54,27 @@ class CBR(BufferedStreamRanker):
         How a full buffer takes a new row: replace the oldest (FIFO) or
         Vitter's reservoir sampling (a uniform sample of the class's stream).
     buffer_size : int, default=50
-        Rows kept per class (M_+ = M_-).
-    eta : float in (0.5, 1), default=0.7
-        Confidence probability; ``phi = Phi^{-1}(eta) > 0``.
-    C : float, default=1.0
+        Rows kept per class (``M_+ = M_-``).
+    confidence : float in (0.5, 1), default=0.9
+        Confidence probability; ``phi = Phi^{-1}(confidence) > 0``
+        (khalid-ray-chitsaz fix 0.7; 0.9 with C=1e-3 is within 0.006 AUC of
+        the best of a grid C in 1e-4..1, confidence in {0.6, 0.7, 0.9} on
+        a9a, german.numer, w8a, spambase and ionosphere in one pass, both
+        covariances: benchmarks/bench_defaults.py).
+    C : float, default=1e-3
         Loss weight (aggressiveness), before the ``N_t / buffer_size`` factor.
-        As that factor grows with the stream, small values are usually best:
-        in 5-fold tests on heart, german.numer, ionosphere and diabetes the
-        best C was 1e-4 to 1e-2 (the CLI's ``cbr`` and ``cbr-diag`` use 1e-3);
-        tune it (khalid-ray-chitsaz search ``2^[-10:10]`` by 2-fold CV).
+        As that factor grows with the stream, small values are best (the
+        default is from the grid above; in 5-fold tests on heart,
+        german.numer, ionosphere and diabetes the best C was 1e-4 to 1e-2);
+        khalid-ray-chitsaz tune it over ``2^[-10:10]`` by 2-fold CV.
+    feature_budget : int or None, default=None
+        CBR-diag only: keep at most this many non-zero coordinates in ``mu``
+        (online feature selection by truncation, Wang, Zhao, Hoi & Jin 2014,
+        the extension khalid-ray-chitsaz section 5 names as future work): after
+        each row's steps every coordinate but the ``feature_budget`` largest
+        ``|mu_j|`` is set to 0 (its variance is kept). Costs
+        ``O(S log S)`` per row, ``S`` the budget plus the row's and the other
+        buffer's stored entries; never ``O(n_features)``. None: no limit.
     shuffle : bool, default=False
         Whether ``fit`` streams the rows in a random order (``partial_fit``
         always uses the given order).
@@ -67,7 +86,7 @@ class CBR(BufferedStreamRanker):
     coef_ : ndarray of shape (n_features,)
         The mean ``mu`` of the ranker.
     intercept_ : float
-        Minus the best-accuracy score cut (see :mod:`birank.online._stream`).
+        Minus the calibrated threshold (see :mod:`birank.online._stream`).
     covariance_ : ndarray of shape (n_features,) or (n_features, n_features)
         The diagonal (``"diag"``) or the full covariance.
     classes_ : ndarray of shape (2,)
@@ -96,22 +115,31 @@ class CBR(BufferedStreamRanker):
         "covariance": [Options("full", "diag")],
         "buffer": [Options("fifo", "reservoir")],
         "buffer_size": [Interval("integer", 1, None)],
-        "eta": [Interval("real", 0.5, 1.0, closed="neither")],
+        "confidence": [Interval("real", 0.5, 1.0, closed="neither")],
         "C": [Interval("real", 0, None, closed="neither")],
+        "feature_budget": [None, Interval("integer", 1, None)],
         "shuffle": ["boolean"],
         "random_state": ["random_state"],
     }
-    def __init__(self, covariance="full", buffer="fifo", buffer_size=50, eta=0.7, C=1.0,
-                 shuffle=False, random_state=None):
+    def __init__(self, covariance: Literal["full", "diag"] = "full", *,
+                 buffer: Literal["fifo", "reservoir"] = "fifo", buffer_size: int = 50,
+                 confidence: float = 0.9, C: float = 1e-3, feature_budget: int | None = None,
+                 shuffle: bool = False, random_state: RandomStateLike = None) -> None:
         self.covariance = covariance
         self.buffer = buffer
         self.buffer_size = buffer_size
-        self.eta = eta
+        self.confidence = confidence
         self.C = C
+        self.feature_budget = feature_budget
         self.shuffle = shuffle
         self.random_state = random_state
 
     def _check_n_features(self, n_features):
+        if self.feature_budget is not None and self.covariance != "diag":
+            raise ValueError(
+                "CBR: feature_budget needs covariance='diag' (a full-covariance step "
+                "changes every coordinate, so truncation would cost O(d) per row); got "
+                f"covariance={self.covariance!r}.")
         if self.covariance == "full" and n_features > MAX_FULL_FEATURES:
             raise ValueError(
                 f"CBR: covariance='full' keeps a {n_features} x {n_features} matrix and "
@@ -125,14 +153,17 @@ class CBR(BufferedStreamRanker):
             n_features, g=np.ones(0 if full else n_features),
             sigma=np.eye(n_features) if full else np.zeros((1, 1)))
 
+    def _feature_budget(self):
+        return 0 if self.feature_budget is None else int(self.feature_budget)
+
     def _kernel_method(self):
         return CBR_FULL if self.covariance == "full" else CBR_DIAG
 
     def _phi(self):
-        return float(norm.ppf(self.eta))
+        return float(norm.ppf(self.confidence))
 
     @property
-    def covariance_(self):
+    def covariance_(self) -> FloatArray:
         """The diagonal (``covariance='diag'``) or the full covariance matrix."""
         st = self._state
         return (st["sigma"] if self.covariance == "full" else st["g"]).copy()

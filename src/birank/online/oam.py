@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .._kernels.buffered_stream import OAM_GRA, OAM_SEQ
 from .._validation import Interval, Options
 from ._buffers import BufferedStreamRanker
+
+if TYPE_CHECKING:
+    from typing import Literal
+
+    from .._typing import RandomStateLike
 
 __all__ = ["OAM"]
 
@@ -32,8 +39,13 @@ class OAM(BufferedStreamRanker):
         Buffer policy; OAM uses reservoir sampling.
     buffer_size : int, default=50
         Rows kept per class.
-    C : float, default=1.0
-        Step bound (seq) or step size (gra) before the ``N_t / buffer_size`` factor.
+    C : float, default=1e-4
+        Step bound (seq) or step size (gra) before the ``N_t / buffer_size``
+        factor, which grows with the stream: small values are best. 1e-4 had
+        the smallest worst-case loss against the best of ``C`` in 1e-4..1 in
+        one pass on a9a, german.numer, w8a, spambase and ionosphere
+        (benchmarks/bench_defaults.py; OAM's AUC varies with the row order by
+        more than 0.01, so no default was within 0.01 of the best on all).
     shuffle : bool, default=False
         Whether ``fit`` streams the rows in a random order.
     random_state : int, Generator or None, default=None
@@ -43,7 +55,7 @@ class OAM(BufferedStreamRanker):
     ----------
     coef_ : ndarray of shape (n_features,)
     intercept_ : float
-        Minus the best-accuracy score cut (see :mod:`birank.online._stream`).
+        Minus the calibrated threshold (see :mod:`birank.online._stream`).
     classes_ : ndarray of shape (2,)
     n_seen_ : int
     class_counts_ : ndarray of shape (2,)
@@ -69,8 +81,10 @@ class OAM(BufferedStreamRanker):
         "random_state": ["random_state"],
     }
 
-    def __init__(self, variant="seq", buffer="reservoir", buffer_size=50, C=1.0,
-                 shuffle=False, random_state=None):
+    def __init__(self, variant: Literal["seq", "gra"] = "seq", *,
+                 buffer: Literal["reservoir", "fifo"] = "reservoir", buffer_size: int = 50,
+                 C: float = 1e-4, shuffle: bool = False,
+                 random_state: RandomStateLike = None) -> None:
         self.variant = variant
         self.buffer = buffer
         self.buffer_size = buffer_size

@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .._kernels.opauc import opauc_full_pass, opauc_sketch_pass
 from .._kernels.sparse_rows import rng_init
-from .._validation import Interval, draw_seed
-from ..solvers.dual_cd import xargs
+from .._validation import Interval, Options, draw_seed, kernel_rows
+from ..base import data_scaled
 from ._stream import StreamRanker
 from ._weights import WeightVectorMixin
+
+if TYPE_CHECKING:
+    from typing import Literal
+
+    from .._typing import RandomStateLike
 
 __all__ = ["OPAUC", "MAX_FULL_FEATURES"]
 
@@ -36,10 +43,15 @@ class OPAUC(WeightVectorMixin, StreamRanker):
         None: full d x d covariances (n_features at most ``MAX_FULL_FEATURES`` =
         4096; above that a ValueError suggests ``rank``). An int tau: OPAUCr with
         sketches of tau columns (Gao et al. and khalid-ray-chitsaz use tau = 50).
-    eta : float, default=0.01
+    eta0 : float or "auto", default="auto"
         Constant step size (Gao et al. tune it over 2^[-12:-4]; khalid et al.
-        over 2^[-10:10]).
-    lam : float, default=1e-4
+        over 2^[-10:10]). ``"auto"``: ``0.05 / m``, m the mean squared row norm
+        of the first ``fit`` / ``partial_fit`` chunk (the step then does not
+        depend on the features' scale; 0.05 was chosen with
+        benchmarks/bench_defaults.py (one pass, a9a, german.numer, w8a,
+        spambase, ionosphere)). The value used
+        is ``eta0_``.
+    alpha : float, default=1e-4
         L2 regularization lambda (khalid et al. section 4.2: 0.0001).
     shuffle : bool, default=False
         Whether ``fit`` streams the rows in a random order (``partial_fit``
@@ -52,7 +64,7 @@ class OPAUC(WeightVectorMixin, StreamRanker):
     classes_ : ndarray of shape (2,)
     coef_ : ndarray of shape (n_features,)
     intercept_ : float
-        Minus the best-accuracy score cut (see :mod:`birank.online._stream`).
+        Minus the calibrated threshold (see :mod:`birank.online._stream`).
     n_seen_ : int
         Rows streamed so far.
     class_counts_ : ndarray of shape (2,)
@@ -72,7 +84,7 @@ class OPAUC(WeightVectorMixin, StreamRanker):
     >>> from birank import OPAUC
     >>> from birank.datasets import load_heart
     >>> X, y = load_heart()
-    >>> model = OPAUC(eta=0.01).fit(X, y)
+    >>> model = OPAUC(eta0=0.01).fit(X, y)
     >>> bool(model.score(X, y) > 0.85)  # ROC AUC
     True
     >>> model.class_covariance_.shape
@@ -83,18 +95,26 @@ class OPAUC(WeightVectorMixin, StreamRanker):
 
     _parameter_constraints = {
         "rank": [None, Interval("integer", 1, None)],
-        "eta": [Interval("real", 0, None, closed="neither")],
-        "lam": [Interval("real", 0, None, closed="left")],
+        "eta0": [Options("auto"), Interval("real", 0, None, closed="neither")],
+        "alpha": [Interval("real", 0, None, closed="left")],
         "shuffle": ["boolean"],
         "random_state": ["random_state"],
     }
 
-    def __init__(self, rank=None, *, eta=0.01, lam=1e-4, shuffle=False, random_state=None):
+    def __init__(self, rank: int | None = None, *, eta0: float | Literal["auto"] = "auto",
+                 alpha: float = 1e-4, shuffle: bool = False,
+                 random_state: RandomStateLike = None) -> None:
         self.rank = rank
-        self.eta = eta
-        self.lam = lam
+        self.eta0 = eta0
+        self.alpha = alpha
         self.shuffle = shuffle
         self.random_state = random_state
+
+
+    def _set_data_scaled_defaults(self, X):
+        # the L2 step w *= 1 - eta0 alpha must not flip w: eta0 <= 1 / alpha
+        self.eta0_ = data_scaled(self.eta0, X, 0.05,
+                                 cap=1.0 / self.alpha if self.alpha > 0 else np.inf)
 
     def _check_n_features(self, d):
         if self.rank is None and d > MAX_FULL_FEATURES:
@@ -123,17 +143,17 @@ class OPAUC(WeightVectorMixin, StreamRanker):
         self._state = st
 
     def _kernel_rows(self, X):
-        return xargs(X)
+        return kernel_rows(X)
 
     def _learn(self, X, y01, weight, start, stop):
         st = self._state
         if "moments" in st:
             opauc_full_pass(X, y01, weight, start, stop, st["w"], st["counts"], st["sums"],
-                            st["moments"], float(self.eta), float(self.lam), st["x"], st["z"],
+                            st["moments"], float(self.eta0_), float(self.alpha), st["x"], st["z"],
                             st["g"])
         else:
             opauc_sketch_pass(X, y01, weight, start, stop, st["w"], st["counts"], st["means"],
-                              st["rmeans"], st["sketch"], float(self.eta), float(self.lam),
+                              st["rmeans"], st["sketch"], float(self.eta0_), float(self.alpha),
                               st["rng"], st["seen"], st["n_seen"], st["marked"], st["r"],
                               st["u"])
 

@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .._kernels.buffered_stream import max_row_nnz
 from .._kernels.pgd import HINGE, SQUARE, SQUARED_HINGE, pgd_stream
-from .._validation import Interval, Options, draw_seed
+from .._validation import Interval, Options, draw_seed, kernel_rows
 from ._buffers import PairBuffers
-from ._stream import StreamRanker, csr_parts
+from ..base import data_scaled
+from ._stream import StreamRanker
 from ._weights import WeightVectorMixin
+
+if TYPE_CHECKING:
+    from typing import Literal
+
+    from .._typing import RandomStateLike
 
 __all__ = ["PGD"]
 
@@ -21,17 +29,22 @@ class PGD(WeightVectorMixin, StreamRanker):
 
     Each arriving instance takes one gradient step on its mean pairwise loss
     against earlier instances of the other class, with a polynomially decaying
-    step ``eta t^-power_t`` (Boissier et al. eq. (2)). The earlier instances
+    step ``eta0 t^-power_t`` (Boissier et al. eq. (2)). The earlier instances
     are ``buffer_size`` rows of each class (the last ones by default), which bounds the work per
     instance at ``O(buffer_size * nnz)``. See :mod:`birank._kernels.pgd`.
 
     Parameters
     ----------
-    eta : float, default=0.1
+    eta0 : float or "auto", default="auto"
+        Initial step size; step t is ``eta0 t^-power_t``. ``"auto"``: ``4 / m``,
+        m the mean squared row norm of the first ``fit`` / ``partial_fit``
+        chunk (scale-free; 4 was chosen with benchmarks/bench_defaults.py (one
+        pass, a9a, german.numer, w8a, spambase, ionosphere)). The value used is
+        ``eta0_``.
     power_t : float, default=0.5
         Decay exponent theta of the step size.
     loss : {'hinge', 'squared_hinge', 'square'}, default='hinge'
-    lam : float, default=0.0
+    alpha : float, default=0.0
         L2 regularization (the paper's algorithm has none; > 0 costs O(d) per step).
     buffer : {'fifo', 'reservoir'}, default='fifo'
         Which earlier rows a full buffer keeps: the most recent (FIFO) or a
@@ -48,7 +61,7 @@ class PGD(WeightVectorMixin, StreamRanker):
     classes_ : ndarray of shape (2,)
     coef_ : ndarray of shape (n_features,)
     intercept_ : float
-        Minus the best-accuracy score cut (see :mod:`birank.online._stream`).
+        Minus the calibrated threshold (see :mod:`birank.online._stream`).
     n_seen_ : int
         Rows streamed so far.
     class_counts_ : ndarray of shape (2,)
@@ -64,32 +77,38 @@ class PGD(WeightVectorMixin, StreamRanker):
     >>> from birank import PGD
     >>> from birank.datasets import load_heart
     >>> X, y = load_heart()
-    >>> model = PGD(eta=0.1).fit(X, y)
+    >>> model = PGD(eta0=0.1).fit(X, y)
     >>> bool(model.score(X, y) > 0.85)  # ROC AUC
     True
     """
 
     _parameter_constraints = {
-        "eta": [Interval("real", 0, None, closed="neither")],
+        "eta0": [Options("auto"), Interval("real", 0, None, closed="neither")],
         "power_t": [Interval("real", 0, None, closed="left")],
         "loss": [Options("hinge", "squared_hinge", "square")],
-        "lam": [Interval("real", 0, None, closed="left")],
+        "alpha": [Interval("real", 0, None, closed="left")],
         "buffer": [Options("fifo", "reservoir")],
         "buffer_size": [Interval("integer", 1, None)],
         "shuffle": ["boolean"],
         "random_state": ["random_state"],
     }
 
-    def __init__(self, eta=0.1, *, power_t=0.5, loss="hinge", lam=0.0, buffer="fifo",
-                 buffer_size=50, shuffle=False, random_state=None):
-        self.eta = eta
+    def __init__(self, eta0: float | Literal["auto"] = "auto", *, power_t: float = 0.5,
+                 loss: Literal["hinge", "squared_hinge", "square"] = "hinge", alpha: float = 0.0,
+                 buffer: Literal["fifo", "reservoir"] = "fifo", buffer_size: int = 50,
+                 shuffle: bool = False, random_state: RandomStateLike = None) -> None:
+        self.eta0 = eta0
         self.power_t = power_t
         self.loss = loss
-        self.lam = lam
+        self.alpha = alpha
         self.buffer = buffer
         self.buffer_size = buffer_size
         self.shuffle = shuffle
         self.random_state = random_state
+
+
+    def _set_data_scaled_defaults(self, X):
+        self.eta0_ = data_scaled(self.eta0, X, 4.0)
 
     def _init_state(self, d):
         self._state = {"w": np.zeros(d), "t": 0,
@@ -98,7 +117,7 @@ class PGD(WeightVectorMixin, StreamRanker):
                        "coefs": np.zeros(int(self.buffer_size))}
 
     def _kernel_rows(self, X):
-        return csr_parts(X)
+        return kernel_rows(X, sparse=True)
 
     def _learn(self, X, y01, weight, start, stop):
         st = self._state
@@ -106,7 +125,7 @@ class PGD(WeightVectorMixin, StreamRanker):
         buffers = st["buffers"]
         buffers.reserve(max_row_nnz(indptr, start, stop))
         st["t"] = pgd_stream(data, indices, indptr, y01, weight, start, stop, st["w"], st["t"],
-                             float(self.eta), float(self.power_t), float(self.lam),
+                             float(self.eta0_), float(self.power_t), float(self.alpha),
                              _LOSS[self.loss], *buffers.kernel_args(), buffers.policy,
                              buffers.rng_state, st["coefs"])
         self.t_ = int(st["t"])

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .._kernels.spam import spam_pass
-from .._validation import Interval, Options
-from ..solvers.dual_cd import xargs
+from .._validation import Interval, Options, kernel_rows
+from ..base import data_scaled
 from ._stream import StreamRanker
 from ._weights import WeightVectorMixin
+
+if TYPE_CHECKING:
+    from typing import Literal
+
+    from .._typing import RandomStateLike
 
 __all__ = ["SPAM"]
 
@@ -26,15 +33,26 @@ class SPAM(WeightVectorMixin, StreamRanker):
 
     Parameters
     ----------
-    eta : float, default=0.05
-        Learning rate; step ``t`` uses ``eta / t**power_t``.
+    eta0 : float or "auto", default="auto"
+        Initial step size; step ``t`` uses ``eta0 / t**power_t``. ``"auto"``:
+        ``2 / m``, m the mean squared row norm of the first ``fit`` /
+        ``partial_fit`` chunk (scale-free; 2 was chosen with
+        benchmarks/bench_defaults.py (one pass, a9a, german.numer, w8a,
+        spambase, ionosphere)). The value used
+        is ``eta0_``.
     power_t : float, default=0.5
         Decay exponent of the step size (0: constant).
     penalty : {'l2', 'elasticnet'}, default='l2'
-    beta : float, default=1e-4
-        L2 strength: ``Omega(w) = beta/2 |w|^2 (+ beta1 |w|_1)``.
-    beta1 : float, default=1e-4
-        L1 strength, used only with ``penalty='elasticnet'``.
+    alpha : float, default=1e-4
+        Regularization strength added to the mean (per-step) loss, as in
+        scikit-learn's ``SGDClassifier``: ``Omega(w) = alpha/2 |w|^2`` for
+        ``'l2'``; for ``'elasticnet'``
+        ``alpha (1 - l1_ratio)/2 |w|^2 + alpha l1_ratio |w|_1``. Natole et
+        al.'s ``beta`` (L2) and ``beta1`` (L1) are ``alpha (1 - l1_ratio)``
+        and ``alpha l1_ratio``.
+    l1_ratio : float in [0, 1], default=0.15
+        The L1 share of ``alpha`` with ``penalty='elasticnet'`` (ignored for
+        ``'l2'``); 0.15 is scikit-learn's ``SGDClassifier`` default.
     shuffle : bool, default=False
         Whether ``fit`` streams the rows in a random order (``partial_fit``
         always uses the given order).
@@ -45,7 +63,7 @@ class SPAM(WeightVectorMixin, StreamRanker):
     classes_ : ndarray of shape (2,)
     coef_ : ndarray of shape (n_features,)
     intercept_ : float
-        Minus the best-accuracy score cut (see :mod:`birank.online._stream`).
+        Minus the calibrated threshold (see :mod:`birank.online._stream`).
     n_seen_ : int
         Rows streamed so far.
     class_counts_ : ndarray of shape (2,)
@@ -62,7 +80,7 @@ class SPAM(WeightVectorMixin, StreamRanker):
     >>> from birank import SPAM
     >>> from birank.datasets import load_heart
     >>> X, y = load_heart()
-    >>> model = SPAM(eta=0.1).fit(X, y)
+    >>> model = SPAM(eta0=0.1).fit(X, y)
     >>> bool(model.score(X, y) > 0.85)  # ROC AUC
     True
     """
@@ -70,38 +88,45 @@ class SPAM(WeightVectorMixin, StreamRanker):
     _scale_sensitive = True  # unnormalized gradient steps (see StreamRanker)
 
     _parameter_constraints = {
-        "eta": [Interval("real", 0, None, closed="neither")],
+        "eta0": [Options("auto"), Interval("real", 0, None, closed="neither")],
         "power_t": [Interval("real", 0, None, closed="left")],
         "penalty": [Options("l2", "elasticnet")],
-        "beta": [Interval("real", 0, None, closed="left")],
-        "beta1": [Interval("real", 0, None, closed="left")],
+        "alpha": [Interval("real", 0, None, closed="left")],
+        "l1_ratio": [Interval("real", 0, 1, closed="both")],
         "shuffle": ["boolean"],
         "random_state": ["random_state"],
     }
 
-    def __init__(self, eta=0.05, *, power_t=0.5, penalty="l2", beta=1e-4, beta1=1e-4,
-                 shuffle=False, random_state=None):
-        self.eta = eta
+    def __init__(self, eta0: float | Literal["auto"] = "auto", *, power_t: float = 0.5,
+                 penalty: Literal["l2", "elasticnet"] = "l2", alpha: float = 1e-4,
+                 l1_ratio: float = 0.15, shuffle: bool = False,
+                 random_state: RandomStateLike = None) -> None:
+        self.eta0 = eta0
         self.power_t = power_t
         self.penalty = penalty
-        self.beta = beta
-        self.beta1 = beta1
+        self.alpha = alpha
+        self.l1_ratio = l1_ratio
         self.shuffle = shuffle
         self.random_state = random_state
+
+
+    def _set_data_scaled_defaults(self, X):
+        self.eta0_ = data_scaled(self.eta0, X, 2.0)
 
     def _init_state(self, d):
         self._state = {"w": np.zeros(d), "counts": np.zeros(2), "means": np.zeros((2, d)),
                        "t": 0}
 
     def _kernel_rows(self, X):
-        return xargs(X)
+        return kernel_rows(X)
 
     def _learn(self, X, y01, weight, start, stop):
         st = self._state
-        beta1 = float(self.beta1) if self.penalty == "elasticnet" else 0.0
+        # Natole et al.'s beta (L2) and beta1 (L1) from sklearn's (alpha, l1_ratio)
+        l1 = float(self.l1_ratio) if self.penalty == "elasticnet" else 0.0
+        beta, beta1 = float(self.alpha) * (1.0 - l1), float(self.alpha) * l1
         st["t"] = spam_pass(X, y01, weight, start, stop, st["w"], st["counts"], st["means"],
-                            st["t"], float(self.eta), float(self.power_t), float(self.beta),
-                            beta1)
+                            st["t"], float(self.eta0_), float(self.power_t), beta, beta1)
         self.t_ = int(st["t"])
         self.class_mean_ = st["means"].copy()
 

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import warnings
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .._kernels.uniexp import uniexp_pass
-from .._validation import Interval
-from ..solvers.dual_cd import xargs
+from .._validation import Interval, Options, kernel_rows
+from ..base import data_scaled
 from ._stream import StreamRanker
 from ._weights import WeightVectorMixin
+
+if TYPE_CHECKING:
+    from typing import Literal
+
+    from .._typing import RandomStateLike
 
 __all__ = ["OnlineUniExp"]
 
@@ -26,8 +34,13 @@ class OnlineUniExp(WeightVectorMixin, StreamRanker):
 
     Parameters
     ----------
-    eta : float, default=0.01
+    eta0 : float or "auto", default="auto"
         Constant learning rate (khalid et al. tune it over 2^[-10:10]).
+        ``"auto"``: ``0.02 / m``, m the mean squared row norm of the first
+        ``fit`` / ``partial_fit`` chunk (scale-free; 0.02 was chosen with
+        benchmarks/bench_defaults.py (one pass, a9a, german.numer, w8a,
+        spambase, ionosphere)).
+        The value used is ``eta0_``.
     max_exponent : float, default=30.0
         Cap on the exponent ``-y w.x`` of the loss's gradient, so that a too
         large rate cannot overflow (exp(30) ~ 1e13).
@@ -41,7 +54,7 @@ class OnlineUniExp(WeightVectorMixin, StreamRanker):
     classes_ : ndarray of shape (2,)
     coef_ : ndarray of shape (n_features,)
     intercept_ : float
-        Minus the best-accuracy score cut (see :mod:`birank.online._stream`).
+        Minus the calibrated threshold (see :mod:`birank.online._stream`).
     n_seen_ : int
         Rows streamed so far.
     class_counts_ : ndarray of shape (2,)
@@ -57,7 +70,7 @@ class OnlineUniExp(WeightVectorMixin, StreamRanker):
     >>> from birank import OnlineUniExp
     >>> from birank.datasets import load_heart
     >>> X, y = load_heart()
-    >>> model = OnlineUniExp(eta=0.05).fit(X, y)
+    >>> model = OnlineUniExp(eta0=0.05).fit(X, y)
     >>> bool(model.score(X, y) > 0.85)  # ROC AUC
     True
     """
@@ -65,27 +78,46 @@ class OnlineUniExp(WeightVectorMixin, StreamRanker):
     _scale_sensitive = True  # unnormalized gradient steps (see StreamRanker)
 
     _parameter_constraints = {
-        "eta": [Interval("real", 0, None, closed="neither")],
+        "eta0": [Options("auto"), Interval("real", 0, None, closed="neither")],
         "max_exponent": [Interval("real", 0, 700, closed="right")],
         "shuffle": ["boolean"],
         "random_state": ["random_state"],
     }
 
-    def __init__(self, eta=0.01, *, max_exponent=30.0, shuffle=False, random_state=None):
-        self.eta = eta
+    def __init__(self, eta0: float | Literal["auto"] = "auto", *, max_exponent: float = 30.0,
+                 shuffle: bool = False, random_state: RandomStateLike = None) -> None:
+        self.eta0 = eta0
         self.max_exponent = max_exponent
         self.shuffle = shuffle
         self.random_state = random_state
 
+
+    def _set_data_scaled_defaults(self, X):
+        self.eta0_ = data_scaled(self.eta0, X, 0.02)
+
     def _init_state(self, d):
-        self._state = {"w": np.zeros(d), "counts": np.zeros(2)}
+        self._state = {"w": np.zeros(d), "counts": np.zeros(2), "capped": 0}
 
     def _kernel_rows(self, X):
-        return xargs(X)
+        return kernel_rows(X)
 
     def _learn(self, X, y01, weight, start, stop):
         st = self._state
-        uniexp_pass(X, y01, weight, start, stop, st["w"], st["counts"], float(self.eta),
-                    float(self.max_exponent))
+        st["capped"] += uniexp_pass(X, y01, weight, start, stop, st["w"], st["counts"],
+                                    float(self.eta0_), float(self.max_exponent))
         self.class_weight_sum_ = st["counts"].copy()
+
+    def _coef(self):
+        w = super()._coef()
+        st = self._state
+        capped, st["capped"] = st.get("capped", 0), 0
+        if capped:
+            # a margin below -max_exponent: the exponential loss blew up and the step
+            # was clipped; the weights then grow without bound (7e13 was seen)
+            warnings.warn(
+                f"OnlineUniExp: {capped} step(s) hit the exponent cap max_exponent="
+                f"{self.max_exponent} (margins below -{self.max_exponent}: the loss "
+                f"diverges) and the coefficients reached {np.abs(w).max():.3g}; lower eta0="
+                f"{self.eta0!r} or scale the features.", UserWarning, stacklevel=4)
+        return w
 

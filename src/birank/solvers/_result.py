@@ -26,9 +26,20 @@ class SolverResult:
         The primal objective at ``coef`` (NaN when the solver does not compute it).
     intercept : float
         The learned bias in score units (0 when the problem has none).
+    lower_bound : float
+        A certified lower bound on the optimal objective (a dual value), or NaN
+        when the solver has none (the hinge solvers stop on ``objective -
+        lower_bound <= tol objective``).
+    reason : str
+        Why the solver stopped without converging ('' when it converged).
+    n_pairs : int
+        The number of pairs of an all-pairs objective (0 when not counted).
+    dual_coef : ndarray or None
+        A feasible dual point of a row solver (one ``alpha_p`` per row), when the
+        solver built one (:func:`birank.solvers.newton.solve_rows`).
     info : dict
-        Solver-specific diagnostics (gradient norms, duality bounds, the reason
-        for stopping, ...).
+        Diagnostics for progress lines and tests only (gradient norms, CG
+        steps); callers never read a result's meaning from it.
     """
 
     coef: np.ndarray
@@ -36,4 +47,8 @@ class SolverResult:
     converged: bool = True
     objective: float = float("nan")
     intercept: float = 0.0
+    lower_bound: float = float("nan")
+    reason: str = ""
+    n_pairs: int = 0
+    dual_coef: np.ndarray | None = None
     info: dict = field(default_factory=dict)

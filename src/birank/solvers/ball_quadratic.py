@@ -44,7 +44,7 @@ __all__ = ["solve_ball_quadratic", "solve_ball_quadratic_eigh", "solve_ball_quad
 
 
 _SMALL_EIGH = 512
-_CONTROLLER = []
+_CONTROLLER: list = []  # the one ThreadpoolController, made on first use
 
 
 def _blas_controller():

@@ -18,13 +18,16 @@ import numpy as np
 from .._validation import check_random_state, draw_seed
 from ._result import SolverResult
 from .newton import solve_rows
-from .pair_pool import PairPool, check_costs, xargs
+from .pair_pool import PairPool, check_costs
 
 #: largest pool matrix :meth:`DualCD.newton_finish` forms, in stored numbers (dense
 #: cells or CSR entries; 2**25 is 0.25-0.4 GB)
 MAX_POOL_MATRIX = 2**25
 
-__all__ = ["DualCD", "PairDualCD", "xargs"]
+__all__ = ["DualCD", "PairDualCD", "LOSSES"]
+
+#: 'logistic': Yu, Huang & Lin (2011) dual CD (:mod:`birank._kernels.dual_cd_logistic`)
+LOSSES = ("hinge", "squared_hinge", "logistic")
 
 
 def _check_tol_max_iter(tol, max_iter):
@@ -39,7 +42,9 @@ class DualCD:
 
     ``loss`` is ``'hinge'`` (dual box ``0 <= alpha_p <= C_p``) or
     ``'squared_hinge'`` (``alpha_p >= 0``, diagonal ``1/(2 C_p)``), as in
-    Hsieh et al. (2008) and LIBLINEAR's ``solve_l2r_l1l2_svc``. With a pool
+    Hsieh et al. (2008) and LIBLINEAR's ``solve_l2r_l1l2_svc``, or
+    ``'logistic'`` (``C_p log(1 + exp(-w.z_p))``; entropy-barrier dual on
+    ``0 < alpha_p < C_p``, Yu, Huang & Lin 2011). With a pool
     built with ``fit_threshold=True`` the last entry of ``w`` is the
     threshold theta of shen-lin eq. (8), regularized with w (as LIBLINEAR does
     with its bias); ``intercept_ = -theta`` so that scores are
@@ -49,7 +54,7 @@ class DualCD:
     ----------
     pool : PairPool
         The rows (see :mod:`birank.solvers.pair_pool` for what a pool provides).
-    loss : {'hinge', 'squared_hinge'}, default='hinge'
+    loss : {'hinge', 'squared_hinge', 'logistic'}, default='hinge'
     shrinking : bool, default=True
     random_state : None, int or numpy Generator
         Each :meth:`solve` draws one kernel seed from it.
@@ -69,8 +74,8 @@ class DualCD:
     """
 
     def __init__(self, pool, *, loss="hinge", shrinking=True, random_state=None):
-        if loss not in ("hinge", "squared_hinge"):
-            raise ValueError(f"loss must be 'hinge' or 'squared_hinge'; got {loss!r}.")
+        if loss not in LOSSES:
+            raise ValueError(f"loss must be one of {LOSSES}; got {loss!r}.")
         self.pool = pool
         self.loss = loss
         self.shrinking = bool(shrinking)
@@ -102,8 +107,11 @@ class DualCD:
         """
         _check_tol_max_iter(tol, max_iter)
         seed = draw_seed(self._rng)
-        n_iter, gap = self.pool.cd_passes(self.w, self.loss == "squared_hinge", seed,
-                                          float(tol), int(max_iter), self.shrinking)
+        if self.loss == "logistic":
+            n_iter, gap = self.pool.cd_passes_logistic(self.w, seed, float(tol), int(max_iter))
+        else:
+            n_iter, gap = self.pool.cd_passes(self.w, self.loss == "squared_hinge", seed,
+                                              float(tol), int(max_iter), self.shrinking)
         self.n_iter_ = int(n_iter)
         self.pg_gap_ = float(gap)
         self.converged_ = not (n_iter >= max_iter and gap > tol)
@@ -142,14 +150,16 @@ class DualCD:
         """
         C = check_costs(C, self.pool.n_rows)
         self.pool.C_[:] = C
-        if self.loss != "hinge":
+        if self.loss == "squared_hinge":
             return  # alpha_p >= 0 only: w is unchanged
         alpha = self.pool.alpha_
-        clipped = np.flatnonzero(alpha > C)
+        # logistic: the dual's log barrier needs alpha_p < C_p strictly
+        cap = C if self.loss == "hinge" else C * (1.0 - 1e-3)
+        clipped = np.flatnonzero(alpha > cap)
         if clipped.size == 0:
             return
-        delta = C[clipped] - alpha[clipped]
-        alpha[clipped] = C[clipped]
+        delta = cap[clipped] - alpha[clipped]
+        alpha[clipped] = cap[clipped]
         if 2 * clipped.size < np.count_nonzero(alpha):
             self.pool.update_w(self.w, clipped, delta)
         else:
@@ -216,13 +226,15 @@ class DualCD:
         hold more than :data:`MAX_POOL_MATRIX` numbers (dense cells or CSR
         entries), so that the finish never needs more memory than that.
         """
-        if self.pool_matrix_size() > MAX_POOL_MATRIX:
-            return None
+        if self.loss == "logistic" or self.pool_matrix_size() > MAX_POOL_MATRIX:
+            return None  # (no Newton for the logistic loss: its dual CD does not creep)
         return solve_rows(self.pool_matrix(), self.C_, self.loss, w0=self.w, tol=tol,
                           max_iter=max_iter)
 
     def primal_objective(self):
         """``1/2 (|w|^2 + theta^2) + sum_p C_p loss(1 - w.z_p)``."""
+        if self.loss == "logistic":  # C_p log(1 + exp(-w.z_p))
+            return float(0.5 * self.w @ self.w + self.C_ @ np.logaddexp(0.0, -self.margins()))
         xi = np.maximum(0.0, 1.0 - self.margins())
         if self.loss == "squared_hinge":
             xi = xi * xi
@@ -233,6 +245,12 @@ class DualCD:
         al = self.alpha_
         w = np.zeros_like(self.w)
         self.pool.rebuild_w(w)
+        if self.loss == "logistic":  # Yu, Huang & Lin (2011) eq. (10), sign-flipped
+            C = self.C_
+            with np.errstate(divide="ignore", invalid="ignore"):
+                ent = (np.where(al > 0, al * np.log(al), 0.0)
+                       + np.where(C - al > 0, (C - al) * np.log(C - al), 0.0))
+            return float(-0.5 * w @ w - ent.sum() + C @ np.log(C))
         val = al.sum() - 0.5 * w @ w
         if self.loss == "squared_hinge":
             val -= float(np.sum(al * al * (0.25 / self.C_)))  # D_pp alpha^2 / 2 = alpha^2 / (4C)
@@ -245,7 +263,7 @@ class PairDualCD(DualCD):
     Parameters
     ----------
     X : ndarray of shape (n_samples, n_features) or CSR matrix
-    loss : {'hinge', 'squared_hinge'}, default='hinge'
+    loss : {'hinge', 'squared_hinge', 'logistic'}, default='hinge'
     fit_threshold, compact_rows, pair_rows : bool, default=False
         Passed to the pool (see :class:`~birank.solvers.pair_pool.PairPool`).
     tol : float, default=0.1
@@ -271,8 +289,8 @@ class PairDualCD(DualCD):
     def __init__(self, X, *, loss="hinge", fit_threshold=False, tol=0.1, max_iter=1000,
                  shrinking=True, compact_rows=False, pair_rows=False, random_state=None):
         _check_tol_max_iter(tol, max_iter)
-        if loss not in ("hinge", "squared_hinge"):
-            raise ValueError(f"loss must be 'hinge' or 'squared_hinge'; got {loss!r}.")
+        if loss not in LOSSES:
+            raise ValueError(f"loss must be one of {LOSSES}; got {loss!r}.")
         pool = PairPool(X, fit_threshold=fit_threshold, compact_rows=compact_rows,
                         pair_rows=pair_rows)
         super().__init__(pool, loss=loss, shrinking=shrinking, random_state=random_state)

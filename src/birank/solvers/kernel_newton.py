@@ -224,8 +224,8 @@ def kernel_newton(K, score_loss, C, beta0, tol=1e-4, max_iter=100, gnorm0=None, 
 
 def solve_kernel_ranksvm(K, y, groups=None, C=1.0, loss="hinge", tol=1e-4, max_iter=1000,
                          report=None):
-    """All-pairs kernel RankSVM as a :class:`SolverResult` (``coef`` = beta; ``info``
-    holds ``n_pairs`` and, for the hinge, the certified ``lower_bound``).
+    """All-pairs kernel RankSVM as a :class:`SolverResult` (``coef`` = beta, ``n_pairs``
+    and, for the hinge, the certified ``lower_bound``).
 
     ``'squared_hinge'``: :func:`kernel_newton` to ``tol``. ``'hinge'``: Huber
     smoothing delta = 1, 0.1, ..., each stage by :func:`kernel_newton` (tol 1e-6,
@@ -237,7 +237,8 @@ def solve_kernel_ranksvm(K, y, groups=None, C=1.0, loss="hinge", tol=1e-4, max_i
         sl = _SquaredHingeScores(y, groups)
         beta, f, it, ok, _ = kernel_newton(K, sl, C, np.zeros(n), tol=tol, max_iter=max_iter,
                                            report=report)
-        return SolverResult(beta, it, ok, f, info={"n_pairs": sl.n_pairs})
+        return SolverResult(beta, it, ok, f, n_pairs=int(sl.n_pairs),
+                            reason="" if ok else "max_iter reached")
     hub = _HuberScores(y, groups, 1.0)
     beta = np.zeros(n)
     best_beta, best_p, best_d = beta, np.inf, -np.inf
@@ -257,5 +258,6 @@ def solve_kernel_ranksvm(K, y, groups=None, C=1.0, loss="hinge", tol=1e-4, max_i
             converged = True
             break
         delta *= 0.1
-    return SolverResult(best_beta, n_iter, converged, best_p,
-                        info={"n_pairs": hub.n_pairs, "lower_bound": best_d, "delta": delta})
+    return SolverResult(best_beta, n_iter, converged, best_p, lower_bound=best_d,
+                        n_pairs=int(hub.n_pairs),
+                        reason="" if converged else "max_iter reached")

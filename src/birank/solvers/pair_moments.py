@@ -70,6 +70,7 @@ __all__ = [
     "ClassGram",
     "GramPairsOperator",
     "SecondMomentOperator",
+    "densify_pays",
 ]
 
 
@@ -294,6 +295,14 @@ class ClassGram:
         self._block_nnz = 0
         self._block_sq = 0  # sum over kept rows of nnz(x_i)^2: bounds nnz(B'B)
 
+    @classmethod
+    def from_gram(cls, n, s, G):
+        """The state of rows summarized elsewhere: weight sum ``n``, ``s = X'w`` and the
+        Gram matrix ``G = X' diag(w) X`` (e.g. summed over row blocks on a cluster)."""
+        out = cls(np.asarray(s).shape[0])
+        out.n, out.s, out.G = n, np.asarray(s, dtype=np.float64), G
+        return out
+
     def add(self, Z, weights=None, rows=None):
         """Add the rows of ``Z`` (CSR or ndarray), each with weight 1 or ``weights``.
 
@@ -393,6 +402,18 @@ class ClassGram:
 _STEP_OVERHEAD = 2e5
 
 
+def densify_pays(d, n_products, stored, block_sq):
+    """Whether forming Sigma (D x D) and its eigendecomposition costs less than
+    ``n_products`` implicit products over ``stored`` numbers (Gram entries and kept
+    rows; ``block_sq``: the sum of the kept rows' squared nnz, the cost of folding
+    them). See :meth:`GramPairsOperator.densify_if_cheaper`."""
+    # + the fixed cost of one Python-level Lanczos step (about 100 microseconds, 2e5 flops),
+    # which decides for small D, where both are cheap but the formed Sigma is exact
+    per_product = 2.0 * stored + 6.0 * d + _STEP_OVERHEAD
+    build = 10.0 * float(d) ** 3 + 2.0 * d * d + float(block_sq)
+    return build < n_products * per_product
+
+
 class GramPairsOperator(LinearOperator):
     """Sigma_N over all pairs from the two classes' :class:`ClassGram`: O(nnz(G) + D) per product.
 
@@ -426,11 +447,8 @@ class GramPairsOperator(LinearOperator):
         d = self.shape[0]
         if d * d > max_entries:
             return False
-        # + the fixed cost of one Python-level Lanczos step (about 100 microseconds, 2e5 flops),
-        # which decides for small D, where both are cheap but the formed Sigma is exact
-        per_product = 2.0 * (self.pos.stored + self.neg.stored) + 6.0 * d + _STEP_OVERHEAD
-        build = 10.0 * float(d) ** 3 + 2.0 * d * d + float(self.pos._block_sq + self.neg._block_sq)
-        if build >= n_products * per_product:
+        if not densify_pays(d, n_products, self.pos.stored + self.neg.stored,
+                            self.pos._block_sq + self.neg._block_sq):
             return False
         sigma = self.pos.dense() / self.n1 + self.neg.dense() / self.n0
         sigma -= np.outer(self.m1, self.m1) + np.outer(self.m0, self.m0)

@@ -14,7 +14,8 @@ type, e.g. kernel rows, provides):
 - ``n_rows``, ``state_size`` (length of the primal vector ``w`` the driver keeps);
 - ``_rf``: the ``(n_rows, 3)`` table of ``(C_p, Q_pp, alpha_p)`` (columns
   ``RF_C``, ``RF_Q``, ``RF_ALPHA``);
-- ``cd_passes(w, squared, seed, tol, max_iter, shrinking) -> (n_iter, gap)``;
+- ``cd_passes(w, squared, seed, tol, max_iter, shrinking) -> (n_iter, gap)``
+  (and ``cd_passes_logistic(w, seed, tol, max_iter)`` for ``loss='logistic'``);
 - ``margins(w)``, ``rebuild_w(w)``, ``update_w(w, rows, delta)``.
 """
 
@@ -37,21 +38,11 @@ from .._kernels.dual_cd import (
     rebuild_w,
     update_w,
 )
+from .._kernels.dual_cd_logistic import dual_cd_logistic
 from .._kernels.index import index_dtype
-from .._validation import as_csr_or_dense
+from .._validation import as_csr_or_dense, kernel_rows
 
-__all__ = ["PairPool", "check_costs", "xargs"]
-
-
-def xargs(X):
-    """The rows argument of the kernels: the dense array, or ``(data, indices, indptr)``.
-
-    X must already be a C-contiguous float64 ndarray or a CSR float64 matrix
-    with sorted indices (see :func:`birank._validation.as_csr_or_dense`).
-    """
-    if sp.issparse(X):
-        return (X.data, X.indices, X.indptr)
-    return X
+__all__ = ["PairPool", "check_costs"]
 
 
 def check_costs(C, n, name="C"):
@@ -168,7 +159,7 @@ class PairPool:
         elif self.compact_rows:
             self._xa = np.empty((16, self.n_features))
         else:
-            self._xa = xargs(X)
+            self._xa = kernel_rows(X)
         self.n_rows = 0
         self._points_only = not self.pair_rows and not self.compact_rows
         self._binary = None  # all stored values of CSR X equal 1 (point kernel; lazy)
@@ -299,6 +290,11 @@ class PairPool:
                                   shrinking)
         return dual_cd(self._xa, w, self._abk, self._rf, self.n_rows, squared, self._kthr,
                        seed, tol, max_iter, shrinking)
+
+    def cd_passes_logistic(self, w, seed, tol, max_iter):
+        """Dual CD passes for the logistic loss (Yu, Huang & Lin 2011); ``(n_iter, gap)``."""
+        return dual_cd_logistic(self._xa, w, self._abk, self._rf, self.n_rows, self._kthr,
+                                seed, tol, max_iter)
 
     def margins(self, w):
         """``w . z_p`` for every row (including the threshold coordinate)."""

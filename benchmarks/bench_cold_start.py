@@ -1,0 +1,131 @@
+"""Time to first result: the README's example with an empty numba cache, beside warm.
+
+Each run is a fresh ``python`` subprocess executing the README's ten-line
+example (RankSVM, ActiveRankSVM and BBR on a9a, then roc_auc of each). The
+cold runs point ``NUMBA_CACHE_DIR`` at a new empty temporary directory, so
+every kernel is compiled; the warm runs reuse one directory filled by a first
+run, so every kernel is loaded from the cache. Cold and warm runs alternate;
+medians are printed with their ratio. Target: under 6 s cold on a
+2-core machine, warm time unchanged.
+
+``--compiled`` also lists, for one cold run, the kernels compiled and the
+seconds each took (numba's compiler events), largest first.
+
+Usage::
+
+    python benchmarks/bench_cold_start.py [--repeat 3] [--compiled]
+    # against an older version under the same load (its src/ from git archive)
+    git archive HEAD~1 src | tar -x -C /tmp/base
+    python benchmarks/bench_cold_start.py --baseline-src /tmp/base/src
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+EXAMPLE = """
+from birank import RankSVM, ActiveRankSVM, BBR
+from birank.datasets import load_a9a
+from birank.metrics import roc_auc
+
+X, y = load_a9a("train")
+Xt, yt = load_a9a("test")
+exact = RankSVM(C=1.0).fit(X, y)
+active = ActiveRankSVM(budget=8000, random_state=0).fit(X, y)
+moments = BBR(radius=1.0).fit(X, y)
+for model in (exact, active, moments):
+    print(type(model).__name__, roc_auc(yt, model.decision_function(Xt)))
+"""
+
+#: prefix that records numba's compile time per dispatcher (numba.core.event)
+LISTEN = """
+import atexit, collections, time
+from numba.core import event
+_t = collections.defaultdict(float)
+_start = {}
+class _L(event.Listener):
+    def on_start(self, ev):
+        _start[id(ev.data['dispatcher']), str(ev.data['args'])] = time.perf_counter()
+    def on_end(self, ev):
+        k = (id(ev.data['dispatcher']), str(ev.data['args']))
+        d = ev.data['dispatcher']
+        _t[d.py_func.__module__ + '.' + d.py_func.__qualname__ + str(ev.data['args'])] += (
+            time.perf_counter() - _start.pop(k))
+event.register('numba:compile', _L())
+def _dump():
+    import sys
+    tot = 0.0
+    for k, v in sorted(_t.items(), key=lambda kv: -kv[1]):
+        print(f'{v:7.3f} s  {k}', file=sys.stderr)
+    print(f'{len(_t)} specializations', file=sys.stderr)
+atexit.register(_dump)
+"""
+
+
+def _cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def _run(cache_dir, code=EXAMPLE, src=None):
+    """Wall seconds, CPU seconds (the child's: steadier on a shared machine), output."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+    if src:  # another copy of the package (e.g. ``git archive`` of an older commit)
+        env["PYTHONPATH"] = str(src)
+    t0, c0 = time.perf_counter(), _cpu()
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    dt, dc = time.perf_counter() - t0, _cpu() - c0
+    if out.returncode != 0:
+        raise RuntimeError(out.stderr)
+    return dt, dc, out
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--compiled", action="store_true")
+    ap.add_argument("--baseline-src", help="a src/ directory of another birank version: its "
+                    "cold runs alternate with this one's, for a ratio under the same load")
+    args = ap.parse_args(argv)
+    if args.baseline_src:
+        cold, base = [], []
+        for _ in range(args.repeat):
+            with tempfile.TemporaryDirectory() as d:
+                cold.append(_run(d)[:2])
+            with tempfile.TemporaryDirectory() as d:
+                base.append(_run(d, src=args.baseline_src)[:2])
+        (c, cc), (b, bc) = np.median(cold, axis=0), np.median(base, axis=0)
+        print(f"cold: this tree {c:.2f} s wall / {cc:.2f} s CPU; baseline {b:.2f} s / "
+              f"{bc:.2f} s CPU; ratio {c / b:.2f} wall, {cc / bc:.2f} CPU "
+              f"(load average {os.getloadavg()[0]:.1f})", flush=True)
+    with tempfile.TemporaryDirectory() as warm_dir:
+        _run(warm_dir)  # fill the warm cache
+        cold, warm = [], []
+        for _ in range(args.repeat):
+            with tempfile.TemporaryDirectory() as cold_dir:
+                cold.append(_run(cold_dir)[:2])
+            warm.append(_run(warm_dir)[:2])
+        (c, cc), (w, wc) = np.median(cold, axis=0), np.median(warm, axis=0)
+        print(f"README example: cold (empty numba cache) {c:.2f} s wall, {cc:.2f} s CPU; "
+              f"warm {w:.2f} s wall, {wc:.2f} s CPU; cold/warm {c / w:.2f}x wall, "
+              f"{cc / wc:.2f}x CPU; compilation about {cc - wc:.2f} CPU s; "
+              f"target cold < 6 s: {'met' if c < 6.0 else 'MISSED'} (wall)")
+        print(f"load average {os.getloadavg()[0]:.2f} (2 cores)")
+    if args.compiled:
+        with tempfile.TemporaryDirectory() as cold_dir:
+            dt, dc, out = _run(cold_dir, LISTEN + EXAMPLE)
+        print(f"cold run with compile events: {dt:.2f} s wall, {dc:.2f} s CPU "
+              "(times below include the kernels each one calls)")
+        print(out.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,113 @@
+"""RankSVM's Hessian product and loss + gradient against the memory-bandwidth limit.
+
+Every exact method must read X at least twice per Newton step (the scores
+``X v`` and the gradient ``X' u``). This prints, in one process and on the
+same data, the time of RankSVM's Hessian-vector product
+(``PairObjective.hess_vec``: ``X v``, the pair sweep, ``X' h``) and of its
+loss + gradient (``fun_grad``: ``X w``, the sort, the sweep, ``X' g``) as a
+ratio of the two bare sparse products ``X v`` + ``X' u`` (scipy, float64 CSR;
+timed alternately with the RankSVM calls, medians of CPU time). Targets:
+binary labels <= 1.3 (Hv) and <= 1.8 (loss + gradient), real-valued labels
+<= 2.0 and <= 3.0.
+
+Data: ``make_sparse_bipartite(n, 10_000, 20)``; real-valued labels
+``y + 0.5 U(0, 1)`` (all distinct). w is a point near the optimum's scale
+(one Newton step from 0 is not needed: the sweep's cost does not depend on
+how many pairs are active beyond the pointer walks, which this w exercises).
+
+Usage::
+
+    python benchmarks/bench_limit.py [--rows 1e5 1e6] [--repeat 7] [--parts]
+
+``--parts`` also prints each part (sort, sweep, Hessian sweep) as a ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+
+def _median_times(fns, repeat):
+    """Medians of each callable's CPU time (all single-threaded; the machine is shared,
+    so CPU time is the steadier measure), the callables run alternately."""
+    times = [[] for _ in fns]
+    for _ in range(repeat):
+        for k, fn in enumerate(fns):
+            t0 = time.process_time()
+            fn()
+            times[k].append(time.process_time() - t0)
+    return [float(np.median(t)) for t in times]
+
+
+def run(n, labels, repeat, parts):
+    from birank.datasets import make_sparse_bipartite
+    from birank.solvers.newton import PairObjective
+
+    X, y, _ = make_sparse_bipartite(n, 10_000, 20, random_state=0)
+    X = X.tocsr()
+    if labels == "real":
+        y = y + 0.5 * np.random.default_rng(1).random(n)
+    rng = np.random.default_rng(2)
+    d = X.shape[1]
+    # a w whose scores spread over several margins (many active and inactive pairs)
+    w = rng.normal(size=d) / np.sqrt(20)
+    v = rng.normal(size=d)
+    u = rng.normal(size=n)
+    obj = PairObjective(X, y, C=1.0)
+    obj.fun_grad(w)  # compile + set the active set
+    obj.hess_vec(v)
+
+    def bare():
+        X @ v
+        X.T @ u
+
+    def hv():
+        obj.hess_vec(v)
+
+    def lg():
+        obj.fun_grad(w)
+
+    fns = [bare, hv, lg]
+    if parts:
+        s = obj.scores(w)
+        us = obj.scores(v)
+        fns += [lambda: obj.loss_at_scores(s), lambda: obj.sweep_sorted(s),
+                lambda: obj.hess_scores(us), lambda: X @ v, lambda: X.T @ u]
+    t = _median_times(fns, repeat)
+    obj.fun_grad(w)  # leave the active set where hv was measured
+    tb = t[0]
+    line = (f"{n:>9,d} {labels:>6}  bare {tb * 1e3:7.1f} ms  Hv {t[1] * 1e3:7.1f} ms "
+            f"= {t[1] / tb:5.2f}x  loss+grad {t[2] * 1e3:7.1f} ms = {t[2] / tb:5.2f}x")
+    print(line, flush=True)
+    if parts:
+        print(f"           parts: X v {t[6] / tb:4.2f}  X'u {t[7] / tb:4.2f}  "
+              f"sort+sweep {t[3] / tb:4.2f}  sweep {t[4] / tb:4.2f}  "
+              f"Hv sweep {t[5] / tb:4.2f}  (x bare)", flush=True)
+    return t[1] / tb, t[2] / tb
+
+
+TARGETS = {"binary": (1.3, 1.8), "real": (2.0, 3.0)}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rows", type=float, nargs="+", default=[1e5, 1e6])
+    ap.add_argument("--labels", nargs="+", default=["binary", "real"])
+    ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--parts", action="store_true")
+    args = ap.parse_args(argv)
+    print("ratio = time / (X v + X' u), medians of alternating runs; targets "
+          + ", ".join(f"{k} Hv <= {a} loss+grad <= {b}" for k, (a, b) in TARGETS.items()))
+    for n in args.rows:
+        for labels in args.labels:
+            r_hv, r_lg = run(int(n), labels, args.repeat, args.parts)
+            a, b = TARGETS[labels]
+            print(f"           target Hv <= {a}: {'met' if r_hv <= a else 'MISSED'}; "
+                  f"loss+grad <= {b}: {'met' if r_lg <= b else 'MISSED'}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,231 @@
+"""birank against the C/C++ reference tools, alternating runs in one process.
+
+For each comparison of issue 25's table this runs the tool's command (through
+``subprocess``: its whole run, reading included) and the birank fit on the
+same data already in memory, alternately ``--repeat`` times, and prints the
+medians of wall-clock and CPU time, the ratio birank / tool, and both models'
+objective computed by one formula (birank's own objective classes, checked
+against brute force in tests/) or, for the SGD tools, both test AUCs.
+
+The tools are not part of birank: build them yourself from their public
+sources (``../shared/reference/tools/README.md`` names each repository and
+commit) and pass where they are. A comparison whose tool is not given is
+skipped.
+
+Usage::
+
+    python benchmarks/bench_references.py --data ../shared/data \\
+        [--ranksvm PATH/train] [--liblinear PATH/train] [--sofia PATH/sofia-ml] \\
+        [--tools DIR]  # DIR/ranksvm/train, DIR/liblinear/train, DIR/sofia/sofia-ml
+        [--only a9a-ranksvm mq2008 wsvm sofia] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+
+
+def _children_cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def run_tool(cmd):
+    t0, c0 = time.perf_counter(), _children_cpu()
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError(f"{cmd[0]} failed: {out.stderr or out.stdout}")
+    return time.perf_counter() - t0, _children_cpu() - c0
+
+
+def run_birank(fn):
+    t0, c0 = time.perf_counter(), time.process_time()
+    model = fn()
+    return time.perf_counter() - t0, time.process_time() - c0, model
+
+
+def alternate(tool_cmd, fit, repeat, solver=None):
+    """Medians (tool wall, tool CPU, birank wall, birank CPU[, solver wall, solver CPU])
+    and birank's last model; ``solver``: the estimator's solver call alone, timed too."""
+    fit()  # compile once: JIT time is not timed
+    if solver is not None:
+        solver()
+    rows, model = [], None
+    for _ in range(repeat):
+        tw, tc = run_tool(tool_cmd)
+        bw, bc, model = run_birank(fit)
+        row = [tw, tc, bw, bc]
+        if solver is not None:
+            row += list(run_birank(solver)[:2])
+        rows.append(row)
+    return np.median(np.array(rows), axis=0), model
+
+
+def liblinear_w(path, n_features):
+    """The weight vector of a LIBLINEAR model file (no bias term)."""
+    lines = Path(path).read_text().splitlines()
+    k = lines.index("w") + 1
+    w = np.array([float(v.split()[0]) for v in lines[k:k + n_features] if v.strip()])
+    out = np.zeros(n_features)
+    out[:w.shape[0]] = w
+    return out
+
+
+def sofia_w(path, n_features):
+    """sofia-ml's weights (its feature 0 is the bias slot, absent from the data)."""
+    vals = np.array(Path(path).read_text().split(), dtype=float)
+    out = np.zeros(n_features)
+    k = min(n_features, vals.shape[0] - 1)
+    out[:k] = vals[1:k + 1]
+    return out
+
+
+def report(name, med, obj_b, obj_t, what="objective"):
+    tw, tc, bw, bc = med[:4]
+    print(f"{name}: birank {bw:.3f} s wall / {bc:.3f} s CPU; tool {tw:.3f} s / {tc:.3f} s; "
+          f"ratio wall {bw / tw:.2f}, CPU {bc / tc:.2f}; {what} birank {obj_b:.10g} vs tool "
+          f"{obj_t:.10g} ({obj_b / obj_t:.6f}x)", flush=True)
+    if len(med) > 4:
+        sw, sc = med[4:]
+        print(f"    solver alone (no input checks, no probability calibration): {sw:.3f} s "
+              f"wall / {sc:.3f} s CPU; ratio wall {sw / tw:.2f}, CPU {sc / tc:.2f}", flush=True)
+
+
+def pair_objective(X, y, w, C, groups=None):
+    from birank.solvers.newton import PairObjective
+
+    return PairObjective(X, y.astype(np.float64), groups, C=C).fun_grad(w)[0]
+
+
+def point_objective(X, y01, w, c_class, loss):
+    """``1/2 |w|^2 + sum_i C_{y_i} loss(1 - y_i w.x_i)`` with y in {-1, +1}."""
+    ys = np.where(y01 > 0, 1.0, -1.0)
+    xi = np.maximum(1.0 - ys * (X @ w), 0.0)
+    c = np.where(y01 > 0, c_class[1], c_class[0])
+    return 0.5 * float(w @ w) + float(c @ (xi if loss == "hinge" else xi * xi))
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", type=Path, required=True)
+    ap.add_argument("--tools", type=Path)
+    ap.add_argument("--ranksvm", type=Path)
+    ap.add_argument("--liblinear", type=Path)
+    ap.add_argument("--sofia", type=Path)
+    ap.add_argument("--only", nargs="+", default=["a9a-ranksvm", "mq2008", "wsvm", "sofia"])
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args(argv)
+    if args.tools:
+        args.ranksvm = args.ranksvm or args.tools / "ranksvm" / "train"
+        args.liblinear = args.liblinear or args.tools / "liblinear" / "train"
+        args.sofia = args.sofia or args.tools / "sofia" / "sofia-ml"
+    from sklearn.datasets import load_svmlight_file, load_svmlight_files
+
+    from birank import CombinedRanking, RankSVM, WeightedSVM
+    from birank.metrics import roc_auc
+    from birank.solvers.all_pairs import solve_all_pairs
+
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; medians of "
+          f"{args.repeat} alternating runs; ratio = birank / tool (the tool's whole run)")
+    tmp = Path(tempfile.mkdtemp())
+    a9a = args.data / "a9a" / "a9a"
+    X, y = load_svmlight_file(str(a9a), n_features=123)
+    y01 = (y > 0).astype(np.float64)
+    model = tmp / "model"
+
+    if "a9a-ranksvm" in args.only and args.ranksvm and args.ranksvm.exists():
+        med, m = alternate([str(args.ranksvm), "-s", "8", "-c", "1", str(a9a), str(model)],
+                           lambda: RankSVM(C=1.0).fit(X, y01), args.repeat,
+                           solver=lambda: solve_all_pairs(X, y01, C=1.0))
+        w_t = liblinear_w(model, X.shape[1])
+        report("(a) RankSVM a9a C=1 vs liblinear-ranksvm -s 8", med,
+               pair_objective(X, y01, m.coef_, 1.0), pair_objective(X, y01, w_t, 1.0))
+    else:
+        print("(a) skipped: no --ranksvm")
+
+    if "mq2008" in args.only and args.ranksvm and args.ranksvm.exists():
+        d = args.data / "MQ2008"
+        parts = [d / f"S{k}.txt" for k in (1, 2, 3)]
+        train = tmp / "mq2008.train"  # the tool reads no '#docid' comments
+        with open(train, "w") as fh:
+            for p in parts:
+                for line in open(p):
+                    fh.write(line.split("#", 1)[0].rstrip() + "\n")
+        loaded = load_svmlight_files([str(p) for p in parts], query_id=True, n_features=46)
+        Xq = sp.vstack(loaded[0::3]).tocsr()
+        yq = np.concatenate(loaded[1::3])
+        qid = np.concatenate(loaded[2::3])
+        for tol in (1e-4, 1e-3):
+            med, m = alternate([str(args.ranksvm), "-s", "8", "-c", "1", str(train), str(model)],
+                               lambda: RankSVM(C=1.0, tol=tol).fit(Xq, yq, groups=qid),
+                               args.repeat, solver=lambda: solve_all_pairs(
+                                   Xq, yq, groups=np.unique(qid, return_inverse=True)[1],
+                                   C=1.0, tol=tol))
+            w_t = liblinear_w(model, Xq.shape[1])
+            report(f"(b) RankSVM MQ2008 S1-S3 qid C=1 tol={tol:g} vs liblinear-ranksvm", med,
+                   pair_objective(Xq, yq, m.coef_, 1.0, qid),
+                   pair_objective(Xq, yq, w_t, 1.0, qid))
+    else:
+        print("(b) MQ2008 skipped: no --ranksvm")
+
+    if "wsvm" in args.only and args.liblinear and args.liblinear.exists():
+        w8a_X, w8a_y = load_svmlight_file(str(args.data / "w8a" / "w8a"), n_features=300)
+        perm = np.random.default_rng(0).permutation(w8a_X.shape[0])
+        cut = int(0.75 * perm.shape[0])
+        w8a_X, w8a_y = w8a_X[perm[:cut]], w8a_y[perm[:cut]]
+        from sklearn.datasets import dump_svmlight_file
+        w8a_file = tmp / "w8a.train"
+        dump_svmlight_file(w8a_X, w8a_y, str(w8a_file), zero_based=False)
+        for name, Xw, yw, path in (("a9a", X, y, a9a), ("w8a", w8a_X, w8a_y, w8a_file)):
+            yw01 = (yw > 0).astype(np.float64)
+            cls = WeightedSVM(C=1.0, class_weight="balanced", random_state=0).fit(Xw, yw01)
+            cw = cls.class_C_  # (C-, C+)
+            for loss, s in (("squared_hinge", "2"), ("squared_hinge", "1"), ("hinge", "3")):
+                cmd = [str(args.liblinear), "-s", s, "-c", "1", "-w1", repr(float(cw[1])),
+                       "-w-1", repr(float(cw[0]))]
+                if s != "2":
+                    cmd += ["-e", "0.1"]
+                med, m = alternate(cmd + [str(path), str(model)],
+                                   lambda: WeightedSVM(C=1.0, class_weight="balanced", tol=0.1,
+                                                       random_state=0, loss=loss).fit(Xw, yw01),
+                                   args.repeat)
+                w_t = liblinear_w(model, Xw.shape[1])
+                # LIBLINEAR labels its first-read class +1 in the model: orient w by AUC
+                if roc_auc(yw01, Xw @ w_t) < 0.5:
+                    w_t = -w_t
+                report(f"(d) WeightedSVM {loss} {name} vs LIBLINEAR -s {s}", med,
+                       point_objective(Xw, yw01, m.coef_, cw, loss),
+                       point_objective(Xw, yw01, w_t, cw, loss))
+    else:
+        print("(d) WeightedSVM skipped: no --liblinear")
+
+    if "sofia" in args.only and args.sofia and args.sofia.exists():
+        Xt, yt = load_svmlight_file(str(args.data / "a9a" / "a9a.t"), n_features=123)
+        for seed in (1,):
+            cmd = [str(args.sofia), "--learner_type", "sgd-svm", "--loop_type", "roc",
+                   "--lambda", "0.0001", "--iterations", "1000000", "--random_seed", str(seed),
+                   "--training_file", str(a9a), "--model_out", str(model)]
+            med, m = alternate(cmd, lambda: CombinedRanking(alpha=1e-4, max_iter=1_000_000,
+                                                            rank_probability=1.0,
+                                                            random_state=seed).fit(X, y01),
+                               args.repeat)
+            w_t = sofia_w(model, X.shape[1])
+            report("(e) CombinedRanking(p=1) vs sofia-ml roc, a9a", med,
+                   roc_auc(yt > 0, m.decision_function(Xt)), roc_auc(yt > 0, Xt @ w_t),
+                   what="test AUC")
+    else:
+        print("(e) sofia-ml skipped: no --sofia")
+    print("(c) SVMperf: not built here (its license forbids redistribution); not measured")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,99 @@
+"""``n_jobs=1`` against ``n_jobs=2``: the products with X and RankSVM's fit, one process.
+
+On ``make_sparse_bipartite(10^6, 10^4, 20)`` (``--rows``): the products
+``X v`` + ``X' u`` over fixed row blocks (:class:`birank._parallel.BlockedProducts`)
+and ``RankSVM(C=1e-6, n_jobs=...)``'s fit, each run alternately with one and
+two threads (wall-clock medians; the speed-up is n_jobs=1 time / n_jobs=2
+time), checking that both give the same bits. Issue 25's target: >= 1.6 on
+2 cores for the products and RankSVM's fit. The load average is printed: on
+a shared machine the second core is often busy with other work, which caps
+the speed-up whatever the code does.
+
+Not parallel yet (printed as such): RankSVM's sort and pair sweep (about half
+of its fit), WeightedSVM's dual coordinate descent, ``roc_auc``.
+
+Usage::
+
+    python benchmarks/bench_threads.py [--rows 1e6] [--repeat 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+import numpy as np
+
+
+def _medians(fns, repeat):
+    times = [[] for _ in fns]
+    for _ in range(repeat):
+        for k, fn in enumerate(fns):
+            t0 = time.perf_counter()
+            fn()
+            times[k].append(time.perf_counter() - t0)
+    return [float(np.median(t)) for t in times]
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rows", type=float, default=1e6)
+    ap.add_argument("--repeat", type=int, default=5)
+    args = ap.parse_args(argv)
+    from birank import RankSVM
+    from birank._parallel import BlockedProducts
+    from birank.datasets import make_sparse_bipartite
+
+    n = int(args.rows)
+    X, y, _ = make_sparse_bipartite(n, 10_000, 20, random_state=0)
+    X = X.tocsr()
+    rng = np.random.default_rng(1)
+    v, u = rng.normal(size=X.shape[1]), rng.normal(size=n)
+    p1, p2 = BlockedProducts(X, 1), BlockedProducts(X, 2)
+    same = (np.array_equal(p1.matvec(v), p2.matvec(v))
+            and np.array_equal(p1.rmatvec(u), p2.rmatvec(u)))
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
+          f"{n:,d} rows, {p1.n_blocks} row blocks")
+    t_scipy, t1, t2 = _medians([lambda: (X @ v, X.T @ u),
+                                lambda: (p1.matvec(v), p1.rmatvec(u)),
+                                lambda: (p2.matvec(v), p2.rmatvec(u))], args.repeat)
+    print(f"products X v + X'u: scipy {t_scipy * 1e3:.1f} ms, n_jobs=1 {t1 * 1e3:.1f} ms, "
+          f"n_jobs=2 {t2 * 1e3:.1f} ms: speed-up {t1 / t2:.2f}x (target >= 1.6: "
+          f"{'met' if t1 / t2 >= 1.6 else 'MISSED'}); same bits: {same}", flush=True)
+
+    models = {}
+
+    def fit(k):
+        def run():
+            models[k] = RankSVM(C=1e-6, n_jobs=k).fit(X, y)
+        return run
+
+    fit(1)()  # compile
+    f1, f2 = _medians([fit(1), fit(2)], max(1, args.repeat // 2))
+    same = np.array_equal(models[1].coef_, models[2].coef_)
+    print(f"RankSVM(C=1e-6) fit: n_jobs=1 {f1:.2f} s, n_jobs=2 {f2:.2f} s: speed-up "
+          f"{f1 / f2:.2f}x (target >= 1.6: {'met' if f1 / f2 >= 1.6 else 'MISSED'}); "
+          f"same coefficients: {same}; Newton iterations {models[1].n_iter_}")
+    # the solver alone (the estimator's fit adds input checks and its probability
+    # calibration, both single-threaded)
+    from birank.solvers.all_pairs import solve_all_pairs
+
+    yf = y.astype(np.float64)
+    res = {}
+
+    def solve(k):
+        def run():
+            res[k] = solve_all_pairs(X, yf, C=1e-6, n_jobs=k)
+        return run
+
+    s1, s2 = _medians([solve(1), solve(2)], max(1, args.repeat // 2))
+    same = np.array_equal(res[1].coef, res[2].coef)
+    print(f"solve_all_pairs (RankSVM's solver): n_jobs=1 {s1:.2f} s, n_jobs=2 {s2:.2f} s: "
+          f"speed-up {s1 / s2:.2f}x (target >= 1.6: {'met' if s1 / s2 >= 1.6 else 'MISSED'}); "
+          f"same coefficients: {same}")
+    print("WeightedSVM, roc_auc: no n_jobs yet (not measured)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,707 @@
+"""Pages written at build time from ``docs/results`` and the published numbers.
+
+``generate_all(srcdir)`` writes ``generated/``: one page per reproduction (its
+main tables rebuilt from ``docs/results/<paper>.json`` beside the numbers
+transcribed from the paper in ``birank.experiments.*_published``, the figures,
+then the run's full report), the benchmark page, and the toctree of the
+project notes that exist (``conventions.md``, ``distributed.md`` ...).
+
+``rewrite_repo_links`` turns markdown links to repository files that are not
+pages of the site (tests, source files, logs) into plain code spans, so the
+notes written for the repository read well on the site and no link is broken.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+
+# -- cleaning: no machine paths, no development history ----------------------
+
+_PATH = re.compile(r"(?:/work/shared/data|\.\./shared/data|/work/shared|/work/main/?|"
+                   r"\.\./shared/reference)(/[^\s'\"`)|,;]*)?")
+_TMP = re.compile(r"/tmp/[^\s'\"`)|,;]*")
+_I = re.IGNORECASE
+_SESSION_PAREN = re.compile(r"\s*\((?:since |in |from )?session \d+(?:[^()]*)\)", _I)
+_SESSION_LEAD = re.compile(r"\((?:since |in |from )?session \d+[:;,]\s*", _I)
+_SESSION_START = re.compile(r"(^|\n)Session \d+(?: and \d+)?[,:]?\s*")
+_SESSION = re.compile(r"(?:,\s*|\s+)(?:rerun |remeasured |measured )?(?:since |in |from |of )?"
+                      r"session \d+(?: and \d+)?(?=[\s,.;:)])", _I)
+_SESSION_WORD = re.compile(r"\bsessions? \d+\b", _I)
+_ISSUES = ((re.compile(r"\s*\(issues? \d+(?:(?:,| and) \d+)*(?: item \d+)?\)", _I), ""),
+           (re.compile(r"[;,] issues? \d+(?:(?:,| and) \d+)*(?=\))", _I), ""),
+           (re.compile(r"\(issues? \d+(?: item \d+)?; ", _I), "("),
+           (re.compile(r"\bbefore issue \d+\b", _I), "formerly"))
+_ISSUE = re.compile(r"\s*\(issue \d+(?: item \d+)?\)|\bissue \d+(?: item \d+)?'s\s*|"
+                    r"\bissue \d+(?: item \d+)?\b", _I)
+
+
+def clean(text: str) -> str:
+    """Replace machine paths and drop development-history phrases."""
+    def path(m):
+        rest = m.group(1) or ""
+        return "PATH" + rest if "data" in m.group(0) else rest.lstrip("/") or "."
+
+    text = _PATH.sub(path, text)
+    text = _TMP.sub("OUTDIR", text)
+    text = _SESSION_START.sub(lambda m: m.group(1) + "An earlier run: ", text)
+    text = _SESSION_PAREN.sub("", text)
+    text = _SESSION_LEAD.sub("(", text)
+    text = _SESSION.sub("", text)
+    text = _SESSION_WORD.sub("an earlier run", text)
+    text = re.sub(r"\b([Tt])his session\b", r"\1his run", text)
+    text = re.sub(r"\bthe session\b", "the run", text)
+    text = text.replace("shared data folder", "data folder")
+    for pattern, repl in _ISSUES:
+        text = pattern.sub(repl, text)
+    text = _ISSUE.sub(lambda m: " " if m.group(0).endswith("'s ") else "", text)
+    text = text.replace("the lead's ", "the ")
+    return text
+
+
+# -- small formatting helpers -------------------------------------------------
+
+def _ms(values, scale=1.0, digits=4):
+    v = np.asarray([x for x in np.ravel(values) if x is not None], dtype=float) * scale
+    if v.size == 0:
+        return "n/a"
+    return f"{v.mean():.{digits}f} ± {v.std():.{digits}f}" if v.size > 1 else f"{v[0]:.{digits}f}"
+
+
+def _pub(cell, digits=4):
+    if cell is None:
+        return "–"
+    if isinstance(cell, (tuple, list)):
+        return f"{cell[0]:.{digits}f} ± {cell[1]:.{digits}f}"
+    if isinstance(cell, str):
+        return cell
+    return f"{cell:.{digits}f}"
+
+
+def _pair(name, ours, paper):
+    """Two table rows: ours under the data set's name, the paper's below it."""
+    return [[f"**{name}**"] + list(ours), ["  paper"] + list(paper)]
+
+
+def _table(headers, rows):
+    out = ["| " + " | ".join(headers) + " |",
+           "|" + "|".join([":---"] + ["---:"] * (len(headers) - 1)) + "|"]
+    out += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    return "\n".join(out) + "\n"
+
+
+def _figure(name, caption):
+    return f"```{{figure}} ../results/{name}\n:width: 95%\n\n{caption}\n```\n"
+
+
+def _run_info(meta, seconds=None):
+    if not meta:
+        return ""
+    parts = [f"birank {meta.get('birank', '?')}", f"Python {meta.get('python', '?')}",
+             f"NumPy {meta.get('numpy', '?')}", f"SciPy {meta.get('scipy', '?')}",
+             f"scikit-learn {meta.get('scikit-learn', '?')}", f"numba {meta.get('numba', '?')}",
+             f"{meta.get('cpus', '?')} CPU cores"]
+    text = "Run: " + ", ".join(parts)
+    if seconds:
+        text += f"; {seconds / 60:.1f} minutes in all"
+    return text + ".\n"
+
+
+def _report(results, stem):
+    path = results / f"{stem}.md"
+    if not path.exists():
+        return ""
+    text = clean(path.read_text())
+    text = re.sub(r"^# .*\n", "", text, count=1)              # the page has its own title
+    text = re.sub(r"^(#+) ", lambda m: "#" + m.group(1) + " ", text, flags=re.M)
+    # figures and sibling reports are one folder up from generated/
+    text = re.sub(r"\]\((?!https?:|#|\.\./)([^)]+\.png)\)", r"](../results/\1)", text)
+    text = re.sub(r"\]\((?!https?:|#)([\w.-]+)\.md\)",
+                  lambda m: f"]({_REPORT_PAGE.get(m.group(1), '../results/' + m.group(1))}.md)"
+                  if m.group(1) in _REPORT_PAGE else f"]({m.group(1)}.md)", text)
+    return "\n## The run's full report\n\n" + text
+
+
+_REPORT_PAGE = {"shen-lin": "shen-lin", "shen-lin-gamma": "shen-lin", "khalid": "khalid",
+                "gultekin-paisley": "gultekin-paisley", "lin-jan-lin": "lin-jan-lin",
+                "lin-jan-lin-art100": "lin-jan-lin", "donmez": "donmez"}
+
+
+def _load(results, name):
+    path = results / name
+    return json.loads(path.read_text()) if path.exists() else None
+
+
+# -- one function per reproduction -------------------------------------------
+
+def _shen_lin(results):
+    from birank.experiments import shen_lin_published as pub
+
+    data = _load(results, "shen-lin.json")
+    if data is None:
+        return None
+    md = ["# Shen & Lin (2014): active sampling of pairs and points\n",
+          "*Active Sampling of Pairs and Points for Large-scale Linear Bipartite Ranking* "
+          "(ACML 2013, extended 2014). Methods: {class}`~birank.ActiveRankSVM` (Soft/Hard "
+          "Close/Correct, Random), {class}`~birank.WeightedSVM` (WSVM), "
+          "{class}`~birank.RankSVM` (in place of SVMperf's ERankSVM), "
+          "{class}`~birank.CombinedRanking` (CRR).\n",
+          "```bash\nbirank reproduce shen-lin --data-dir PATH\n```\n",
+          _run_info(data.get("metadata"), data.get("seconds")),
+          "\n## Table 4: AUC, ours beside the paper's\n",
+          f"Budget {data['config']['budget']} pairs, batch {data['config']['batch_size']}, "
+          f"C = {data['config']['C']}; mean ± std over the initial pools (and folds). "
+          "Under each data set, the paper's number (– where the paper has no such "
+          "data set).\n"]
+    cols = pub.TABLE4_COLUMNS
+    rows = []
+    for ds, rec in data["datasets"].items():
+        methods = rec["methods"]
+        paper = pub.TABLE4.get(ds)
+        rows += _pair(ds, [_ms(methods[c]["auc"]) if c in methods else "n/a" for c in cols],
+                      [_pub(paper[cols.index(c)]) if paper else "–" for c in cols])
+    md.append(_table(["data set"] + list(cols), rows))
+    md.append("\n## Table 6: fit seconds, ours and the paper's CPU seconds\n")
+    md.append("The paper's machine differs: compare the ratios between methods.\n")
+    rows = []
+    cols6 = pub.TABLE6_COLUMNS
+    for ds, rec in data["datasets"].items():
+        methods = rec["methods"]
+        paper = pub.TABLE6.get(ds)
+        rows += _pair(ds, [_ms(methods[c]["seconds"], digits=3) if c in methods else "n/a"
+                           for c in cols6],
+                      [_pub(paper[cols6.index(c)], 2) if paper else "–" for c in cols6])
+    md.append(_table(["data set"] + list(pub.TABLE6_COLUMNS), rows))
+    md.append("\n## Figures\n")
+    for fig, cap in (("shen-lin-fig2.png", "Fig. 2: AUC against the number of chosen pairs."),
+                     ("shen-lin-fig5.png", "Fig. 5: the pair weight (the paper's gamma)."),
+                     ("shen-lin-fig6.png", "Fig. 6: with a larger budget.")):
+        if (results / fig).exists():
+            md.append(_figure(fig, cap))
+    md.append(_report(results, "shen-lin"))
+    gamma = _report(results, "shen-lin-gamma")
+    if gamma:
+        md.append(gamma.replace("## The run's full report", "## The pair-weight run's report"))
+    return "\n".join(md)
+
+
+def _khalid(results):
+    from birank.experiments import khalid_published as pub
+
+    data = _load(results, "khalid.json")
+    if data is None:
+        return None
+    md = ["# Khalid, Ray & Chitsaz (2016): confidence-weighted bipartite ranking\n",
+          "*Confidence-weighted Bipartite Ranking* (ADMA 2016). Methods: "
+          "{class}`~birank.CBR` (reservoir and FIFO buffers, full and diagonal covariance) "
+          "against {class}`~birank.OAM`, {class}`~birank.AdaOAM`, {class}`~birank.OPAUC`, "
+          "{class}`~birank.OnlineUniExp` (and {class}`~birank.SPAM`, {class}`~birank.PGD`, "
+          "not in the paper).\n",
+          "```bash\nbirank reproduce khalid --data-dir PATH\n```\n",
+          _run_info(data.get("meta")),
+          "\n## Table 3: test AUC on the benchmark sets, ours and the paper's\n",
+          "Mean ± std over the runs; parameters chosen by cross-validation as in the "
+          "paper's section 4.\n"]
+    cols = pub.BENCH_COLUMNS
+    rows = []
+    for ds, rec in data.get("benchmark", {}).items():
+        rows += _pair(ds, [_ms(rec[c]["auc"], digits=3) if c in rec else "n/a" for c in cols],
+                      [_pub(pub.published(pub.TABLE3, ds, c, cols), 3) for c in cols])
+    md.append(_table(["data set"] + list(cols), rows))
+    hd = data.get("high_dimensional") or data.get("hd") or {}
+    hd = {k: v for k, v in hd.items() if isinstance(v, dict) and any(c in v for c in
+                                                                      pub.HD_COLUMNS)}
+    if hd:
+        md.append("\n## Table 5: test AUC on the high-dimensional sets, ours and the paper's\n")
+        rows = []
+        for ds, rec in hd.items():
+            hc = pub.HD_COLUMNS
+            rows += _pair(ds, [_ms(rec[c]["auc"], digits=3) if c in rec else "n/a" for c in hc],
+                          [_pub(pub.published(pub.TABLE5, ds, c, hc), 3) for c in hc])
+        md.append(_table(["data set"] + list(pub.HD_COLUMNS), rows))
+    md.append("\n## Figures\n")
+    for fig, cap in (("khalid-fig1.png", "Fig. 1."), ("khalid-fig2.png", "Fig. 2.")):
+        if (results / fig).exists():
+            md.append(_figure(fig, cap))
+    md.append(_report(results, "khalid"))
+    return "\n".join(md)
+
+
+def _lin_jan_lin(results):
+    from birank.experiments import lin_jan_lin_published as pub
+
+    data = _load(results, "lin-jan-lin.json")
+    if data is None:
+        return None
+    art = data.get("artificial", {})
+    md = ["# Lin, Jan & Lin (2010): data selection for large-scale RankSVM\n",
+          "*Data Selection Techniques for Large-scale RankSVM* (TAAI 2010). Methods: "
+          "{class}`~birank.PrunedRankSVM` (closest, random and pruned pairs; linear and RBF) "
+          "and {class}`~birank.RankSVM` (total pairs).\n",
+          "```bash\nbirank reproduce lin-jan-lin --data-dir PATH\n```\n",
+          _run_info(data.get("metadata")),
+          "\n## Tables I–III: artificial data, pairwise accuracy (%), ours and the paper's\n",
+          f"d = {data['config'].get('d')}, {data['config'].get('art_rounds')} rounds; "
+          "noise is the standard deviation of the label noise. Ours: mean ± standard deviation "
+          "over the rounds; the paper's ± is a standard error of the mean.\n"]
+    methods = ("closest", "random", "pruned", "total")
+    rows = []
+    for noise in pub.NOISES:
+        rec = art.get(str(noise)) or art.get(repr(noise))
+        if rec is None:
+            continue
+        paper = {**pub.TABLE1_2.get(noise, {}), **{k: v for k, v in pub.TABLE3.get(noise, {}).items()
+                                                   if k == "pruned"}}
+        rows += _pair(pub.NOISE_NAMES[noise],
+                      [_ms(rec[m]["acc"], 100, 2) if m in rec else "n/a" for m in methods],
+                      [_pub(paper.get(m), 2) for m in methods])
+    md.append(_table(["noise", "1-closest S", "random S", "closest S + random S",
+                      "total pairs"], rows))
+    for kernel, table, title in (("linear", pub.TABLE4, "Table IV: real data, linear kernel"),
+                                 ("rbf", pub.TABLE5, "Table V: real data, RBF kernel")):
+        rows = []
+        for ds, rec in data.get("real", {}).items():
+            k = rec.get(kernel, {})
+            paper = table.get(ds, {})
+            ms = ("pruned", "pruned2", "total")
+            rows += _pair(ds, [_ms(k[m]["acc"], 100, 2) if m in k else "n/a" for m in ms],
+                          [_pub(paper.get(m), 2) for m in ms])
+        if rows:
+            md.append(f"\n## {title}, pairwise accuracy (%), ours and the paper's\n")
+            md.append(_table(["data set", "closest S + random S", "closest 2S + random 2S",
+                              "total pairs"], rows))
+    md.append("\n## Figures\n")
+    for fig, cap in (("lin-jan-lin-fig1.png", "Fig. 1: the dual solution over the pairs."),
+                     ("lin-jan-lin-fig3.png", "Fig. 3: accuracy against the number of pairs."),
+                     ("lin-jan-lin-pairs.png", "How many pairs are needed.")):
+        if (results / fig).exists():
+            md.append(_figure(fig, cap))
+    md.append(_report(results, "lin-jan-lin"))
+    art100 = _report(results, "lin-jan-lin-art100")
+    if art100:
+        md.append(art100.replace("## The run's full report", "## Tables I–III over 100 rounds"))
+    return "\n".join(md)
+
+
+def _gultekin(results):
+    data = _load(results, "gultekin-paisley.json")
+    if data is None:
+        return None
+    md = ["# Gultekin & Paisley: risk bounds for low-cost bipartite ranking\n",
+          "*Risk Bounds for Low Cost Bipartite Ranking*. Methods: {class}`~birank.BBR` "
+          "(all pairs, from class moments) and {class}`~birank.LCBR` (sampled pairs), against "
+          "{class}`~birank.RankSVM` and {class}`~birank.CombinedRanking`.\n",
+          "```bash\nbirank reproduce gultekin --data-dir PATH\n```\n",
+          _run_info(data.get("metadata"), data.get("elapsed_s")),
+          "\nThe paper prints no tables; its statements are listed beside what we measured.\n",
+          "\n## Section 5.1: Gaussian mixtures\n"]
+    rows = []
+    for s in data.get("section_5_1", {}).get("summary", []):
+        rows.append([s.get("K"), s.get("sigma"), _pub((s["auc_bbr"]["mean"], s["auc_bbr"]["std"])),
+                     _pub((s["auc_lcbr_S5000"]["mean"], s["auc_lcbr_S5000"]["std"])),
+                     _pub((s["auc_best_linear"]["mean"], s["auc_best_linear"]["std"])),
+                     _pub((s["auc_bayes"]["mean"], s["auc_bayes"]["std"])),
+                     s.get("smallest_S_within_0.005_auc"),
+                     f"{s.get('speedup_naive_over_lcbr', float('nan')):.0f}x"])
+    md.append(_table(["K", "sigma", "BBR AUC", "LCBR (S = 5000) AUC", "best linear AUC",
+                      "Bayes AUC", "smallest S within 0.005 of BBR",
+                      "LCBR speed-up over all pairs"], rows))
+    pub51 = data.get("published", {}).get("5.1", {})
+    md.append("\nThe paper: " + "; ".join(f"{k.replace('_', ' ')}: {v}" for k, v in pub51.items())
+              + ".\n")
+    sec = data.get("section_5_2", {})
+    if sec.get("datasets"):
+        md.append("\n## Section 5.2: real data, test AUC by training fraction\n")
+        for ds, rec in sec["datasets"].items():
+            fr = sec.get("fractions", [])
+            rows = []
+            for method, by_frac in rec.get("auc", {}).items():
+                rows.append([method] + [_ms(by_frac.get(str(f), []), digits=4) for f in fr])
+            md.append(f"\n**{ds}** ({rec.get('n_train')} training rows, {rec.get('split')}; "
+                      f"ball radius {rec.get('radius')})\n\n")
+            md.append(_table(["method"] + [str(f) for f in fr], rows))
+        pub52 = data.get("published", {}).get("5.2", {})
+        md.append("\nThe paper: " + "; ".join(f"{k.replace('_', ' ')}: {v}"
+                                             for k, v in pub52.items()) + ".\n")
+    md.append("\n## Figures\n")
+    for fig, cap in (("gultekin-paisley-fig1.png", "Fig. 1: section 5.1."),
+                     ("gultekin-paisley-fig2.png", "Fig. 2: section 5.2.")):
+        if (results / fig).exists():
+            md.append(_figure(fig, cap))
+    md.append(_report(results, "gultekin-paisley"))
+    return "\n".join(md)
+
+
+def _donmez(results):
+    data = _load(results, "donmez.json")
+    if data is None:
+        return None
+    md = ["# Donmez & Carbonell (2009): active sampling for rank learning\n",
+          "*Active Sampling for Rank Learning via Optimizing the Area Under the ROC Curve* "
+          "(ECIR 2009). Method: {class}`~birank.ActiveRankLearner` with the "
+          "LossMin strategy and four baselines.\n",
+          "```bash\nbirank reproduce donmez --data-dir PATH\n```\n",
+          _run_info(data.get("metadata"), data.get("elapsed_s")),
+          "\n## Mean over the operating range, and the ordering of Table 1\n",
+          "The paper's Table 1 orders the methods by a paired t-test over the operating "
+          "range (`>>` p < 0.01, `>` p < 0.05, `~` not significant) on TD2003/TD2004, which "
+          "are not available here; the same protocol runs on the sets below.\n"]
+    methods = ("lossmin", "entropy", "uncertain", "diverse", "random")
+    for metric, key in (("MAP", "map"), ("NDCG@10", "ndcg"), ("AUC", "auc")):
+        rows = []
+        for ds, rec in data.get("datasets", {}).items():
+            summ = rec.get("summary", {})
+            orm = summ.get("operating_range_mean", {}).get(key, {})
+            rows.append([ds] + [f"{orm[m]:.4f}" if m in orm else "n/a" for m in methods]
+                        + [summ.get("table1", {}).get(key, "")])
+        pub_rows = data.get("published", {}).get("table1", {}).get(
+            {"map": "MAP", "ndcg": "NDCG10", "auc": "AUC"}[key], {})
+        for ds, order in pub_rows.items():
+            rows.append([f"paper, {ds}"] + ["–"] * len(methods) + [order])
+        md.append(f"\n### {metric}\n\n")
+        md.append(_table(["data set"] + list(methods) + ["ordering"], rows))
+    md.append("\n## Figures\n")
+    for ds, rec in data.get("datasets", {}).items():
+        fig = rec.get("figure")
+        if fig and (results / fig).exists():
+            md.append(_figure(fig, f"Fig. 3 protocol on {ds}."))
+    md.append(_report(results, "donmez"))
+    return "\n".join(md)
+
+
+REPRODUCTIONS = (("shen-lin", _shen_lin), ("gultekin-paisley", _gultekin),
+                 ("khalid", _khalid), ("lin-jan-lin", _lin_jan_lin), ("donmez", _donmez))
+
+
+def _measured_table(results):
+    """AUC and fit seconds per method on the shen-lin data sets (for "Which method when")."""
+    data = _load(results, "shen-lin.json")
+    if data is None:
+        return "(no shen-lin results)\n"
+    cols = (("WeightedSVM (point-wise)", "WSVM"), ("RankSVM (all pairs, hinge)", "ERankSVM"),
+            ("ActiveRankSVM, 8000 pairs", "Soft-Correct"), ("CombinedRanking (SGD)", "CRR"))
+    rows = []
+    for ds, rec in data["datasets"].items():
+        info, methods = rec.get("info", {}), rec["methods"]
+        row = [f"{ds} ({info.get('train_rows', '?'):,} rows, {info.get('features', '?')} features)"]
+        for _, key in cols:
+            m = methods.get(key)
+            row.append(f"{np.mean(m['auc']):.4f} in {np.mean(m['seconds']):.2f} s" if m else "n/a")
+        rows.append(row)
+    return (_table(["data set"] + [c for c, _ in cols], rows)
+            + f"\nTest (or cross-validated) AUC and fit seconds, mean over the runs of "
+              f"`birank reproduce shen-lin` ({data['config'].get('pools')} pools; "
+              f"C = {data['config'].get('C')}), generated from its results when this site "
+              f"is built.\n")
+
+
+# -- benchmarks ---------------------------------------------------------------
+
+_BENCHMARKS = (
+    ("Online learners against plain NumPy", "bench_online.md",
+     "python benchmarks/bench_online.py"),
+    ("One-pass AUC baselines (OPAUC, SPAM, PGD, OnlineUniExp)", "bench_auc_baselines.txt",
+     "python benchmarks/bench_auc_baselines.py"),
+    ("Closest and Pruned RankSVM against LinearSVC on the same pairs", "bench-pruned.txt",
+     "python benchmarks/bench_pruned.py --repeats 3"),
+    ("Active learning to rank: selection cost", "bench_active_learning.txt",
+     "python benchmarks/bench_active_learning.py --data-dir PATH"),
+)
+
+
+def _benchmarks(results):
+    md = ["# Benchmarks\n",
+          "Every speed figure below comes from a script in `benchmarks/` that times birank "
+          "and a reference (scikit-learn, plain NumPy, or the same computation over "
+          "materialized pairs) in the same process and prints the ratio. Run them from a "
+          "clone of the repository; `--data-dir PATH` is the folder that holds the LIBSVM "
+          "files (a9a, w8a, ...; `birank datasets fetch NAME` downloads them).\n",
+          "Timings are wall seconds on a 2-core machine; compare the ratios, which do not "
+          "depend on the machine as much as the absolute times do.\n",
+          "\n## birank on a9a\n",
+          "32,561 training rows, 123 features, 193,829,520 pairs; test on a9a.t. Ratios are "
+          "against a reference run in the same process.\n",
+          _table(["method", "test AUC", "fit s", "command"], [
+              ["`RankSVM(C=1)` squared hinge, exact", "0.9015", "0.087 (0.56x LinearSVC)",
+               "`python benchmarks/bench_ranksvm.py --data-dir PATH`"],
+              ["`RankSVM(loss='hinge')`, C as SVMperf `-c 100`", "0.9023", "0.93",
+               "same"],
+              ["`ActiveRankSVM` soft-correct, B = 8000", "0.9010 ± 0.0005 (10 pools)",
+               "0.092 (1.31x faster than LinearSVC)",
+               "`python benchmarks/bench_active.py --a9a PATH/a9a`"],
+              ["`BBR(radius=1)` exact pairwise squared loss", "0.9001", "0.017",
+               "`python benchmarks/bench_squared.py --data-dir PATH`"],
+              ["`LCBR(n_pairs=5000, radius=1)`", "0.8989", "0.011", "same"],
+              ["`CombinedRanking`, 10^6 steps", "0.8991", "0.15",
+               "`python benchmarks/bench_dual_cd.py crr --data PATH/a9a/a9a`"],
+              ["`WeightedSVM` balanced, hinge", "0.9007", "0.12 (0.98x LinearSVC)",
+               "`python benchmarks/bench_solvers.py --data-dir PATH --only 1`"],
+          ]),
+          "\n**Scale** (`python benchmarks/bench_ranksvm.py --sizes 1e5,1e6,1e7`; planted "
+          "sparse data, 10^4 features, 20 non-zeros a row): exact RankSVM over 9 x 10^12 pairs "
+          "at 10^7 rows fits in 23.4 s (LinearSVC: 36.5 s); per Newton iteration the time grows "
+          "x7.1 and x11.8 per tenfold N against N log N's x12. ActiveRankSVM "
+          "(`python benchmarks/bench_active.py`; 200 features) samples and solves in under "
+          "0.2 s at every N and fits 10^7 rows in 0.66 s in all, 31x faster than exact RankSVM "
+          "(20.6 s) with AUC 0.0041 lower.\n",
+          "\n**Metrics** (`python benchmarks/bench_metrics.py`): `roc_auc` is 13x faster than "
+          "`sklearn.metrics.roc_auc_score` at 10^6 scores and 18x at 10^7 (equal to 1e-14); "
+          "`pairwise_accuracy` on 10^6 graded labels takes 0.33 s.\n",
+          "\n## The C and C++ tools on a9a\n",
+          "The field's own tools, measured on a machine of the same kind (single runs, "
+          "test AUC with ties counted 1/2, wall seconds of the training command):\n",
+          _table(["tool", "problem", "test AUC", "train s", "birank counterpart (test AUC, fit s)"], [
+              ["liblinear-ranksvm 2.11 `train -s 8 -c 1`", "all-pairs RankSVM, squared hinge",
+               "0.9021", "0.17–0.20", "`RankSVM(C=1)`: 0.9015, 0.087"],
+              ["SVMperf 3.00 `-c 100 -l 10 -w 3`", "ROC-area SVM, hinge", "0.9022", "3.79",
+               "`RankSVM(loss='hinge')`: 0.9023, 0.93"],
+              ["sofia-ml `--loop_type combined-ranking`", "CRR, SGD", "0.8986", "0.20",
+               "`CombinedRanking`: 0.8991, 0.15"],
+              ["LIBLINEAR 2.50 `-s 2 -c 1 -B 1`", "point-wise L2-SVM", "0.9011", "0.07",
+               "`WeightedSVM`: 0.9007, 0.12"],
+              ["scikit-learn `LinearSVC(C=1)` / balanced", "point-wise", "0.9017 / 0.9018",
+               "0.19 / 0.32", "`WeightedSVM` 0.98x LinearSVC's time"],
+              ["OPAUC, authors' Matlab (Octave)", "one-pass AUC, squared loss", "0.900107",
+               "4.88", "`OPAUC`: 0.900107, 0.20 CPU s (24x)"],
+          ]),
+          "\nbirank's figures: `python benchmarks/bench_ranksvm.py --data-dir PATH`, "
+          "`python benchmarks/bench_active.py --a9a PATH/a9a`, "
+          "`python benchmarks/bench_squared.py --data-dir PATH`, "
+          "`python benchmarks/bench_solvers.py --data-dir PATH --only 1`.\n"]
+    for title, name, cmd in _BENCHMARKS:
+        path = results / name
+        if not path.exists():
+            continue
+        md.append(f"\n## {title}\n\n```bash\n{cmd}\n```\n")
+        text = clean(path.read_text())
+        if name.endswith(".md"):
+            text = text.replace("max |dw|", "max abs(dw)")  # a bar inside a cell splits it
+            md.append(re.sub(r"^(#+) ", r"#\1 ", text, flags=re.M))
+        else:
+            md.append("```text\n" + text.rstrip() + "\n```\n")
+    for name, title in (("solvers.md", "Solvers against LIBLINEAR and scikit-learn"),
+                        ("scale.md", "Scale: memory and time from 10^5 to 10^7 rows")):
+        path = results / name
+        if path.exists():
+            text = clean(path.read_text())
+            text = re.sub(r"^# .*\n", "", text, count=1)
+            text = re.sub(r"^(#+) ", r"#\1 ", text, flags=re.M)
+            text = re.sub(r"\]\((?!https?:|#|\.\./)([^)]+\.png)\)", r"](../results/\1)", text)
+            text = re.sub(r"\]\((?!https?:|#)([^)]+)\.(log|txt|json)\)", r"]", text)
+            md.append(f"\n## {title}\n\n{text}")
+    return "\n".join(md)
+
+
+# -- command line reference ---------------------------------------------------
+
+def _cli():
+    import os
+
+    from birank.cli import build_parser
+
+    old = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = "92"
+    try:
+        parser = build_parser(["reproduce"])
+        md = ["# Command-line reference\n",
+              "The output of `birank COMMAND --help` for every command, generated from the "
+              "installed version when the site is built. The guide to the command line is "
+              "{doc}`/guide/cli`.\n",
+              "```text\n" + clean(parser.format_help()).rstrip() + "\n```\n"]
+        sub = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
+        for name, command in sub.choices.items():
+            md.append(f"\n## birank {name}\n\n```text\n{clean(command.format_help()).rstrip()}\n```\n")
+            inner = [a for a in command._actions if a.__class__.__name__ == "_SubParsersAction"]
+            for action in inner:
+                for sub_name, sub_command in action.choices.items():
+                    md.append(f"\n### birank {name} {sub_name}\n\n```text\n"
+                              f"{clean(sub_command.format_help()).rstrip()}\n```\n")
+        return "\n".join(md)
+    finally:
+        if old is None:
+            os.environ.pop("COLUMNS", None)
+        else:
+            os.environ["COLUMNS"] = old
+
+
+# -- API pages listed from __all__ --------------------------------------------
+
+BUILDING_BLOCKS = (("birank.pairs", "Pair spaces"), ("birank.base", "Mixins and checks"),
+                   ("birank.exceptions", "Errors"))
+
+
+HAND_PAGES = ("batch", "online", "active_learning", "metrics", "datasets", "model_io",
+              "distributed")
+API_MODULES = ("birank", "birank.metrics", "birank.datasets", "birank.model_io",
+               "birank.distributed", "birank.online", "birank.active_learning")
+
+
+def _listed(api_dir):
+    """``{module: names}`` listed on the hand-written API pages (autosummary/autodata)."""
+    listed = {}
+    for page in HAND_PAGES:
+        path = api_dir / f"{page}.rst"
+        if not path.exists():
+            continue
+        module = None
+        for line in path.read_text().splitlines():
+            m = re.match(r"\.\. currentmodule:: (\S+)", line)
+            if m:
+                module = m.group(1)
+            m = re.match(r"(?:   |\.\. autodata:: )(\w+)$", line)
+            if m and module:
+                listed.setdefault(module, set()).add(m.group(1))
+    return listed
+
+
+def _unlisted(api_dir):
+    """Public names no hand-written page lists yet (a name added since the pages were
+    written still gets a page, here; tests/test_docs.py checks every name has one)."""
+    import importlib
+
+    listed = _listed(api_dir)
+    documented = set()
+    for module, names in listed.items():
+        mod = importlib.import_module(module)
+        documented |= {id(getattr(mod, n)) for n in names if hasattr(mod, n)}
+    out = {}
+    for module in API_MODULES:
+        mod = importlib.import_module(module)
+        for name in mod.__all__:
+            obj = getattr(mod, name)
+            if name not in listed.get(module, set()) and not (callable(obj) and id(obj) in documented):
+                out.setdefault(module, []).append(name)
+    return out
+
+
+def _building_blocks(api_dir=None):
+    import importlib
+
+    out = ["Building blocks", "===============", "",
+           "Pair spaces, estimator mixins and the error type, for users who write their own",
+           "rankers on top of birank. Each list is the module's ``__all__`` (this page is",
+           "generated when the site is built).", ""]
+    for modname, title in BUILDING_BLOCKS:
+        mod = importlib.import_module(modname)
+        heading = f"{title} (``{modname}``)"
+        out += [f".. module:: {modname}", "", heading, "-" * len(heading), "",
+                f".. currentmodule:: {modname}", "", ".. autosummary::",
+                "   :toctree: generated", "   :nosignatures:", ""]
+        out += [f"   {name}" for name in mod.__all__] + [""]
+    extra = _unlisted(api_dir) if api_dir is not None else {}
+    if extra:
+        out += ["More public names", "-----------------", "",
+                "Public names not yet sorted into the sections of the API reference.", ""]
+        for modname, names in extra.items():
+            out += [f".. currentmodule:: {modname}", "", ".. autosummary::",
+                    "   :toctree: generated", "   :nosignatures:", ""]
+            out += [f"   {name}" for name in names] + [""]
+    return "\n".join(out) + "\n"
+
+
+# -- changelog -----------------------------------------------------------------
+
+def _changelog(srcdir):
+    path = srcdir.parent / "CHANGELOG.md"
+    text = clean(path.read_text()) if path.exists() else "# Changelog\n\nNo release yet.\n"
+    # repository paths in the changelog become links to the site's pages
+    text = text.replace("`docs/conventions.md`", "{doc}`/conventions`") \
+        if (srcdir / "conventions.md").exists() else text
+    text = re.sub(r"(?<![`/])docs/conventions\.md", "{doc}`/conventions`", text) \
+        if (srcdir / "conventions.md").exists() else text
+    return text + "\n\nThe policy behind these entries: {doc}`/versioning`.\n"
+
+
+# -- notes toctree -------------------------------------------------------------
+
+NOTES = (("reliability", "Reliability guarantees"), ("conventions", "API conventions"),
+         ("distributed", "Dask notes"), ("active_sampling", "Active sampling: strategy guide"),
+         ("architecture", "Architecture"), ("references", "References"))
+
+
+def _notes(srcdir):
+    present = [name for name, _ in NOTES if (srcdir / f"{name}.md").exists()]
+    lines = ["# Project notes\n",
+             "Notes kept beside the code: the guarantees the test suite checks, the API "
+             "conventions every estimator follows, and how the library is built.\n",
+             "```{toctree}\n:maxdepth: 1\n"] + [f"../{n}" for n in present] + ["```\n"]
+    return "\n".join(lines)
+
+
+def _write(path, text):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists() or path.read_text() != text:
+        path.write_text(text)
+
+
+def generate_all(srcdir):
+    srcdir = Path(srcdir)
+    out = srcdir / "generated"
+    results = srcdir / "results"
+    written = []
+    for name, build in REPRODUCTIONS:
+        text = build(results)
+        if text:
+            # further reports of the same paper (e.g. "<paper>-theory.md") follow the main one
+            for extra in sorted(results.glob(f"{name}-*.md")):
+                if extra.stem in _REPORT_PAGE:
+                    continue  # already part of the page
+                title = re.match(r"# (.*)", extra.read_text())
+                report = _report(results, extra.stem)
+                text += report.replace("## The run's full report",
+                                       f"## {title.group(1) if title else extra.stem}")
+            _write(out / f"{name}.md", text)
+            written.append(name)
+    index = ["# Reproductions\n",
+             "Five papers' experiments, rerun with birank. Each page rebuilds the paper's "
+             "tables from the run's JSON results (`docs/results/*.json`) when the site is "
+             "built, beside the numbers printed in the paper, then shows the figures and the "
+             "run's full report. Each is rerun with `birank reproduce NAME --data-dir PATH` "
+             "(add `--quick` for a smaller run).\n",
+             "```{toctree}\n:maxdepth: 1\n"] + written + ["```\n"]
+    _write(out / "index.md", "\n".join(index))
+    _write(out / "benchmarks.md", _benchmarks(results))
+    _write(out / "measured.inc", _measured_table(results))
+    _write(out / "notes.md", _notes(srcdir))
+    _write(out / "cli.md", _cli())
+    _write(out / "changelog.md", _changelog(srcdir))
+    _write(srcdir / "api" / "advanced.rst", _building_blocks(srcdir / "api"))
+
+
+# -- links in notes to repository files ----------------------------------------
+
+_LINK = re.compile(r"(?<!!)\[([^\]]+)\]\(([^)\s]+)\)")
+
+
+def rewrite_repo_links(docname, text, srcdir):
+    """Markdown links to files that are not pages of the site become code spans."""
+    srcdir = Path(srcdir)
+    here = (srcdir / docname).parent
+
+    def fix(m):
+        label, target = m.group(1), m.group(2)
+        if re.match(r"^[a-z]+:", target) or target.startswith("#"):
+            return m.group(0)
+        path = target.split("#")[0]
+        candidates = [here / path, srcdir.parent / path, srcdir / path]
+        for c in candidates:
+            c = c.resolve()
+            if c.suffix in (".md", ".rst") and c.exists() and srcdir in c.parents:
+                rel = Path(*([".."] * len(here.relative_to(srcdir).parts))) if here != srcdir \
+                    else Path(".")
+                return f"[{label}]({(rel / c.relative_to(srcdir)).as_posix()}" + \
+                    (f"#{target.split('#', 1)[1]}" if "#" in target else "") + ")"
+            if c.suffix == ".png" and c.exists() and srcdir in c.parents:
+                return m.group(0)
+        if label.strip("`") == path or label.strip("`").endswith(Path(path).name):
+            return f"`{label.strip('`')}`"
+        return f"{label} (`{path}`)"
+
+    if docname.startswith(("api/", "auto_examples/")) or not (srcdir / f"{docname}.md").exists():
+        return text
+    if docname in {name for name, _ in NOTES}:  # notes kept for the repository: site wording
+        text = clean(text)
+    return _LINK.sub(fix, text)

@@ -1,0 +1,167 @@
+"""Probabilities from decision scores: Platt's sigmoid, one slope on each side of the threshold.
+
+scikit-learn's classifier contract ties ``predict_proba`` to ``predict``:
+``argmax(predict_proba(X)) == predict(X) == classes_[decision_function(X) > 0]``,
+so the probability must be exactly 1/2 at score 0 (the decision threshold).
+Platt's sigmoid ``1 / (1 + exp(-(a s + b)))`` has its 1/2 elsewhere unless
+``b = 0``; a single slope through 0 cannot follow a threshold that is not the
+posterior's midpoint (e.g. a class-weighted cut). Here the map is
+
+``P(positive | s) = 1 / (1 + exp(-a_neg s))`` for ``s < 0`` and
+``1 / (1 + exp(-a_pos s))`` for ``s >= 0``,
+
+continuous, equal to 1/2 at 0, monotone (``a_neg, a_pos >= 0``) and, like
+Platt's, with two parameters. Each slope minimizes the (weighted) log-loss of
+its side's training scores against Platt's smoothed targets
+``t+ = (N+ + 1) / (N+ + 2)`` and ``t- = 1 / (N- + 2)`` (Platt 1999, eq. 5;
+they keep a separable side from driving its slope to infinity): a convex
+one-dimensional problem solved by safeguarded Newton steps (Lin, Lin & Weng
+2007 use Newton with a line search for Platt's two unknowns). A side that
+ranks below chance gets slope 0 (probability 1/2). O(N) per step, vectorized.
+
+Where does the threshold come from? For rankers without a learned bias it is
+:func:`platt_midpoint`, the score where Platt's own two-parameter sigmoid is
+1/2 (``birank.base.decision_cut``): the two slopes then refine Platt's fit
+around its own midpoint, and ``predict`` is the label of calibrated
+probability above 1/2. A learned bias or a class-weighted decision fixes the
+threshold elsewhere, and the two slopes follow it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._kernels.platt import platt_sums
+
+__all__ = ["platt_fit", "platt_midpoint", "platt_objective", "platt_proba", "platt_targets"]
+
+
+def _sigmoid(z):
+    return 0.5 * (1.0 + np.tanh(0.5 * z))  # overflow-free
+
+
+def platt_objective(a, scores, targets, weight):
+    """Weighted log-loss of ``sigmoid(a s)`` against soft ``targets`` (one side)."""
+    z = a * scores
+    return float(weight @ (np.logaddexp(0.0, z) - targets * z))
+
+
+def platt_targets(y01, weight):
+    """Platt's smoothed targets: ``(N+ + 1)/(N+ + 2)`` for positives, ``1/(N- + 2)`` else."""
+    n_pos = float(weight[y01 == 1].sum())
+    n_neg = float(weight[y01 == 0].sum())
+    return np.where(y01 == 1, (n_pos + 1.0) / (n_pos + 2.0), 1.0 / (n_neg + 2.0))
+
+
+def _slope(s, t, w, max_iter=100, tol=1e-12):
+    """``argmin_{a >= 0}`` of :func:`platt_objective` on one side (Newton, halving steps)."""
+    scale = float(np.sqrt(w @ (s * s) / w.sum())) if s.size and w.sum() > 0 else 0.0
+    if scale == 0.0 or not np.isfinite(scale):
+        return None
+    u = np.ascontiguousarray(s / scale)
+    t, w = np.ascontiguousarray(t, dtype=np.float64), np.ascontiguousarray(w, dtype=np.float64)
+    if float(w @ ((0.5 - t) * u)) >= 0.0:  # derivative at a = 0 is >= 0: below chance
+        return 0.0
+    a = 0.0
+    f, g, _, h, _, _ = platt_sums(u, t, w, a, 0.0)
+    for _ in range(max_iter):
+        new = max(a - g / (h + 1e-12), 0.5 * a)  # stay >= 0 (the optimum is > 0 here)
+        nf, ng, _, nh, _, _ = platt_sums(u, t, w, new, 0.0)
+        while nf > f and abs(new - a) > tol * max(1.0, a):
+            new = 0.5 * (a + new)
+            nf, ng, _, nh, _, _ = platt_sums(u, t, w, new, 0.0)
+        if abs(new - a) <= tol * max(1.0, a):
+            a = new
+            break
+        a, f, g, h = new, nf, ng, nh
+    return a / scale
+
+
+def platt_midpoint(scores, y01, sample_weight=None, max_iter=100):
+    """The score where Platt's sigmoid ``1 / (1 + exp(-(a s + b)))`` is 1/2: ``-b / a``.
+
+    ``(a, b)`` minimize the weighted log-loss against Platt's smoothed targets
+    (Platt 1999, eq. 5), by Newton's method with a backtracking line search on
+    the two unknowns (Lin, Lin & Weng 2007, Algorithm 1), scores scaled to unit
+    RMS. This is the decision threshold: above it the calibrated probability of
+    the positive class exceeds 1/2, so ``predict`` maximizes the expected
+    accuracy under the calibrated model. None when the fitted slope is not
+    positive (scores no better than chance) or the scores are constant.
+    """
+    s = np.asarray(scores, dtype=np.float64).reshape(-1)
+    y01 = np.asarray(y01).reshape(-1)
+    w = np.ones(s.shape[0]) if sample_weight is None else \
+        np.asarray(sample_weight, dtype=np.float64).reshape(-1)
+    if s.size == 0 or w.sum() <= 0:
+        return None
+    center = float(w @ s / w.sum())
+    scale = float(np.sqrt(w @ ((s - center) ** 2) / w.sum()))
+    if scale == 0.0 or not np.isfinite(scale):
+        return None
+    u = np.ascontiguousarray((s - center) / scale)
+    w = np.ascontiguousarray(w)
+    t = np.ascontiguousarray(platt_targets(y01, w), dtype=np.float64)
+    prior = float(w @ t / w.sum())
+    a, b = 0.0, float(np.log(prior / (1.0 - prior)))  # the prior at a = 0
+    f, g_a, g_b, h_aa, h_ab, h_bb = platt_sums(u, t, w, a, b)
+    for _ in range(max_iter):
+        if max(abs(g_a), abs(g_b)) <= 1e-13 * w.sum():
+            break
+        h_aa, h_bb = h_aa + 1e-12, h_bb + 1e-12
+        det = h_aa * h_bb - h_ab * h_ab
+        d_a, d_b = (h_bb * g_a - h_ab * g_b) / det, (h_aa * g_b - h_ab * g_a) / det
+        if abs(d_a) + abs(d_b) <= 1e-12 * (1.0 + abs(a) + abs(b)):
+            # quadratic region: the full Newton step lands on the optimum to rounding, so
+            # equal problems (weights vs repeated rows) give the same cut to ~1e-15
+            a, b = a - d_a, b - d_b
+            break
+        lr = 1.0
+        while lr > 1e-10:  # Armijo backtracking on the Newton direction
+            sums = platt_sums(u, t, w, a - lr * d_a, b - lr * d_b)
+            if sums[0] <= f - 1e-4 * lr * (g_a * d_a + g_b * d_b):
+                break
+            if abs(sums[0] - f) <= 1e-13 * abs(f) and \
+                    max(abs(sums[1]), abs(sums[2])) < max(abs(g_a), abs(g_b)):
+                break  # f flat to rounding near the optimum: the gradient decides
+            lr *= 0.5
+        else:
+            break
+        a, b = a - lr * d_a, b - lr * d_b
+        f, g_a, g_b, h_aa, h_ab, h_bb = sums
+    if not a > 0.0:
+        return None
+    return center - scale * b / a
+
+
+def platt_fit(scores, y01, sample_weight=None):
+    """``(a_neg, a_pos)``: the slopes below and above the threshold (score 0).
+
+    Parameters
+    ----------
+    scores : array-like of shape (n,)
+        Decision scores (the threshold at 0).
+    y01 : array-like of shape (n,)
+        1 for the positive class, 0 for the negative one.
+    sample_weight : array-like of shape (n,), default=None
+    """
+    s = np.asarray(scores, dtype=np.float64).reshape(-1)
+    y01 = np.asarray(y01).reshape(-1)
+    w = np.ones(s.shape[0]) if sample_weight is None else \
+        np.asarray(sample_weight, dtype=np.float64).reshape(-1)
+    t = platt_targets(y01, w)
+    neg, pos = s < 0, s > 0
+    a_neg = _slope(s[neg], t[neg], w[neg])
+    a_pos = _slope(s[pos], t[pos], w[pos])
+    # a side with no training score borrows the other side's slope
+    a_neg = a_pos if a_neg is None else a_neg
+    a_pos = a_neg if a_pos is None else a_pos
+    return (0.0 if a_neg is None else a_neg), (0.0 if a_pos is None else a_pos)
+
+
+def platt_proba(scores, a_neg, a_pos):
+    """``(n, 2)`` array ``[1 - p, p]``, ``p = sigmoid(a s)`` with ``a = a_neg`` below 0."""
+    s = np.asarray(scores, dtype=np.float64)
+    p = _sigmoid(np.where(s < 0, a_neg, a_pos) * s)
+    # argmax must equal predict (s > 0) even where a s rounds to 0 or a slope is 0
+    p = np.where(s > 0, np.maximum(p, np.nextafter(0.5, 1.0)), np.minimum(p, 0.5))
+    return np.column_stack([1.0 - p, p])

@@ -1,0 +1,48 @@
+"""CSR products over fixed row blocks, compiled without the GIL, for threads.
+
+Indices are read as unsigned (``np.uint64``): numba then drops the
+negative-index wraparound test it adds to every signed index, which made
+these loops 35% slower than scipy's; with it they match or beat scipy.
+
+``X v`` writes each block's rows (no reduction: any thread count gives the
+same bits). ``X' u`` gives one partial vector per block, summed afterwards in
+block order, so the result depends on the blocks (fixed by X), never on how
+many threads ran them.
+"""
+
+import numpy as np
+from numba import njit
+
+__all__ = ["csr_matvec_block", "csr_rmatvec_block", "sum_partials"]
+
+
+@njit(cache=True, nogil=True)
+def csr_matvec_block(data, indices, indptr, v, out, r0, r1):
+    """``out[r0:r1] = X[r0:r1] v``."""
+    for i in range(r0, r1):
+        s = 0.0
+        for p in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+            s += data[p] * v[np.uint64(indices[p])]
+        out[i] = s
+
+
+@njit(cache=True, nogil=True)
+def csr_rmatvec_block(data, indices, indptr, u, out, r0, r1, squared=False):
+    """``out = X[r0:r1]' u[r0:r1]``, or ``(X o X)[r0:r1]' u[r0:r1]`` (out is overwritten)."""
+    out[:] = 0.0
+    for i in range(r0, r1):
+        ui = u[i]
+        if ui != 0.0:
+            for p in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+                x = data[p]
+                out[np.uint64(indices[p])] += (x * x if squared else x) * ui
+
+
+@njit(cache=True, nogil=True)
+def sum_partials(partials, out, c0, c1):
+    """``out[c0:c1] = sum_k partials[k, c0:c1]``, k ascending (a fixed order)."""
+    for c in range(c0, c1):
+        out[c] = partials[0, c]
+    for k in range(1, partials.shape[0]):
+        for c in range(c0, c1):
+            out[c] += partials[k, c]

@@ -1,0 +1,112 @@
+"""``n_jobs`` (scikit-learn's convention) and thread-parallel products with X.
+
+``n_jobs=None`` means 1 unless a joblib ``parallel_config`` says otherwise,
+``-1`` all usable cores, ``-2`` all but one, and so on
+(``joblib.effective_n_jobs``), capped at the cores this process may run on.
+The work is split into blocks fixed by the data alone (never by ``n_jobs``)
+and every reduction sums the blocks in block order, so a result is the same
+bit for bit for every ``n_jobs``. The kernels release the GIL, so plain
+threads run them in parallel without copying X.
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import scipy.sparse as sp
+
+from ._kernels.blocked_products import csr_matvec_block, csr_rmatvec_block, sum_partials
+
+__all__ = ["effective_n_jobs", "BlockedProducts"]
+
+
+def effective_n_jobs(n_jobs):
+    """Number of threads for ``n_jobs`` (scikit-learn / joblib meaning), at least 1."""
+    from joblib import effective_n_jobs as _joblib_n_jobs
+
+    k = int(_joblib_n_jobs(n_jobs))
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(k, cores))
+
+
+#: rows of a block are chosen so a block holds at least this many stored entries
+MIN_BLOCK_NNZ = 1 << 18
+#: at most this many blocks (partial vectors of X' u)
+MAX_BLOCKS = 64
+
+
+def row_blocks(indptr, n_features):
+    """Row bounds of blocks of about equal nnz; their number depends on X only.
+
+    Enough blocks to share among threads, but no more than keep the partial
+    vectors of ``X' u`` (one of ``n_features`` a block) under an eighth of X's
+    stored entries.
+    """
+    n = indptr.shape[0] - 1
+    nnz = int(indptr[-1])
+    k = min(MAX_BLOCKS, max(1, nnz // MIN_BLOCK_NNZ), max(1, nnz // (8 * max(n_features, 1))))
+    targets = (np.arange(1, k) * nnz) // k
+    cuts = np.searchsorted(indptr, targets, side="left")
+    bounds = np.unique(np.concatenate(([0], cuts, [n]))).astype(np.int64)
+    return bounds
+
+
+class BlockedProducts:
+    """``X v`` and ``X' u`` of a CSR matrix over fixed row blocks on ``n_jobs`` threads.
+
+    The same numbers for every ``n_jobs`` (see the module docstring).
+    """
+
+    def __init__(self, X, n_jobs=None):
+        if not (sp.issparse(X) and X.format == "csr"):
+            raise TypeError("BlockedProducts takes a CSR matrix")
+        self.X = X
+        self.n_threads = effective_n_jobs(n_jobs)
+        self.bounds = row_blocks(X.indptr, X.shape[1])
+        self.n_blocks = self.bounds.shape[0] - 1
+        self.partials = np.empty((self.n_blocks, X.shape[1]))
+        self._pool = (ThreadPoolExecutor(self.n_threads) if self.n_threads > 1
+                      and self.n_blocks > 1 else None)
+
+    def _run(self, fn, jobs):
+        if self._pool is None:
+            for job in jobs:
+                fn(*job)
+        else:
+            for f in [self._pool.submit(fn, *job) for job in jobs]:
+                f.result()
+
+    def matvec(self, v):
+        X = self.X
+        v = np.ascontiguousarray(v, dtype=np.float64).reshape(-1)
+        out = np.empty(X.shape[0])
+        b = self.bounds
+        self._run(csr_matvec_block, [(X.data, X.indices, X.indptr, v, out, b[k], b[k + 1])
+                                     for k in range(self.n_blocks)])
+        return out
+
+    def rmatvec(self, u, squared=False):
+        """``X' u`` (``squared``: ``(X o X)' u``, X's entries squared)."""
+        X = self.X
+        u = np.ascontiguousarray(u, dtype=np.float64).reshape(-1)
+        b, P = self.bounds, self.partials
+        self._run(csr_rmatvec_block, [(X.data, X.indices, X.indptr, u, P[k], b[k], b[k + 1],
+                                       squared) for k in range(self.n_blocks)])
+        d = X.shape[1]
+        out = np.empty(d)
+        step = -(-d // self.n_threads)
+        self._run(sum_partials, [(P, out, c, min(c + step, d)) for c in range(0, d, step)])
+        return out
+
+    def close(self):
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
+
+    def __del__(self):
+        self.close()

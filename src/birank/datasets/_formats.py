@@ -1,0 +1,310 @@
+"""Any common tabular input -> ``(X, y, qid)``: LIBSVM/SVMlight, CSV/TSV, ``.npz``/``.npy``.
+
+The format is sniffed from the content (never trusted from the name), after
+gzip/bzip2/xz decompression; ``"-"`` is standard input and FIFOs are read as a
+stream. Errors name the source and the format they were read as.
+
+LIBSVM indices: ``zero_based="auto"`` follows scikit-learn's
+``load_svmlight_file`` heuristic -- the file is one-based unless some row uses
+index 0 (so files written by ``sklearn.datasets.dump_svmlight_file``, 0-based by
+default, are read as written).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import stat
+import sys
+
+import numpy as np
+import scipy.sparse as sp
+
+from .._memory import check_feature_memory  # noqa: F401  (re-exported for the CLI)
+from . import _svmlight  # by module: its loader can be monkeypatched (interruption tests)
+from ._svmlight import decompress_bytes
+
+__all__ = ["FORMATS", "read_source", "sniff_format", "load_table", "check_feature_memory"]
+
+FORMATS = ("auto", "libsvm", "csv", "tsv", "npz", "npy")
+ZERO_BASED = ("auto", "yes", "no")
+#: column names taken as the query id of a CSV file with a header (when --qid-column is not given)
+QID_NAMES = ("qid", "query", "query_id", "group", "groups")
+LABEL_NAMES = ("label", "y", "target", "relevance", "rel")
+_NPZ_MAGIC, _NPY_MAGIC = b"PK\x03\x04", b"\x93NUMPY"
+
+
+def read_source(path):
+    """All bytes of ``path`` (``"-"``: standard input; FIFOs and devices read as streams)."""
+    if path == "-":
+        return sys.stdin.buffer.read()
+    path = os.fspath(path)
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise FileNotFoundError(f"no such file: {path}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise IsADirectoryError(f"{path} is a directory, not a data file")
+    try:
+        fh = open(path, "rb")
+    except PermissionError:
+        raise PermissionError(f"cannot read {path}: permission denied") from None
+    with fh:
+        blocks = []
+        while True:  # blocks: a Ctrl-C is honoured between two reads
+            block = fh.read(4 << 20)
+            if not block:
+                break
+            blocks.append(block)
+    return b"".join(blocks)
+
+
+def sniff_format(data):
+    """``"npz"``, ``"npy"``, ``"csv"``, ``"tsv"``, ``"libsvm"`` or ``"binary"`` from the first bytes."""
+    if data.startswith(_NPZ_MAGIC):
+        return "npz"
+    if data.startswith(_NPY_MAGIC):
+        return "npy"
+    head = data[:65536]
+    if b"\x00" in head:
+        return "binary"
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if exc.start < len(head) - 4:  # not just a character cut by the 64 KiB window
+            return "binary"
+    for raw in head.replace(b"\r", b"\n").split(b"\n"):
+        line = raw.split(b"#", 1)[0].strip()
+        if not line:
+            continue
+        if b"\t" in line and b":" not in line:
+            return "tsv"
+        if (b"," in line or b";" in line) and not re.search(rb"\s\d+:", line):
+            return "csv"
+        return "libsvm"
+    return "libsvm"
+
+
+def _where(name, fmt):
+    return f"{name} (read as {fmt})"
+
+
+def _line_of_row(data, row):
+    """1-based line number of data row ``row`` (comment and blank lines skipped)."""
+    k = -1
+    for lineno, raw in enumerate(data.split(b"\n"), 1):
+        if raw.split(b"#", 1)[0].strip():
+            k += 1
+            if k == row:
+                return lineno
+    return None
+
+
+def _libsvm(data, name, n_features, zero_based, duplicates, progress):
+    if zero_based in ("yes", "no"):
+        return _svmlight.load_svmlight_bytes(data, name, n_features, zero_based=zero_based == "yes",
+                                   duplicates=duplicates, progress=progress)
+    # auto (scikit-learn's rule): parse 0-based, then shift when no index 0 occurs
+    width = None if n_features is None else n_features + 1
+    X, y, qid = _svmlight.load_svmlight_bytes(data, name, width, zero_based=True,
+                                    duplicates=duplicates, progress=progress)
+    if X.nnz and X.indices.min() == 0:
+        if n_features is not None and X.shape[1] > n_features:
+            X = X[:, :n_features] if X[:, n_features:].nnz == 0 else None
+            if X is None:  # name the line
+                _svmlight.load_svmlight_bytes(data, name, n_features, zero_based=True,
+                                    duplicates=duplicates)
+        return X, y, qid
+    X = sp.csr_matrix((X.data, X.indices - 1 if X.nnz else X.indices, X.indptr),
+                      shape=(X.shape[0], max(X.shape[1] - 1, 0)))
+    if n_features is not None:
+        if X.shape[1] > n_features:  # re-read one-based: the reader names the line
+            _svmlight.load_svmlight_bytes(data, name, n_features, zero_based=False, duplicates=duplicates)
+        X.resize((X.shape[0], n_features))
+    return X, y, qid
+
+
+def _column(spec, header, n_cols, what, where):
+    """Column index of ``spec`` (a name in the header or a 0-based number)."""
+    if spec is None:
+        return None
+    if header is not None and spec in header:
+        return header.index(spec)
+    try:
+        k = int(spec)
+    except ValueError:
+        names = ", ".join(header) if header else "no header"
+        raise ValueError(f"{where}: no {what} column {spec!r} (columns: {names})") from None
+    if not -n_cols <= k < n_cols:
+        raise ValueError(f"{where}: {what} column {k} is out of range ({n_cols} columns)")
+    return k % n_cols
+
+
+def _is_number(tok):
+    try:
+        float(tok)
+    except ValueError:
+        return False
+    return True
+
+
+def _delimited(data, name, fmt, label_column, qid_column):
+    where = _where(name, fmt)
+    text = data.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
+    first = next((i for i, line in enumerate(lines) if line.strip()), None)
+    if first is None:
+        raise ValueError(f"{where}: no data lines")
+    sep = "\t" if fmt == "tsv" else (";" if lines[first].count(";") > lines[first].count(",")
+                                       else ",")
+    cells = [c.strip().strip('"').strip("'") for c in lines[first].split(sep)]
+    header = None if all(_is_number(c) for c in cells) else cells
+    n_cols = len(cells)
+    if n_cols < 2:
+        raise ValueError(f"{where}: one column only; need a label column and features")
+    lab = _column(label_column, header, n_cols, "label", where)
+    if lab is None:
+        lab = next((header.index(c) for c in LABEL_NAMES if header and c in header), 0)
+    qid = _column(qid_column, header, n_cols, "query id", where)
+    if qid is None and qid_column is None and header:
+        qid = next((header.index(c) for c in QID_NAMES if c in header), None)
+    start = first + (1 if header is not None else 0)
+    body = "\n".join(lines[start:])
+    try:
+        M = np.loadtxt(io.StringIO(body), delimiter=sep, dtype=np.float64, ndmin=2,
+                       comments="#", quotechar='"')
+    except ValueError as exc:
+        msg = str(exc)
+        m = re.search(r"at row (\d+), column (\d+)", msg)
+        if m:  # numpy counts data rows from 0 after skipping; give the file line
+            row, col = int(m.group(1)), int(m.group(2))
+            lineno = _nth_data_line(lines, start, row)
+            cell = re.search(r"string '([^']*)'", msg)
+            what = f" {cell.group(1)!r}" if cell else ""
+            colname = f" ({header[col - 1]!r})" if header and col - 1 < len(header) else ""
+            raise ValueError(f"{where}, line {lineno}, column {col}{colname}: not a number"
+                             f"{what}; encode categorical columns as numbers first") from None
+        raise ValueError(f"{where}: {msg}") from None
+    if M.shape[0] == 0:
+        raise ValueError(f"{where}: no data lines")
+    if not np.isfinite(M).all():
+        r, c = np.argwhere(~np.isfinite(M))[0]
+        raise ValueError(f"{where}, line {_nth_data_line(lines, start, r)}, column {c + 1}: "
+                         "missing or non-finite value")
+    y = M[:, lab]
+    keep = [j for j in range(M.shape[1]) if j not in (lab, qid)]
+    q = None
+    if qid is not None:
+        qv = M[:, qid]
+        if (qv != np.floor(qv)).any():
+            raise ValueError(f"{where}: the query id column holds non-integers")
+        q = qv.astype(np.int64)
+    return sp.csr_matrix(M[:, keep]), y, q
+
+
+def _nth_data_line(lines, start, row):
+    k = -1
+    for i in range(start, len(lines)):
+        if lines[i].split("#", 1)[0].strip():
+            k += 1
+            if k == row:
+                return i + 1
+    return start + row + 1
+
+
+def _numpy(data, name, fmt, label_column):
+    where = _where(name, fmt)
+    try:
+        obj = np.load(io.BytesIO(data), allow_pickle=False)
+    except (ValueError, OSError) as exc:
+        raise ValueError(f"{where}: cannot read ({exc})") from None
+    if fmt == "npy":
+        M = np.asarray(obj)
+        if M.ndim != 2 or M.shape[1] < 2 or not np.issubdtype(M.dtype, np.number):
+            raise ValueError(f"{where}: expected a 2-D numeric array whose label column is "
+                             f"--label-column (default 0); got shape {M.shape}, dtype {M.dtype}")
+        lab = 0 if label_column is None else _column(label_column, None, M.shape[1], "label",
+                                                     where)
+        M = M.astype(np.float64)
+        return sp.csr_matrix(np.delete(M, lab, axis=1)), M[:, lab], None
+    keys = set(obj.files)
+    if {"data", "indices", "indptr", "shape"} <= keys and "y" not in keys:
+        raise ValueError(f"{where}: a scipy sparse matrix without labels; save "
+                         "np.savez(path, X=..., y=...[, qid=...]) or add a 'y' array")
+    if "y" not in keys or not ({"X"} <= keys or {"X_data", "X_indices", "X_indptr"} <= keys):
+        raise ValueError(f"{where}: expected arrays 'X' and 'y' (and optionally 'qid'); "
+                         f"found {', '.join(sorted(keys)) or 'none'}")
+    if "X" in keys:
+        X = obj["X"]
+        if X.ndim != 2:
+            raise ValueError(f"{where}: 'X' must be 2-D; got shape {X.shape}")
+        X = sp.csr_matrix(X.astype(np.float64))
+    else:
+        X = sp.csr_matrix((obj["X_data"], obj["X_indices"], obj["X_indptr"]),
+                          shape=tuple(obj["X_shape"]), dtype=np.float64)
+    y = np.asarray(obj["y"], dtype=np.float64).reshape(-1)
+    if y.shape[0] != X.shape[0]:
+        raise ValueError(f"{where}: 'y' has {y.shape[0]} values but 'X' has {X.shape[0]} rows")
+    q = None
+    for k in ("qid", "groups"):
+        if k in keys:
+            q = np.asarray(obj[k]).reshape(-1)
+            if q.shape[0] != X.shape[0]:
+                raise ValueError(f"{where}: '{k}' has {q.shape[0]} values but 'X' has "
+                                 f"{X.shape[0]} rows")
+    if not (np.isfinite(y).all() and np.isfinite(X.data).all()):
+        raise ValueError(f"{where}: X and y must be finite")
+    return X, y, q
+
+
+def load_table(data, name, *, fmt="auto", zero_based="auto", n_features=None,
+               duplicates="error", label_column=None, qid_column=None, progress=None):
+    """Parse ``data`` (bytes, maybe compressed) -> ``(X csr, y, qid or None, format)``.
+
+    Errors (``ValueError``) name ``name`` and the format the content was read as.
+    """
+    if fmt not in FORMATS:
+        raise ValueError(f"format must be one of {', '.join(FORMATS)}; got {fmt!r}")
+    if zero_based not in ZERO_BASED:
+        raise ValueError(f"zero_based must be one of auto, yes, no; got {zero_based!r}")
+    data = decompress_bytes(data, name)
+    if fmt == "auto":
+        fmt = sniff_format(data)
+    if fmt == "binary":
+        raise ValueError(f"{name}: binary content that is not LIBSVM/SVMlight, CSV/TSV, .npz "
+                         "or .npy (nor gzip/bzip2/xz of them)")
+    if fmt != "libsvm" and duplicates != "error":
+        pass  # only LIBSVM rows can repeat an index
+    if fmt == "libsvm":
+        if label_column not in (None, "0", 0) or qid_column is not None:
+            raise ValueError(f"{_where(name, fmt)}: --label-column/--qid-column apply to CSV, "
+                             "TSV and .npy input; a LIBSVM file has its label first and qid:")
+        try:
+            X, y, q = _libsvm(data, name, n_features, zero_based, duplicates, progress)
+        except ValueError as exc:
+            msg = str(exc)
+            if msg.startswith(name):
+                msg = _where(name, fmt) + msg[len(name):]
+            raise ValueError(msg) from None
+    elif fmt in ("csv", "tsv"):
+        X, y, q = _delimited(data, name, fmt, label_column, qid_column)
+    else:
+        X, y, q = _numpy(data, name, fmt, label_column)
+    if n_features is not None and fmt != "libsvm":
+        if X.shape[1] > n_features:
+            raise ValueError(f"{_where(name, fmt)}: {X.shape[1]} features, more than "
+                             f"n_features={n_features}")
+        X.resize((X.shape[0], n_features))
+    X = sp.csr_matrix(X, dtype=np.float64)
+    X.sort_indices()
+    return X, y, q, fmt
+
+
+def widest_row_line(data, X):
+    """The file line holding the largest feature index of ``X`` (for error messages)."""
+    if not X.nnz:
+        return None
+    pos = int(np.argmax(X.indices))
+    row = int(np.searchsorted(X.indptr, pos, side="right") - 1)
+    return _line_of_row(decompress_bytes(data), row)

@@ -1,0 +1,110 @@
+"""Hyper-parameter search that does not stop at the edge of its grid.
+
+When the best value of a grid search is the smallest or the largest one, the
+optimum may lie beyond it and the reported number rests on the grid, not on the
+method. :func:`search_grid` extends a geometric grid past that edge with the
+grid's own ratio (``extend`` values per step, at most ``max_extensions``
+steps), and when the choice is still at an edge (or the grid may not be
+extended) it says so: the returned record has ``at_edge`` set and a
+:class:`GridEdgeWarning` is issued, so that both a report and a user of the
+search functions see it. Reports mark such cells (see :func:`edge_mark`).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+__all__ = ["GridEdgeWarning", "edge_side", "extend_grid", "search_grid", "edge_mark"]
+
+
+class GridEdgeWarning(UserWarning):
+    """The value chosen by a grid search sits on the grid's edge (the optimum may lie beyond)."""
+
+
+def edge_side(grid, chosen):
+    """``'low'`` or ``'high'`` when ``chosen`` is the grid's smallest / largest value, else None.
+
+    A grid of one value has no inside: its value is at both edges (``'both'``).
+    """
+    grid = sorted(grid)
+    if len(grid) == 1:
+        return "both"
+    if chosen == grid[0]:
+        return "low"
+    if chosen == grid[-1]:
+        return "high"
+    return None
+
+
+def extend_grid(grid, side, n=2):
+    """``n`` new values beyond ``side`` of a geometric grid, with the grid's end ratio."""
+    g = sorted(grid)
+    if len(g) < 2 or g[0] <= 0:
+        raise ValueError("extend_grid needs a geometric grid of at least two positive values.")
+    if side == "low":
+        ratio = g[1] / g[0]
+        return [g[0] / ratio ** k for k in range(n, 0, -1)]
+    ratio = g[-1] / g[-2]
+    return [g[-1] * ratio ** k for k in range(1, n + 1)]
+
+
+def search_grid(score, grid, *, extend=2, max_extensions=3, larger_is_better=True,
+                prefer="smaller", name="parameter", warn=True):
+    """Evaluate ``score(value)`` on ``grid``, extending it while the best value is at an edge.
+
+    Parameters
+    ----------
+    score : callable value -> float
+        Validation score of one value (NaN or -inf: failed, never chosen over a finite one).
+    grid : sequence of positive float
+        Geometric grid (e.g. ``2^[-10:10]``).
+    extend, max_extensions : int
+        Values added per extension and the number of extensions (0: never extend, only
+        report an edge).
+    prefer : {'smaller', 'larger'}
+        Tie-break between equal scores.
+    name : str
+        Parameter name for the warning.
+    warn : bool
+        Issue a :class:`GridEdgeWarning` when the final choice is at an edge.
+
+    Returns
+    -------
+    best : float
+    record : dict with ``scores`` ({value: score}), ``grid`` (final, sorted),
+        ``extended`` (number of extensions made), ``at_edge`` (None, 'low', 'high' or 'both')
+        and ``initial_edge`` (the edge the first grid's choice was on).
+    """
+    sign = 1.0 if larger_is_better else -1.0
+    tie = -1.0 if prefer == "smaller" else 1.0
+    scores = {}
+
+    def key(v):
+        s = scores[v]
+        s = sign * s if np.isfinite(s) else -np.inf
+        return (s, tie * v)
+
+    for v in grid:
+        scores[float(v)] = float(score(v))
+    best = max(scores, key=key)
+    initial = side = edge_side(list(scores), best)
+    extended = 0
+    while side in ("low", "high") and extended < max_extensions and np.isfinite(scores[best]):
+        for v in extend_grid(list(scores), side, extend):
+            scores[float(v)] = float(score(v))
+        extended += 1
+        best = max(scores, key=key)
+        side = edge_side(list(scores), best)
+    if side is not None and warn:
+        warnings.warn(f"{name} = {best:g} is at the {side} edge of the searched grid "
+                      f"[{min(scores):g}, {max(scores):g}] (after {extended} extension(s)); the "
+                      "optimum may lie beyond it.", GridEdgeWarning, stacklevel=2)
+    return best, {"scores": dict(sorted(scores.items())), "grid": sorted(scores),
+                  "extended": extended, "at_edge": side, "initial_edge": initial}
+
+
+def edge_mark(records):
+    """Table mark for cells resting on edge choices: ``'†'`` if any record is at an edge."""
+    return "†" if any(r and r.get("at_edge") for r in records) else ""

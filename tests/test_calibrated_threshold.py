@@ -1,0 +1,87 @@
+"""The decision threshold of a ranker without a learned bias is Platt's midpoint: the score
+where the two-parameter sigmoid fitted on the training scores is 1/2."""
+
+import numpy as np
+import pytest
+from scipy.optimize import minimize
+
+import birank
+from birank._calibration import platt_midpoint, platt_objective, platt_targets
+from birank._kernels.platt import platt_sums
+from birank.base import decision_cut
+
+
+def _scores(n=500, seed=1, shift=0.7):
+    rng = np.random.default_rng(seed)
+    s = rng.normal(size=n) * 3.0 + 5.0  # off-centre and wide: the scaling must not matter
+    y01 = (s - 5.0 + 2.0 * rng.normal(size=n) > shift).astype(int)
+    return s, y01, rng.uniform(0.5, 2.0, size=n)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_platt_midpoint_equals_a_generic_minimizer(weighted):
+    # oracle: BFGS on the raw (unscaled) two unknowns, from another start
+    s, y01, w = _scores()
+    w = w if weighted else np.ones_like(s)
+    t = platt_targets(y01, w)
+
+    def f(x):
+        return platt_objective(1.0, x[0] * s + x[1], t, w)
+
+    res = minimize(f, [0.1, 0.0], method="BFGS", options={"gtol": 1e-10, "xrtol": 1e-12})
+    a, b = res.x
+    assert a > 0
+    assert platt_midpoint(s, y01, w if weighted else None) == pytest.approx(-b / a, abs=1e-5)
+
+
+def test_platt_midpoint_none_below_chance_or_for_constant_scores():
+    s, y01, _ = _scores()
+    assert platt_midpoint(-s, y01) is None
+    assert platt_midpoint(np.full(50, 2.0), np.arange(50) % 2) is None
+    assert platt_midpoint(np.zeros(0), np.zeros(0, dtype=int)) is None
+    # the fallback is the best-accuracy cut: still a finite threshold
+    assert np.isfinite(decision_cut(-s, y01))
+
+
+def test_a_weight_of_k_is_k_copies():
+    s, y01, _ = _scores(200, seed=3)
+    k = np.random.default_rng(0).integers(1, 4, size=200)
+    assert platt_midpoint(s, y01, k.astype(float)) == pytest.approx(
+        platt_midpoint(np.repeat(s, k), np.repeat(y01, k)), abs=1e-8)
+
+
+@pytest.mark.parametrize("cls", [birank.RankSVM, birank.BBR, birank.PGD, birank.SPAM])
+def test_predict_is_the_label_of_calibrated_probability_above_half(cls):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 4))
+    y = (X @ [1.0, -1.0, 0.5, 0.0] + rng.normal(size=300) > 1.0).astype(int)  # 30 % positive
+    est = cls().fit(X, y)
+    raw = est.decision_function(X) - est.intercept_
+    # online learners fit it on the rows they keep: all of them here (< 1000 per class)
+    assert -est.intercept_ == pytest.approx(platt_midpoint(raw, y), abs=1e-9)
+    p = est.predict_proba(X)[:, 1]
+    np.testing.assert_array_equal(est.predict(X) == 1, p > 0.5)
+
+
+def test_platt_sums_kernel_equals_numpy():
+    # oracle: the objective in numpy, its derivatives by central differences
+    s, y01, w = _scores(300, seed=5)
+    u = (s - s.mean()) / s.std()
+    t = platt_targets(y01, w)
+    a, b, h = 1.3, -0.4, 1e-5
+    f, g_a, g_b, h_aa, h_ab, h_bb = platt_sums(u, t, w, a, b)
+
+    def obj(a, b):
+        return platt_objective(1.0, a * u + b, t, w)
+
+    assert f == pytest.approx(obj(a, b), rel=1e-12)
+    assert g_a == pytest.approx((obj(a + h, b) - obj(a - h, b)) / (2 * h), rel=1e-6)
+    assert g_b == pytest.approx((obj(a, b + h) - obj(a, b - h)) / (2 * h), rel=1e-6)
+
+    def grad(a, b):
+        return np.array(platt_sums(u, t, w, a, b)[1:3])
+
+    assert [h_aa, h_ab] == pytest.approx((grad(a + h, b) - grad(a - h, b)) / (2 * h), rel=1e-6)
+    assert h_bb == pytest.approx((grad(a, b + h) - grad(a, b - h))[1] / (2 * h), rel=1e-6)
+    # no overflow far out on either side
+    assert np.isfinite(platt_sums(u * 1e3, t, w, 1e3, 0.0)).all()

@@ -1,0 +1,162 @@
+"""Issue 25's faster paths equal their plain references (numpy sorts, scipy products, loops)."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from birank._kernels.metrics import best_cut_buckets
+from birank._kernels.radix_sort import argsort_scores, radix_scratch, sort_by_segment
+from birank._parallel import BlockedProducts, effective_n_jobs, row_blocks
+from birank.metrics import best_accuracy_threshold
+from birank.solvers.newton import PairObjective, dense_if_dense_in_fact
+
+
+def _scores(kind, n, rng):
+    if kind == "normal":
+        return rng.normal(size=n)
+    if kind == "ties":  # many equal values, signed zeros
+        s = np.round(rng.normal(size=n), 1)
+        s[::5] = -0.0
+        return s
+    if kind == "close":  # closer than float32 resolves: the 64-bit fallback
+        return 1.0 + 1e-12 * rng.normal(size=n)
+    return np.r_[rng.normal(size=n - 3), 1e300, -1e300, 5e-324]  # "extreme"
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("kind", ["normal", "ties", "close", "extreme"])
+@pytest.mark.parametrize("n", [5, 3000, 70000])
+def test_radix_argsort_equals_numpy_stable_argsort(kind, n):
+    rng = np.random.default_rng(n)
+    s = _scores(kind, n, rng)
+    order = np.empty(n, dtype=np.int64)
+    argsort_scores(s, order, radix_scratch(n))
+    np.testing.assert_array_equal(order, np.argsort(s, kind="stable"))
+
+
+@pytest.mark.kernel
+def test_sort_by_segment_keeps_score_order_inside_each_group():
+    rng = np.random.default_rng(1)
+    n = 5000
+    s = np.round(rng.normal(size=n), 2)
+    gid = rng.integers(0, 7, n)
+    seg = np.concatenate(([0], np.cumsum(np.bincount(gid, minlength=7)))).astype(np.int64)
+    order_all = np.empty(n, dtype=np.int64)
+    argsort_scores(s, order_all, radix_scratch(n))
+    order = np.empty(n, dtype=np.int64)
+    sort_by_segment(order_all, gid, seg, order)
+    for g in range(7):
+        rows = np.flatnonzero(gid == g)
+        np.testing.assert_array_equal(order[seg[g]:seg[g + 1]],
+                                      rows[np.argsort(s[rows], kind="stable")])
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("seed", range(12))
+def test_bucket_cut_kernel_equals_sorted_cut(seed):
+    # the kernel serves large inputs only; here it is checked on every kind of small one
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(100, 4000))
+    kind = seed % 4
+    s = [rng.normal(size=n), rng.integers(0, 30, n).astype(float),
+         np.r_[rng.normal(size=n - 2), 1e12, -1e12], np.full(n, 0.5)][kind]
+    y = (rng.random(n) < 0.3) | (s > 1.5)
+    thr, correct = best_cut_buckets(np.ascontiguousarray(s, dtype=np.float64), y)
+    ref_thr, ref_acc = best_accuracy_threshold(y, s, np.ones(n))
+    assert (float(thr), correct / n) == (ref_thr, ref_acc)
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("n_features", [7, 3000])
+def test_blocked_products_same_bits_for_any_n_jobs_and_equal_scipy(n_features):
+    rng = np.random.default_rng(3)
+    X = sp.random(20000, n_features, density=min(1.0, 30 / n_features), format="csr",
+                  random_state=4)
+    v = rng.normal(size=n_features)
+    u = rng.normal(size=20000)
+    one, two = BlockedProducts(X, n_jobs=1), BlockedProducts(X, n_jobs=2)
+    np.testing.assert_array_equal(one.matvec(v), two.matvec(v))
+    np.testing.assert_array_equal(one.rmatvec(u), two.rmatvec(u))
+    np.testing.assert_allclose(one.matvec(v), X @ v, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(one.rmatvec(u), X.T @ u, rtol=1e-11, atol=1e-11)
+
+
+def test_row_blocks_depend_on_the_matrix_only():
+    X = sp.random(50000, 40, density=0.5, format="csr", random_state=0)
+    b = row_blocks(X.indptr, X.shape[1])
+    assert b[0] == 0 and b[-1] == X.shape[0] and np.all(np.diff(b) > 0)
+    assert effective_n_jobs(None) == 1 and effective_n_jobs(1) == 1
+    assert effective_n_jobs(-1) >= 1
+
+
+def test_dense_in_fact_matrix_gives_the_same_pair_objective():
+    rng = np.random.default_rng(5)
+    Xd = rng.normal(size=(400, 6))
+    Xd[rng.random(Xd.shape) < 0.1] = 0.0  # 90% stored: dense in fact
+    X = sp.csr_matrix(Xd)
+    assert isinstance(dense_if_dense_in_fact(X), np.ndarray)
+    sparse_X = sp.csr_matrix(np.where(rng.random((400, 6)) < 0.5, Xd, 0.0))
+    assert dense_if_dense_in_fact(sparse_X) is sparse_X
+    y = rng.integers(0, 3, 400).astype(float)
+    w = rng.normal(size=6)
+    f_dense, g_dense, _ = PairObjective(X, y).fun_grad(w)
+    f_ref, g_ref, _ = PairObjective(Xd, y).fun_grad(w)
+    assert f_dense == pytest.approx(f_ref, rel=1e-13)
+    np.testing.assert_allclose(g_dense, g_ref, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("loss", ["squared_hinge", "hinge"])
+def test_ranksvm_same_coefficients_for_one_and_two_jobs(loss):
+    from birank import RankSVM
+
+    rng = np.random.default_rng(7)
+    X = sp.random(30000, 50, density=0.2, format="csr", random_state=8)
+    y = (X @ rng.normal(size=50) + rng.normal(size=30000) > 0).astype(float)
+    one = RankSVM(C=1e-4, loss=loss, n_jobs=1).fit(X, y)
+    two = RankSVM(C=1e-4, loss=loss, n_jobs=2).fit(X, y)
+    np.testing.assert_array_equal(one.coef_, two.coef_)
+    ref = RankSVM(C=1e-4, loss=loss).fit(X, y)  # scipy's products: same optimum
+    assert one.objective_ == pytest.approx(ref.objective_, rel=1e-6)
+
+
+@pytest.mark.kernel
+def test_large_grouped_objective_sorts_like_lexsort():
+    # from RADIX_MIN rows on: one radix argsort, then a counting sort by group
+    from birank._kernels.radix_sort import RADIX_MIN
+
+    rng = np.random.default_rng(11)
+    n = RADIX_MIN + 123
+    X = rng.normal(size=(n, 2))
+    y = rng.integers(0, 2, n).astype(float)
+    groups = rng.integers(0, 50, n)
+    obj = PairObjective(X, y, groups)
+    s = np.round(X @ np.array([1.0, -0.5]), 2)  # ties
+    obj.loss_at_scores(s)
+    _, gid = np.unique(groups, return_inverse=True)
+    np.testing.assert_array_equal(obj.order, np.lexsort((s, gid)))
+
+
+@pytest.mark.parametrize("fit_intercept", [False, True])
+def test_weighted_svm_newton_reaches_the_dual_cd_optimum(fit_intercept):
+    from birank import WeightedSVM
+
+    rng = np.random.default_rng(12)
+    X = rng.normal(size=(600, 8))
+    y = (X[:, 0] + 0.5 * rng.normal(size=600) > 0.8).astype(float)
+    sw = rng.uniform(0.5, 2.0, 600)
+    kw = dict(C=0.5, loss="squared_hinge", fit_intercept=fit_intercept)
+    newton = WeightedSVM(solver="newton", tol=1e-4, **kw).fit(X, y, sample_weight=sw)
+    dual = WeightedSVM(solver="dual_cd", tol=1e-8, max_iter=100000, random_state=0,
+                       **kw).fit(X, y, sample_weight=sw)
+    assert newton.objective_ == pytest.approx(dual.objective_, rel=1e-9)
+    np.testing.assert_allclose(newton.coef_, dual.coef_, atol=1e-5)
+    assert newton.intercept_ == pytest.approx(dual.intercept_, abs=1e-5)
+    # the objective it reports is the primal at its coef_ (brute force)
+    ys = np.where(y > 0, 1.0, -1.0)
+    c = newton.class_C_[(y > 0).astype(int)] * sw
+    b = newton.intercept_ if fit_intercept else 0.0
+    xi = np.maximum(1.0 - ys * (X @ newton.coef_ + b), 0.0)
+    assert newton.objective_ == pytest.approx(
+        0.5 * newton.coef_ @ newton.coef_ + 0.5 * b * b + c @ (xi * xi), rel=1e-12)
+    with pytest.raises(ValueError, match="squared hinge"):
+        WeightedSVM(solver="newton", loss="hinge").fit(X, y)

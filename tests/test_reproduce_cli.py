@@ -1,0 +1,113 @@
+"""``birank reproduce``: never overwrites without --force, quick runs under *-quick.* names,
+missing data is a non-zero exit naming the set (the real entry point, as a subprocess)."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+BIRANK = [sys.executable, "-c", "import sys; from birank.cli import main; sys.exit(main())"]
+SMALL = ["--datasets", "heart", "--hd-datasets", "--no-ablations"]
+
+
+def _run(args, cwd, home):
+    env = dict(os.environ, BIRANK_DATA=str(home))
+    return subprocess.run(BIRANK + args, cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=600)
+
+
+@pytest.fixture(scope="module")
+def quick_run(tmp_path_factory):
+    """A folder holding 'full' results, then a quick run in it."""
+    folder = tmp_path_factory.mktemp("results")
+    home = tmp_path_factory.mktemp("data-home")  # empty: heart comes from the bundled copy
+    full = {"khalid.md": b"full report\n", "khalid.json": b"{}\n",
+            "khalid-fig1.png": b"\x89PNG full figure"}
+    for name, data in full.items():
+        (folder / name).write_bytes(data)
+    proc = _run(["reproduce", "khalid", "--quick", *SMALL, "--output", "."], folder, home)
+    return folder, home, full, proc
+
+
+def test_quick_run_leaves_full_results_byte_identical(quick_run):
+    folder, _, full, proc = quick_run
+    assert proc.returncode == 0, proc.stderr
+    for name, data in full.items():
+        assert (folder / name).read_bytes() == data
+    assert (folder / "khalid-quick.md").is_file() and (folder / "khalid-quick-fig1.png").is_file()
+    text = (folder / "khalid-quick.md").read_text()
+    assert "quick run" in text.lower()
+    # no machine paths in the report or the JSON
+    for name in ("khalid-quick.md", "khalid-quick.json"):
+        body = (folder / name).read_text()
+        assert str(folder) not in body and "/tmp/" not in body and "birank-reproduce" not in body
+
+
+def test_existing_results_are_not_overwritten_without_force(quick_run):
+    folder, home, _, _ = quick_run
+    before = (folder / "khalid-quick.md").read_bytes()
+    proc = _run(["reproduce", "khalid", "--quick", *SMALL, "--output", "."], folder, home)
+    assert proc.returncode != 0 and "--force" in proc.stderr
+    assert (folder / "khalid-quick.md").read_bytes() == before
+    # a full run would overwrite khalid.md: refused before any work
+    proc = _run(["reproduce", "khalid", *SMALL, "--output", "."], folder, home)
+    assert proc.returncode != 0 and "khalid.md exists" in proc.stderr
+
+
+def test_missing_data_is_a_nonzero_exit_naming_each_set(tmp_path):
+    proc = _run(["reproduce", "khalid", "--quick", "--datasets", "heart", "glass", "cod-rna",
+                 "--hd-datasets", "--no-ablations", "--output", "out"], tmp_path, tmp_path)
+    assert proc.returncode != 0
+    assert "glass" in proc.stderr and "cod-rna" in proc.stderr
+    assert "birank datasets fetch cod-rna" in proc.stderr
+    assert not (tmp_path / "out").exists()
+    proc = _run(["reproduce", "donmez", "--quick", "--datasets", "MQ2008", "--output", "out"],
+                tmp_path, tmp_path)
+    assert proc.returncode != 0 and "MQ2008" in proc.stderr
+
+
+def test_gultekin_uses_the_bundled_sets_when_the_data_folder_lacks_them(tmp_path):
+    from birank.experiments import gultekin_paisley
+
+    X, y, Xt, yt = gultekin_paisley._load_data(tmp_path, "german.numer")
+    assert X.shape == (1000, 24) and Xt is None
+    X, y, Xt, yt = gultekin_paisley._load_data(tmp_path, "a9a")
+    assert X.shape[1] == Xt.shape[1] == 123 and Xt.shape[0] == 16281
+    assert gultekin_paisley._load_data(tmp_path, "svmguide3") is None  # not bundled: missing
+
+
+def test_quick_names_and_scrubbing():
+    from birank.cli import _reproduce
+
+    assert _reproduce._quick_name("shen-lin-fig5.png") == "shen-lin-fig5-quick.png"
+    assert _reproduce._quick_name("donmez-quick.json") == "donmez-quick.json"
+    assert _reproduce._scrub("data /x/y/z and /x/y", [("/x/y/", "DATA_DIR/"),
+                                                      ("/x/y", "DATA_DIR")]) == \
+        "data DATA_DIR/z and DATA_DIR"
+
+
+def test_every_protocol_takes_a_libsvm_file(tmp_path):
+    import numpy as np
+    from sklearn.datasets import dump_svmlight_file
+
+    from birank.experiments import gultekin_paisley, lin_jan_lin
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 3))
+    path = tmp_path / "mine.svm"
+    dump_svmlight_file(X, X[:, 0] * 3.0 + 5.0, str(path), zero_based=False)
+    Xs, y, src = lin_jan_lin.load_real(str(path))
+    assert Xs.shape == (40, 3) and src == "mine.svm" and np.abs(Xs).max() <= 1.0 + 1e-12
+    dump_svmlight_file(X, np.where(X[:, 0] > 0, 1, -1), str(path), zero_based=False)
+    Xg, yg, Xt, yt = gultekin_paisley._load_data(tmp_path, str(path))
+    assert Xg.shape == (40, 3) and set(yg) == {-1.0, 1.0} and Xt is None
+
+
+def test_shen_lin_uses_the_bundled_a9a(tmp_path):
+    from birank.experiments import shen_lin
+
+    info, splits = shen_lin.load_splits(shen_lin.SPECS["a9a"], tmp_path)
+    assert info["positive"] == 7841 and splits[0][2].shape == (16281, 123)
+    with pytest.raises(FileNotFoundError, match="birank datasets fetch w8a"):
+        shen_lin.load_splits(shen_lin.SPECS["w8a"], tmp_path)
