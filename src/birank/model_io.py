@@ -8,10 +8,12 @@ enough to score new data (``birank predict``) and to rebuild the estimator.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import os
 import stat
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -67,7 +69,7 @@ def save_model(estimator: BaseEstimator, path: StrPath, *, overwrite: bool = Fal
         raise ValueError(f"{type(estimator).__name__} has no coef_ (not fitted, or a kernel "
                          "model): nothing to save; only fitted linear rankers can be saved "
                          "as JSON model files.")
-    if str(path) != "-" and os.path.lexists(path) and not overwrite and not _is_special(path):
+    if str(path) != "-" and os.path.lexists(path) and not overwrite and not is_special_file(path):
         raise FileExistsError(f"{path} exists; pass overwrite=True (CLI: --force) to replace it.")
     coef = np.asarray(estimator.coef_, dtype=float).reshape(-1)
     if not np.isfinite(coef).all() or not np.isfinite(getattr(estimator, "intercept_", 0.0)):
@@ -100,13 +102,16 @@ def save_model(estimator: BaseEstimator, path: StrPath, *, overwrite: bool = Fal
     return path
 
 
-def _is_special(path):
+def is_special_file(path: StrPath) -> bool:
     """A FIFO or a device: written through (opening it), never replaced by a file."""
     try:
         mode = os.stat(path).st_mode
     except OSError:
         return False
     return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+
+
+_TMP_COUNTER = itertools.count()
 
 
 def open_for_write(path: StrPath, *, overwrite: bool = False) -> tuple[TextIO, Path | None]:
@@ -120,16 +125,19 @@ def open_for_write(path: StrPath, *, overwrite: bool = False) -> tuple[TextIO, P
     path = Path(path)
     if path.is_dir():
         raise IsADirectoryError(f"{path} is a directory; give a file name to write to.")
-    if _is_special(path):
+    if is_special_file(path):
         return open(path, "w"), None
     target = Path(os.path.realpath(path))  # a symlink is followed: its target is written
     if os.path.lexists(path) and not overwrite:
         raise FileExistsError(f"{path} exists; pass overwrite=True (CLI: --force) to replace it.")
     if not target.parent.is_dir():
         raise FileNotFoundError(f"cannot write {path}: folder {target.parent} does not exist.")
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    # a name of its own per call (process, thread, counter), created exclusively: concurrent
+    # writers, threads included, never share a temporary file; the file gets the umask's mode
+    tmp = target.with_name(
+        f".{target.name}.{os.getpid()}.{threading.get_ident()}.{next(_TMP_COUNTER)}.tmp")
     try:
-        return open(tmp, "w"), tmp
+        return open(tmp, "x"), tmp
     except PermissionError:
         raise PermissionError(f"cannot write {path}: permission denied.") from None
 

@@ -37,7 +37,6 @@ estimates the weighted second moment.
 
 import math
 
-import numpy as np
 from numba import njit
 
 from .sparse_rows import row_axpy, row_dot_w

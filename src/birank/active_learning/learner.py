@@ -39,8 +39,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any, Literal
 
-    from sklearn.base import BaseEstimator
-
     from .._typing import ArrayLike, FloatArray, IntArray, MatrixLike, RandomStateLike, Self
 
 __all__ = ["ActiveRankLearner", "query_metrics", "DIVERSE_FOLDS"]

@@ -167,17 +167,6 @@ def coerce_int_params(model, params):
     return model
 
 
-def _special(path):
-    """True for a FIFO or a device: written through, never replaced by a file."""
-    import stat
-
-    try:
-        mode = os.stat(path).st_mode
-    except OSError:
-        return False
-    return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
-
-
 def check_output(path, force):
     """Refuse an output path that exists (without ``force``) or is a directory.
 
@@ -188,7 +177,9 @@ def check_output(path, force):
         return
     if os.path.isdir(path):
         raise UserError(f"{path} is a directory; give a file name for the output")
-    if _special(path):
+    from ..model_io import is_special_file  # FIFOs and devices: written through
+
+    if is_special_file(path):
         return
     if os.path.lexists(path) and not force:
         raise UserError(f"{path} exists; use --force to overwrite it")

@@ -48,7 +48,7 @@ import scipy.sparse as sp
 from scipy.sparse.linalg import LinearOperator
 
 from .._kernels.pair_sweep_ops import csr_gram_matvec, csr_rows_gram_matvec, csr_rows_sq_sum
-from .._linalg import matvec, rmatvec, sq_rmatvec
+from .._linalg import rmatvec, sq_rmatvec
 from .._kernels.pair_moments import (
     class_scatter_csr,
     naive_pair_moments_csr,
