@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["write_json", "markdown_table", "mean_std", "format_mean_std", "new_figure",
+__all__ = ["default_data_dir", "write_json", "markdown_table", "mean_std", "format_mean_std", "new_figure",
            "save_figure", "run_metadata", "write_text"]
 
 
@@ -130,3 +130,10 @@ def run_metadata():
         "cpus": os.cpu_count(),
         "date": time.strftime("%Y-%m-%d %H:%M:%S"),
     }
+
+
+def default_data_dir():
+    """The birank data folder ($BIRANK_DATA or ~/.cache/birank): ``--data-dir``'s default."""
+    from ..datasets import get_data_home
+
+    return get_data_home()

@@ -610,9 +610,11 @@ def plot_libsvm(res, path):
 
 def add_arguments(parser):
     """Options of ``birank reproduce gultekin``."""
+    from ._report import default_data_dir
+
     parser.add_argument("--output", default="docs/results",
                         help="folder for gultekin-paisley*.json/.md/.png (default docs/results)")
-    parser.add_argument("--data-dir", default=None,
+    parser.add_argument("--data-dir", default=default_data_dir(),
                         help="folder holding a9a/, german.numer/, svmguide3/ (section 5.2)")
     parser.add_argument("--libsvm", nargs="+", default=[], metavar="PATH",
                         help="two-class LIBSVM/SVMlight files run as further section 5.2 sets "

@@ -740,7 +740,9 @@ def _plots(results, cfg, out):
 # ------------------------------------------------------------------------ CLI
 def add_arguments(parser):
     """Options of ``birank reproduce lin-jan-lin``."""
-    parser.add_argument("--data-dir", default=None,
+    from ._report import default_data_dir
+
+    parser.add_argument("--data-dir", default=default_data_dir(),
                         help="folder holding housing/, bodyfat/, mpg/, mg/ (space_ga/) files")
     parser.add_argument("--datasets", nargs="+", default=["housing", "bodyfat", "mpg", "mg"],
                         help=f"real data sets (known: {', '.join(REAL_FILES)}); a path runs "

@@ -742,10 +742,12 @@ def _plots(results, large, out_dir, cfg, stem="shen-lin"):
 # --------------------------------------------------------------------------- CLI
 def add_arguments(parser):
     """Options of ``birank reproduce shen-lin``."""
+    from ._report import default_data_dir
+
     parser.add_argument("--datasets", nargs="+", default=["a9a", "letter", "w8a", "bank",
                                                           "shuttle"],
                         help=f"data sets to run (known: {', '.join(SPECS)})")
-    parser.add_argument("--data-dir", default=None,
+    parser.add_argument("--data-dir", default=default_data_dir(),
                         help="folder holding the data set files")
     parser.add_argument("--train", help="any LIBSVM file to run instead of --datasets")
     parser.add_argument("--test", help="test file for --train (else 5-fold CV)")
