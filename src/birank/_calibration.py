@@ -40,6 +40,15 @@ def _sigmoid(z):
     return 0.5 * (1.0 + np.tanh(0.5 * z))  # overflow-free
 
 
+def _rms(x, w):
+    """Weighted root mean square, scaled by max |x| first: huge scores do not overflow."""
+    big = float(np.max(np.abs(x))) if x.size else 0.0
+    if big == 0.0 or not np.isfinite(big):
+        return big
+    u = x / big
+    return big * float(np.sqrt(w @ (u * u) / w.sum()))
+
+
 def platt_objective(a, scores, targets, weight):
     """Weighted log-loss of ``sigmoid(a s)`` against soft ``targets`` (one side)."""
     z = a * scores
@@ -55,7 +64,7 @@ def platt_targets(y01, weight):
 
 def _slope(s, t, w, max_iter=100, tol=1e-12):
     """``argmin_{a >= 0}`` of :func:`platt_objective` on one side (Newton, halving steps)."""
-    scale = float(np.sqrt(w @ (s * s) / w.sum())) if s.size and w.sum() > 0 else 0.0
+    scale = _rms(s, w) if s.size and w.sum() > 0 else 0.0
     if scale == 0.0 or not np.isfinite(scale):
         return None
     u = np.ascontiguousarray(s / scale)
@@ -95,7 +104,7 @@ def platt_midpoint(scores, y01, sample_weight=None, max_iter=100):
     if s.size == 0 or w.sum() <= 0:
         return None
     center = float(w @ s / w.sum())
-    scale = float(np.sqrt(w @ ((s - center) ** 2) / w.sum()))
+    scale = _rms(s - center, w)
     if scale == 0.0 or not np.isfinite(scale):
         return None
     u = np.ascontiguousarray((s - center) / scale)
