@@ -62,6 +62,33 @@ def decision_cut(scores: FloatArray, y01: NDArray[Any],
     return float(cut)
 
 
+def set_two_class_output(est: Any, scores: FloatArray, y01: NDArray[Any], *,
+                         learned_bias: bool = False, sample_weight: FloatArray | None = None,
+                         proba_weight: Any = "same") -> None:
+    """The one threshold setter of every two-class ranker (in memory and on Dask).
+
+    ``scores`` are the training scores without ``intercept_``. Unless the bias
+    is learned, ``intercept_`` becomes minus :func:`decision_cut` under
+    ``sample_weight``; then ``probability_`` (``predict_proba``'s sigmoid) is
+    fitted on the shifted scores weighted by ``proba_weight``: the row weights,
+    when ``sample_weight`` also holds class weights (a cost-weighted decision,
+    as scikit-learn's ``class_weight`` means, that would calibrate to a
+    balanced prior).
+    """
+    from ._calibration import platt_fit
+
+    weight = sample_weight if isinstance(proba_weight, str) else proba_weight
+    if not learned_bias:
+        cut_weight = sample_weight
+        if cut_weight is not None and weight is not sample_weight:
+            # class weights move the cut, not the rows' total weight (Platt's smoothing
+            # counts rows): a C that scales every weight leaves the decision alone
+            total = float(scores.shape[0] if weight is None else np.sum(weight))
+            cut_weight = cut_weight * (total / float(np.sum(cut_weight)))
+        est.intercept_ = -decision_cut(scores, y01, cut_weight)
+    est.probability_ = np.array(platt_fit(scores + est.intercept_, y01, weight))
+
+
 class LinearScorerMixin:
     """``decision_function(X) = X @ coef_ + intercept_``."""
 
@@ -105,12 +132,25 @@ class ProbabilityMixin:
     probability_: FloatArray
 
     if TYPE_CHECKING:  # provided by LinearScorerMixin in every class that uses this one
+        coef_: FloatArray
+
         def decision_function(self, X: MatrixLike) -> FloatArray: ...
 
     def _fit_probability(self, scores, y01, sample_weight=None):
         from ._calibration import platt_fit
 
         self.probability_ = np.array(platt_fit(scores, y01, sample_weight))
+
+    def _training_scores(self, X):
+        """Scores of the validated training ``X`` without ``intercept_`` (a kernel model
+        overrides this)."""
+        return matvec(X, self.coef_)
+
+    def _set_threshold(self, X, y01, learned_bias=False, sample_weight=None, *,
+                       proba_weight="same"):
+        """:func:`set_two_class_output` on the training scores of ``X``."""
+        set_two_class_output(self, self._training_scores(X), y01, learned_bias=learned_bias,
+                             sample_weight=sample_weight, proba_weight=proba_weight)
 
     def predict_proba(self, X: MatrixLike) -> FloatArray:
         """Calibrated class probabilities (Platt's sigmoid fitted on the training scores).
@@ -152,26 +192,6 @@ class BinaryRankerMixin(ProbabilityMixin, LinearScorerMixin, ClassifierMixin):
     (:class:`ProbabilityMixin`), fitted by the same call.
     """
 
-    def _set_threshold(self, X, y01, learned_bias=False, sample_weight=None, *,
-                       proba_weight="same"):
-        """Set ``intercept_`` to minus Platt's midpoint (:func:`decision_cut`) under
-        ``sample_weight``, unless learned, then fit ``predict_proba``'s sigmoid on the
-        same scores weighted by ``proba_weight``: the row weights, when
-        ``sample_weight`` also holds class weights (a cost-weighted decision, as
-        scikit-learn's ``class_weight`` means, that would calibrate to a balanced
-        prior)."""
-        # X was validated by fit: score it directly instead of re-validating
-        scores = matvec(X, self.coef_)
-        weight = sample_weight if isinstance(proba_weight, str) else proba_weight
-        if not learned_bias:
-            cut_weight = sample_weight
-            if cut_weight is not None and weight is not sample_weight:
-                # class weights move the cut, not the rows' total weight (Platt's smoothing
-                # counts rows): a C that scales every weight leaves the decision alone
-                total = float(scores.shape[0] if weight is None else np.sum(weight))
-                cut_weight = sample_weight * (total / float(np.sum(sample_weight)))
-            self.intercept_ = -decision_cut(scores, y01, cut_weight)
-        self._fit_probability(scores + self.intercept_, y01, weight)
 
     classes_: NDArray[Any]
 
@@ -204,7 +224,7 @@ class RankerMixin(ProbabilityMixin, LinearScorerMixin):
     """Ranker for binary, graded or real-valued labels.
 
     Fitted on two label values (``classes_`` is set), it is a bipartite ranker
-    like the others: ``fit`` ends with :meth:`_set_binary_output` (the score
+    like the others: ``fit`` ends with :meth:`_set_threshold` (the score
     where Platt's sigmoid is 1/2 moved into ``intercept_``, and the sigmoid),
     ``predict`` returns labels from ``classes_`` and ``predict_proba`` exists.
     Fitted on graded or real-valued labels there is no class to predict:
@@ -212,13 +232,6 @@ class RankerMixin(ProbabilityMixin, LinearScorerMixin):
     and ``predict_proba`` is absent. ``score`` is the pairwise accuracy, which
     equals ROC AUC for binary labels.
     """
-
-    def _set_binary_output(self, X, y01, sample_weight=None):
-        """Two classes: shift ``intercept_`` by Platt's midpoint, fit the sigmoid."""
-        scores = self.decision_function(X)
-        cut = decision_cut(scores, y01, sample_weight)
-        self.intercept_ = float(self.intercept_ - cut)
-        self._fit_probability(scores - cut, y01, sample_weight)
 
     classes_: NDArray[Any]
 

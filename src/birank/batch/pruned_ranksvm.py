@@ -334,7 +334,7 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
         self.intercept_ = 0.0
         if values.shape[0] == 2:  # two classes: labels and probabilities (RankerMixin)
             self.classes_ = values
-            self._set_binary_output(X, (y == y.max()).astype(np.int8))
+            self._set_threshold(X, (y == y.max()).astype(np.int8))
         return self
 
     def _fit_chosen(self, X, y, groups, rng):
@@ -433,6 +433,10 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
         sv = X[self.support_]
         self.support_vectors_ = sv.toarray() if hasattr(sv, "toarray") else np.asarray(sv)
         self.dual_coef_ = np.asarray(coef, dtype=np.float64)
+
+    def _training_scores(self, X):
+        """The training scores before the decision cut (``intercept_`` is 0 then)."""
+        return self.decision_function(X) - self.intercept_
 
     def decision_function(self, X: MatrixLike) -> FloatArray:
         """Ranking scores: ``X @ coef_`` (linear) or the kernel expansion over support points.

@@ -182,7 +182,7 @@ class RankSVM(RankerMixin, BaseEstimator):
         self.coef_ = np.asarray(res.coef, dtype=np.float64)
         self.intercept_ = 0.0
         if hasattr(self, "classes_"):  # two classes: labels and probabilities (RankerMixin)
-            self._set_binary_output(X, y_rank.astype(np.int8), sample_weight)
+            self._set_threshold(X, y_rank.astype(np.int8), sample_weight=sample_weight)
         self.n_iter_ = int(res.n_iter)
         self.objective_ = float(res.objective)
         # hinge: the certified lower bound on the optimum (objective_ - it <= tol objective_)

@@ -12,7 +12,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._linalg import matvec, rmatvec, sq_rmatvec
 from .._validation import as_csr_or_dense, check_random_state, encode_binary, validate_params
-from ..base import reset_fitted
+from ..base import reset_fitted, set_two_class_output
 from ..batch.active_ranksvm import ActiveRankSVM
 from ..batch.bbr import BBR, LCBR, AUTO_DENSE_MAX_FEATURES
 from ..batch.ranksvm import RankSVM
@@ -30,7 +30,7 @@ from ..solvers.pair_moments import (
 )
 from ._check import check_known_rows, checked_rows, check_n_features
 from ._engine import DaskEngine, as_dask_rows
-from ._ranksvm import fit_ranksvm, set_binary_output
+from ._ranksvm import fit_ranksvm
 
 if TYPE_CHECKING:
     from typing import Any
@@ -105,7 +105,7 @@ def _fit_from_moments(est, X, y01, classes, mu, sigma, n_pairs):
     """
     est.fit_moments(mu, sigma, classes=classes, n_pairs=n_pairs)
     scores = DaskEngine.map_rows(lambda b: _scores_block(b, est.coef_), X).compute()
-    set_binary_output(est, scores, y01.compute())
+    set_two_class_output(est, scores, y01.compute())
     return est
 
 

@@ -21,10 +21,9 @@ import warnings
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-from .._calibration import platt_fit
 from .._progress import Progress, make_progress
 from .._validation import check_graded_labels, check_groups, check_sample_weight, validate_params
-from ..base import decision_cut
+from ..base import set_two_class_output
 from ..solvers.all_pairs import solve_all_pairs
 from ._check import check_known_rows, checked_rows
 from ._operator import DaskRowOperator
@@ -110,7 +109,8 @@ def fit_ranksvm(est, X, y, groups=None, sample_weight=None, split_every=8):
     est.coef_ = np.asarray(res.coef, dtype=np.float64)
     est.intercept_ = 0.0
     if hasattr(est, "classes_"):  # two classes: the decision cut and the sigmoid, as fit
-        set_binary_output(est, op.matvec(est.coef_), y_rank.astype(np.int8), sw)
+        set_two_class_output(est, op.matvec(est.coef_), y_rank.astype(np.int8),
+                             sample_weight=sw)
     est.n_iter_ = int(res.n_iter)
     est.objective_ = float(res.objective)
     est.lower_bound_ = float(res.lower_bound)
@@ -120,10 +120,3 @@ def fit_ranksvm(est, X, y, groups=None, sample_weight=None, split_every=8):
              "n_iter": int(res.n_iter), "n_blocks": op.n_blocks}
     return est, stats
 
-
-def set_binary_output(est, scores, y01, sample_weight=None):
-    """A two-class fit's outputs from its training scores (gathered, 8 bytes a row), as
-    in memory: ``intercept_`` minus Platt's midpoint, ``probability_`` the sigmoid."""
-    cut = decision_cut(scores, y01, sample_weight)
-    est.intercept_ = float(est.intercept_ - cut)
-    est.probability_ = np.array(platt_fit(scores - cut, y01, sample_weight))
