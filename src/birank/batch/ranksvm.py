@@ -9,16 +9,18 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 
+from .._linalg import matvec
 from .._progress import Progress, make_progress
 from .._validation import (Interval, Options, check_graded_labels, check_groups,
                            check_sample_weight, check_X_y, validate_params)
-from ..base import RankerMixin
+from ..base import RankerMixin, set_two_class_output
 from ..solvers.all_pairs import solve_all_pairs
 
 if TYPE_CHECKING:
-    from typing import Literal
+    from collections.abc import Callable
+    from typing import Any, Literal
 
-    from .._typing import ArrayLike, MatrixLike, Self
+    from .._typing import ArrayLike, FloatArray, MatrixLike, Self
 
 __all__ = ["RankSVM"]
 
@@ -166,28 +168,8 @@ class RankSVM(RankerMixin, BaseEstimator):
         res = solve_all_pairs(X, y_rank, groups=groups, sample_weight=sample_weight, C=self.C,
                               loss=self.loss, tol=self.tol, max_iter=self.max_iter,
                               report=report, n_jobs=self.n_jobs)
-        if res.n_pairs == 0:
-            warnings.warn(
-                "RankSVM: no pair of rows has different labels"
-                + (" within a group" if groups is not None else "")
-                + f" ({n} rows): there is nothing to rank and the model is w = 0.",
-                UserWarning, stacklevel=2)
-        if not res.converged:
-            why = res.reason or "max_iter reached"
-            warnings.warn(
-                f"RankSVM({self.loss!r}) did not converge to tol={self.tol} "
-                f"(max_iter={self.max_iter}): {why}; increase max_iter or tol.",
-                ConvergenceWarning,
-            )
-        self.coef_ = np.asarray(res.coef, dtype=np.float64)
-        self.intercept_ = 0.0
-        if hasattr(self, "classes_"):  # two classes: labels and probabilities (RankerMixin)
-            self._set_threshold(X, y_rank.astype(np.int8), sample_weight=sample_weight)
-        self.n_iter_ = int(res.n_iter)
-        self.objective_ = float(res.objective)
-        # hinge: the certified lower bound on the optimum (objective_ - it <= tol objective_)
-        self.lower_bound_ = float(res.lower_bound)
-        self.n_pairs_ = int(res.n_pairs)
+        store_all_pairs_fit(self, res, y_rank, lambda w: matvec(X, w), groups=groups,
+                            sample_weight=sample_weight)
         return self
 
     def score(self, X: MatrixLike, y: ArrayLike, groups: ArrayLike | None = None) -> float:
@@ -202,12 +184,54 @@ class RankSVM(RankerMixin, BaseEstimator):
         return super().score(X, y, groups=groups)
 
     def _encode_y(self, y):
-        """Numeric relevance as float64; two values also set ``classes_`` (y -> {0, 1})."""
-        y_num = check_graded_labels(self, y)
-        values, inverse = np.unique(y, return_inverse=True)
-        if len(values) == 2:
-            self.classes_ = values
-            return inverse.reshape(-1).astype(np.float64)
-        if hasattr(self, "classes_"):
-            del self.classes_
-        return y_num
+        return encode_rank_labels(self, y)
+
+
+def store_all_pairs_fit(est: RankSVM, res: Any, y_rank: FloatArray,
+                        training_scores: Callable[[FloatArray], FloatArray], *,
+                        groups: Any = None, sample_weight: Any = None) -> None:
+    """What a RankSVM keeps of a :func:`solve_all_pairs` result, in memory and on Dask.
+
+    Warns when no pair has different labels or the solve did not converge; sets
+    ``coef_``, the two-class decision cut and sigmoid (from
+    ``training_scores(coef_)``: ``X @ coef_`` wherever X lives), ``n_iter_``,
+    ``objective_``, ``lower_bound_`` and ``n_pairs_``.
+    """
+    n = y_rank.shape[0]
+    if res.n_pairs == 0:
+        warnings.warn(
+            "RankSVM: no pair of rows has different labels"
+            + (" within a group" if groups is not None else "")
+            + f" ({n} rows): there is nothing to rank and the model is w = 0.",
+            UserWarning, stacklevel=3)
+    if not res.converged:
+        why = res.reason or "max_iter reached"
+        warnings.warn(
+            f"RankSVM({est.loss!r}) did not converge to tol={est.tol} "
+            f"(max_iter={est.max_iter}): {why}; increase max_iter or tol.",
+            ConvergenceWarning, stacklevel=3)
+    est.coef_ = np.asarray(res.coef, dtype=np.float64)
+    est.intercept_ = 0.0
+    if hasattr(est, "classes_"):  # two classes: labels and probabilities (RankerMixin)
+        set_two_class_output(est, training_scores(est.coef_), y_rank.astype(np.int8),
+                             sample_weight=sample_weight)
+    est.n_iter_ = int(res.n_iter)
+    est.objective_ = float(res.objective)
+    # hinge: the certified lower bound on the optimum (objective_ - it <= tol objective_)
+    est.lower_bound_ = float(res.lower_bound)
+    est.n_pairs_ = int(res.n_pairs)
+
+
+def encode_rank_labels(est: RankSVM, y: Any) -> FloatArray:
+    """Numeric relevance as float64; two values also set ``classes_`` (y -> {0, 1}).
+
+    Used by ``RankSVM.fit`` and by its Dask fit, so both read labels alike.
+    """
+    y_num = check_graded_labels(est, y)
+    values, inverse = np.unique(y, return_inverse=True)
+    if len(values) == 2:
+        est.classes_ = values
+        return inverse.reshape(-1).astype(np.float64)
+    if hasattr(est, "classes_"):
+        del est.classes_
+    return y_num

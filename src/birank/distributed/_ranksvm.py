@@ -16,14 +16,12 @@ per-row sweep state live on the driver (``docs/distributed.md``).
 from __future__ import annotations
 
 import time
-import warnings
 
 import numpy as np
-from sklearn.exceptions import ConvergenceWarning
 
 from .._progress import Progress, make_progress
-from .._validation import check_graded_labels, check_groups, check_sample_weight, validate_params
-from ..base import set_two_class_output
+from .._validation import check_groups, check_sample_weight, validate_params
+from ..batch.ranksvm import encode_rank_labels, store_all_pairs_fit
 from ..solvers.all_pairs import solve_all_pairs
 from ._check import check_known_rows, checked_rows
 from ._operator import DaskRowOperator
@@ -46,18 +44,6 @@ def _gather(a, n, name):
         raise ValueError(f"{name} must be 1-D with one entry per row of X ({n} rows); got "
                          f"shape {a.shape}: X and {name} are not row-aligned.")
     return a
-
-
-def _encode_y(est, y):
-    """As ``RankSVM.fit``: numeric relevance; two values also set ``classes_`` (y -> {0, 1})."""
-    y_num = check_graded_labels(est, y)
-    values, inverse = np.unique(y, return_inverse=True)
-    if len(values) == 2:
-        est.classes_ = values
-        return inverse.reshape(-1).astype(np.float64)
-    if hasattr(est, "classes_"):
-        del est.classes_
-    return y_num
 
 
 def _reporter(est, op):
@@ -85,7 +71,7 @@ def fit_ranksvm(est, X, y, groups=None, sample_weight=None, split_every=8):
     validate_params(est)
     Xc = checked_rows(est, X)
     n, d = (int(k) for k in Xc.shape)
-    y_rank = _encode_y(est, _gather(y, n, "y"))
+    y_rank = encode_rank_labels(est, _gather(y, n, "y"))
     groups = check_groups(_gather(groups, n, "groups"), n)
     sw = check_sample_weight(_gather(sample_weight, n, "sample_weight"), n, y=y_rank)
     op = DaskRowOperator(Xc, split_every=split_every)
@@ -94,27 +80,8 @@ def fit_ranksvm(est, X, y, groups=None, sample_weight=None, split_every=8):
     # the one entry point RankSVM.fit calls, with X's products on the blocks
     res = solve_all_pairs(op, y_rank, groups=groups, sample_weight=sw, C=est.C,
                           loss=est.loss, tol=est.tol, max_iter=est.max_iter, report=report)
-    if res.n_pairs == 0:
-        warnings.warn(
-            "RankSVM: no pair of rows has different labels"
-            + (" within a group" if groups is not None else "")
-            + f" ({n} rows): there is nothing to rank and the model is w = 0.",
-            UserWarning, stacklevel=3)
-    if not res.converged:
-        why = res.reason or "max_iter reached"
-        warnings.warn(
-            f"RankSVM({est.loss!r}) did not converge to tol={est.tol} "
-            f"(max_iter={est.max_iter}): {why}; increase max_iter or tol.",
-            ConvergenceWarning, stacklevel=3)
-    est.coef_ = np.asarray(res.coef, dtype=np.float64)
-    est.intercept_ = 0.0
-    if hasattr(est, "classes_"):  # two classes: the decision cut and the sigmoid, as fit
-        set_two_class_output(est, op.matvec(est.coef_), y_rank.astype(np.int8),
-                             sample_weight=sw)
-    est.n_iter_ = int(res.n_iter)
-    est.objective_ = float(res.objective)
-    est.lower_bound_ = float(res.lower_bound)
-    est.n_pairs_ = int(res.n_pairs)
+    # what RankSVM.fit keeps, with the training scores computed on the blocks
+    store_all_pairs_fit(est, res, y_rank, op.matvec, groups=groups, sample_weight=sw)
     # what the fit moved between driver and workers (docs/distributed.md)
     stats = {"bytes_moved": int(op.bytes_moved), "n_products": int(op.n_products),
              "n_iter": int(res.n_iter), "n_blocks": op.n_blocks}
