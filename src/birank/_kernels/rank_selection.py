@@ -63,30 +63,7 @@ def lossmin_scores(s, qptr, lam, out):
     A query with one document gets 0 (it has no gap; it is taken anyway when
     its pool is not larger than the per-query budget).
     """
-    for q in range(qptr.shape[0] - 1):
-        a, b = qptr[q], qptr[q + 1]
-        m = b - a
-        if m < 2:
-            for t in range(a, b):
-                out[t] = 0.0
-            continue
-        i_hat = _largest_gap(s, a, b)  # Fig. 2 step 3
-        c = s[a + i_hat - 1]  # f(x_theta_hat): the score of the document of rank i_hat
-        theta = i_hat + 0.5
-        den_low = theta - 1.0  # |r_min - theta| >= 1/2
-        den_high = m - theta  # |r_max - theta| >= 1/2
-        for t in range(a, b):
-            d = (t - a + 1) - theta
-            p_pos = _sigmoid(s[t] - c)
-            p_neg = _sigmoid(c - s[t])
-            lo = 0.5 - d
-            hi = 0.5 + d
-            v = 0.0
-            if lo > 0.0:
-                v += p_pos * lo / den_low * (1.0 - lam)  # eq. (7), first term
-            if hi > 0.0:
-                v += p_neg * hi / den_high * lam  # eq. (7), second term
-            out[t] = v
+    lossmin_ablation_scores(s, qptr, lam, True, True, out)
 
 
 @njit(cache=True)
@@ -106,20 +83,29 @@ def lossmin_ablation_scores(s, qptr, lam, normalized, calibrated, out):
             for t in range(a, b):
                 out[t] = 0.0
             continue
-        i_hat = _largest_gap(s, a, b)
+        i_hat = _largest_gap(s, a, b)  # Fig. 2 step 3
+        # f(x_theta_hat): the score of the document of rank i_hat (eq. 8 calibrated there)
         c = s[a + i_hat - 1] if calibrated else 0.0
         theta = i_hat + 0.5
-        w_low = (1.0 - lam) / (theta - 1.0) if normalized else 1.0
-        w_high = lam / (m - theta) if normalized else 1.0
+        den_low = theta - 1.0  # |r_min - theta| >= 1/2
+        den_high = m - theta  # |r_max - theta| >= 1/2
         for t in range(a, b):
             d = (t - a + 1) - theta
+            p_pos = _sigmoid(s[t] - c)
+            p_neg = _sigmoid(c - s[t])
             lo = 0.5 - d
             hi = 0.5 + d
             v = 0.0
-            if lo > 0.0:
-                v += _sigmoid(s[t] - c) * lo * w_low
-            if hi > 0.0:
-                v += _sigmoid(c - s[t]) * hi * w_high
+            if normalized:
+                if lo > 0.0:
+                    v += p_pos * lo / den_low * (1.0 - lam)  # eq. (7), first term
+                if hi > 0.0:
+                    v += p_neg * hi / den_high * lam  # eq. (7), second term
+            else:  # eq. (6)
+                if lo > 0.0:
+                    v += p_pos * lo
+                if hi > 0.0:
+                    v += p_neg * hi
             out[t] = v
 
 
