@@ -13,9 +13,7 @@ default, are read as written).
 from __future__ import annotations
 
 import io
-import os
 import re
-import stat
 import sys
 
 import numpy as np
@@ -39,25 +37,7 @@ def read_source(path):
     """All bytes of ``path`` (``"-"``: standard input; FIFOs and devices read as streams)."""
     if path == "-":
         return sys.stdin.buffer.read()
-    path = os.fspath(path)
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        raise FileNotFoundError(f"no such file: {path}") from None
-    if stat.S_ISDIR(st.st_mode):
-        raise IsADirectoryError(f"{path} is a directory, not a data file")
-    try:
-        fh = open(path, "rb")
-    except PermissionError:
-        raise PermissionError(f"cannot read {path}: permission denied") from None
-    with fh:
-        blocks = []
-        while True:  # blocks: a Ctrl-C is honoured between two reads
-            block = fh.read(4 << 20)
-            if not block:
-                break
-            blocks.append(block)
-    return b"".join(blocks)
+    return _svmlight.read_raw(path)
 
 
 def sniff_format(data):

@@ -82,6 +82,13 @@ def read_bytes(path: StrPath) -> bytes:
     ValueError
         A truncated or corrupted compressed file.
     """
+    return decompress_bytes(read_raw(path), os.fspath(path))
+
+
+def read_raw(path: StrPath) -> bytes:
+    """Whole content of ``path`` as stored, read in blocks of :data:`CHUNK_BYTES` (a Ctrl-C
+    is honoured between two reads); FIFOs and devices are read as streams. Errors name
+    the path (FileNotFoundError, IsADirectoryError, PermissionError)."""
     path = os.fspath(path)
     if os.path.isdir(path):
         raise IsADirectoryError(f"{path} is a directory, not a data file.")
@@ -98,7 +105,7 @@ def read_bytes(path: StrPath) -> bytes:
             if not block:
                 break
             blocks.append(block)
-    return decompress_bytes(b"".join(blocks), str(path))
+    return b"".join(blocks)
 
 
 def decompress_bytes(raw: bytes, name: str = "<bytes>") -> bytes:
