@@ -30,8 +30,29 @@ def _suggest(word, options):
     return f"; did you mean {close[0]!r}?" if close else ""
 
 
+class _DefaultsInHelp:
+    """Formatter mixin: an option whose help does not state its default gets "(default: X)"."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        default = action.default
+        if (not action.option_strings or "default" in text.lower() or default is None
+                or isinstance(default, bool) or default == [] or default is argparse.SUPPRESS):
+            return text
+        if isinstance(default, (list, tuple)):
+            default = " ".join(map(str, default))
+        return f"{text} (default: {str(default).replace('%', '%%')})".lstrip()
+
+
 class Parser(argparse.ArgumentParser):
-    """argparse with "did you mean" for unknown options and invalid choices."""
+    """argparse with "did you mean" for unknown options and invalid choices, and every
+    option's default in its help."""
+
+    def __init__(self, *args, formatter_class=argparse.HelpFormatter, **kwargs):
+        if not issubclass(formatter_class, _DefaultsInHelp):
+            formatter_class = type(formatter_class.__name__, (_DefaultsInHelp, formatter_class),
+                                   {})
+        super().__init__(*args, formatter_class=formatter_class, **kwargs)
 
     def _option_strings(self):
         out = []

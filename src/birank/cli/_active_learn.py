@@ -74,6 +74,9 @@ def register(subparsers):
     pq.add_argument("pool", metavar="POOL", help="LIBSVM pool with qid:, '?' = unlabeled")
     pq.add_argument("--state", required=True, metavar="STATE",
                     help="JSON state file (created by the first query)")
+    pq.add_argument("--zero-based", default="auto", choices=("auto", "yes", "no"),
+                    help="LIBSVM index base of POOL: auto (default; scikit-learn's rule: "
+                         "one-based unless index 0 occurs), yes (0-based) or no (1-based)")
     pq.add_argument("-o", "--output", default="-", metavar="TO_LABEL",
                     help="where to write the rows to label (default: standard output)")
     pq.add_argument("--force", action="store_true",
@@ -114,7 +117,7 @@ def register(subparsers):
 _UNKNOWN = re.compile(rb"^[ \t]*(\?|(?=qid:)|(?=\d+:))")
 
 
-def read_pool(path):
+def read_pool(path, zero_based="auto"):
     """``(X, labels with NaN where unknown, groups, sha256)`` of a pool file.
 
     A line whose label is ``?``, or that starts with ``qid:`` or a feature
@@ -149,10 +152,15 @@ def read_pool(path):
         from ._common import loader_error
 
         raise loader_error(exc) from None
-    if X.nnz and X.indices.min() > 0:  # one-based (scikit-learn's rule, as the other commands)
+    if zero_based == "no" and X.nnz and X.indices.min() == 0:
+        raise UserError(f"{path}: feature index 0 in a file read as 1-based (--zero-based no); "
+                        "use --zero-based yes or auto")
+    if zero_based == "no" or (zero_based == "auto" and X.nnz and X.indices.min() > 0):
+        # one-based (auto: scikit-learn's rule, as the other commands)
         import scipy.sparse as sp
 
-        X = sp.csr_matrix((X.data, X.indices - 1, X.indptr), shape=(X.shape[0], X.shape[1] - 1))
+        X = sp.csr_matrix((X.data, X.indices - 1, X.indptr),
+                          shape=(X.shape[0], max(X.shape[1] - 1, 0)))
     if qid is None and os.path.isfile(path + ".query"):
         qid = read_query_file(path + ".query", n_rows=X.shape[0])
     if qid is None:
@@ -241,7 +249,7 @@ def _query(args):
     import numpy as np
 
     _check_loop_args(args)
-    X, y, groups, digest = read_pool(args.pool)
+    X, y, groups, digest = read_pool(args.pool, args.zero_based)
     state = _load_state(args.state)
     n = X.shape[0]
     if state is None:

@@ -26,7 +26,8 @@ def register(subparsers):
     pf.add_argument("--data-home", default=None,
                     help="cache folder (default $BIRANK_DATA or ~/.cache/birank)")
     pf.add_argument("--base-url", default=None, help="mirror of the LIBSVM dataset page")
-    pf.add_argument("--subset", default="all", choices=("all", "train", "test"))
+    pf.add_argument("--subset", default="all", choices=("all", "train", "test"),
+                    help="which files of the set to download (default: all)")
     pf.add_argument("--refresh", action="store_true",
                     help="delete the cached copy first and download again")
     pf.set_defaults(func=_fetch)

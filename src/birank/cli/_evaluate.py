@@ -38,7 +38,8 @@ def register(subparsers):
     p.add_argument("--labels", required=True, metavar="LABELS",
                    help="labels: one per line, or a data file ('-': standard input)")
     p.add_argument("--scores", required=True, metavar="SCORES",
-                   help="scores: one per line, same order as LABELS")
+                   help="scores: one per line, same order as LABELS ('-': standard input, "
+                        "e.g. piped from `birank predict`)")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--groups", default=None, metavar="GROUPS",
                    help="query ids, one per line (default: from LABELS if it has them)")
@@ -62,25 +63,33 @@ def register(subparsers):
     p.set_defaults(func=_evaluate)
 
 
-def _data_lines(path):
+def _column_bytes(path):
+    """The (decompressed) bytes of a one-column file; ``-`` is standard input."""
+    if path == "-":
+        import sys
+
+        from ..datasets._svmlight import decompress_bytes
+
+        return decompress_bytes(sys.stdin.buffer.read(), "<stdin>")
     if not os.path.exists(path):
         raise UserError(f"{path}: no such file.")
     from ..datasets._svmlight import read_bytes
 
-    text = read_bytes(path).decode("utf-8", errors="replace")
+    return read_bytes(path)
+
+
+def _data_lines(data):
+    text = data.decode("utf-8", errors="replace")
     for lineno, line in enumerate(text.splitlines(), 1):
         body = line.split("#", 1)[0].strip()
         if body:
             yield lineno, body
 
 
-def _fast_column(path):
+def _fast_column(data):
     """One finite number per line, parsed by numpy; None when the slow path must decide."""
     import numpy as np  # here, not at the top: `birank --help` must not pay for numpy
 
-    from ..datasets._svmlight import read_bytes
-
-    data = read_bytes(path)
     if b"#" in data:
         return None
     tokens = data.split()
@@ -101,18 +110,19 @@ STREAM_BYTES = 256 * 2**20
 def _read_column(path, kind, numeric=True):
     import numpy as np  # here, not at the top: `birank --help` must not pay for numpy
 
-    if not os.path.exists(path):
+    if path != "-" and not os.path.exists(path):
         raise UserError(f"{path}: no such file.")
-    if numeric and os.path.getsize(path) > STREAM_BYTES:
+    if numeric and path != "-" and os.path.isfile(path) and os.path.getsize(path) > STREAM_BYTES:
         from ._stream import stream_column
 
         return stream_column(path, kind)
+    data = _column_bytes(path)
     if numeric:
-        values = _fast_column(path)
+        values = _fast_column(data)
         if values is not None:
             return values
     values = []
-    for lineno, body in _data_lines(path):
+    for lineno, body in _data_lines(data):
         toks = body.split()
         if len(toks) != 1:
             raise UserError(f"{path}, line {lineno}: expected one {kind} per line; got "
@@ -246,6 +256,8 @@ def compute_metrics(y, scores, groups=None, k=10, no_relevant="zero", gain="exp"
                               "queries shorter than k score 0" if letor
                               else "1/log2(p + 1)"),
             "ties": "file order (LETOR script)" if letor else "averaged over tied rows",
+            "pairs": "within a query for pairwise_accuracy, kendall_tau and the per-group "
+                     "AUC; across queries for roc_auc (pooled)",
         }
     return out
 
@@ -255,6 +267,11 @@ def _evaluate(args):
         raise UserError(f"--k must be a positive integer; got {args.k}.")
     if args.letor and (args.no_relevant != "zero" or args.ndcg_gain != "exp"):
         raise UserError("--letor fixes --no-relevant zero and --ndcg-gain exp; drop the others")
+    stdin = [name for name, path in (("--labels", args.labels), ("--scores", args.scores),
+                                      ("--groups", args.groups)) if path == "-"]
+    if len(stdin) > 1:
+        raise UserError(f"{' and '.join(stdin)} both read standard input ('-'); give one of "
+                        "them as a file")
     y, groups = _read_labels(args.labels, args=args)
     scores = _read_column(args.scores, "score")
     if len(scores) != len(y):
@@ -267,7 +284,8 @@ def _evaluate(args):
 
         groups = read_query_file(args.query_file, n_rows=len(y))
     if groups is not None and len(groups) != len(y):
-        raise UserError(f"{args.groups} has {len(groups)} group ids but {args.labels} has "
+        source = args.groups or args.query_file or args.labels
+        raise UserError(f"{source} has {len(groups)} group ids but {args.labels} has "
                         f"{len(y)} labels.")
     res = compute_metrics(y, scores, groups, k=args.k, no_relevant=args.no_relevant,
                           gain=args.ndcg_gain, letor=args.letor, per_group=args.per_group)

@@ -57,11 +57,29 @@ REPORT_STEM = {"shen-lin": "shen-lin", "gultekin": "gultekin-paisley", "donmez":
 QUICK_MARK = "QUICK RUN - a smoke test, not the paper's protocol"
 
 
+#: help for experiment options that have none (the formatter adds their default)
+_HELP_FILL = {"seed": "random seed of the splits and the models", "datasets": "data sets to run",
+              "methods": "methods to compare"}
+
+
 def _add_safety_options(sub):
     """--force, --skip-missing, and the birank data folder as --data-dir's default."""
     actions = {a.dest: a for a in sub._actions}
+    for action in actions.values():  # an option without help still says what it is
+        if action.option_strings and not action.help:
+            action.help = _HELP_FILL.get(action.dest, action.dest.replace("_", " "))
     sub.add_argument("--force", action="store_true",
                      help="overwrite existing result files in --output (default: refuse)")
+    # one spelling for every command: -q/--quiet, with --no-progress kept as its synonym
+    taken = set(sub._option_string_actions)
+    if "no_progress" in actions and "--quiet" not in taken:
+        sub.add_argument(*[o for o in ("-q", "--quiet") if o not in taken], dest="no_progress",
+                         action="store_true", help="no progress lines (same as --no-progress)")
+    elif "quiet" in actions:
+        extra = [o for o in ("-q", "--no-progress") if o not in taken]
+        if extra:
+            sub.add_argument(*extra, dest="quiet", action="store_true",
+                             help="no progress lines (same as --quiet)")
     if "skip_missing" not in actions:
         sub.add_argument("--skip-missing", action="store_true",
                          help="exit 0 even when data sets were missing (they are listed in the "

@@ -254,8 +254,6 @@ def load_table(data, name, *, fmt="auto", zero_based="auto", n_features=None,
     if fmt == "binary":
         raise ValueError(f"{name}: binary content that is not LIBSVM/SVMlight, CSV/TSV, .npz "
                          "or .npy (nor gzip/bzip2/xz of them)")
-    if fmt != "libsvm" and duplicates != "error":
-        pass  # only LIBSVM rows can repeat an index
     if fmt == "libsvm":
         if label_column not in (None, "0", 0) or qid_column is not None:
             raise ValueError(f"{_where(name, fmt)}: --label-column/--qid-column apply to CSV, "
