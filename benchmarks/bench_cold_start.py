@@ -15,8 +15,8 @@ Usage::
 
     python benchmarks/bench_cold_start.py [--repeat 3] [--compiled]
     # against an older version under the same load (its src/ from git archive)
-    git archive HEAD~1 src | tar -x -C /tmp/base
-    python benchmarks/bench_cold_start.py --baseline-src /tmp/base/src
+    mkdir -p OLD && git archive HEAD~1 src | tar -x -C OLD
+    python benchmarks/bench_cold_start.py --baseline-src OLD/src
 """
 
 from __future__ import annotations

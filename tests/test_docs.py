@@ -68,6 +68,40 @@ def test_no_machine_paths_or_development_history_in_the_built_site():
     assert not hits, "\n".join(hits[:20])
 
 
+# Phrases of a lab notebook (what was tried, what a run changed) that the
+# benchmark and reproduction notes in docs/results may hold; the pages built
+# from them, the guide and the gallery speak to users and show none of them.
+NOTEBOOK = re.compile(r"tried and dropped|scratch (?:a/b|experiment|kernel|run|timing)|"
+                      r"before (?:that|this|the) (?:change|fix)|at the start of this run|"
+                      r"\((?:after; )?earlier\)|the lead\b", re.IGNORECASE)
+
+
+@needs_build
+def test_user_pages_are_not_a_development_log():
+    pages = [HTML / "index.html"]
+    for folder in ("generated", "guide", "auto_examples"):
+        pages += sorted((HTML / folder).rglob("*.html"))
+    assert len(pages) > 30
+    hits = []
+    for page in pages:
+        text = re.sub(r"<[^>]+>", "", page.read_text(errors="replace"))
+        for match in NOTEBOOK.finditer(text):
+            hits.append(f"{page.relative_to(HTML)}: ...{text[max(0, match.start() - 60):match.end() + 40]}...")
+    assert not hits, "\n".join(hits[:20])
+
+
+def test_the_benchmarks_page_keeps_the_tables_and_drops_the_log():
+    # needs no build: the page's text as the site generator writes it
+    sys.path.insert(0, str(DOCS / "_ext"))
+    try:
+        from generate import _benchmarks
+    finally:
+        sys.path.remove(str(DOCS / "_ext"))
+    page = _benchmarks(DOCS / "results")
+    assert "| WeightedSVM |" in page and "bench_scale.py growth" in page
+    assert not NOTEBOOK.search(page), NOTEBOOK.search(page)
+
+
 class _Ids(HTMLParser):
     def __init__(self):
         super().__init__()
