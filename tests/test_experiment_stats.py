@@ -119,3 +119,53 @@ def test_welch_greater_known_answer():
                                                                                    abs=1e-5)
     assert _stats.welch_greater([0.0, 0.0, 0.0], [1.0, 2.0, 3.0]) > 0.9
     assert np.isnan(_stats.welch_greater([1.0], [0.0, 1.0]))
+
+
+def test_gultekin_cv_extends_the_decade_grid_through_the_shared_helper():
+    from birank.experiments import gultekin_paisley as gp
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 3))
+    y = (X[:, 0] + 0.5 * rng.normal(size=200) > 0).astype(int)
+
+    class Noisy:  # validation AUC falls as C grows: the best C lies below any grid
+        def __init__(self, C=1.0):
+            self.C = C
+
+        def fit(self, X, y):
+            self.classes_ = np.array([0, 1])
+            return self
+
+        def decision_function(self, X):
+            noise = np.random.default_rng(0).normal(size=X.shape[0])
+            return X[:, 0] + self.C * 100.0 * noise
+
+    method = gp.Method("Noisy", {}, "subset", cv_param=("C",), cv_grid=(1e-2, 1e-1, 1.0))
+    r = gp._cv_method(method, Noisy, X, y, seed=0)
+    # two tenfold extensions below 1e-2 (CV_EXTEND = 2); the choice is still at the edge
+    assert r["grid"] == pytest.approx([1e-4, 1e-3, 1e-2, 1e-1, 1.0])
+    assert r["value"] == pytest.approx(1e-4) and r["at_edge"] is True
+
+    class Interior(Noisy):  # best at C = 0.1: no extension, not at an edge
+        def decision_function(self, X):
+            noise = np.random.default_rng(0).normal(size=X.shape[0])
+            return X[:, 0] + 100.0 * abs(np.log10(self.C) + 1) * noise
+
+    r = gp._cv_method(method, Interior, X, y, seed=0)
+    assert r["value"] == pytest.approx(0.1) and r["at_edge"] is False
+    assert r["grid"] == pytest.approx([1e-2, 1e-1, 1.0])
+
+
+def test_donmez_verdict_needs_more_than_one_unit():
+    from birank.experiments import donmez
+
+    one = {"n_units": 1, "mean_diff": 0.02, "t_p": float("nan"), "ci_low": float("nan"),
+           "ci_high": float("nan"), "wilcoxon_p": float("nan")}
+    res = {"datasets": {"X": {"summary": {"lossmin_vs": {
+        m: {"random": dict(one), "entropy": dict(one)} for m in ("auc", "map", "ndcg")}}}}}
+    lines = donmez._claims(res)
+    assert len(lines) == 1 and "No claim tested" in lines[0]
+    five = dict(one, n_units=5, t_p=0.01, ci_low=0.01, ci_high=0.03)
+    res["datasets"]["X"]["summary"]["lossmin_vs"] = {
+        m: {"random": dict(five), "entropy": dict(five)} for m in ("auc", "map", "ndcg")}
+    assert "LossMin beats Random (Figs. 3, Table 1): holds." in donmez._claims(res)[0]

@@ -38,6 +38,7 @@ from __future__ import annotations
 import argparse
 import inspect
 import time
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -46,6 +47,7 @@ import numpy as np
 from .._progress import make_progress
 from .._registry import estimator_class
 from ..metrics import roc_auc
+from ._grid import GridEdgeWarning, search_grid
 from ._report import (
     format_mean_std,
     markdown_table,
@@ -455,8 +457,6 @@ def _cv_method(method, cls, X, y, seed, folds=5):
     """
     name = _param_name(method, cls)
     fold = np.random.default_rng(seed).permutation(X.shape[0]) % folds
-    grid = sorted(method.cv_grid)
-    scores = {}
 
     def score(v):
         aucs = []
@@ -467,24 +467,16 @@ def _cv_method(method, cls, X, y, seed, folds=5):
             aucs.append(roc_auc(y[va] == pos, est.decision_function(X[va])))
         return float(np.mean(aucs))
 
-    def tie(v):  # ties go to the stronger regularization: larger alpha, smaller C
-        return -v if name == "C" else v
-
-    for _ in range(CV_EXTEND + 1):
-        for v in grid:
-            if v not in scores:
-                scores[v] = score(v)
-        best = max(grid, key=lambda v: (scores[v], tie(v)))
-        if best == grid[0]:
-            grid = [grid[0] / 10] + grid
-        elif best == grid[-1]:
-            grid = grid + [grid[-1] * 10]
-        else:
-            break
-    best = max(scores, key=lambda v: (scores[v], tie(v)))
-    keys = sorted(scores)
-    return {"param": name, "value": best, "scores": {f"{k:g}": scores[k] for k in keys},
-            "at_edge": best in (keys[0], keys[-1]), "grid": [float(k) for k in keys]}
+    # ties go to the stronger regularization: smaller C, larger alpha; an edge choice
+    # extends the decade grid by one decade that way, at most CV_EXTEND times
+    with warnings.catch_warnings():  # the edge is recorded and printed in the report
+        warnings.simplefilter("ignore", GridEdgeWarning)
+        best, rec = search_grid(score, method.cv_grid, extend=1, max_extensions=CV_EXTEND,
+                                prefer="smaller" if name == "C" else "larger", name=name)
+    keys = rec["grid"]
+    return {"param": name, "value": best,
+            "scores": {f"{k:g}": rec["scores"][k] for k in keys},
+            "at_edge": rec["at_edge"] is not None, "grid": [float(k) for k in keys]}
 
 
 def _fit_one(method, cls, X, y, frac, radius, seed, extra=None):
@@ -817,7 +809,8 @@ def run(args):
         return 0
     payload = {"paper": "gultekin-paisley", "published": PAPER, "metadata": run_metadata(),
                "elapsed_s": time.perf_counter() - t0, "args": vars(args).copy()}
-    payload["args"].pop("func", None)
+    for key in ("func", "output", "data_dir", "from_json", "traceback"):  # no machine paths
+        payload["args"].pop(key, None)
     if res51 is not None:
         payload["section_5_1"] = {"summary": sum51, "raw": _round(res51)}
     if res52 is not None:
