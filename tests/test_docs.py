@@ -23,7 +23,7 @@ EXAMPLES = ROOT / "examples"
 
 # Modules whose ``__all__`` is public API (see docs/versioning.md); cli, batch,
 # solvers and experiments are internal (their public names are re-exported).
-PUBLIC_MODULES = ("birank", "birank.metrics", "birank.datasets", "birank.model_io",
+PUBLIC_MODULES = ("birank", "birank.metrics", "birank.model_selection", "birank.datasets", "birank.model_io",
                   "birank.distributed", "birank.online", "birank.active_learning",
                   "birank.pairs", "birank.base", "birank.exceptions")
 

@@ -28,7 +28,7 @@ SRC = Path(birank.__file__).parent
 LAYERS = {
     "_kernels": 0,
     "metrics": 1, "pairs": 1, "datasets": 1, "_validation": 1, "_progress": 1,
-    "exceptions": 1, "_memory": 1,
+    "exceptions": 1, "_memory": 1, "model_selection": 1,
     "solvers": 2,
     "base": 3,
     "batch": 4, "online": 4, "active_learning": 4, "distributed": 4,

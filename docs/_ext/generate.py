@@ -658,10 +658,10 @@ BUILDING_BLOCKS = (("birank.pairs", "Pair spaces"), ("birank.base", "Mixins and 
                    ("birank.exceptions", "Errors"))
 
 
-HAND_PAGES = ("batch", "online", "active_learning", "metrics", "datasets", "model_io",
-              "distributed")
-API_MODULES = ("birank", "birank.metrics", "birank.datasets", "birank.model_io",
-               "birank.distributed", "birank.online", "birank.active_learning")
+HAND_PAGES = ("batch", "online", "active_learning", "metrics", "model_selection", "datasets",
+              "model_io", "distributed")
+API_MODULES = ("birank", "birank.metrics", "birank.model_selection", "birank.datasets",
+               "birank.model_io", "birank.distributed", "birank.online", "birank.active_learning")
 
 
 def _listed(api_dir):

@@ -16,26 +16,10 @@ import warnings
 
 import numpy as np
 
+from ..exceptions import GridEdgeWarning
+from ..model_selection import edge_side
+
 __all__ = ["GridEdgeWarning", "edge_side", "extend_grid", "search_grid", "edge_mark"]
-
-
-class GridEdgeWarning(UserWarning):
-    """The value chosen by a grid search sits on the grid's edge (the optimum may lie beyond)."""
-
-
-def edge_side(grid, chosen):
-    """``'low'`` or ``'high'`` when ``chosen`` is the grid's smallest / largest value, else None.
-
-    A grid of one value has no inside: its value is at both edges (``'both'``).
-    """
-    grid = sorted(grid)
-    if len(grid) == 1:
-        return "both"
-    if chosen == grid[0]:
-        return "low"
-    if chosen == grid[-1]:
-        return "high"
-    return None
 
 
 def extend_grid(grid, side, n=2):
