@@ -16,7 +16,7 @@ split 2/3 train, 1/3 test at random per repeat. Features are scaled into
 docs advise; binary sets are unchanged). Small sets average ``--repeats``
 random splits, so that the 0.01 criterion is not test-set noise.
 
-    nice -n 10 python benchmarks/bench_defaults.py --data-dir ../shared/data
+    nice -n 10 python benchmarks/bench_defaults.py --data-dir PATH
     python benchmarks/bench_defaults.py --quick      # bundled sets, fewer repeats
 """
 

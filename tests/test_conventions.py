@@ -160,7 +160,7 @@ ALLOWED = {
     "ActiveRankLearner": {"estimator", "strategy", "per_query", "above_threshold_weight",
                           "relevance_threshold", "relevance", "random_state"},
 }
-#: names retired by issue 23 (CHANGELOG.md): one concept, one name
+#: names retired before 0.1.0 (CHANGELOG.md): one concept, one name
 RETIRED = {"lam", "reg", "eta", "learning_rate", "n_iter", "beta", "beta1"}
 #: the one meaning of names shared by several estimators (docs/conventions.md)
 SHARED_MEANING = {"C", "alpha", "eta0", "power_t", "max_iter", "tol", "loss", "gamma",
@@ -242,7 +242,7 @@ def test_predict_labels_and_proba_on_two_classes(cls):
     assert np.all(np.diff(proba[order, 1]) >= 0), "P(classes_[1]) must not fall as the score rises"
     # a model that learned something gives different probabilities to different scores
     assert proba[:, 1].max() > proba[:, 1].min()
-    # accuracy_score works on predict (issue 23: it failed for RankSVM)
+    # accuracy_score works on predict (it once failed for RankSVM: scores, not labels)
     assert np.mean(pred == yt) > 0.6
 
 

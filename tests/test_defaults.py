@@ -1,9 +1,11 @@
 """Data-scaled defaults (eta0="auto", alpha="auto"): the rule, and the scale-freedom it buys.
 
 Gradient steps on ``w . x`` move the scores by ``step |x|^2``; dividing the
-step by the mean squared row norm m (multiplying Pegasos' alpha by m) makes the
-scores independent of a rescaling of X, where the regularizer does not break
-it (alpha=0, no bias feature). The numbers behind the constants are in
+step by the mean squared row norm m (multiplying Pegasos' alpha by m;
+OnlineUniExp: the rows' spread v; SPAM, OPAUC: the largest eigenvalue of the
+rows' covariance; see docs/conventions.md) makes the scores independent of a
+rescaling of X, where the regularizer does not break it
+(alpha=0, no bias feature). The numbers behind the constants are in
 benchmarks/bench_defaults.py.
 """
 
@@ -23,6 +25,34 @@ def _data(seed=0, n=150, d=5):
     return X, y
 
 
+def test_spread_and_covariance_measures():
+    X, y = _data()
+    X += 3.0  # an offset shared by all rows: the mean squared norm grows, these do not
+    C = np.cov(X.T, bias=True)
+    v, lam = np.trace(C), np.linalg.eigvalsh(C)[-1]
+    for Xin in (X, sp.csr_matrix(X)):
+        assert data_scaled("auto", Xin, 1.5, measure="spread") == pytest.approx(1.5 / v, rel=1e-9)
+        # power iteration: a Rayleigh quotient, at most lam, within 1 % of it
+        assert 0.99 * lam <= 0.3 / data_scaled("auto", Xin, 0.3, measure="covariance") \
+            <= lam * (1 + 1e-12)
+    for measure in ("spread", "covariance"):
+        assert data_scaled("auto", X, 1.0, measure=measure) == \
+            pytest.approx(data_scaled("auto", X - 3.0, 1.0, measure=measure), rel=1e-9)
+    assert SPAM().fit(X, y).eta0_ == data_scaled("auto", X, 0.3, measure="covariance")
+    assert OPAUC().fit(X, y).eta0_ == data_scaled("auto", X, 0.008, measure="covariance")
+    assert OnlineUniExp().fit(X, y).eta0_ == pytest.approx(0.025 / v, rel=1e-9)
+    # above 20000 rows the covariance is that of every k-th row
+    big = np.random.default_rng(1).normal(size=(40001, 3)) * [1.0, 2.0, 0.5]
+    lam3 = np.linalg.eigvalsh(np.cov(big[::3].T, bias=True))[-1]
+    est = 1 / data_scaled("auto", big, 1.0, measure="covariance")
+    assert 0.99 * lam3 <= est <= lam3 * (1 + 1e-12)
+    # a chunk without spread (one row, equal rows) falls back to the mean squared norm
+    for rows in (X[:1], np.repeat(X[:1], 4, axis=0)):
+        for measure in ("spread", "covariance"):
+            assert data_scaled("auto", rows, 1.5, measure=measure) == \
+                pytest.approx(data_scaled("auto", rows, 1.5), rel=1e-12)
+
+
 def test_data_scaled_is_the_documented_rule():
     X, _ = _data()
     X[3] = 0.0  # rows of zeros do not count
@@ -32,7 +62,6 @@ def test_data_scaled_is_the_documented_rule():
     assert data_scaled("auto", sp.csr_matrix(X), 0.15, power=0.5) == \
         pytest.approx(0.15 / np.sqrt(m), rel=1e-12)
     assert data_scaled(0.3, X, 0.05) == 0.3  # an explicit value is kept
-    assert OPAUC().fit(X, _data()[1]).eta0_ == pytest.approx(0.05 / m, rel=1e-12)
 
 
 @pytest.mark.parametrize("make", [

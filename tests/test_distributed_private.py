@@ -1,6 +1,6 @@
 """No module writes another object's private state; distributed/ calls no private method.
 
-Issue 23 item 5: ``birank.distributed`` fitted BBR/LCBR by writing ``_state``,
+``birank.distributed`` once fitted BBR/LCBR by writing ``_state``,
 ``_solver_used``, ``_rng`` and calling ``_solve``; it now goes through the public
 hook ``fit_moments``. These AST checks keep it so:
 

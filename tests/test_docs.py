@@ -28,7 +28,7 @@ PUBLIC_MODULES = ("birank", "birank.metrics", "birank.model_selection", "birank.
                   "birank.pairs", "birank.base", "birank.exceptions")
 
 # Development history and machine paths must not reach users (the sources are
-# checked as issue 30 greps them; the built site also for "Session 7"-style text).
+# checked by grepping the sources; the built site also for "Session 7"-style text).
 FORBIDDEN = re.compile(r"session [0-9]|shared/data|/tmp/")
 FORBIDDEN_IN_SITE = re.compile(r"session [0-9]|shared/data|/tmp/|/work/", re.IGNORECASE)
 

@@ -1,4 +1,4 @@
-"""Issue 28's experiment pieces: LossMin ablations, gultekin's bound arithmetic, label noise."""
+"""Experiment pieces beyond the papers' tables: LossMin ablations, gultekin's bound arithmetic, label noise."""
 
 import numpy as np
 import pytest

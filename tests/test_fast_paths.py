@@ -1,4 +1,4 @@
-"""Issue 25's faster paths equal their plain references (numpy sorts, scipy products, loops)."""
+"""The faster paths equal their plain references (numpy sorts, scipy products, loops)."""
 
 import numpy as np
 import pytest

@@ -5,7 +5,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 
 import numpy as np
 import pytest
@@ -65,7 +64,6 @@ def test_interrupted_parse_in_the_cli_is_reported(tmp_path, monkeypatch, capsys)
         raise KeyboardInterrupt
 
     monkeypatch.setattr(_svmlight, "load_svmlight_bytes", interrupted)
-    t0 = time.perf_counter()
     assert main(["train", "-q", str(data), "-o", str(tmp_path / "m.json")]) == 130
-    assert "interrupted" in capsys.readouterr().err and time.perf_counter() - t0 < 60
+    assert "interrupted" in capsys.readouterr().err
     assert not (tmp_path / "m.json").exists()

@@ -1,4 +1,4 @@
-"""Evaluation conventions of birank.metrics against brute-force oracles (issue 29 item 2).
+"""Evaluation conventions of birank.metrics against brute-force oracles.
 
 The oracles follow the definitions written out, one query and one position at a time:
 the LETOR 3.0/4.0 evaluation script's MAP and NDCG@k (stable sort by score, relevant =

@@ -1,5 +1,5 @@
 """Model files keep what a fitted ranker needs: ``predict_proba``'s calibration round-trips,
-and files written before the 1.0 renames (issue 23) load under the new parameter names."""
+and files written before the 1.0 renames (CHANGELOG.md) load under the new parameter names."""
 
 import json
 import warnings
@@ -14,7 +14,7 @@ from birank import PGD
 from birank.model_io import RENAMED, load_model, save_model
 
 DATA = Path(__file__).parent / "data"
-# written by birank 0.1.0.dev0 (before issue 23) from _data() below, with old parameter names
+# written by birank 0.1.0.dev0 (before the 1.0 renames) from _data() below, with old parameter names
 OLD_FILES = [f for f in sorted(DATA.glob("*_v0_1_0_dev0.json"))
              if json.loads(f.read_text())["estimator"].split(":")[-1] in RENAMED]
 BINARY = [make_fast(cls) for cls in public_estimator_classes()

@@ -95,7 +95,7 @@ def test_binary_labels_set_classes_and_score_is_auc():
     assert list(model.classes_) == [-3, 7]
     assert model.score(X, labels) == pytest.approx(roc_auc(labels == 7,
                                                            model.decision_function(X)))
-    # two classes: predict gives labels (issue 23), graded labels: the scores
+    # two classes: predict gives labels, graded labels: the scores
     s = model.decision_function(X)
     np.testing.assert_array_equal(model.predict(X), np.where(s > 0, 7, -3))
     graded = RankSVM(C=0.1).fit(X, np.arange(60) % 3)

@@ -1,4 +1,4 @@
-"""The public API is annotated (issue 23 item 4): every parameter and every return of
+"""The public API is annotated: every parameter and every return of
 every public function, class and method that birank defines, in the estimators of
 ``birank.__all__`` and in the public modules below. mypy (``make test``) then checks
 the bodies; this test keeps a new public function from slipping in unannotated (mypy

@@ -1,6 +1,5 @@
 """WeightedSVM (shen-lin eq. (2)) against scikit-learn's LinearSVC with the same weights."""
 
-import doctest
 import warnings
 
 import numpy as np
@@ -9,7 +8,6 @@ import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import LinearSVC
 
-import birank.batch.weighted_svm as wsvm_module
 from birank import WeightedSVM
 from birank.datasets import load_heart, load_ionosphere
 
@@ -143,9 +141,5 @@ def test_bad_parameters():
         WeightedSVM().fit(X, y, sample_weight=np.zeros(y.shape[0]))
     with pytest.raises(ValueError, match="two label values|only one class"):
         WeightedSVM().fit(X, np.arange(y.shape[0]) % 3)
-
-
-def test_docstring_examples():
-    assert doctest.testmod(wsvm_module).failed == 0
 
 

@@ -45,12 +45,13 @@ class OPAUC(WeightVectorMixin, StreamRanker):
         sketches of tau columns (Gao et al. and khalid-ray-chitsaz use tau = 50).
     eta0 : float or "auto", default="auto"
         Constant step size (Gao et al. tune it over 2^[-12:-4]; khalid et al.
-        over 2^[-10:10]). ``"auto"``: ``0.05 / m``, m the mean squared row norm
-        of the first ``fit`` / ``partial_fit`` chunk (the step then does not
-        depend on the features' scale; 0.05 was chosen with
+        over 2^[-10:10]). ``"auto"``: ``0.008 / lam``, lam the largest
+        eigenvalue of the covariance of the rows of the first ``fit`` /
+        ``partial_fit`` chunk (the curvature of the square loss in the
+        centered rows along its steepest direction; the step then does not
+        depend on the features' scale; 0.008 was chosen with
         benchmarks/bench_defaults.py (one pass, a9a, german.numer, w8a,
-        spambase, ionosphere)). The value used
-        is ``eta0_``.
+        spambase, ionosphere)). The value used is ``eta0_``.
     alpha : float, default=1e-4
         L2 regularization lambda (khalid et al. section 4.2: 0.0001).
     shuffle : bool, default=False
@@ -113,7 +114,7 @@ class OPAUC(WeightVectorMixin, StreamRanker):
 
     def _set_data_scaled_defaults(self, X):
         # the L2 step w *= 1 - eta0 alpha must not flip w: eta0 <= 1 / alpha
-        self.eta0_ = data_scaled(self.eta0, X, 0.05,
+        self.eta0_ = data_scaled(self.eta0, X, 0.008, measure="covariance",
                                  cap=1.0 / self.alpha if self.alpha > 0 else np.inf)
 
     def _check_n_features(self, d):

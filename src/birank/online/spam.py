@@ -35,10 +35,11 @@ class SPAM(WeightVectorMixin, StreamRanker):
     ----------
     eta0 : float or "auto", default="auto"
         Initial step size; step ``t`` uses ``eta0 / t**power_t``. ``"auto"``:
-        ``2 / m``, m the mean squared row norm of the first ``fit`` /
-        ``partial_fit`` chunk (scale-free; 2 was chosen with
-        benchmarks/bench_defaults.py (one pass, a9a, german.numer, w8a,
-        spambase, ionosphere)). The value used
+        ``0.3 / lam``, lam the largest eigenvalue of the covariance of the rows
+        of the first ``fit`` / ``partial_fit`` chunk (the curvature of SPAM's
+        square loss in the centered rows along its steepest direction;
+        scale-free; 0.3 was chosen with benchmarks/bench_defaults.py (one
+        pass, a9a, german.numer, w8a, spambase, ionosphere)). The value used
         is ``eta0_``.
     power_t : float, default=0.5
         Decay exponent of the step size (0: constant).
@@ -111,7 +112,7 @@ class SPAM(WeightVectorMixin, StreamRanker):
 
 
     def _set_data_scaled_defaults(self, X):
-        self.eta0_ = data_scaled(self.eta0, X, 2.0)
+        self.eta0_ = data_scaled(self.eta0, X, 0.3, measure="covariance")
 
     def _init_state(self, d):
         self._state = {"w": np.zeros(d), "counts": np.zeros(2), "means": np.zeros((2, d)),

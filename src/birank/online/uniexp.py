@@ -36,11 +36,12 @@ class OnlineUniExp(WeightVectorMixin, StreamRanker):
     ----------
     eta0 : float or "auto", default="auto"
         Constant learning rate (khalid et al. tune it over 2^[-10:10]).
-        ``"auto"``: ``0.02 / m``, m the mean squared row norm of the first
-        ``fit`` / ``partial_fit`` chunk (scale-free; 0.02 was chosen with
-        benchmarks/bench_defaults.py (one pass, a9a, german.numer, w8a,
-        spambase, ionosphere)).
-        The value used is ``eta0_``.
+        ``"auto"``: ``0.025 / v``, v the spread ``mean |x|^2 - |mean x|^2``
+        of the rows of the first ``fit`` / ``partial_fit`` chunk (the pairwise
+        exponential loss that this one factorizes sees only the differences
+        ``x_i - x_j``, whose mean square is ``2 v``; scale-free; 0.025 was
+        chosen with benchmarks/bench_defaults.py (one pass, a9a, german.numer,
+        w8a, spambase, ionosphere)). The value used is ``eta0_``.
     max_exponent : float, default=30.0
         Cap on the exponent ``-y w.x`` of the loss's gradient, so that a too
         large rate cannot overflow (exp(30) ~ 1e13).
@@ -93,7 +94,7 @@ class OnlineUniExp(WeightVectorMixin, StreamRanker):
 
 
     def _set_data_scaled_defaults(self, X):
-        self.eta0_ = data_scaled(self.eta0, X, 0.02)
+        self.eta0_ = data_scaled(self.eta0, X, 0.025, measure="spread")
 
     def _init_state(self, d):
         self._state = {"w": np.zeros(d), "counts": np.zeros(2), "capped": 0}
