@@ -1,5 +1,6 @@
-"""The command line one step off the happy path (issue 29 items 1, 2, 4, 5, 6; issue 24 items
-3, 5, 7, 9 and the reader part of 11). Every test drives the real ``birank`` entry point in a
+"""The command line one step off the happy path: input formats, evaluation conventions,
+human-in-the-loop active learning, papercuts, start-up, and the command-line side of the
+reliability guarantees (docs/reliability.md). Every test drives the real ``birank`` entry point in a
 subprocess (``python -m birank``) on small files; each docstring says what it pins and how
 main at c3714f3 failed it.
 """
@@ -309,7 +310,7 @@ def test_predict_imports_neither_numba_nor_sklearn(tmp_path):
     assert r.stderr.split() == [], r.stderr
 
 
-# ------------------------------------------------------------------ issue 24 items
+# ------------------------------------------------------------ reliability guarantees
 def test_absurd_feature_index_refused_before_allocating(tmp_path):
     """24.3: `1 2147483646:0.5` made a two-line file that was OOM-killed at 22 GB on main; now
     the memory estimate refuses it naming the line and --n-features; the API has the guard."""
@@ -327,10 +328,23 @@ def test_absurd_feature_index_refused_before_allocating(tmp_path):
         RankSVM().fit(X, [1, -1])
 
 
+def test_file_with_huge_values_is_refused_not_trained_to_zero(tmp_path):
+    """24.4: a file with `1:1e308` trained with exit 0 on main and wrote coef [0, 0]; now the
+    scale check refuses it (exit 2, a hint to scale the features) and writes no model."""
+    f = tmp_path / "huge.svm"
+    f.write_text("1 1:1e308 2:1\n-1 1:0.5 2:-1\n1 1:2 2:0.3\n-1 1:-1 2:0.2\n")
+    for model in ("ranksvm", "oam"):
+        r = birank("train", "-q", "-m", model, f, "-o", tmp_path / "m.json", check=2)
+        assert "Scale the features" in r.stderr and "1e+308" in r.stderr, r.stderr
+    assert not (tmp_path / "m.json").exists()
+
+
 def test_resume_refuses_a_changed_file_or_changed_options(tmp_path):
     """24.5: after a checkpoint, shuffling the training file or passing another --param and
     resuming exited 0 on main with a mixed model; now both are refused (--force continues
-    with changed options, with a warning), while a file that only grew resumes."""
+    with a changed --param, with a warning, and applies it), while a file that only grew
+    resumes. Options that fix how the file is cut and read or the stream's random state
+    (--chunk-size, --seed) are refused even with --force."""
     X, y = _data(60)
     f = tmp_path / "d.svm"
     lines = [f"{2 * t - 1} 1:{a} 2:{b} 3:{c}\n" for (a, b, c), t in zip(X, y)]
@@ -342,8 +356,15 @@ def test_resume_refuses_a_changed_file_or_changed_options(tmp_path):
     f.write_text("".join(lines))  # the file grew: the consumed part is unchanged
     r = birank(*base, "-o", tmp_path / "m1.json", "--resume", "--param", "C=100")
     assert r.returncode == 2 and "options differ" in r.stderr and "C" in r.stderr
+    for other in (["--chunk-size", "7"], ["--seed", "1"], ["--zero-based", "yes"]):
+        changed = [*base, *other] if other[0] != "--chunk-size" else \
+            [*base[:base.index("--chunk-size")], *other, *base[base.index("--chunk-size") + 2:]]
+        r = birank(*changed, "-o", tmp_path / "mx.json", "--resume", "--force")
+        assert r.returncode == 2 and "cannot change on resume" in r.stderr, (other, r.stderr)
+    assert not (tmp_path / "mx.json").exists()
     r = birank(*base, "-o", tmp_path / "m2.json", "--resume", "--param", "C=100", "--force")
     assert r.returncode == 0 and "warning" in r.stderr
+    assert json.loads((tmp_path / "m2.json").read_text())["params"]["C"] == 100
     f.write_text("".join(lines[:30]))
     birank(*base, "-o", tmp_path / "m3.json", check=0)  # a fresh checkpoint of 3 chunks
     f.write_text("".join(lines))
@@ -355,12 +376,11 @@ def test_resume_refuses_a_changed_file_or_changed_options(tmp_path):
     assert r.returncode == 2 and "changed" in r.stderr and not (tmp_path / "m6.json").exists()
 
 
-def test_outputs_exclusive_fifo_symlink_closed_stdout_and_checkpoint_cleanup(tmp_path,
-                                                                              monkeypatch):
+def test_outputs_exclusive_fifo_symlink_closed_stdout_and_checkpoint_cleanup(tmp_path):
     """24.7: overwrite=False was check-then-replace (5 of 40 concurrent writers 'succeeded'),
     `-o fifo --force` replaced the FIFO with a file, `-o link --force` replaced the link, a
-    closed stdout gave a traceback, a Ctrl-C while checkpointing left `.ck.pkl.PID.tmp`."""
-    from birank.cli import _train
+    closed stdout gave a traceback (`train -o -` too), `--checkpoint DIR` trained fully and
+    then failed, a Ctrl-C while checkpointing left `.ck.pkl.PID.tmp`."""
     from birank.model_io import atomic_write_text
 
     target = tmp_path / "race.txt"
@@ -399,18 +419,29 @@ def test_outputs_exclusive_fifo_symlink_closed_stdout_and_checkpoint_cleanup(tmp
     link.symlink_to(real)
     birank("predict", m, f, "-o", link, "--force", check=0)
     assert link.is_symlink() and len(real.read_text().split()) == 20
-    r = subprocess.run(f"{sys.executable} -m birank predict {m} {f} >&-", shell=True,
+    for cmd in (f"predict {m} {f}", f"train -q -m wsvm {f} -o -"):
+        r = subprocess.run(f"{sys.executable} -m birank {cmd} >&-", shell=True,
+                           capture_output=True, text=True, env=ENV)
+        assert r.returncode == 2 and "standard output is closed" in r.stderr, r.stderr
+        assert "Traceback" not in r.stderr and "internal error" not in r.stderr
+
+    # --checkpoint naming a folder: refused before any work (main trained fully, then failed)
+    r = birank("train", "-m", "oam", f, "-o", tmp_path / "o.json", "--checkpoint", tmp_path)
+    assert r.returncode == 2 and "is a directory" in r.stderr and "trained" not in r.stderr
+    # Ctrl-C while the checkpoint is written, in the real entry point: exit 130, no .tmp left
+    ck = tmp_path / "ckpt"
+    ck.mkdir()
+    code = ("import sys, pickle\n"
+            "def interrupted(*a, **k):\n"
+            "    raise KeyboardInterrupt\n"
+            "pickle.dump = interrupted\n"
+            "from birank.cli import main\n"
+            "sys.exit(main(sys.argv[1:]))\n")
+    r = subprocess.run([sys.executable, "-c", code, "train", "-q", "-m", "oam", str(f), "-o",
+                        str(ck / "o.json"), "--checkpoint", str(ck / "ck.pkl")],
                        capture_output=True, text=True, env=ENV)
-    assert r.returncode == 2 and "standard output is closed" in r.stderr
-    assert "Traceback" not in r.stderr
-
-    def interrupted(*a, **k):
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(_train.pickle, "dump", interrupted)
-    with pytest.raises(KeyboardInterrupt):
-        _train._save_checkpoint(tmp_path / "ck.pkl", {"x": 1})
-    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+    assert r.returncode == 130 and "interrupted" in r.stderr, r.stderr
+    assert sorted(p.name for p in ck.iterdir()) == []  # no checkpoint, no .ck.pkl.PID.tmp
 
 
 def test_predict_streams_libsvm_in_chunks(tmp_path, monkeypatch, capsys):
@@ -455,39 +486,50 @@ def test_reader_refuses_underscores_and_fullwidth_digits_and_reads_cr_only(tmp_p
     assert info["rows"] == 3 and info["features"] == 2
 
 
-def _runnable_as_nobody():
-    """True when uid 65534 can run this interpreter (every folder on its path searchable)."""
+def _as_nobody():
+    """The setpriv prefix that runs this interpreter as uid 65534, or None (not root, no
+    setpriv). Where that user cannot reach the interpreter (it lives in root's private
+    folder), the process keeps one capability, CAP_DAC_READ_SEARCH: it may read and traverse
+    any folder, but every write is still checked against uid 65534."""
     if os.geteuid() != 0 or not os.path.exists("/usr/bin/setpriv"):
-        return False
+        return None
+    cmd = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
     path = os.path.realpath(sys.executable)
     parts = path.split(os.sep)
-    for k in range(2, len(parts)):
-        if not os.stat(os.sep.join(parts[:k])).st_mode & 0o001:
-            return False
-    return bool(os.stat(path).st_mode & 0o001)
+    reachable = all(os.stat(os.sep.join(parts[:k]) or os.sep).st_mode & 0o001
+                    for k in range(1, len(parts))) and os.stat(path).st_mode & 0o001
+    if not reachable:
+        cmd += ["--inh-caps=+dac_read_search", "--ambient-caps=+dac_read_search"]
+    probe = subprocess.run([*cmd, sys.executable, "-c", "import os; print(os.getuid())"],
+                           capture_output=True, text=True)
+    return cmd if probe.stdout.split() == ["65534"] else None
 
 
 def test_unwritable_numba_cache_warns_once_and_works(tmp_path):
     """24.1: with no writable cache location (non-root user, read-only install, HOME=/nonexistent,
     read-only NUMBA_CACHE_DIR) `import birank` raised "cannot cache function 'two_values': no
-    locator available" on main. Now one RuntimeWarning and a working fit. As root the test runs
-    as uid 65534 through setpriv; where that user cannot run this interpreter (it lives in a
-    private folder), every cache write numba tries is made to fail with EACCES instead."""
+    locator available" on main. Now one RuntimeWarning, a working fit, and the temporary cache
+    folder is removed at exit. As root the test runs as uid 65534 through setpriv (the
+    installed package and numba's in-tree caches are root's, so unwritable for it); only where
+    no such user can be made (not root) is every cache write numba tries made to fail with
+    EACCES instead."""
     ro = tmp_path / "ro"
     ro.mkdir()
     ro.chmod(0o555)
     tmp_path.chmod(0o755)
-    fit = ("import warnings, numpy as np\n"
+    fit = ("import os, warnings, numpy as np\n"
            "with warnings.catch_warnings(record=True) as w:\n"
            "    warnings.simplefilter('always')\n"
            "    from birank import RankSVM\n"
+           "from birank._kernels import cache_dir\n"
            "X = np.random.default_rng(0).normal(size=(30, 3)); y = (X[:, 0] > 0).astype(int)\n"
            "c = RankSVM().fit(X, y).coef_\n"
-           "print(sum('numba cache' in str(x.message) for x in w), bool(c[0] > 0))\n")
+           "print(sum('numba cache' in str(x.message) for x in w), bool(c[0] > 0), os.getuid(),"
+           " os.path.dirname(cache_dir()))\n")
     env = dict(os.environ, HOME="/nonexistent", NUMBA_CACHE_DIR=str(ro), PYTHONWARNINGS="")
-    if _runnable_as_nobody():
-        cmd = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
-               sys.executable, "-c", fit]
+    nobody = _as_nobody()
+    if nobody is not None:
+        cmd = [*nobody, sys.executable, "-c", fit]
     else:
         deny = ("import tempfile\n_real = tempfile.TemporaryFile\n"
                 "def _deny(*a, dir=None, **k):\n"
@@ -499,7 +541,11 @@ def test_unwritable_numba_cache_warns_once_and_works(tmp_path):
     r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600,
                        cwd=str(tmp_path))
     assert r.returncode == 0, r.stderr
-    assert r.stdout.split() == ["1", "True"], r.stdout + r.stderr
+    count, positive, uid, folder = r.stdout.split()
+    assert [count, positive] == ["1", "True"], r.stdout + r.stderr
+    if nobody is not None:
+        assert uid == "65534"
+    assert "birank-numba-cache-" in folder and not os.path.exists(folder)  # removed at exit
 
 
 def test_evaluate_reads_scores_piped_from_predict(tmp_path):

@@ -96,6 +96,8 @@ def save_model(estimator: BaseEstimator, path: StrPath, *, overwrite: bool = Fal
     if str(path) == "-":  # the CLI's "-o -": standard output
         import sys
 
+        if sys.stdout is None:  # `>&-`
+            raise OSError("standard output is closed; give a model file name instead of '-'.")
         sys.stdout.write(text)
         return path
     atomic_write_text(path, text, overwrite=overwrite)

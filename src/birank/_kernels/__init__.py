@@ -4,10 +4,13 @@ Every kernel is compiled with ``cache=True``. Where numba finds no writable
 cache location (a read-only install, no writable HOME, a read-only
 ``NUMBA_CACHE_DIR``: the usual non-root container), numba would raise
 ``cannot cache function ...: no locator available`` at import; instead the
-cache goes to a fresh temporary folder, with one warning.
+cache goes to a fresh temporary folder, with one warning; the process that made
+the folder removes it when it exits (nothing piles up in the temporary folder).
 """
 
+import atexit
 import os
+import shutil
 import tempfile
 import warnings
 
@@ -30,6 +33,8 @@ def _ensure_cache():
     except RuntimeError:
         pass
     tmp = tempfile.mkdtemp(prefix="birank-numba-cache-")
+    owner = os.getpid()  # a forked child inherits the handler but must not remove the folder
+    atexit.register(lambda: os.getpid() == owner and shutil.rmtree(tmp, ignore_errors=True))
     _config.CACHE_DIR = tmp
     os.environ["NUMBA_CACHE_DIR"] = tmp  # worker processes too
     warnings.warn(

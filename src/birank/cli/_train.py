@@ -12,7 +12,7 @@ from pathlib import Path
 
 from . import UserError
 from ._common import (add_input_options, check_output, coerce_int_params, parse_params,
-                      read_data)
+                      read_data, stdout_or_error)
 
 
 def register(subparsers):
@@ -57,7 +57,8 @@ def register(subparsers):
     online.add_argument("--resume", action="store_true",
                         help="continue from --checkpoint FILE; refused when the training file's "
                              "consumed part or the options differ from the checkpoint's "
-                             "(--force: continue with the new options, with a warning)")
+                             "(--force: continue with changed --param/-c values, with a "
+                             "warning; the other options never change on resume)")
     p.set_defaults(func=run)
 
 
@@ -98,6 +99,8 @@ def run(args):
         model.set_params(verbose=not args.quiet)  # progress on in the CLI
     _check_saveable(model, args.model)
     check_output(args.output, args.force)
+    if args.output == "-":
+        stdout_or_error()  # a closed standard output: refused before any work
     from ..online._stream import StreamRanker
 
     # one-pass learners stream the file in chunks; the chunked batch methods
@@ -178,6 +181,12 @@ def _check_checkpoint_path(path):
         raise UserError(f"--checkpoint {path}: folder {parent} is not writable")
 
 
+#: options that fix how the file is cut and read, or the stream's random state (drawn at
+#: its first chunk): a resumed run never changes them, not even with --force
+LAYOUT_OPTIONS = ("model", "seed", "chunk_size", "classes", "duplicates", "zero_based",
+                  "n_features")
+
+
 def _options(args, params):
     """What a resumed run must share with the run that wrote the checkpoint."""
     return {"model": args.model, "params": {k: repr(v) for k, v in sorted(params.items())},
@@ -191,7 +200,7 @@ def _file_identity(path):
     return {"path": os.path.abspath(path), "size": st.st_size, "mtime_ns": st.st_mtime_ns}
 
 
-def _load_checkpoint(path, args, params):
+def _load_checkpoint(path, args, params, fresh_model):
     if not Path(path).is_file():
         raise UserError(f"--resume: no checkpoint file {path}")
     with open(path, "rb") as fh:
@@ -206,14 +215,23 @@ def _load_checkpoint(path, args, params):
     if diff:
         what = "; ".join(f"{k}: checkpoint {state['options'].get(k)!r}, now {now[k]!r}"
                          for k in diff)
+        old_params = state["options"].get("params", {})
+        if [k for k in diff if k in LAYOUT_OPTIONS] or \
+                old_params.get("random_state") != now["params"].get("random_state"):
+            raise UserError(f"--resume: options differ from the checkpoint's ({what}); the "
+                            "model, --seed/random_state, --chunk-size, --classes, "
+                            "--duplicates, --zero-based and --n-features cannot change on "
+                            "resume (not even with --force); resume with the checkpoint's, or "
+                            "start over without --resume")
         if not args.force:
             raise UserError(f"--resume: options differ from the checkpoint's ({what}); "
                             "resume with the same options, or --force to continue with the "
                             "new ones")
         print(f"warning: --resume --force: continuing with changed options ({what})",
               file=sys.stderr)
-        if "params" in diff and params:
-            state["estimator"].set_params(**params)
+        if "params" in diff:  # given, changed or dropped (back to the model's default)
+            fresh = fresh_model.get_params()
+            state["estimator"].set_params(**{k: fresh[k] for k in {*old_params, *params}})
     ident = _file_identity(args.train_file)
     old = state["file"]
     if old["path"] != ident["path"]:
@@ -277,7 +295,7 @@ def _run_stream(model, args, params):
     chunks_done, rows_done, seconds = 0, 0, 0.0
     saved_hash = None
     if args.resume:
-        state = _load_checkpoint(args.checkpoint, args, params)
+        state = _load_checkpoint(args.checkpoint, args, params, model)
         model = state["estimator"]
         chunks_done, rows_done, seconds = (state["chunks_done"], state["rows_done"],
                                            state["seconds"])
