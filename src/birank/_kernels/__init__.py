@@ -28,8 +28,9 @@ def _locate():
 
 
 def _ensure_cache():
+    """``(folder, temporary)``: numba's cache folder, or a temporary one made for this process."""
     try:
-        return _locate()
+        return _locate(), False
     except RuntimeError:
         pass
     tmp = tempfile.mkdtemp(prefix="birank-numba-cache-")
@@ -42,12 +43,17 @@ def _ensure_cache():
         f"NUMBA_CACHE_DIR); compiled kernels are cached in {tmp} for this process only. "
         "Set NUMBA_CACHE_DIR to a writable folder to keep them between runs.",
         RuntimeWarning, stacklevel=2)
-    return _locate()
+    return _locate(), True
 
 
-_CACHE_DIR = _ensure_cache()
+_CACHE_DIR, _CACHE_IS_TEMPORARY = _ensure_cache()
 
 
 def cache_dir():
     """Where the compiled kernels are cached."""
     return _CACHE_DIR
+
+
+def cache_is_temporary():
+    """Whether the cache lives only as long as this process (no writable folder was found)."""
+    return _CACHE_IS_TEMPORARY

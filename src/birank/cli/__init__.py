@@ -108,13 +108,17 @@ def _compile_notice(command):
     if command not in ("train", "evaluate", "active-learn", "demo"):
         return
     try:
-        from .._kernels import cache_dir
+        from .._kernels import cache_dir, cache_is_temporary
 
-        where = cache_dir()
+        where, temporary = cache_dir(), cache_is_temporary()
     except Exception:  # never let the notice itself break a command
         return
     if where is None or os.path.isdir(where) and any(
             f.endswith(".nbi") for f in os.listdir(where)):
+        return
+    if temporary:  # (the import already warned why)
+        print("birank: compiling numba kernels (about a minute); with no writable cache "
+              "folder every run compiles again: set NUMBA_CACHE_DIR", file=sys.stderr)
         return
     print(f"birank: first run: compiling numba kernels (about a minute, once); the "
           f"compiled code is cached in {where}", file=sys.stderr)
