@@ -1,6 +1,6 @@
 """birank against the C/C++ reference tools, alternating runs in one process.
 
-For each comparison of issue 25's table this runs the tool's command (through
+For each comparison of the reference table (docs: benchmarks page) this runs the tool's command (through
 ``subprocess``: its whole run, reading included) and the birank fit on the
 same data already in memory, alternately ``--repeat`` times, and prints the
 medians of wall-clock and CPU time, the ratio birank / tool, and both models'
@@ -16,8 +16,20 @@ Usage::
 
     python benchmarks/bench_references.py --data ../shared/data \\
         [--ranksvm PATH/train] [--liblinear PATH/train] [--sofia PATH/sofia-ml] \\
-        [--tools DIR]  # DIR/ranksvm/train, DIR/liblinear/train, DIR/sofia/sofia-ml
-        [--only a9a-ranksvm mq2008 wsvm sofia] [--repeat 3]
+        [--svmperf PATH/svm_perf_learn] \\
+        [--tools DIR]  # DIR/ranksvm/train, DIR/liblinear/train, DIR/sofia/sofia-ml,
+                       # DIR/svmperf/svm_perf_learn
+        [--only a9a-ranksvm mq2008 svmperf wsvm sofia curves] [--c-perf 1 10] [--repeat 3]
+
+``curves`` (with --liblinear) prints WeightedSVM's objective against CPU time,
+birank over a ladder of ``tol`` and LIBLINEAR over a ladder of ``-e``, for
+the squared hinge (``-s 2``) and the hinge (``-s 3``, both with a pass cap
+of 1000 for birank and the tool's own 300), on a9a and w8a: equal-objective
+comparisons read off the two curves rather than one point each.
+
+SVMperf's ``-c C_perf`` is RankSVM's hinge ``C = 100 C_perf / n_pairs`` (its
+ROC-area loss is in percent of the pairs); both weight vectors are scored by
+the same hinge pair objective.
 """
 
 from __future__ import annotations
@@ -100,10 +112,29 @@ def report(name, med, obj_b, obj_t, what="objective"):
               f"wall / {sc:.3f} s CPU; ratio wall {sw / tw:.2f}, CPU {sc / tc:.2f}", flush=True)
 
 
-def pair_objective(X, y, w, C, groups=None):
+def svmperf_w(path, n_features):
+    """SVMperf's linear model: the sum of alpha*y times each listed vector."""
+    lines = Path(path).read_text().splitlines()
+    k = next(i for i, line in enumerate(lines) if "threshold b" in line) + 1
+    out = np.zeros(n_features)
+    for line in lines[k:]:
+        toks = line.split("#", 1)[0].split()
+        if not toks:
+            continue
+        a = float(toks[0])
+        for tok in toks[1:]:
+            j, v = tok.split(":")
+            if int(j) <= n_features:
+                out[int(j) - 1] += a * float(v)
+    return out
+
+
+def pair_objective(X, y, w, C, groups=None, hinge=False):
+    from birank._kernels.losses import HINGE, SQUARED_HINGE
     from birank.solvers.newton import PairObjective
 
-    return PairObjective(X, y.astype(np.float64), groups, C=C).fun_grad(w)[0]
+    kind = HINGE if hinge else SQUARED_HINGE
+    return PairObjective(X, y.astype(np.float64), groups, C=C, loss_kind=kind).fun_grad(w)[0]
 
 
 def point_objective(X, y01, w, c_class, loss):
@@ -114,6 +145,58 @@ def point_objective(X, y01, w, c_class, loss):
     return 0.5 * float(w @ w) + float(c @ (xi if loss == "hinge" else xi * xi))
 
 
+def w8a_split(data, tmp):
+    """w8a's first 75% under ``default_rng(0).permutation`` (no test file in the data)."""
+    from sklearn.datasets import dump_svmlight_file, load_svmlight_file
+
+    X, y = load_svmlight_file(str(data / "w8a" / "w8a"), n_features=300)
+    perm = np.random.default_rng(0).permutation(X.shape[0])
+    keep = perm[:int(0.75 * perm.shape[0])]
+    X, y = X[keep], y[keep]
+    path = tmp / "w8a.train"
+    dump_svmlight_file(X, y, str(path), zero_based=False)
+    return X, y, path
+
+
+def curves(args, X, y, a9a, tmp, model):
+    """Objective against CPU time: birank's tol ladder beside LIBLINEAR's -e ladder."""
+    import warnings
+
+    from birank import WeightedSVM
+    from birank.metrics import roc_auc
+
+    ladders = {"squared_hinge": ("2", [0.3, 0.1, 0.03, 0.01, 0.001], [0.1, 0.01, 1e-3, 1e-4]),
+               "hinge": ("3", [1.0, 0.3, 0.1, 0.03, 0.01], [1.0, 0.3, 0.1, 0.03, 0.01])}
+    Xw8, yw8, w8_path = w8a_split(args.data, tmp)
+    for name, Xw, yw, path in (("a9a", X, y, a9a), ("w8a", Xw8, yw8, w8_path)):
+        yw01 = (yw > 0).astype(np.float64)
+        cw = WeightedSVM(C=1.0, random_state=0).fit(Xw, yw01).class_C_
+        for loss, (s, b_tols, t_eps) in ladders.items():
+            print(f"curve {name} {loss}: (CPU s, objective), medians of {args.repeat}", flush=True)
+            for tol in b_tols:
+                def fit():
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        return WeightedSVM(C=1.0, tol=tol, random_state=0, loss=loss,
+                                           max_iter=1000).fit(Xw, yw01)
+                fit()
+                runs = [run_birank(fit) for _ in range(args.repeat)]
+                m = runs[-1][2]
+                print(f"    birank tol={tol:<6g} {np.median([r[1] for r in runs]):7.3f} s  "
+                      f"{point_objective(Xw, yw01, m.coef_, cw, loss):.8g}  "
+                      f"({m.n_iter_} {'Newton its' if loss == 'squared_hinge' else 'passes'})",
+                      flush=True)
+            for eps in t_eps:
+                cmd = [str(args.liblinear), "-s", s, "-c", "1", "-e", repr(eps), "-w1",
+                       repr(float(cw[1])), "-w-1", repr(float(cw[0])), str(path), str(model)]
+                tc = float(np.median([run_tool(cmd)[1] for _ in range(args.repeat)]))
+                w_t = liblinear_w(model, Xw.shape[1])
+                if roc_auc(yw01, Xw @ w_t) < 0.5:
+                    w_t = -w_t
+                print(f"    -s {s} -e {eps:<6g}   {tc:7.3f} s  "
+                      f"{point_objective(Xw, yw01, w_t, cw, loss):.8g}  (whole run)", flush=True)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, required=True)
@@ -121,18 +204,23 @@ def main(argv=None):
     ap.add_argument("--ranksvm", type=Path)
     ap.add_argument("--liblinear", type=Path)
     ap.add_argument("--sofia", type=Path)
-    ap.add_argument("--only", nargs="+", default=["a9a-ranksvm", "mq2008", "wsvm", "sofia"])
+    ap.add_argument("--svmperf", type=Path)
+    ap.add_argument("--only", nargs="+",
+                    default=["a9a-ranksvm", "mq2008", "svmperf", "wsvm", "sofia"])
+    ap.add_argument("--c-perf", type=float, nargs="+", default=[1.0, 10.0])
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args(argv)
     if args.tools:
         args.ranksvm = args.ranksvm or args.tools / "ranksvm" / "train"
         args.liblinear = args.liblinear or args.tools / "liblinear" / "train"
         args.sofia = args.sofia or args.tools / "sofia" / "sofia-ml"
+        args.svmperf = args.svmperf or args.tools / "svmperf" / "svm_perf_learn"
     from sklearn.datasets import load_svmlight_file, load_svmlight_files
 
     from birank import CombinedRanking, RankSVM, WeightedSVM
     from birank.metrics import roc_auc
     from birank.solvers.all_pairs import solve_all_pairs
+    from birank.solvers.point_newton import solve_point_squared_hinge
 
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; medians of "
           f"{args.repeat} alternating runs; ratio = birank / tool (the tool's whole run)")
@@ -177,6 +265,21 @@ def main(argv=None):
     else:
         print("(b) MQ2008 skipped: no --ranksvm")
 
+    if "svmperf" in args.only and args.svmperf and args.svmperf.exists():
+        n_pairs = int(y01.sum()) * int((1 - y01).sum())
+        for c_perf in args.c_perf:
+            C = 100.0 * c_perf / n_pairs
+            med, m = alternate([str(args.svmperf), "-c", repr(c_perf), "-l", "10", "-w", "3",
+                                str(a9a), str(model)],
+                               lambda: RankSVM(C=C, loss="hinge").fit(X, y01), args.repeat,
+                               solver=lambda: solve_all_pairs(X, y01, C=C, loss="hinge"))
+            w_t = svmperf_w(model, X.shape[1])
+            report(f"(c) RankSVM hinge a9a vs SVMperf -l 10 -w 3 C_perf={c_perf:g}", med,
+                   pair_objective(X, y01, m.coef_, C, hinge=True),
+                   pair_objective(X, y01, w_t, C, hinge=True))
+    else:
+        print("(c) SVMperf skipped: no --svmperf")
+
     if "wsvm" in args.only and args.liblinear and args.liblinear.exists():
         w8a_X, w8a_y = load_svmlight_file(str(args.data / "w8a" / "w8a"), n_features=300)
         perm = np.random.default_rng(0).permutation(w8a_X.shape[0])
@@ -194,10 +297,14 @@ def main(argv=None):
                        "-w-1", repr(float(cw[0]))]
                 if s != "2":
                     cmd += ["-e", "0.1"]
+                cost = cw[yw01.astype(np.int64)]
+                # the squared hinge's solver (solver='auto': primal Newton) timed alone too
+                solver = ((lambda: solve_point_squared_hinge(Xw, yw01, cost, tol=0.1))
+                          if loss == "squared_hinge" else None)
                 med, m = alternate(cmd + [str(path), str(model)],
                                    lambda: WeightedSVM(C=1.0, class_weight="balanced", tol=0.1,
                                                        random_state=0, loss=loss).fit(Xw, yw01),
-                                   args.repeat)
+                                   args.repeat, solver=solver)
                 w_t = liblinear_w(model, Xw.shape[1])
                 # LIBLINEAR labels its first-read class +1 in the model: orient w by AUC
                 if roc_auc(yw01, Xw @ w_t) < 0.5:
@@ -207,6 +314,9 @@ def main(argv=None):
                        point_objective(Xw, yw01, w_t, cw, loss))
     else:
         print("(d) WeightedSVM skipped: no --liblinear")
+
+    if "curves" in args.only and args.liblinear and args.liblinear.exists():
+        curves(args, X, y, a9a, tmp, model)
 
     if "sofia" in args.only and args.sofia and args.sofia.exists():
         Xt, yt = load_svmlight_file(str(args.data / "a9a" / "a9a.t"), n_features=123)
@@ -224,7 +334,6 @@ def main(argv=None):
                    what="test AUC")
     else:
         print("(e) sofia-ml skipped: no --sofia")
-    print("(c) SVMperf: not built here (its license forbids redistribution); not measured")
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@ On ``make_sparse_bipartite(10^6, 10^4, 20)`` (``--rows``): the products
 ``X v`` + ``X' u`` over fixed row blocks (:class:`birank._parallel.BlockedProducts`)
 and ``RankSVM(C=1e-6, n_jobs=...)``'s fit, each run alternately with one and
 two threads (wall-clock medians; the speed-up is n_jobs=1 time / n_jobs=2
-time), checking that both give the same bits. Issue 25's target: >= 1.6 on
+time), checking that both give the same bits. The target: >= 1.6 on
 2 cores for the products and RankSVM's fit. The load average is printed: on
 a shared machine the second core is often busy with other work, which caps
 the speed-up whatever the code does.

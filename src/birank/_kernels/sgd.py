@@ -30,7 +30,7 @@ from numba import njit, types
 from numba.extending import overload
 
 from .losses import HINGE
-from .sparse_rows import row_dot_w, rng_int, rng_uniform
+from .sparse_rows import _xorshift_step, row_dot_w
 
 
 @njit(cache=True, inline="always")
@@ -122,20 +122,29 @@ def crr_sgd(X, y_pm, sw, pos, neg, w, lam, t0, n_steps,
         nsq += v[j] * v[j]
     radius_sq = 1.0 / lam
     n_rank = 0
+    # the xorshift128 words in locals (the stream of sparse_rows.rng_uniform /
+    # rng_int): through ``state`` every store to v would force them to be reloaded
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     for step in range(n_steps):
         t = t0 + step + 1
         eta = 1.0 / (lam * t)
-        rank = n_pos > 0 and n_neg > 0 and rng_uniform(state) < rank_prob
+        rank = False
+        if n_pos > 0 and n_neg > 0:
+            s0, s1, s2, s3 = _xorshift_step(s0, s1, s2, s3)
+            rank = s0 * 2.3283064365386963e-10 < rank_prob  # 2**-32
         yi = 1.0
         if rank:
             n_rank += 1
-            i = pos[rng_int(state, n_pos)]
-            k = neg[rng_int(state, n_neg)]
+            s0, s1, s2, s3 = _xorshift_step(s0, s1, s2, s3)
+            i = pos[(s0 * n_pos) >> 32]
+            s0, s1, s2, s3 = _xorshift_step(s0, s1, s2, s3)
+            k = neg[(s0 * n_neg) >> 32]
             m = scale * (row_dot_w(X, v, i)
                          - row_dot_w(X, v, k))
             wt = sw[i] * sw[k]
         else:
-            i = rng_int(state, n)
+            s0, s1, s2, s3 = _xorshift_step(s0, s1, s2, s3)
+            i = (s0 * n) >> 32
             k = -1
             yi = y_pm[i]
             s = row_dot_w(X, v, i)
@@ -179,4 +188,5 @@ def crr_sgd(X, y_pm, sw, pos, neg, w, lam, t0, n_steps,
             scale = 1.0
     for j in range(v.shape[0]):
         w[j] = scale * v[j]
+    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
     return n_rank
