@@ -137,7 +137,7 @@ def test_sequential_blocks_and_dask_ml_incremental(client, dense_data, make):
 @pytest.mark.parametrize("data", ["dense_data", "sparse_data"])
 @pytest.mark.parametrize("radius", [None, 0.3])
 def test_bbr_cg_takes_the_in_memory_decision(client, request, data, radius):
-    """Issue 27 item 4: solver="cg" on Dask forms Sigma exactly where the in-memory fit
+    """solver="cg" on Dask forms Sigma exactly where the in-memory fit
     does (its ClassGram storage rule and cost rule), so the two agree to rounding."""
     X, y = request.getfixturevalue(data)
     ref = BBR(radius=radius, solver="cg").fit(X, y)
@@ -174,7 +174,7 @@ def _message(call):
 @pytest.mark.parametrize("make", [lambda: BBR(radius=1.0), lambda: LCBR(n_pairs=50, random_state=0),
                                   lambda: RankSVM()], ids=["BBR", "LCBR", "RankSVM"])
 def test_nan_inf_in_a_block_gives_the_in_memory_message(client, dense_data, bad, make):
-    """Issue 24 item 10: NaN / inf in one dask block, the in-memory message (not LinAlgError)."""
+    """NaN / inf in one dask block, the in-memory message (not LinAlgError)."""
     X, y = dense_data
     X = X.copy()
     X[777, 2] = bad  # in the fourth block only
@@ -184,7 +184,7 @@ def test_nan_inf_in_a_block_gives_the_in_memory_message(client, dense_data, bad,
 
 
 def test_decision_function_checks_blocks_and_feature_count(client, dense_data):
-    """Issue 24 item 10: decision_function on NaN X and on the wrong width, as in memory."""
+    """decision_function on NaN X and on the wrong width, as in memory."""
     X, y = dense_data
     model = RankSVM(C=0.1).fit(X, y)
     bad = X.copy()

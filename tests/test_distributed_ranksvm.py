@@ -2,7 +2,9 @@
 
 The distributed fit runs the in-memory Newton solver with X's products done
 block-wise on the workers, so coefficients and objective agree to 1e-8
-(relative) and the iteration counts are equal.
+(relative) and the iteration counts are equal, wherever the solver's path is
+stable to rounding (the squared hinge always; the hinge at the default tol is
+checked against its certified bound instead).
 """
 
 import numpy as np
@@ -58,12 +60,15 @@ def _assert_same(got, ref):
         np.testing.assert_allclose(got.probability_, ref.probability_, rtol=1e-8)
 
 
-# (kind of labels, loss, layout, tol): binary and real-valued labels, both losses, dense and
-# sparse. Settings whose Newton runs are well conditioned: where a hinge smoothing stage
-# stalls on a flat objective its iterate is fixed only to about sqrt(machine epsilon),
-# in memory as on Dask (docs/distributed.md, "Exactness"), so 1e-8 is not the contract there
-CASES = [("binary", "squared_hinge", "dense", 1e-4), ("binary", "hinge", "sparse", 1e-2),
-         ("real", "squared_hinge", "sparse", 1e-4), ("real", "hinge", "dense", 1e-3)]
+# (kind of labels, loss, layout, tol). The squared hinge at RankSVM's default tol, every
+# combination. The hinge's Huber smoothing stages amplify rounding: at the default tol two
+# runs that differ only in summation order (in memory too, e.g. the same X dense and CSR)
+# may stop at different certified iterates, so 1e-8 is tested where its path is stable
+# (looser tol, fewer stages) and the certified bound at the default tol below
+# (docs/distributed.md, "Exactness")
+CASES = [(labels, "squared_hinge", layout, 1e-4)
+         for labels in ("binary", "real") for layout in ("dense", "sparse")]
+CASES += [("binary", "hinge", "sparse", 1e-2), ("real", "hinge", "dense", 1e-3)]
 
 
 @pytest.mark.parametrize("labels,loss,layout,tol", CASES)
@@ -80,8 +85,10 @@ def test_equals_in_memory(client, labels, loss, layout, tol):
         assert not hasattr(got, "classes_")
 
 
-@pytest.mark.parametrize("layout,loss", [("dense", "hinge"), ("sparse", "squared_hinge")])
-def test_groups_and_weights_equal_in_memory(client, layout, loss):
+@pytest.mark.parametrize("layout,loss,tol", [("dense", "squared_hinge", 1e-4),
+                                             ("sparse", "squared_hinge", 1e-4),
+                                             ("dense", "hinge", 1e-2)])
+def test_groups_and_weights_equal_in_memory(client, layout, loss, tol):
     X, score = _dense(500) if layout == "dense" else _sparse(500)
     rng = np.random.default_rng(4)
     y = np.digitize(score, np.quantile(score, [0.3, 0.7]))  # graded 0, 1, 2
@@ -89,11 +96,34 @@ def test_groups_and_weights_equal_in_memory(client, layout, loss):
     # sort handles queries across blocks); weights with zeros
     groups = np.repeat(np.arange(25), 20)
     w = rng.choice([0.0, 0.5, 1.0, 3.0], size=500)
-    ref = RankSVM(C=0.01, loss=loss, tol=1e-2).fit(X, y, groups=groups, sample_weight=w)
-    got = bd.fit(RankSVM(C=0.01, loss=loss, tol=1e-2), _dask(X, 130),
+    ref = RankSVM(C=0.01, loss=loss, tol=tol).fit(X, y, groups=groups, sample_weight=w)
+    got = bd.fit(RankSVM(C=0.01, loss=loss, tol=tol), _dask(X, 130),
                  da.from_array(y, chunks=130), groups=da.from_array(groups, chunks=130),
                  sample_weight=da.from_array(w, chunks=130))
     _assert_same(got, ref)
+
+
+def test_hinge_at_default_tol_is_certified_as_in_memory(client):
+    """The hinge at the default tol=1e-4, groups and weights: what holds in every setting
+    (also where the smoothing path is not stable to rounding, docs/distributed.md): both
+    fits certify their gap, their objectives agree within tol, and their coefficients lie
+    within the certified distance of the one optimum (P is 1-strongly convex:
+    |w - w*|^2 / 2 <= P(w) - P* <= P(w) - lower bound)."""
+    X, score = _dense(500)  # (few features: few CG steps, so few products a Newton step)
+    rng = np.random.default_rng(4)
+    y = np.digitize(score, np.quantile(score, [0.3, 0.7]))
+    groups, w = np.repeat(np.arange(25), 20), rng.choice([0.0, 0.5, 1.0, 3.0], size=500)
+    tol = 1e-4
+    ref = RankSVM(C=0.01, loss="hinge", tol=tol).fit(X, y, groups=groups, sample_weight=w)
+    got = bd.fit(RankSVM(C=0.01, loss="hinge", tol=tol), _dask(X, 130),
+                 da.from_array(y, chunks=130), groups=da.from_array(groups, chunks=130),
+                 sample_weight=da.from_array(w, chunks=130))
+    for m in (ref, got):
+        assert 0.0 <= m.objective_ - m.lower_bound_ <= tol * m.objective_
+    assert abs(got.objective_ - ref.objective_) <= tol * ref.objective_
+    radius = sum(np.sqrt(2.0 * (m.objective_ - m.lower_bound_)) for m in (ref, got))
+    assert np.linalg.norm(got.coef_ - ref.coef_) <= radius
+    assert got.n_pairs_ == ref.n_pairs_
 
 
 def test_progress_one_line_per_newton_iteration_with_bytes(client, capsys):
