@@ -116,11 +116,15 @@ def test_demo_writes_table_and_png(tmp_path, capsys):
     assert main(["demo", "--scale", "0.1", "-q", "--output", str(out)]) == 0
     table = (out / "results.md").read_text()
     for name in ("LinearSVC", "LogisticRegression", "ranksvm", "active", "Ridge", "oam",
-                 "Bayes-optimal"):
+                 "Panel 1 (a9a): "):
         assert name in table
     res = json.loads((out / "results.json").read_text())
-    assert {r["panel"] for r in res["results"]} == {"imbalanced", "graded", "stream"}
-    assert all(r["value"] <= 1.0 for r in res["results"])
+    assert {r["panel"] for r in res["results"]} == {"a9a", "graded", "stream"}
+    assert all(0.5 < r["value"] <= 1.0 for r in res["results"])
+    # panel 1 compares the four methods on the same bundled a9a split, CPU and wall timed
+    a9a = {r["method"]: r for r in res["results"] if r["panel"] == "a9a"}
+    assert set(a9a) == {"ranksvm", "active", "LinearSVC", "LogisticRegression"}
+    assert all(r["fit_seconds"] > 0 and r["wall_seconds"] > 0 for r in a9a.values())
     png = (out / "comparison.png").read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 5000
 
@@ -135,6 +139,12 @@ def test_demo_caption_follows_the_measurements():
     ref, ours = "reference (scikit-learn)", "pairwise (birank)"
     slow_ref = [row("active", ours, 0.90, 0.1), row("LinearSVC", ref, 0.901, 1.0)]
     assert _verdict(slow_ref).startswith("birank ahead: active 0.10s vs LinearSVC 1.00s")
+    # a reference with a better AUC is named even when birank is ahead on time
+    assert "LinearSVC has the best AUC (+0.0010)" in _verdict(slow_ref)
+    better_lr = slow_ref + [row("LogisticRegression", ref, 0.903, 2.0)]
+    assert "Best AUC: LogisticRegression 0.9030 (+0.0030) in 2.00s" in _verdict(better_lr)
+    ours_best = _verdict([row("active", ours, 0.903, 0.1), row("LinearSVC", ref, 0.901, 1.0)])
+    assert ours_best.startswith("birank ahead") and "best auc" not in ours_best.lower()
     # a faster reference, a near tie, or a birank method far below the best AUC: not ahead
     assert "not ahead" in _verdict([row("active", ours, 0.90, 1.0),
                                     row("LinearSVC", ref, 0.90, 0.1)])
