@@ -71,7 +71,7 @@ def test_every_solver_driver_returns_the_one_result_type():
     assert cd.solve() is True
     res = cd.result()
     assert isinstance(res, SolverResult) and res.converged
-    assert res.objective == pytest.approx(res.info["dual"], abs=1e-8)
+    assert res.objective == pytest.approx(res.lower_bound, abs=1e-8)
 
 
 @pytest.mark.parametrize("name", birank.__all__)

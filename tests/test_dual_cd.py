@@ -341,7 +341,7 @@ def test_duality_gap(loss):
     p1, d1 = s.primal_objective(), s.dual_objective()
     assert d1 <= p1 + 1e-9  # weak duality
     res = s.result()
-    assert (res.objective, res.info["dual"], res.n_iter) == (p1, d1, s.n_iter_)
+    assert (res.objective, res.lower_bound, res.n_iter) == (p1, d1, s.n_iter_)
     np.testing.assert_array_equal(res.coef, s.w)
     assert res.intercept == s.intercept_ and res.converged == s.converged_
     assert (p1 - d1) / p1 < 1e-2

@@ -37,6 +37,11 @@ class SolverResult:
     dual_coef : ndarray or None
         A feasible dual point of a row solver (one ``alpha_p`` per row), when the
         solver built one (:func:`birank.solvers.newton.solve_rows`).
+    stopped_early : bool
+        Whether a caller's ``stop`` callback ended the run (Newton stages of the
+        hinge smoothing stop at the first certified iterate).
+    widths : tuple of float
+        The smoothing widths a hinge-by-smoothing run went through (empty otherwise).
     info : dict
         Diagnostics for progress lines and tests only (gradient norms, CG
         steps); callers never read a result's meaning from it.
@@ -51,4 +56,6 @@ class SolverResult:
     reason: str = ""
     n_pairs: int = 0
     dual_coef: np.ndarray | None = None
+    stopped_early: bool = False
+    widths: tuple = ()
     info: dict = field(default_factory=dict)

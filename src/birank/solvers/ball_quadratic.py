@@ -67,12 +67,10 @@ class BallQuadraticResult(SolverResult):
     """
 
     def __init__(self, w, lam, n_iter, case, cg_iter=0):
-        super().__init__(w, n_iter, True, info={"lam": lam, "case": case, "cg_iter": cg_iter})
+        super().__init__(w, n_iter, True)
+        self.lam, self.case, self.cg_iter = lam, case, cg_iter
 
     w = property(lambda self: self.coef)
-    lam = property(lambda self: self.info["lam"])
-    case = property(lambda self: self.info["case"])
-    cg_iter = property(lambda self: self.info["cg_iter"])
 
     def __repr__(self):
         return (f"BallQuadraticResult(|w|={np.linalg.norm(self.w):.6g}, lam={self.lam:.6g}, "

@@ -121,11 +121,12 @@ class DualCD:
         """The state after the last :meth:`solve` as a :class:`SolverResult`.
 
         ``coef`` is the full ``w`` (threshold last), ``objective`` the primal
-        objective, ``info`` holds ``pg_gap`` and the dual objective.
+        objective, ``lower_bound`` the dual objective (a lower bound on the optimum by
+        weak duality), ``info`` the projected-gradient gap (a diagnostic).
         """
         return SolverResult(self.w.copy(), self.n_iter_, self.converged_,
                             self.primal_objective(), self.intercept_,
-                            info={"pg_gap": self.pg_gap_, "dual": self.dual_objective()})
+                            lower_bound=self.dual_objective(), info={"pg_gap": self.pg_gap_})
 
     def not_converged_message(self, name, max_iter, tol):
         """The sentence a caller puts in its ConvergenceWarning after a failed :meth:`solve`."""

@@ -213,9 +213,8 @@ class KernelPairDualCD:
         """The state after the last :meth:`solve` as a :class:`SolverResult` (``coef`` = the
         point coefficients, in the order of ``point_index_``)."""
         return SolverResult(self.point_coef_.copy(), self.n_iter_, self.converged_,
-                            self.primal_objective(),
-                            info={"pg_gap": self.pg_gap_, "dual": self.dual_objective(),
-                                  "point_index": self.point_index_.copy()})
+                            self.primal_objective(), lower_bound=self.dual_objective(),
+                            info={"pg_gap": self.pg_gap_})
 
     def not_converged_message(self, name, max_iter, tol):
         """The sentence a caller puts in its ConvergenceWarning after a failed :meth:`solve`."""

@@ -365,8 +365,8 @@ def newton_cg(obj, w0, tol=1e-4, max_iter=100, report=None, max_cg=None, precond
     else:
         reason = "max_iter reached"
     return SolverResult(w, n_iter, converged, f, reason="" if converged else reason,
-                        info={"gnorm": gnorm, "gnorm0": gnorm0, "cg": total_cg,
-                              "stopped": stopped})
+                        stopped_early=stopped,
+                        info={"gnorm": gnorm, "gnorm0": gnorm0, "cg": total_cg})
 
 
 class RowsObjective(_WeightSpace):
@@ -540,7 +540,7 @@ def hinge_by_smoothing(obj1, obj2, C, tol=1e-4, max_iter=1000, report=None, delt
     SolverResult
         ``coef`` = the best w, ``objective`` = its hinge primal P, the certified
         ``lower_bound`` and the ``reason`` for stopping ('' if converged);
-        ``info["widths"]``: the smoothing widths the run went through.
+        ``widths``: the smoothing widths the run went through.
     """
     hub = HuberPairObjective(obj1, obj2, C, delta0)
     w = np.zeros(obj1.X.shape[1]) if w0 is None else np.array(w0, dtype=np.float64)
@@ -571,7 +571,7 @@ def hinge_by_smoothing(obj1, obj2, C, tol=1e-4, max_iter=1000, report=None, delt
                           stop=lambda w_k, s_k, g_k: certify(w_k, s_k, True))
         w = stage.coef
         n_iter += stage.n_iter
-        if stage.n_iter == 0 or not stage.info.get("stopped"):
+        if stage.n_iter == 0 or not stage.stopped_early:
             # the stage ended on its own test (or did not move): certify its last iterate
             certify(w, hub.scores(w), False)
         if best["gap"] <= tol:
@@ -584,7 +584,7 @@ def hinge_by_smoothing(obj1, obj2, C, tol=1e-4, max_iter=1000, report=None, delt
               f"smoothing width below {min_delta:g} without certifying the gap "
               "(tol too small for floating point)")
     return SolverResult(best_w, n_iter, converged, best_p, lower_bound=best_d, reason=reason,
-                        info={"widths": tuple(widths)})
+                        widths=tuple(widths))
 
 
 def solve_rows(Z, cost, loss="hinge", w0=None, tol=1e-4, max_iter=1000):
@@ -610,7 +610,7 @@ def solve_rows(Z, cost, loss="hinge", w0=None, tol=1e-4, max_iter=1000):
     else:
         res = hinge_by_smoothing(RowsObjective(Z, cost), RowsObjective(Z, cost), 1.0, tol=tol,
                                  max_iter=max_iter, w0=w0)
-        widths = res.info["widths"]
+        widths = res.widths
     res.dual_coef = _rows_dual_point(Z, cost, res.coef, loss, widths)
     return res
 
