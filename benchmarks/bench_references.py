@@ -8,13 +8,13 @@ objective computed by one formula (birank's own objective classes, checked
 against brute force in tests/) or, for the SGD tools, both test AUCs.
 
 The tools are not part of birank: build them yourself from their public
-sources (``../shared/reference/tools/README.md`` names each repository and
-commit) and pass where they are. A comparison whose tool is not given is
+sources (LIBLINEAR 2.50, liblinear-ranksvm 2.11, sofia-ml, SVMperf 3.00) and pass
+where they are. A comparison whose tool is not given is
 skipped.
 
 Usage::
 
-    python benchmarks/bench_references.py --data ../shared/data \\
+    python benchmarks/bench_references.py --data-dir PATH \\
         [--ranksvm PATH/train] [--liblinear PATH/train] [--sofia PATH/sofia-ml] \\
         [--svmperf PATH/svm_perf_learn] \\
         [--tools DIR]  # DIR/ranksvm/train, DIR/liblinear/train, DIR/sofia/sofia-ml,
@@ -199,7 +199,8 @@ def curves(args, X, y, a9a, tmp, model):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", type=Path, required=True)
+    ap.add_argument("--data-dir", dest="data", type=Path, required=True,
+                    help="folder holding a9a/, w8a/ and MQ2008/ (LIBSVM files)")
     ap.add_argument("--tools", type=Path)
     ap.add_argument("--ranksvm", type=Path)
     ap.add_argument("--liblinear", type=Path)
