@@ -13,7 +13,7 @@ many threads ran them.
 import numpy as np
 from numba import njit
 
-__all__ = ["csr_matvec_block", "csr_rmatvec_block", "sum_partials", "csr_active_gram_vec"]
+__all__ = ["csr_matvec_block", "csr_rmatvec_block", "sum_partials"]
 
 
 @njit(cache=True, nogil=True)
@@ -47,23 +47,3 @@ def sum_partials(partials, out, c0, c1):
         for c in range(c0, c1):
             out[c] += partials[k, c]
 
-
-@njit(cache=True, nogil=True)
-def csr_active_gram_vec(data, indices, indptr, rows, dvals, v, out):
-    """``out = sum_{i in rows} dvals_i (x_i . v) x_i``: ``X_A' D_A X_A v`` in one pass.
-
-    The generalized Hessian of a point-wise squared hinge touches only the rows
-    with a positive margin loss (Lin, Weng & Keerthi 2008, eq. (9)); the other
-    rows are not read at all.
-    """
-    out[:] = 0.0
-    for k in range(rows.shape[0]):
-        i = rows[k]
-        p0, p1 = np.uint64(indptr[i]), np.uint64(indptr[i + 1])
-        s = 0.0
-        for p in range(p0, p1):
-            s += data[p] * v[np.uint64(indices[p])]
-        s *= dvals[i]
-        if s != 0.0:
-            for p in range(p0, p1):
-                out[np.uint64(indices[p])] += s * data[p]

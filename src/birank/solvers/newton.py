@@ -25,9 +25,8 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from .._kernels.blocked_products import (csr_active_gram_vec, csr_matvec_block,
-                                         csr_rmatvec_block)
 from .._kernels.losses import HINGE, SQUARED_HINGE
+from .._kernels.pair_sweep_ops import csr_rows_gram_matvec
 from .._linalg import matvec, rmatvec, sq_rmatvec
 from .._kernels.pair_sweep import (FLAT_HESS_MAX_LABELS, WORK_ROWS, binary_signed_weights,
                                    count_pairs, level_cache, sweep_hess_vec,
@@ -68,39 +67,16 @@ def _is_f64_csr(X):
 
 
 class _Products:
-    """``X v`` and ``X' u`` of ``self.X``, on threads when ``products`` is set.
-
-    A float64 CSR X without ``products`` goes straight to the compiled row loops
-    (the same sums in the same order as scipy's): scipy's ``X.T @ u`` builds a
-    transposed matrix object, checking its indices, on every call (9% of a
-    RankSVM fit on MQ2008), and ``X' u`` skips the rows where ``u`` is 0 (the
-    inactive rows of a squared-hinge Hessian product).
-    """
+    """``X v`` and ``X' u`` of ``self.X``, on threads when ``products`` is set."""
 
     #: a :class:`birank._parallel.BlockedProducts` (``n_jobs`` given, CSR X) or None
     products = None
 
     def mv(self, v):
-        if self.products is not None:
-            return self.products.matvec(v)
-        X = self.X
-        if _is_f64_csr(X):
-            v = np.ascontiguousarray(v, dtype=np.float64).reshape(-1)
-            out = np.empty(X.shape[0])
-            csr_matvec_block(X.data, X.indices, X.indptr, v, out, 0, X.shape[0])
-            return out
-        return matvec(X, v)
+        return matvec(self.X, v) if self.products is None else self.products.matvec(v)
 
     def rmv(self, u):
-        if self.products is not None:
-            return self.products.rmatvec(u)
-        X = self.X
-        if _is_f64_csr(X):
-            u = np.ascontiguousarray(u, dtype=np.float64).reshape(-1)
-            out = np.empty(X.shape[1])
-            csr_rmatvec_block(X.data, X.indices, X.indptr, u, out, 0, X.shape[0], False)
-            return out
-        return rmatvec(X, u)
+        return rmatvec(self.X, u) if self.products is None else self.products.rmatvec(u)
 
 
 class _WeightSpace(_Products):
@@ -395,7 +371,7 @@ class RowsObjective(_WeightSpace):
         self.order = None  # no sort: HuberPairObjective shares it, unused here
         self.grad_s = np.zeros(n)
         self.diag = np.zeros(n)
-        self._rows = self._rows_of = None
+        self._rows = self._row_diag = self._rows_of = None
 
     def loss_at_scores(self, s):
         return self.sweep_sorted(s)
@@ -420,10 +396,11 @@ class RowsObjective(_WeightSpace):
             return super().hess_vec(v)
         if self._rows_of is not self.diag:  # the active rows of the current diagonal
             self._rows = np.flatnonzero(self.diag)
+            self._row_diag = self.diag[self._rows]
             self._rows_of = self.diag
-        out = np.empty(X.shape[1])
-        csr_active_gram_vec(X.data, X.indices, X.indptr, self._rows, self.diag,
-                            np.ascontiguousarray(v, dtype=np.float64), out)
+        out = csr_rows_gram_matvec(X.data, X.indices, X.indptr, self._rows, self._row_diag,
+                                   np.ascontiguousarray(v, dtype=np.float64),
+                                   np.zeros(X.shape[1]))
         return v + self.C * out
 
     def hess_diag_from(self, D, C):
