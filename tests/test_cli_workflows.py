@@ -291,6 +291,34 @@ def test_evaluate_imports_only_what_it_needs(tmp_path):
     r = subprocess.run([sys.executable, "-c", code, "evaluate", "--labels", str(f), "--scores",
                         str(tmp_path / "s.txt")], capture_output=True, text=True, env=ENV)
     assert r.returncode == 0 and "sklearn" not in r.stdout.splitlines()[-1].split(), r.stdout
+    # nor numba: on a small file every metric is computed with numpy (numba's start-up
+    # alone, import and first kernel call, is about 1.2 s)
+    assert "numba" not in r.stdout.splitlines()[-1].split(), r.stdout
+
+
+def test_first_kernel_use_says_once_that_it_compiles(tmp_path):
+    """29.6: the first run says once, on stderr, that kernels are being compiled and where
+    the cache lives; it says so when a command first needs a kernel, and only then (a small
+    binary file is evaluated without kernels, so without the notice)."""
+    cache = tmp_path / "cache"
+    env = dict(ENV, NUMBA_CACHE_DIR=str(cache))
+    rng = np.random.default_rng(0)
+    binary, graded = tmp_path / "b.txt", tmp_path / "g.txt"
+    binary.write_text("".join(f"{v}\n" for v in rng.integers(0, 2, 50)))
+    graded.write_text("".join(f"{v}\n" for v in rng.normal(size=50)))  # 50 levels: Fenwick
+    scores = tmp_path / "s.txt"
+    scores.write_text("".join(f"{v}\n" for v in rng.normal(size=50)))
+    r = birank("evaluate", "--labels", binary, "--scores", scores, env=env, check=0)
+    assert "compiling" not in r.stderr, r.stderr
+    r = birank("evaluate", "--labels", graded, "--scores", scores, env=env, check=0)
+    notice = [line for line in r.stderr.splitlines() if "compiling numba kernels" in line]
+    assert len(notice) == 1 and str(cache) in notice[0], r.stderr
+    assert "pairwise_accuracy" in r.stdout
+    r = birank("evaluate", "--labels", graded, "--scores", scores, env=env, check=0)
+    assert "compiling" not in r.stderr, r.stderr  # cached now: said once
+    r = birank("evaluate", "--json", "--labels", graded, "--scores", scores,
+               env=dict(ENV, NUMBA_CACHE_DIR=str(tmp_path / "other")), check=0)
+    assert "compiling" not in r.stderr  # --json keeps stderr for errors only
 
 
 def test_predict_imports_neither_numba_nor_sklearn(tmp_path):

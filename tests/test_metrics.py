@@ -369,3 +369,40 @@ def test_optroc_accuracy_bruteforce():
             optroc_bruteforce(y == 1, s), abs=1e-12)
 
 
+
+
+# ----------------------------------------------------------------- numpy and kernel paths
+@pytest.mark.kernel
+@pytest.mark.parametrize("path", ["numpy", "kernels"])
+def test_numpy_and_kernel_paths_both_equal_bruteforce(monkeypatch, path):
+    """Small inputs are computed with numpy (no numba start-up), large ones with the merge,
+    Fenwick and bucket kernels; forcing each path on small data, both equal the all-pairs
+    counts, over binary, graded (<= 16 levels) and real-valued labels, groups and weights."""
+    from birank import metrics
+
+    if path == "kernels":
+        monkeypatch.setattr(metrics, "KERNEL_MIN_ROWS", 0)
+    else:  # the level sweep even where the Fenwick kernel would run
+        monkeypatch.setattr(metrics, "LEVEL_SWEEP_MAX_LEVELS", 10**6)
+    rng = np.random.default_rng(21)
+    for _ in range(60):
+        n, s = random_case(rng, 30)
+        levels = int(rng.choice([2, 3, 5, 30]))
+        y = rng.integers(0, levels, n).astype(float)
+        y[:2] = [0, 1]
+        g = rng.integers(0, 3, n)
+        w = rng.exponential(size=n)
+        y01 = y == y.max()
+        if y01.all() or not y01.any():
+            continue
+        u2 = metrics._twice_mann_whitney(np.sort(s[y01]), np.sort(s[~y01]))
+        assert u2 == round(2 * auc_bruteforce(y01, s) * y01.sum() * (~y01).sum())
+        assert roc_auc(y01, s) == pytest.approx(auc_bruteforce(y01, s), abs=1e-12)
+        assert optroc_accuracy(y01, s) == pytest.approx(optroc_bruteforce(y01, s), abs=1e-12)
+        try:
+            ref = pairwise_bruteforce(y, s, g, w)
+        except ZeroDivisionError:
+            continue
+        got = pairwise_accuracy(y, s, groups=g, sample_weight=w)
+        assert got == pytest.approx(ref, abs=1e-12)
+        assert pairwise_accuracy(y, s) == pytest.approx(pairwise_bruteforce(y, s), abs=1e-12)

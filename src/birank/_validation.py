@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, overload
 import numpy as np
 import scipy.sparse as sp
 
-from ._kernels.labels import two_values
 from ._memory import check_feature_memory
 
 if TYPE_CHECKING:
@@ -374,6 +373,8 @@ def encode_binary(y, *, name="y"):
         If y has one class or more than two.
     """
     from sklearn.utils.multiclass import type_of_target
+
+    from ._kernels.labels import two_values  # (lazy: the metrics need no numba)
 
     y = np.asarray(y)
     if y.ndim == 1 and y.size and y.dtype.kind in "iuf":

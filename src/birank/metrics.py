@@ -4,6 +4,15 @@ No function here enumerates pairs. Score ties always count as half a
 concordant pair (AUC, pairwise accuracy) or are averaged over every order of
 the tied rows (NDCG); see each function for the exact definition.
 
+Small inputs never touch numba: the first call of any compiled kernel in a
+process costs about 0.75 s of numba start-up (its target initialisation, on top
+of about 0.4 s to import it), more than the whole metric on a LETOR file. So the
+sweeps are vectorized numpy wherever numpy is exact and not slower than the
+sort before them (MAP, NDCG, pairwise accuracy over few label levels), and the
+two kernels that are much faster than numpy at scale (the AUC merge, the Fenwick
+sweep over many label levels) run only from ``KERNEL_MIN_ROWS`` rows or where no
+numpy sweep applies; both paths give the same exact counts.
+
 Examples
 --------
 >>> from birank.metrics import roc_auc, pairwise_accuracy
@@ -20,7 +29,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ._kernels import metrics as _k
 from ._validation import check_groups
 
 if TYPE_CHECKING:
@@ -164,6 +172,28 @@ def _group_codes(groups, n):
 
 
 # --------------------------------------------------------------------------- ROC AUC
+#: from this many rows the compiled kernels run (the AUC merge, the Fenwick sweep, the
+#: bucketed cut); below it numpy does the same exact work in less time than numba's
+#: first-call start-up (about 0.75 s; the numpy paths take about 10 ms at this size)
+KERNEL_MIN_ROWS = 1 << 17
+
+
+def _twice_mann_whitney(pos_sorted: np.ndarray, neg_sorted: np.ndarray) -> int:
+    """``2 U``: twice the count of (positive, negative) score pairs with ``pos > neg``, plus ties.
+
+    Both inputs sorted ascending; an exact integer. One linear merge (the
+    kernel) from ``KERNEL_MIN_ROWS`` rows, two binary searches per positive
+    (numpy) below: for a positive score s, ``#(neg < s) + #(neg <= s)``.
+    """
+    if pos_sorted.shape[0] + neg_sorted.shape[0] >= KERNEL_MIN_ROWS:
+        from ._kernels.metrics import merge_count_ties
+
+        return int(merge_count_ties(pos_sorted, neg_sorted))
+    below = np.searchsorted(neg_sorted, pos_sorted, side="left")
+    at_or_below = np.searchsorted(neg_sorted, pos_sorted, side="right")
+    return int(below.sum()) + int(at_or_below.sum())
+
+
 def roc_auc(y_true: ArrayLike, y_score: ArrayLike, sample_weight: ArrayLike | None = None,
             pos_label: Any = None) -> float:
     """Area under the ROC curve, exact (Mann-Whitney), score ties counted 1/2.
@@ -207,7 +237,7 @@ def roc_auc(y_true: ArrayLike, y_score: ArrayLike, sample_weight: ArrayLike | No
     if w is None:
         n_pos = int(np.count_nonzero(mask))
         n_neg = n - n_pos
-        u2 = _k.merge_count_ties(np.sort(s[mask]), np.sort(s[~mask]))
+        u2 = _twice_mann_whitney(np.sort(s[mask]), np.sort(s[~mask]))
         return float(u2 / (2.0 * n_pos * n_neg))
     w_pos_total = float(w[mask].sum())
     w_neg_total = float(w[~mask].sum())
@@ -270,8 +300,45 @@ def _pair_counts(y_true, y_score, groups, sample_weight):
     blk_sum = np.add.reduceat(ws, block_start[:-1])
     blk_lab_sum = np.add.reduceat(ws, np.flatnonzero(lnew))
     tied = 0.5 * (float(np.dot(blk_sum, blk_sum)) - float(np.dot(blk_lab_sum, blk_lab_sum)))
-    conc = _k.concordant_weight(os_.astype(np.int64), block_start, yrank, gstart, w, n_ranks)
+    conc = _concordant_weight(os_, block_start, ys, gs, ws, w, yrank, gstart, n_ranks)
     return conc, tied, total
+
+
+#: below ``KERNEL_MIN_ROWS`` rows and with at most this many distinct labels (binary,
+#: graded relevance) the concordant weight is one vectorized pass per label level;
+#: otherwise (large inputs, real-valued labels) the Fenwick kernel
+LEVEL_SWEEP_MAX_LEVELS = 16
+
+
+def _concordant_weight(order, block_start, y_sorted, g_sorted, w_sorted, w, yrank, gstart,
+                       n_ranks):
+    """``sum w_i w_j`` over pairs of one group with ``y_j < y_i`` and ``s_j < s_i`` (strictly).
+
+    ``order`` visits rows by (group, score, label) and ``block_start`` delimits its
+    (group, score) tie blocks; the ``*_sorted`` arrays are in that order. Over L
+    label levels, the pairs whose larger label is level l weigh
+    ``sum_{y_i = l} w_i (C_l(b_i) - C_l(g_i))``, with ``C_l`` the running weight of
+    the rows below level l in that order, ``b_i`` the start of row i's tie block and
+    ``g_i`` of its group: O(N L) in numpy. Large inputs and many levels use the
+    Fenwick sweep (O(N log L), :func:`birank._kernels.metrics.concordant_weight`).
+    """
+    n = order.shape[0]
+    levels = np.unique(y_sorted) if n < KERNEL_MIN_ROWS else None
+    if levels is None or levels.shape[0] > LEVEL_SWEEP_MAX_LEVELS:
+        from ._kernels.metrics import concordant_weight
+
+        return float(concordant_weight(order.astype(np.int64), block_start, yrank, gstart, w,
+                                       n_ranks))
+    block_of = np.repeat(block_start[:-1], np.diff(block_start))  # tie-block start per row
+    gnew = np.ones(n, dtype=bool)
+    gnew[1:] = g_sorted[1:] != g_sorted[:-1]
+    group_of = np.flatnonzero(gnew)[np.cumsum(gnew) - 1]  # group start per row
+    total = 0.0
+    for level in levels[1:]:  # (the lowest level is below nothing)
+        below = np.concatenate(([0.0], np.cumsum(np.where(y_sorted < level, w_sorted, 0.0))))
+        at = np.flatnonzero(y_sorted == level)
+        total += float(np.dot(w_sorted[at], below[block_of[at]] - below[group_of[at]]))
+    return total
 
 
 def pairwise_accuracy(y_true: ArrayLike, y_score: ArrayLike, groups: ArrayLike | None = None,
@@ -381,6 +448,57 @@ def _per_query_prep(y_true, y_score, groups, ties="average"):
     return y, g, order, q_start, blocks
 
 
+def _block_queries(q_start, blocks):
+    """(query of each tie block, first block of each query): the blocks refine the queries."""
+    block_query = np.searchsorted(q_start, blocks[:-1], side="right") - 1
+    return block_query, np.searchsorted(blocks[:-1], q_start[:-1])
+
+
+def _average_precision_per_query(rel, q_start, blocks):
+    """AP of each query (NaN without a relevant row); rows sorted by (query, score descending).
+
+    ``q_start`` delimits the queries and ``blocks`` the runs of equal score (every
+    query start is a block start). Tied rows enter the ranking together, as in
+    ``sklearn.metrics.average_precision_score``: a block ending at rank r adds
+    ``(relevant in it / R) * (relevant up to r / r)``. Vectorized: the sort before
+    it costs more than this sweep.
+    """
+    block_query, first_block = _block_queries(q_start, blocks)
+    seen = np.concatenate(([0], np.cumsum(rel)))  # relevant rows before each position
+    n_rel = seen[q_start[1:]] - seen[q_start[:-1]]
+    start = q_start[block_query]  # first row of each block's query
+    end = blocks[1:]
+    in_block = seen[end] - seen[blocks[:-1]]
+    with np.errstate(invalid="ignore", divide="ignore"):  # (queries without relevant rows)
+        gain = np.where(in_block > 0, in_block / n_rel[block_query]
+                        * ((seen[end] - seen[start]) / (end - start)), 0.0)
+        ap = np.add.reduceat(gain, first_block)
+    ap[n_rel == 0] = np.nan
+    return ap
+
+
+def _ndcg_per_query(gain_by_score, gain_ideal, q_start, blocks, cum_discount):
+    """NDCG of each query with tie-averaged gains (NaN where the ideal DCG is 0).
+
+    ``gain_by_score``: gains of the rows sorted by (query, score descending);
+    ``gain_ideal``: sorted by (query, gain descending); ``cum_discount[p]`` is the
+    sum of the (cut-off) discounts of positions 0..p-1. A tie block over
+    positions [a, b) adds mean(gain) * (discounts of [a, b)), the expected DCG
+    over every order of the tied rows.
+    """
+    block_query, first_block = _block_queries(q_start, blocks)
+    lengths = np.diff(q_start)
+    position = np.arange(gain_ideal.shape[0]) - np.repeat(q_start[:-1], lengths)
+    idcg = np.add.reduceat(gain_ideal * np.diff(cum_discount)[position], q_start[:-1])
+    a = blocks[:-1] - q_start[block_query]  # block start and end, positions in the query
+    b = blocks[1:] - q_start[block_query]
+    block_gain = np.add.reduceat(gain_by_score, blocks[:-1])
+    dcg = np.add.reduceat(block_gain / (b - a) * (cum_discount[b] - cum_discount[a]),
+                          first_block)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(idcg > 0, dcg / idcg, np.nan)
+
+
 def _reduce_queries(values, no_relevant, name):
     if no_relevant not in _NO_REL:
         raise ValueError(
@@ -443,8 +561,8 @@ def mean_average_precision(y_true: ArrayLike, y_score: ArrayLike,
     y, _, order, q_start, blocks = _per_query_prep(
         y_true, y_score, groups, ties="order" if convention == "letor" else "average")
     rel = (y[order] > threshold).astype(np.int64)
-    ap = _k.average_precision_per_query(rel, q_start, blocks)
-    return _reduce_queries(ap, no_relevant, "mean average precision")
+    return _reduce_queries(_average_precision_per_query(rel, q_start, blocks), no_relevant,
+                           "mean average precision")
 
 
 def ndcg_at_k(y_true: ArrayLike, y_score: ArrayLike, groups: ArrayLike | None = None,
@@ -513,10 +631,7 @@ def ndcg_at_k(y_true: ArrayLike, y_score: ArrayLike, groups: ArrayLike | None = 
     if k is not None:
         disc[k:] = 0.0
     cum = np.concatenate(([0.0], np.cumsum(disc)))
-    vals = _k.ndcg_per_query(
-        np.ascontiguousarray(gains[order]), np.ascontiguousarray(gains[ideal_order]),
-        q_start, blocks, cum,
-    )
+    vals = _ndcg_per_query(gains[order], gains[ideal_order], q_start, blocks, cum)
     if letor and k is not None:
         vals[lengths < k] = 0.0
     return _reduce_queries(vals, no_relevant, "NDCG")
@@ -591,11 +706,6 @@ def optroc_accuracy(y_true: ArrayLike, y_score: ArrayLike, pos_label: Any = None
     return best_accuracy_threshold(mask.astype(np.int64), s)[1]
 
 
-#: unweighted cuts of at least this many rows use the O(N) bucket kernel; fewer rows
-#: are sorted (about 10 ms at this size, less than the kernel's first compilation)
-BUCKET_CUT_MIN_ROWS = 1 << 17
-
-
 def best_accuracy_threshold(y01: ArrayLike, scores: ArrayLike,
                             sample_weight: ArrayLike | None = None) -> tuple[float, float]:
     """Score cut with the highest (weighted) training accuracy.
@@ -604,7 +714,7 @@ def best_accuracy_threshold(y01: ArrayLike, scores: ArrayLike,
     Predicting positive for ``score > threshold``; cuts are only placed between
     distinct score values, halfway. Rows of zero weight take no part, so a
     weight of k is the same as k copies of the row. O(N) expected without
-    weights from ``BUCKET_CUT_MIN_ROWS`` rows (bucketing, see
+    weights from ``KERNEL_MIN_ROWS`` rows (bucketing, see
     :func:`birank._kernels.metrics.best_cut_buckets`), O(N log N) otherwise.
 
     Returns
@@ -618,10 +728,12 @@ def best_accuracy_threshold(y01: ArrayLike, scores: ArrayLike,
     if not np.isfinite(sc).all():
         raise ValueError("scores must be finite to choose a threshold; got NaN or inf "
                          "(diverged model or non-finite input).")
-    if sample_weight is None and sc.shape[0] >= BUCKET_CUT_MIN_ROWS:
-        thr, n_correct = _k.best_cut_buckets(sc, pos)
+    if sample_weight is None and sc.shape[0] >= KERNEL_MIN_ROWS:
+        from ._kernels.metrics import best_cut_buckets
+
+        thr, n_correct = best_cut_buckets(sc, pos)
         return float(thr), n_correct / sc.shape[0]
-    # (fewer rows: the sort below costs less than compiling the bucket kernel)
+    # (fewer rows: the sort below costs less than the kernel's start-up)
     weight = (np.ones(sc.shape[0]) if sample_weight is None
               else np.asarray(sample_weight, dtype=np.float64).reshape(-1))
     keep = weight > 0

@@ -6,11 +6,18 @@ cache location (a read-only install, no writable HOME, a read-only
 ``cannot cache function ...: no locator available`` at import; instead the
 cache goes to a fresh temporary folder, with one warning; the process that made
 the folder removes it when it exits (nothing piles up in the temporary folder).
+
+The command line sets ``BIRANK_COMPILE_NOTICE=1``: the first import of the kernels
+in a process then says once, on stderr, that an empty cache means compiling and
+where the cache lives. It is said here, on first import, because a command
+imports the kernels only when its input needs them (``birank evaluate`` on a
+small file never does, and so never pays numba's start-up).
 """
 
 import atexit
 import os
 import shutil
+import sys
 import tempfile
 import warnings
 
@@ -47,6 +54,26 @@ def _ensure_cache():
 
 
 _CACHE_DIR, _CACHE_IS_TEMPORARY = _ensure_cache()
+
+
+def _compile_notice():
+    """One line on stderr when the command line asked for it and the cache holds no kernel."""
+    if os.environ.get("BIRANK_COMPILE_NOTICE") != "1":
+        return
+    os.environ["BIRANK_COMPILE_NOTICE"] = "0"  # once per run, worker processes included
+    try:
+        cached = any(f.endswith(".nbi") for f in os.listdir(_CACHE_DIR))
+    except OSError:
+        cached = False
+    if _CACHE_IS_TEMPORARY:  # (the warning above said why)
+        print("birank: compiling numba kernels (about a minute); with no writable cache "
+              "folder every run compiles again: set NUMBA_CACHE_DIR", file=sys.stderr)
+    elif not cached:
+        print(f"birank: first run: compiling numba kernels (about a minute, once); the "
+              f"compiled code is cached in {_CACHE_DIR}", file=sys.stderr)
+
+
+_compile_notice()
 
 
 def cache_dir():

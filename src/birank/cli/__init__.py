@@ -103,33 +103,27 @@ def build_parser(argv=None):
     return parser
 
 
-def _compile_notice(command):
-    """Say once, on stderr, that the first run compiles the numba kernels, and where they go."""
-    if command not in ("train", "evaluate", "active-learn", "demo"):
-        return
-    try:
-        from .._kernels import cache_dir, cache_is_temporary
-
-        where, temporary = cache_dir(), cache_is_temporary()
-    except Exception:  # never let the notice itself break a command
-        return
-    if where is None or os.path.isdir(where) and any(
-            f.endswith(".nbi") for f in os.listdir(where)):
-        return
-    if temporary:  # (the import already warned why)
-        print("birank: compiling numba kernels (about a minute); with no writable cache "
-              "folder every run compiles again: set NUMBA_CACHE_DIR", file=sys.stderr)
-        return
-    print(f"birank: first run: compiling numba kernels (about a minute, once); the "
-          f"compiled code is cached in {where}", file=sys.stderr)
+#: commands that may compile kernels: they ask ``birank._kernels`` to say so on its first
+#: import (``predict`` scores a linear model without them)
+_NOTICE_COMMANDS = ("train", "evaluate", "active-learn", "demo", "reproduce")
 
 
 def main(argv=None):
     parser = build_parser(argv)
     args = parser.parse_args(argv)
+    notice = (args.command in _NOTICE_COMMANDS and not getattr(args, "quiet", False)
+              and not getattr(args, "json", False) and "BIRANK_COMPILE_NOTICE" not in os.environ)
+    if notice:
+        os.environ["BIRANK_COMPILE_NOTICE"] = "1"
+    try:
+        return _run(args)
+    finally:
+        if notice:  # (main() called in-process, e.g. from a test, leaves no trace)
+            os.environ.pop("BIRANK_COMPILE_NOTICE", None)
+
+
+def _run(args):
     debug = args.traceback or os.environ.get("BIRANK_DEBUG", "") not in ("", "0")
-    if not getattr(args, "quiet", False) and not getattr(args, "json", False):
-        _compile_notice(args.command)
     try:
         result = args.func(args)
     except BrokenPipeError:  # `birank predict ... | head`: the reader left; not an error

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import metrics as _metrics
-from .._kernels.metrics import merge_count_ties
 from ._engine import DaskEngine, as_dask_rows
 
 if TYPE_CHECKING:
@@ -47,7 +46,7 @@ def _auc_block_pair(a, b, positive):
     # 2 x #{(i in a positive, j in b negative): s_i > s_j} + #ties, from two sorted lists
     pos = np.sort(a[a[:, 0] == positive, 1])
     neg = np.sort(b[b[:, 0] != positive, 1])
-    return int(merge_count_ties(pos, neg))
+    return _metrics._twice_mann_whitney(pos, neg)
 
 
 def roc_auc(y_true: DaskArray | ArrayLike, y_score: DaskArray | ArrayLike, *,
