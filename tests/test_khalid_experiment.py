@@ -59,6 +59,36 @@ def test_run_dataset_and_report(tmp_path):
     assert (tmp_path / "k-fig1.png").stat().st_size > 0
 
 
+def test_cv_fits_are_silent_and_warnings_at_the_chosen_value_are_reported(tmp_path, recwarn):
+    """The CV's grid spans values meant to fail: their warnings (thousands in a full run)
+    are silenced, while a fit at the chosen value that warns is counted in the report."""
+    import warnings
+
+    from birank import OnlineUniExp
+
+    class Noisy(OnlineUniExp):  # warns on every fit: the CV must swallow it, the run keep it
+        def fit(self, X, y):
+            warnings.warn("noisy: step capped", UserWarning)
+            return super().fit(X, y)
+
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(60, 4))
+    y01 = (X[:, 0] > 0).astype(np.int8)
+    methods = {"Noisy": (lambda p, seed: Noisy(eta0=p, random_state=seed), "eta0", True)}
+    cfg = {"runs": 2, "max_rows": 60, "seed": 0, "grid": (2.0 ** -4, 2.0 ** 0),
+           "cv_every_run": True}
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        res = khalid.run_dataset("toy", X, y01, methods, cfg)
+    assert not [w for w in recwarn if "noisy" in str(w.message)]  # nothing reached the user
+    assert res["Noisy"]["warnings"] == ["noisy: step capped"] * 2
+    lines = khalid._warning_lines({"toy": res}, {})
+    assert any("Noisy: 2 of 2 runs (toy 2/2)" in line and "noisy: step capped" in line
+               for line in lines)
+    res["Noisy"]["warnings"] = [None, None]
+    assert "No fit at a chosen value warned" in khalid._warning_lines({"toy": res}, {})[1]
+
+
 def test_published_tables_are_complete():
     for table, cols in ((pub.TABLE3, pub.BENCH_COLUMNS), (pub.TABLE4, pub.BENCH_COLUMNS),
                         (pub.TABLE5, pub.HD_COLUMNS), (pub.TABLE6, pub.HD_COLUMNS)):

@@ -23,7 +23,18 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = ["unit_means", "paired_comparison", "welch_greater", "format_comparison",
-           "relation"]
+           "relation", "nanmean"]
+
+
+def nanmean(values, axis=None):
+    """Mean ignoring NaN (a diverged run, an undefined metric); NaN, without a warning,
+    where every value is NaN."""
+    v = np.asarray(values, dtype=float)
+    n = np.sum(~np.isnan(v), axis=axis)
+    total = np.nansum(v, axis=axis)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = np.where(n > 0, total / np.maximum(n, 1), np.nan)
+    return float(out) if axis is None else out
 
 
 def unit_means(values, units):

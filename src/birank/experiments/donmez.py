@@ -32,6 +32,7 @@ import numpy as np
 from .._progress import make_progress
 from ..datasets import letor_fold_parts
 from ._report import markdown_table, new_figure, run_metadata, save_figure, write_json, write_text
+from ._stats import nanmean
 from .donmez_published import PROTOCOL, SIGNIFICANCE, TABLE1, TABLE2_TD2003
 
 __all__ = ["add_arguments", "run", "DATASETS", "METHODS", "significance_order",
@@ -135,14 +136,6 @@ def _stack(parts):
 # ---------------------------------------------------------------------------------------
 # statistics
 
-def _nanmean(values, axis=None):
-    """Mean ignoring NaN (undefined metrics); NaN, without a warning, when all are NaN."""
-    v = np.asarray(values, dtype=float)
-    n = np.sum(np.isfinite(v), axis=axis)
-    total = np.nansum(v, axis=axis)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(n > 0, total / np.maximum(n, 1), np.nan)
-
 def paired_tests(values, a, b, *, random_state=0):
     """Method ``a`` against ``b`` on matched per-unit values (one number per independent unit).
 
@@ -176,7 +169,7 @@ def significance_order(values, methods):
     >>> significance_order(v, ["b", "a"])
     'a >> b'
     """
-    order = sorted(methods, key=lambda m: -np.nan_to_num(_nanmean(values[m]), nan=-np.inf))
+    order = sorted(methods, key=lambda m: -np.nan_to_num(nanmean(values[m]), nan=-np.inf))
     name = LABELS.get
     out = name(order[0], order[0])
     for hi, lo in zip(order, order[1:]):
@@ -202,7 +195,7 @@ def unit_values(rec, metric):
     for m, runs in rec["runs"].items():
         if not runs:
             continue
-        per_split = [float(_nanmean(np.asarray(r[metric][1:], float))) for r in runs]
+        per_split = [float(nanmean(np.asarray(r[metric][1:], float))) for r in runs]
         out[m] = unit_means(per_split, units)[1]
     return out
 
@@ -267,10 +260,10 @@ def summarize(rec):
            "unit": "fold" if rec["splits"] and rec["splits"][0]["split"].startswith("fold")
            else "seed"}
     for metric, _ in METRICS:
-        curves = {m: _nanmean([r[metric] for r in rec["runs"][m]], axis=0) for m in methods}
+        curves = {m: nanmean([r[metric] for r in rec["runs"][m]], axis=0) for m in methods}
         out["mean_curves"][metric] = curves
         vals = unit_values(rec, metric)
-        out["operating_range_mean"][metric] = {m: float(_nanmean(vals[m])) for m in methods}
+        out["operating_range_mean"][metric] = {m: float(nanmean(vals[m])) for m in methods}
         out["table1"][metric] = significance_order(vals, methods)
         if "lossmin" in methods:
             out["lossmin_vs"][metric] = {m: paired_tests(vals, "lossmin", m)

@@ -69,6 +69,7 @@ from . import khalid_published as pub
 from ._grid import GridEdgeWarning
 from ._report import (format_mean_std, markdown_table, mean_std, new_figure, run_metadata,
                       save_figure, write_json, write_text)
+from ._stats import nanmean
 
 __all__ = ["BENCH_SETS", "HD_SETS", "BENCH_METHODS", "HD_METHODS", "load_dataset",
            "binarize_largest_class", "select_parameter", "add_arguments", "run"]
@@ -442,9 +443,18 @@ PAPER_BASELINES = ("OnlineUniExp", "OPAUC", "OAM_seq", "AdaOAM")
 
 # --------------------------------------------------------------------- protocol
 def _fit_scores(make, p, seed, Xa, ya, Xb, yb):
-    """Fit on (Xa, ya) as one stream; AUC on (Xb, yb); -inf when the learner diverged."""
+    """Fit on (Xa, ya) as one stream; AUC on (Xb, yb); -inf when the learner diverged.
+
+    The learners' warnings (steps capped, a model worse than chance on its own
+    stream) are silenced here: the grid spans 2^-10..2^10 on purpose, the held-out
+    AUC already judges every value, and thousands of them would bury the progress.
+    The fits at the chosen values keep theirs (recorded and reported).
+    """
     try:
-        model = make(p, seed).fit(Xa, ya)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            warnings.simplefilter("ignore", RuntimeWarning)
+            model = make(p, seed).fit(Xa, ya)
     except (ValueError, FloatingPointError):
         return -np.inf
     scores = model.decision_function(Xb)
@@ -503,7 +513,9 @@ def _warm_up(methods, X, y01):
     rows = np.r_[np.flatnonzero(y01 == 1)[:3], np.flatnonzero(y01 == 0)[:3]]
     for make, _, _ in methods.values():
         try:
-            make(1e-3, 0).fit(X[rows], y01[rows])
+            with warnings.catch_warnings():  # six rows: only the compilation matters
+                warnings.simplefilter("ignore")
+                make(1e-3, 0).fit(X[rows], y01[rows])
         except ValueError:
             pass
 
@@ -517,7 +529,7 @@ def run_dataset(name, X, y01, methods, cfg, report=None):
     results = {}
     for method, (make, pname, in_paper) in methods.items():
         res = {"parameter": pname, "in_paper": in_paper, "auc": [], "acc": [], "ms": [],
-               "chosen": [], "cv": [], "at_edge": [], "extended": []}
+               "chosen": [], "cv": [], "at_edge": [], "extended": [], "warnings": []}
         best = None
         for r, (tr, te) in enumerate(splits):
             if best is None or cfg["cv_every_run"]:
@@ -531,14 +543,19 @@ def run_dataset(name, X, y01, methods, cfg, report=None):
                 edge, extended = rec["at_edge"], rec["extended"]
             res["at_edge"].append(edge)
             res["extended"].append(extended)
+            warned = None
             t0 = time.perf_counter()
             try:
-                model = make(best, cfg["seed"] + r).fit(X[tr], y01[tr])
+                with warnings.catch_warnings(record=True) as caught:  # reported per method
+                    warnings.simplefilter("always")
+                    model = make(best, cfg["seed"] + r).fit(X[tr], y01[tr])
                 ms = 1000.0 * (time.perf_counter() - t0)
+                warned = str(caught[0].message) if caught else None
                 scores = model.decision_function(X[te])
                 auc, acc = roc_auc(y01[te], scores), optroc_accuracy(y01[te], scores)
             except ValueError:  # diverged at the chosen value: reported, not hidden
                 ms, auc, acc = float("nan"), float("nan"), float("nan")
+            res["warnings"].append(warned)
             res["auc"].append(auc)
             res["acc"].append(acc)
             res["ms"].append(ms)
@@ -598,7 +615,7 @@ def _tables(results, info, methods, table_auc, table_acc, columns, title_auc, ti
 def _time_rows(results, methods):
     rows = []
     for d, res in results.items():
-        rows.append([d] + [f"{np.nanmean(res[m]['ms']):.1f}" if m in res else "n/a"
+        rows.append([d] + [f"{nanmean(res[m]['ms']):.1f}" if m in res else "n/a"
                            for m in methods])
     return rows
 
@@ -609,7 +626,7 @@ def _figure(results, methods, path, title):
     names = list(results)
     width = 0.8 / len(methods)
     for i, m in enumerate(methods):
-        vals = [np.nanmean(results[d][m]["ms"]) if m in results[d] else np.nan for d in names]
+        vals = [nanmean(results[d][m]["ms"]) if m in results[d] else np.nan for d in names]
         ax.bar(np.arange(len(names)) + i * width, vals, width, label=m)
     ax.set_yscale("log")
     ax.set_xticks(np.arange(len(names)) + 0.4 - width / 2)
@@ -627,7 +644,7 @@ def _paper_cols(results, table, d, key="auc"):
     for m in pub.BENCH_COLUMNS:
         paper = pub.published(table, d, m, pub.BENCH_COLUMNS)
         if paper is not None and m in results and len(results[m][key]):
-            out[m] = (float(np.nanmean(results[m][key])), paper[0])
+            out[m] = (float(nanmean(results[m][key])), paper[0])
     return out
 
 
@@ -678,14 +695,14 @@ def run_ablations(names, data_dir, cfg, report=None):
                     "desc": ir["binary_rule"], "positive_rate": p,
                     "accuracy_floor": max(p, 1 - p), "mad_auc": mad[0], "mad_acc": mad[1],
                     "paper_min_acc": min(c[0] for c in pub.TABLE4[pub.PAPER_NAME.get(d, d)]),
-                    "auc": {m: float(np.nanmean(res[m]["auc"])) for m in res}}
+                    "auc": {m: float(nanmean(res[m]["auc"])) for m in res}}
         Xu = load_dataset(d, data_dir, scale=False)[0]
         res_u = run_dataset(d, Xu, y01, methods, base)
         res_f = run_dataset(d, X, y01, methods, dict(base, grid=(1.0,), max_extensions=0))
         for key, res in (("unscaled", res_u), ("fixed", res_f)):
             out[key][d] = {"baselines_gap": _gap(res, d, PAPER_BASELINES),
                            "cbr_gap": _gap(res, d, ("CBR_FIFO", "CBR_RS")),
-                           "auc": {m: float(np.nanmean(res[m]["auc"])) for m in res}}
+                           "auc": {m: float(nanmean(res[m]["auc"])) for m in res}}
         if report is not None:
             report(d)
     return out
@@ -706,7 +723,7 @@ def _comparisons(res, cfg):
 
 
 def _best_other(res, exclude=("CBR_FIFO", "CBR_RS")):
-    means = {m: float(np.nanmean(r["auc"])) for m, r in res.items() if m not in exclude
+    means = {m: float(nanmean(r["auc"])) for m, r in res.items() if m not in exclude
              and len(r["auc"])}
     best = max(means, key=means.get)
     return best, means[best]
@@ -720,7 +737,7 @@ def _verdicts(bench, hd, cfg):
         ahead, margins, paper_margins, gaps = 0, [], [], []
         for d in with_paper:
             res = bench[d]
-            cbr = max(np.nanmean(res[m]["auc"]) for m in ("CBR_FIFO", "CBR_RS") if m in res)
+            cbr = max(nanmean(res[m]["auc"]) for m in ("CBR_FIFO", "CBR_RS") if m in res)
             best, bm = _best_other({m: res[m] for m in PAPER_BASELINES if m in res})
             ahead += cbr > bm
             margins.append(cbr - bm)
@@ -743,12 +760,12 @@ def _verdicts(bench, hd, cfg):
             + (", so the paper's large margins come mostly from weaker baselines"
                if np.nanmedian(gaps) > 0.02 else "")
             + "; see *Where our results differ*."]
-        fifo = sum(np.nanmean(bench[d]["CBR_FIFO"]["auc"]) >= np.nanmean(bench[d]["CBR_RS"]["auc"])
+        fifo = sum(nanmean(bench[d]["CBR_FIFO"]["auc"]) >= nanmean(bench[d]["CBR_RS"]["auc"])
                    for d in bench if "CBR_FIFO" in bench[d] and "CBR_RS" in bench[d])
         lines.append(f"- **FIFO buffer at least as good as reservoir sampling: "
                      f"{'holds' if fifo > len(bench) / 2 else 'does not reproduce'}** "
                      f"(FIFO >= RS in mean AUC on {fifo} of {len(bench)} sets).")
-        faster = sum(np.nanmean(bench[d]["CBR_FIFO"]["ms"]) < np.nanmean(bench[d]["OAM_seq"]["ms"])
+        faster = sum(nanmean(bench[d]["CBR_FIFO"]["ms"]) < nanmean(bench[d]["OAM_seq"]["ms"])
                      for d in bench if "CBR_FIFO" in bench[d] and "OAM_seq" in bench[d])
         lines.append(f"- **CBR trains faster than OAM_seq (Fig. 1): "
                      f"{'holds' if faster > len(bench) / 2 else 'does not reproduce'}** "
@@ -759,7 +776,7 @@ def _verdicts(bench, hd, cfg):
             lines.append("- **CBR-diag is best on the high-dimensional sets (Table 5): not "
                          "tested** (none of the paper's high-dimensional sets was run).")
             return lines
-        top = sum(np.nanmean(hd[d]["CBR-diag_FIFO"]["auc"]) >=
+        top = sum(nanmean(hd[d]["CBR-diag_FIFO"]["auc"]) >=
                   _best_other(hd[d], ("CBR-diag_FIFO",))[1] for d in with_paper)
         lines.append(f"- **CBR-diag is best on the high-dimensional sets (Table 5): "
                      f"{'holds' if top == len(with_paper) else 'holds only in part'}** "
@@ -824,7 +841,7 @@ def _differ_lines(bench, hd, infos, abl, main_gaps):
                 closer_f = sum(abs(fx[d]) < abs(gaps[d]) for d in fx if d in gaps)
 
                 def mean_abs(v):
-                    return float(np.nanmean([abs(x) for x in v.values()]))
+                    return float(nanmean([abs(x) for x in v.values()]))
                 ev = (f" Ablation: without feature scaling the baselines come closer to the "
                       f"paper's on {closer_u} of {len(un)} sets (mean |gap| "
                       f"{mean_abs({d: un[d] for d in un if d in gaps}):.3f} vs "
@@ -846,7 +863,7 @@ def _differ_lines(bench, hd, infos, abl, main_gaps):
                            "it does not describe.")
             cbr_close = [d for d in bench if "CBR_FIFO" in bench[d] and pub.published(
                 pub.TABLE3, d, "CBR_FIFO", pub.BENCH_COLUMNS) and abs(
-                np.nanmean(bench[d]["CBR_FIFO"]["auc"]) - pub.published(
+                nanmean(bench[d]["CBR_FIFO"]["auc"]) - pub.published(
                     pub.TABLE3, d, "CBR_FIFO", pub.BENCH_COLUMNS)[0]) <= 0.025]
             L += [f"- **Baselines stronger than the paper's** (mean ours - paper AUC over "
                   f"the four baselines: {txt}).{ev} Our CBR_FIFO is within 0.025 AUC of the "
@@ -857,7 +874,7 @@ def _differ_lines(bench, hd, infos, abl, main_gaps):
             if "CBR_FIFO" not in res:
                 continue
             best, bm = _best_other({m: res[m] for m in PAPER_BASELINES if m in res})
-            cf = float(np.nanmean(res["CBR_FIFO"]["auc"]))
+            cf = float(nanmean(res["CBR_FIFO"]["auc"]))
             if bm > cf + 0.005:
                 paper = pub.published(pub.TABLE3, d, best, pub.BENCH_COLUMNS)
                 pc = pub.published(pub.TABLE3, d, "CBR_FIFO", pub.BENCH_COLUMNS)
@@ -883,7 +900,7 @@ def _differ_lines(bench, hd, infos, abl, main_gaps):
 
                 tests = {m: paired_comparison(res["CBR_FIFO"]["auc"], res[m]["auc"])
                          for m in base}
-                ours_b = [float(np.nanmean(res[m]["auc"])) for m in base]
+                ours_b = [float(nanmean(res[m]["auc"])) for m in base]
                 gap = float(np.mean(ours_b) - np.mean([p[0] for p in pb]))
                 ev, closes = [], []
                 for part, what in (("unscaled", "unscaled features"),
@@ -909,11 +926,11 @@ def _differ_lines(bench, hd, infos, abl, main_gaps):
                     f"the baselines, not CBR: our CBR_FIFO is {cf - pc[0]:+.3f} from the "
                     f"paper's, our baselines {gap:+.3f} on average{ev_txt}.")
         rs_better = [d for d in bench if "CBR_RS" in bench[d] and "CBR_FIFO" in bench[d] and
-                     np.nanmean(bench[d]["CBR_RS"]["auc"]) >
-                     np.nanmean(bench[d]["CBR_FIFO"]["auc"])]
+                     nanmean(bench[d]["CBR_RS"]["auc"]) >
+                     nanmean(bench[d]["CBR_FIFO"]["auc"])]
         if rs_better:
-            within = sum(abs(np.nanmean(bench[d]["CBR_RS"]["auc"]) -
-                             np.nanmean(bench[d]["CBR_FIFO"]["auc"])) <=
+            within = sum(abs(nanmean(bench[d]["CBR_RS"]["auc"]) -
+                             nanmean(bench[d]["CBR_FIFO"]["auc"])) <=
                          max(np.nanstd(bench[d]["CBR_RS"]["auc"]),
                              np.nanstd(bench[d]["CBR_FIFO"]["auc"])) for d in rs_better)
             L.append(f"- **FIFO vs RS**: RS has the higher mean AUC on {', '.join(rs_better)} "
@@ -921,7 +938,7 @@ def _differ_lines(bench, hd, infos, abl, main_gaps):
                      "random permutations, so a FIFO buffer holds no more recent (or more "
                      "relevant) rows than a reservoir, and the two buffers are "
                      "interchangeable samples of the past.")
-        slow = [(d, np.nanmean(r["CBR_FIFO"]["ms"]), np.nanmean(r["OAM_seq"]["ms"]))
+        slow = [(d, nanmean(r["CBR_FIFO"]["ms"]), nanmean(r["OAM_seq"]["ms"]))
                 for d, r in bench.items() if "CBR_FIFO" in r and "OAM_seq" in r]
         slower = [x for x in slow if x[1] > x[2]]
         if slower:
@@ -934,7 +951,7 @@ def _differ_lines(bench, hd, infos, abl, main_gaps):
                      "factors. Its claim does not hold for the algorithms as written.")
         for d in ("svmguide4", "diabetes"):
             if d in bench and d in main_gaps:
-                cf = float(np.nanmean(bench[d]["CBR_FIFO"]["auc"]))
+                cf = float(nanmean(bench[d]["CBR_FIFO"]["auc"]))
                 paper = pub.published(pub.TABLE3, d, "CBR_FIFO", pub.BENCH_COLUMNS)[0]
                 if abs(cf - paper) > 0.05:
                     why = ("the data: we have " + infos[d]["note"] + "; no binarization rule "
@@ -951,7 +968,7 @@ def _differ_lines(bench, hd, infos, abl, main_gaps):
 
 
 def _span_means(res):
-    means = [float(np.nanmean(r["auc"])) for r in res.values() if len(r["auc"])]
+    means = [float(nanmean(r["auc"])) for r in res.values() if len(r["auc"])]
     return f"{min(means):.2f}-{max(means):.2f}"
 
 
@@ -1086,8 +1103,32 @@ def write_report(out, cfg, bench, hd, infos, ablations=None, missing=None,
                                  f"{_pow2(max(chosen))} (median "
                                  f"{_pow2(float(np.median(chosen)))}){tag}")
             lines.append(f"- {d}: {', '.join(parts)}")
+    lines += _warning_lines(bench, hd)
     lines.append("")
     write_text(out / f"{stem}.md", "\n".join(lines) + "\n")
+
+
+def _warning_lines(bench, hd):
+    """Report lines: which fits at the chosen values warned (the CV's fits are silenced)."""
+    runs, warned = {}, {}
+    for group in (bench, hd):
+        for d, res in group.items():
+            for m, r in res.items():
+                msgs = r.get("warnings") or []
+                runs[m] = runs.get(m, 0) + len(msgs)
+                hit = [w for w in msgs if w]
+                if hit:
+                    warned.setdefault(m, []).append((d, len(hit), len(msgs), hit[0]))
+    head = ("the CV's own fits are silenced: its grid spans values meant to fail, and "
+            "their held-out AUC judges them")
+    if not warned:
+        return ["", f"No fit at a chosen value warned ({head})."]
+    out = ["", f"Warnings of the fits at the chosen values ({head}):", ""]
+    for m, sets in warned.items():
+        n = sum(k for _, k, _, _ in sets)
+        where = ", ".join(f"{d} {k}/{t}" for d, k, t, _ in sets)
+        out.append(f"- {m}: {n} of {runs[m]} runs ({where}); the first: “{sets[0][3]}”")
+    return out
 
 
 def _report_from_json(paths, output, stem):
