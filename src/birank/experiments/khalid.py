@@ -455,9 +455,9 @@ def _fit_scores(make, p, seed, Xa, ya, Xb, yb):
             warnings.simplefilter("ignore", UserWarning)
             warnings.simplefilter("ignore", RuntimeWarning)
             model = make(p, seed).fit(Xa, ya)
+            scores = model.decision_function(Xb)  # (overflows to inf where it diverged)
     except (ValueError, FloatingPointError):
         return -np.inf
-    scores = model.decision_function(Xb)
     if not np.all(np.isfinite(scores)):
         return -np.inf
     from ..metrics import roc_auc
