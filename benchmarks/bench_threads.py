@@ -1,20 +1,22 @@
-"""``n_jobs=1`` against ``n_jobs=2``: the products with X and RankSVM's fit, one process.
+"""``n_jobs=1`` against ``n_jobs=2``: products with X, RankSVM, WeightedSVM, ``roc_auc``.
 
 On ``make_sparse_bipartite(10^6, 10^4, 20)`` (``--rows``): the products
-``X v`` + ``X' u`` over fixed row blocks (:class:`birank._parallel.BlockedProducts`)
-and ``RankSVM(C=1e-6, n_jobs=...)``'s fit, each run alternately with one and
-two threads (wall-clock medians; the speed-up is n_jobs=1 time / n_jobs=2
-time), checking that both give the same bits. The target: >= 1.6 on
-2 cores for the products and RankSVM's fit. The load average is printed: on
-a shared machine the second core is often busy with other work, which caps
-the speed-up whatever the code does.
+``X v`` + ``X' u`` over fixed row blocks (:class:`birank._parallel.BlockedProducts`),
+``RankSVM(C=1e-6, n_jobs=...)``'s fit and WeightedSVM's squared-hinge Newton fit;
+then ``roc_auc`` on ``--auc-rows`` (10^7) random scores with ties. Each is run
+alternately with one and two threads in one process (wall-clock medians; the
+speed-up is n_jobs=1 time / n_jobs=2 time), checking that both give the same
+bits. The target: >= 1.6 on 2 cores for the products and RankSVM's fit. The
+load average is printed: on a shared machine the second core is often busy
+with other work, which caps the speed-up whatever the code does.
 
-Not parallel yet (printed as such): RankSVM's sort and pair sweep (about half
-of its fit), WeightedSVM's dual coordinate descent, ``roc_auc``.
+Not parallel (one thread whatever n_jobs): RankSVM's sort and pair sweep
+(about half of its fit), WeightedSVM's dual coordinate descent (the hinge),
+the weighted ``roc_auc``.
 
 Usage::
 
-    python benchmarks/bench_threads.py [--rows 1e6] [--repeat 5]
+    python benchmarks/bench_threads.py [--rows 1e6] [--auc-rows 1e7] [--repeat 5]
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ def _medians(fns, repeat):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", type=float, default=1e6)
+    ap.add_argument("--auc-rows", type=float, default=1e7)
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args(argv)
     from birank import RankSVM
@@ -92,7 +95,37 @@ def main(argv=None):
     print(f"solve_all_pairs (RankSVM's solver): n_jobs=1 {s1:.2f} s, n_jobs=2 {s2:.2f} s: "
           f"speed-up {s1 / s2:.2f}x (target >= 1.6: {'met' if s1 / s2 >= 1.6 else 'MISSED'}); "
           f"same coefficients: {same}")
-    print("WeightedSVM, roc_auc: no n_jobs yet (not measured)")
+    from birank import WeightedSVM
+
+    wsvm = {}
+
+    def wfit(k):
+        def run():
+            wsvm[k] = WeightedSVM(loss="squared_hinge", solver="newton", n_jobs=k).fit(X, y)
+        return run
+
+    wfit(1)()  # compile
+    w1, w2 = _medians([wfit(1), wfit(2)], max(1, args.repeat // 2))
+    same = np.array_equal(wsvm[1].coef_, wsvm[2].coef_)
+    print(f"WeightedSVM(loss='squared_hinge') Newton fit: n_jobs=1 {w1:.2f} s, n_jobs=2 "
+          f"{w2:.2f} s: speed-up {w1 / w2:.2f}x; same coefficients: {same}; Newton "
+          f"iterations {wsvm[1].n_iter_}", flush=True)
+    from birank.metrics import roc_auc
+
+    m = int(args.auc_rows)
+    ya = rng.random(m) < 0.3
+    sa = np.round(rng.standard_normal(m), 4)  # ties
+    roc_auc(ya[:300_000], sa[:300_000], n_jobs=2)  # compile
+    auc = {}
+
+    def auc_run(k):
+        def run():
+            auc[k] = roc_auc(ya, sa, n_jobs=k)
+        return run
+
+    a1, a2 = _medians([auc_run(1), auc_run(2)], args.repeat)
+    print(f"roc_auc ({m:,d} rows): n_jobs=1 {a1 * 1e3:.0f} ms, n_jobs=2 {a2 * 1e3:.0f} ms: "
+          f"speed-up {a1 / a2:.2f}x; same value: {auc[1] == auc[2]}")
 
 
 if __name__ == "__main__":

@@ -201,3 +201,35 @@ def test_weighted_svm_newton_csr_equals_dense():
     b = WeightedSVM(**kw).fit(X.toarray(), y)
     assert a.objective_ == pytest.approx(b.objective_, rel=1e-12)
     np.testing.assert_allclose(a.coef_, b.coef_, rtol=1e-9, atol=1e-12)
+
+
+def test_weighted_svm_newton_same_coefficients_for_one_and_two_jobs():
+    from birank import WeightedSVM
+
+    rng = np.random.default_rng(9)
+    X = sp.random(30000, 50, density=0.2, format="csr", random_state=10)
+    y = (X @ rng.normal(size=50) + rng.normal(size=30000) > 0).astype(int)
+    kw = dict(loss="squared_hinge", solver="newton", tol=1e-3)
+    one = WeightedSVM(n_jobs=1, **kw).fit(X, y)
+    two = WeightedSVM(n_jobs=2, **kw).fit(X, y)
+    np.testing.assert_array_equal(one.coef_, two.coef_)
+    ref = WeightedSVM(**kw).fit(X, y)  # one thread, active rows only: the same optimum
+    assert one.objective_ == pytest.approx(ref.objective_, rel=1e-7)
+
+
+def test_roc_auc_same_value_for_any_n_jobs_and_equal_bruteforce_counts():
+    from birank import metrics
+
+    rng = np.random.default_rng(11)
+    n = metrics.KERNEL_MIN_ROWS + 1001  # the threaded path's threshold
+    y = rng.random(n) < 0.3
+    s = np.round(rng.normal(size=n), 2)  # heavy ties
+    one, two, three = (metrics.roc_auc(y, s, n_jobs=k) for k in (1, 2, 3))
+    assert one == two == three == metrics.roc_auc(y, s)
+    # the threaded count on unsorted pieces equals the serial one on sorted classes
+    u2 = metrics._twice_mann_whitney(np.sort(s[y]), np.sort(s[~y]))
+    assert metrics._twice_mann_whitney_threads(s[y], s[~y], 3) == u2
+    small = rng.random(40) < 0.5
+    ss = np.round(rng.normal(size=40), 1)
+    assert metrics._twice_mann_whitney_threads(ss[small], ss[~small], 2) == round(
+        sum((a > b) * 2 + (a == b) for a in ss[small] for b in ss[~small]))

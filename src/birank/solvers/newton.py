@@ -359,10 +359,15 @@ class RowsObjective(_WeightSpace):
     ----------
     Z : ndarray or CSR matrix of shape (n_rows, d), float64.
     cost : ndarray of shape (n_rows,), the c_p > 0.
+    n_jobs : int or None
+        Threads for the products with a CSR Z (:class:`birank._parallel.BlockedProducts`:
+        the same bits for every value); the Hessian product then reads every row.
     """
 
-    def __init__(self, Z, cost, C=1.0, theta=1.0):
+    def __init__(self, Z, cost, C=1.0, theta=1.0, n_jobs=None):
         self.X = Z
+        if n_jobs is not None and sp.issparse(Z) and Z.format == "csr":
+            self.products = BlockedProducts(Z, n_jobs)
         self.cost = np.ascontiguousarray(cost, dtype=np.float64)
         self.C = float(C)
         self.theta = float(theta)
@@ -392,7 +397,7 @@ class RowsObjective(_WeightSpace):
     def hess_vec(self, v):
         """``(I + C Z_A' D_A Z_A) v``: a float64 CSR Z reads its active rows alone, once."""
         X = self.X
-        if not _is_f64_csr(X):
+        if not _is_f64_csr(X) or self.products is not None:
             return super().hess_vec(v)
         if self._rows_of is not self.diag:  # the active rows of the current diagonal
             self._rows = np.flatnonzero(self.diag)
@@ -405,7 +410,9 @@ class RowsObjective(_WeightSpace):
 
     def hess_diag_from(self, D, C):
         """``diag(I + C Z' diag(D) Z)``, exact: O(nnz)."""
-        return 1.0 + C * _sq_rmatvec(self.X, D)
+        sq = (_sq_rmatvec(self.X, D) if self.products is None
+              else self.products.rmatvec(D, squared=True))
+        return 1.0 + C * sq
 
 
 class HuberPairObjective(_Products):

@@ -49,7 +49,8 @@ def signed_rows(X, y01, fit_intercept):
     return np.hstack([Z, ys[:, None]]) if fit_intercept else Z
 
 
-def solve_point_squared_hinge(X, y01, cost, *, fit_intercept=False, tol=0.1, max_iter=1000):
+def solve_point_squared_hinge(X, y01, cost, *, fit_intercept=False, tol=0.1, max_iter=1000,
+                              n_jobs=None):
     """Weighted point-wise squared-hinge SVM by primal Newton.
 
     Parameters
@@ -60,6 +61,9 @@ def solve_point_squared_hinge(X, y01, cost, *, fit_intercept=False, tol=0.1, max
     fit_intercept : bool
         Learn a bias b (penalized by ``b^2 / 2``); the score is ``w.x + b``.
     tol, max_iter : stopping rule ``|grad| <= NEWTON_TOL_SCALE tol |grad(0)|``, iterations.
+    n_jobs : int or None
+        Threads for the products with a sparse X (fixed row blocks: the same
+        coefficients for every value).
 
     Returns
     -------
@@ -70,7 +74,8 @@ def solve_point_squared_hinge(X, y01, cost, *, fit_intercept=False, tol=0.1, max
     keep = np.flatnonzero(cost > 0)
     if keep.shape[0] < Z.shape[0]:
         Z, cost = Z[keep], cost[keep]
-    res = newton_cg(RowsObjective(Z, np.ascontiguousarray(cost, dtype=np.float64)),
+    res = newton_cg(RowsObjective(Z, np.ascontiguousarray(cost, dtype=np.float64),
+                                  n_jobs=n_jobs),
                     np.zeros(Z.shape[1]), tol=NEWTON_TOL_SCALE * tol, max_iter=max_iter)
     if fit_intercept:
         res.intercept = float(res.coef[-1])
