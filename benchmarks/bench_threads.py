@@ -38,6 +38,19 @@ def _medians(fns, repeat):
     return [float(np.median(t)) for t in times]
 
 
+def _one_against_two(run, repeat):
+    """``run(1)`` and ``run(2)`` alternately: (median time 1, median time 2, last results)."""
+    out = {}
+
+    def job(k):
+        def call():
+            out[k] = run(k)
+        return call
+
+    t1, t2 = _medians([job(1), job(2)], repeat)
+    return t1, t2, out[1], out[2]
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", type=float, default=1e6)
@@ -65,67 +78,44 @@ def main(argv=None):
           f"n_jobs=2 {t2 * 1e3:.1f} ms: speed-up {t1 / t2:.2f}x (target >= 1.6: "
           f"{'met' if t1 / t2 >= 1.6 else 'MISSED'}); same bits: {same}", flush=True)
 
-    models = {}
-
     def fit(k):
-        def run():
-            models[k] = RankSVM(C=1e-6, n_jobs=k).fit(X, y)
-        return run
+        return RankSVM(C=1e-6, n_jobs=k).fit(X, y)
 
-    fit(1)()  # compile
-    f1, f2 = _medians([fit(1), fit(2)], max(1, args.repeat // 2))
-    same = np.array_equal(models[1].coef_, models[2].coef_)
+    fit(1)  # compile
+    f1, f2, m1, m2 = _one_against_two(fit, max(1, args.repeat // 2))
     print(f"RankSVM(C=1e-6) fit: n_jobs=1 {f1:.2f} s, n_jobs=2 {f2:.2f} s: speed-up "
           f"{f1 / f2:.2f}x (target >= 1.6: {'met' if f1 / f2 >= 1.6 else 'MISSED'}); "
-          f"same coefficients: {same}; Newton iterations {models[1].n_iter_}")
+          f"same coefficients: {np.array_equal(m1.coef_, m2.coef_)}; Newton iterations "
+          f"{m1.n_iter_}", flush=True)
     # the solver alone (the estimator's fit adds input checks and its probability
     # calibration, both single-threaded)
     from birank.solvers.all_pairs import solve_all_pairs
 
     yf = y.astype(np.float64)
-    res = {}
-
-    def solve(k):
-        def run():
-            res[k] = solve_all_pairs(X, yf, C=1e-6, n_jobs=k)
-        return run
-
-    s1, s2 = _medians([solve(1), solve(2)], max(1, args.repeat // 2))
-    same = np.array_equal(res[1].coef, res[2].coef)
+    s1, s2, r1, r2 = _one_against_two(lambda k: solve_all_pairs(X, yf, C=1e-6, n_jobs=k),
+                                      max(1, args.repeat // 2))
     print(f"solve_all_pairs (RankSVM's solver): n_jobs=1 {s1:.2f} s, n_jobs=2 {s2:.2f} s: "
           f"speed-up {s1 / s2:.2f}x (target >= 1.6: {'met' if s1 / s2 >= 1.6 else 'MISSED'}); "
-          f"same coefficients: {same}")
+          f"same coefficients: {np.array_equal(r1.coef, r2.coef)}", flush=True)
     from birank import WeightedSVM
 
-    wsvm = {}
-
     def wfit(k):
-        def run():
-            wsvm[k] = WeightedSVM(loss="squared_hinge", solver="newton", n_jobs=k).fit(X, y)
-        return run
+        return WeightedSVM(loss="squared_hinge", solver="newton", n_jobs=k).fit(X, y)
 
-    wfit(1)()  # compile
-    w1, w2 = _medians([wfit(1), wfit(2)], max(1, args.repeat // 2))
-    same = np.array_equal(wsvm[1].coef_, wsvm[2].coef_)
+    wfit(1)  # compile
+    w1, w2, v1, v2 = _one_against_two(wfit, max(1, args.repeat // 2))
     print(f"WeightedSVM(loss='squared_hinge') Newton fit: n_jobs=1 {w1:.2f} s, n_jobs=2 "
-          f"{w2:.2f} s: speed-up {w1 / w2:.2f}x; same coefficients: {same}; Newton "
-          f"iterations {wsvm[1].n_iter_}", flush=True)
+          f"{w2:.2f} s: speed-up {w1 / w2:.2f}x; same coefficients: "
+          f"{np.array_equal(v1.coef_, v2.coef_)}; Newton iterations {v1.n_iter_}", flush=True)
     from birank.metrics import roc_auc
 
     m = int(args.auc_rows)
     ya = rng.random(m) < 0.3
     sa = np.round(rng.standard_normal(m), 4)  # ties
     roc_auc(ya[:300_000], sa[:300_000], n_jobs=2)  # compile
-    auc = {}
-
-    def auc_run(k):
-        def run():
-            auc[k] = roc_auc(ya, sa, n_jobs=k)
-        return run
-
-    a1, a2 = _medians([auc_run(1), auc_run(2)], args.repeat)
+    a1, a2, auc1, auc2 = _one_against_two(lambda k: roc_auc(ya, sa, n_jobs=k), args.repeat)
     print(f"roc_auc ({m:,d} rows): n_jobs=1 {a1 * 1e3:.0f} ms, n_jobs=2 {a2 * 1e3:.0f} ms: "
-          f"speed-up {a1 / a2:.2f}x; same value: {auc[1] == auc[2]}")
+          f"speed-up {a1 / a2:.2f}x; same value: {auc1 == auc2}")
 
 
 if __name__ == "__main__":
