@@ -233,3 +233,46 @@ def test_roc_auc_same_value_for_any_n_jobs_and_equal_bruteforce_counts():
     ss = np.round(rng.normal(size=40), 1)
     assert metrics._twice_mann_whitney_threads(ss[small], ss[~small], 2) == round(
         sum((a > b) * 2 + (a == b) for a in ss[small] for b in ss[~small]))
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("projection", [False, True])
+def test_indicator_rows_give_the_same_sgd_bits(projection):
+    """0/1 features passed as ``(None, indices, indptr)`` (the values not read) give the
+    CRR SGD the same weights bit for bit as the full CSR rows, and the row primitives the
+    same dot and update."""
+    from numba import njit
+
+    from birank._kernels.sgd import crr_sgd
+    from birank._kernels.sparse_rows import rng_init, row_axpy, row_dot_w
+    from birank._validation import kernel_rows
+
+    rng = np.random.default_rng(12)
+    X = sp.random(400, 60, density=0.1, format="csr", random_state=13)
+    X.data[:] = 1.0
+    y01 = (X @ rng.normal(size=60) > 0.3).astype(int)
+    ind, full = kernel_rows(X, indicator=True), kernel_rows(X)
+    assert ind[0] is None and full[0] is X.data
+    assert kernel_rows(X * 2.0, indicator=True)[0] is not None  # other values: read
+    y_pm = np.where(y01 == 1, 1.0, -1.0)
+    pos, neg = np.flatnonzero(y01 == 1), np.flatnonzero(y01 == 0)
+    out = []
+    for xa in (ind, full):
+        w = np.zeros(61)
+        n_rank = crr_sgd(xa, y_pm, np.ones(400), pos, neg, w, 0.1, 0, 5000, 0.5, 1,
+                         projection, True, rng_init(7))
+        out.append((w, n_rank))
+    np.testing.assert_array_equal(out[0][0], out[1][0])
+    assert out[0][1] == out[1][1] and 0 < np.abs(out[0][0]).sum() < np.inf
+
+    @njit
+    def dot_then_axpy(xa, w, a):
+        d = row_dot_w(xa, w, a)
+        row_axpy(xa, w, 0.5, a)
+        return d
+
+    v = rng.normal(size=60)
+    w1, w2 = v.copy(), v.copy()
+    for a in range(0, 400, 37):
+        assert dot_then_axpy(ind, w1, a) == dot_then_axpy(full, w2, a)
+    np.testing.assert_array_equal(w1, w2)

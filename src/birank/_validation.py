@@ -345,16 +345,20 @@ def check_eval_set(estimator, eval_set):
     return Xv, yv
 
 
-def kernel_rows(X, *, sparse=False):
+def kernel_rows(X, *, sparse=False, indicator=False):
     """The rows argument of the kernels: the dense array, or ``(data, indices, indptr)``.
 
     X must be canonical (:func:`as_csr_or_dense`, as every ``check_X`` returns it),
     so nothing is copied. ``sparse=True``: kernels that read CSR only; a dense X is
-    converted (canonical CSR).
+    converted (canonical CSR). ``indicator=True``, for kernels whose row primitives
+    take it (``_kernels.sparse_rows``): a CSR X whose stored values are all 1 is
+    passed as ``(None, indices, indptr)``, and the values are never read.
     """
     if sparse and not sp.issparse(X):
         X = as_csr_or_dense(sp.csr_matrix(X))
     if sp.issparse(X):
+        if indicator and X.nnz and bool(np.all(X.data == 1.0)):
+            return (None, X.indices, X.indptr)
         return (X.data, X.indices, X.indptr)
     return X
 

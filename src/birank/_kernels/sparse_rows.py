@@ -3,7 +3,12 @@
 Kernels take the rows of X as one argument ``X`` that is either
 
 * a C-contiguous float64 2-D array (dense rows), or
-* a tuple ``(data, indices, indptr)`` of a CSR matrix with sorted indices.
+* a tuple ``(data, indices, indptr)`` of a CSR matrix with sorted indices, or
+* ``(None, indices, indptr)``: a CSR matrix whose stored values are all 1
+  (indicator features: a9a, w8a, bags of words; ``kernel_rows(X, indicator=True)``).
+  :func:`row_dot_w` and :func:`row_axpy` then read no values: ``w_j * 1.0`` is
+  ``w_j`` exactly, so the results are the same bit for bit, with a third less
+  memory read per row (the values are 8 of the 12 bytes of an entry).
 
 The primitives below are dispatched on that type at compile time
 (``numba.extending.overload``), so one kernel source serves both layouts and
@@ -44,7 +49,7 @@ def row_dot_w(X, w, a):
     if isinstance(X, tuple):
         data, indices, indptr = X
         for k in range(indptr[a], indptr[a + 1]):
-            s += w[indices[k]] * data[k]
+            s += w[indices[k]] if data is None else w[indices[k]] * data[k]
     else:
         for j in range(X.shape[1]):
             s += w[j] * X[a, j]
@@ -58,7 +63,7 @@ def row_axpy(X, w, c, a):
     if isinstance(X, tuple):
         data, indices, indptr = X
         for k in range(indptr[a], indptr[a + 1]):
-            w[indices[k]] += c * data[k]
+            w[indices[k]] += c if data is None else c * data[k]
     else:
         for j in range(X.shape[1]):
             w[j] += c * X[a, j]
@@ -96,8 +101,23 @@ def n_rows_of(X):
     return X.shape[0]
 
 
+def is_indicator(X):
+    """At compile time: the rows argument is ``(None, indices, indptr)``."""
+    return isinstance(X, types.BaseTuple) and isinstance(X.types[0], types.NoneType)
+
+
 @overload(row_dot_w)
 def _row_dot_w_ov(X, w, a):
+    if is_indicator(X):
+        def indicator_impl(X, w, a):
+            if a < 0:
+                return 0.0
+            _, indices, indptr = X
+            s = 0.0
+            for k in range(indptr[a], indptr[a + 1]):
+                s += w[np.uint64(indices[k])]
+            return s
+        return indicator_impl
     if isinstance(X, types.BaseTuple):
         def sparse_impl(X, w, a):
             if a < 0:
@@ -122,6 +142,14 @@ def _row_dot_w_ov(X, w, a):
 
 @overload(row_axpy)
 def _row_axpy_ov(X, w, c, a):
+    if is_indicator(X):
+        def indicator_impl(X, w, c, a):
+            if a < 0:
+                return
+            _, indices, indptr = X
+            for k in range(indptr[a], indptr[a + 1]):
+                w[np.uint64(indices[k])] += c
+        return indicator_impl
     if isinstance(X, types.BaseTuple):
         def sparse_impl(X, w, c, a):
             if a < 0:

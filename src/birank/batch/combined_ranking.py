@@ -200,7 +200,7 @@ class CombinedRanking(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
         state = rng_init(draw_seed(self._rng))
         report = make_progress(self.verbose, name)
         done, n_rank = 0, 0
-        xa = kernel_rows(X)
+        xa = kernel_rows(X, indicator=True)  # 0/1 features: the values are not read
         while done < self.max_iter:
             steps = min(_CHUNK, self.max_iter - done)
             n_rank += crr_sgd(xa, y_pm, sw, pos, neg, w, self.alpha_, self.t_ + done,
