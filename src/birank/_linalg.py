@@ -3,13 +3,14 @@
 scipy.sparse computes ``X @ v`` for float32 ``X`` and float64 ``v`` by first
 casting all of ``X.data`` to float64: a hidden copy as large as X itself. At
 url scale (2.4e6 rows, 115 non-zeros each) that copy alone doubles the memory
-of a fit, so float32 CSR matrices go through small compiled loops instead
-that read float32 and accumulate in float64. ``X' u`` of a float64 CSR matrix
-goes through the same loop (the same sums in the same order as scipy's), since
-scipy builds a transposed matrix object, checking its indices, on every call
-(9% of a RankSVM fit on MQ2008), and the loop skips the rows where ``u`` is 0
-(the inactive rows of a squared-hinge Hessian product). The other products
-of float64 CSR and dense arrays use scipy / numpy, which do not copy them.
+of a fit, so CSR matrices go through the compiled loops of
+:mod:`birank._kernels.blocked_products` (one block: all rows), which read
+float32 as it is and accumulate in float64. For float64 they sum in scipy's
+order, so the results are scipy's bit for bit, and they are faster: unsigned
+indices spare numba's negative-index test, ``X' u`` builds no transposed
+matrix object (scipy does, checking its indices, on every call: 9% of a
+RankSVM fit on MQ2008) and skips the rows where ``u`` is 0 (the inactive rows
+of a squared-hinge Hessian product). Dense arrays use numpy.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from ._kernels.pair_sweep_ops import csr_matvec, csr_rmatvec, csr_sq_rmatvec
+from ._kernels.blocked_products import csr_matvec_block, csr_rmatvec_block
 
 __all__ = ["RowOperator", "matvec", "rmatvec", "sq_rmatvec"]
 
@@ -46,8 +47,8 @@ class RowOperator:
         raise NotImplementedError
 
 
-def _csr_needs_kernel(X):
-    return sp.issparse(X) and X.format == "csr" and X.dtype != np.float64
+def _is_csr(X):
+    return sp.issparse(X) and X.format == "csr"
 
 
 def matvec(X, v):
@@ -63,8 +64,10 @@ def matvec(X, v):
     v = np.ascontiguousarray(v, dtype=np.float64).reshape(-1)
     if isinstance(X, RowOperator):
         return X.matvec(v)
-    if _csr_needs_kernel(X):
-        return csr_matvec(X.data, X.indices, X.indptr, v, np.empty(X.shape[0]))
+    if _is_csr(X):
+        out = np.empty(X.shape[0])
+        csr_matvec_block(X.data, X.indices, X.indptr, v, out, 0, X.shape[0])
+        return out
     return np.asarray(X @ v, dtype=np.float64).reshape(-1)
 
 
@@ -81,8 +84,10 @@ def rmatvec(X, u):
     u = np.ascontiguousarray(u, dtype=np.float64).reshape(-1)
     if isinstance(X, RowOperator):
         return X.rmatvec(u)
-    if sp.issparse(X) and X.format == "csr":
-        return csr_rmatvec(X.data, X.indices, X.indptr, u, np.empty(X.shape[1]))
+    if _is_csr(X):
+        out = np.empty(X.shape[1])
+        csr_rmatvec_block(X.data, X.indices, X.indptr, u, out, 0, X.shape[0], False)
+        return out
     return np.asarray(X.T @ u, dtype=np.float64).reshape(-1)
 
 
@@ -92,5 +97,8 @@ def sq_rmatvec(X, u):
     if isinstance(X, RowOperator):
         return X.sq_rmatvec(u)
     if sp.issparse(X):
-        return csr_sq_rmatvec(X.data, X.indices, X.indptr, u, np.empty(X.shape[1]))
+        X = X.tocsr()
+        out = np.empty(X.shape[1])
+        csr_rmatvec_block(X.data, X.indices, X.indptr, u, out, 0, X.shape[0], True)
+        return out
     return np.einsum("ij,ij,i->j", X, X, u)

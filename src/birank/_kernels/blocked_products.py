@@ -1,4 +1,10 @@
-"""CSR products over fixed row blocks, compiled without the GIL, for threads.
+"""CSR products ``X v``, ``X' u`` and ``(X o X)' u`` over row blocks, without the GIL.
+
+The one compiled copy of these products: ``birank._linalg`` runs them on all
+rows at once (one block), :class:`birank._parallel.BlockedProducts` on fixed
+blocks on threads. float32 data are read as they are and multiplied in
+float64 (no float64 copy of X), and ``X' u`` skips the rows where ``u`` is 0
+(the inactive rows of a squared-hinge Hessian product).
 
 Indices are read as unsigned (``np.uint64``): numba then drops the
 negative-index wraparound test it adds to every signed index, which made
@@ -34,7 +40,7 @@ def csr_rmatvec_block(data, indices, indptr, u, out, r0, r1, squared=False):
         ui = u[i]
         if ui != 0.0:
             for p in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
-                x = data[p]
+                x = np.float64(data[p])  # float32 data: the square in float64 too
                 out[np.uint64(indices[p])] += (x * x if squared else x) * ui
 
 

@@ -3,41 +3,7 @@
 import numpy as np
 from numba import njit
 
-__all__ = ["csr_sq_rmatvec", "csr_gram_matvec", "csr_matvec", "csr_rmatvec",
-           "csr_rows_gram_matvec", "csr_rows_sq_sum"]
-
-
-@njit(cache=True)
-def csr_sq_rmatvec(data, indices, indptr, u, out):
-    """``out = (X o X)' u`` for CSR ``X`` (elementwise square), without forming X o X."""
-    return _csr_rmatvec(data, indices, indptr, u, out, True)
-
-
-@njit(cache=True)
-def csr_matvec(data, indices, indptr, v, out):
-    """``out = X v`` for CSR ``X``; float32 data are read as they are (no float64 copy)."""
-    n = indptr.shape[0] - 1
-    for i in range(n):
-        s = 0.0
-        for p in range(indptr[i], indptr[i + 1]):
-            s += data[p] * v[indices[p]]
-        out[i] = s
-    return out
-
-
-@njit(cache=True)
-def _csr_rmatvec(data, indices, indptr, u, out, squared):
-    for k in range(out.shape[0]):
-        out[k] = 0.0
-    n = indptr.shape[0] - 1
-    for i in range(n):
-        ui = u[i]
-        if ui == 0.0:
-            continue
-        for p in range(indptr[i], indptr[i + 1]):
-            v = np.float64(data[p])  # float32 data: products in float64
-            out[indices[p]] += (v * v if squared else v) * ui
-    return out
+__all__ = ["csr_gram_matvec", "csr_rows_gram_matvec", "csr_rows_sq_sum"]
 
 
 @njit(cache=True)
@@ -59,11 +25,6 @@ def csr_gram_matvec(data, indices, indptr, v, out):
             for p in range(lo, hi):
                 out[indices[p]] += data[p] * acc
     return out
-
-
-def csr_rmatvec(data, indices, indptr, u, out):
-    """``out = X' u`` for CSR ``X``; float32 data are read as they are (no float64 copy)."""
-    return _csr_rmatvec(data, indices, indptr, u, out, False)
 
 
 @njit(cache=True)
