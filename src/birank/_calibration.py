@@ -32,6 +32,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._kernels.platt import platt_sums
+from ._linalg import dot
 
 __all__ = ["platt_fit", "platt_midpoint", "platt_objective", "platt_proba", "platt_targets"]
 
@@ -46,13 +47,13 @@ def _rms(x, w):
     if big == 0.0 or not np.isfinite(big):
         return big
     u = x / big
-    return big * float(np.sqrt(w @ (u * u) / w.sum()))
+    return big * float(np.sqrt(dot(w, u * u) / w.sum()))
 
 
 def platt_objective(a, scores, targets, weight):
     """Weighted log-loss of ``sigmoid(a s)`` against soft ``targets`` (one side)."""
     z = a * scores
-    return float(weight @ (np.logaddexp(0.0, z) - targets * z))
+    return dot(weight, np.logaddexp(0.0, z) - targets * z)
 
 
 def platt_targets(y01, weight):
@@ -69,7 +70,7 @@ def _slope(s, t, w, max_iter=100, tol=1e-12):
         return None
     u = np.ascontiguousarray(s / scale)
     t, w = np.ascontiguousarray(t, dtype=np.float64), np.ascontiguousarray(w, dtype=np.float64)
-    if float(w @ ((0.5 - t) * u)) >= 0.0:  # derivative at a = 0 is >= 0: below chance
+    if dot(w, (0.5 - t) * u) >= 0.0:  # derivative at a = 0 is >= 0: below chance
         return 0.0
     a = 0.0
     f, g, _, h, _, _ = platt_sums(u, t, w, a, 0.0)
@@ -103,14 +104,14 @@ def platt_midpoint(scores, y01, sample_weight=None, max_iter=100):
         np.asarray(sample_weight, dtype=np.float64).reshape(-1)
     if s.size == 0 or w.sum() <= 0:
         return None
-    center = float(w @ s / w.sum())
+    center = dot(w, s) / float(w.sum())
     scale = _rms(s - center, w)
     if scale == 0.0 or not np.isfinite(scale):
         return None
     u = np.ascontiguousarray((s - center) / scale)
     w = np.ascontiguousarray(w)
     t = np.ascontiguousarray(platt_targets(y01, w), dtype=np.float64)
-    prior = float(w @ t / w.sum())
+    prior = dot(w, t) / float(w.sum())
     a, b = 0.0, float(np.log(prior / (1.0 - prior)))  # the prior at a = 0
     f, g_a, g_b, h_aa, h_ab, h_bb = platt_sums(u, t, w, a, b)
     for _ in range(max_iter):

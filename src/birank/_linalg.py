@@ -20,7 +20,7 @@ import scipy.sparse as sp
 
 from ._kernels.blocked_products import csr_matvec_block, csr_rmatvec_block
 
-__all__ = ["RowOperator", "matvec", "rmatvec", "sq_rmatvec"]
+__all__ = ["RowOperator", "matvec", "rmatvec", "sq_rmatvec", "dot"]
 
 
 class RowOperator:
@@ -102,3 +102,22 @@ def sq_rmatvec(X, u):
         csr_rmatvec_block(X.data, X.indices, X.indptr, u, out, 0, X.shape[0], True)
         return out
     return np.einsum("ij,ij,i->j", X, X, u)
+
+
+def dot(a, b):
+    """``a . b`` of two 1-D float arrays, on this thread.
+
+    Not ``a @ b``: OpenBLAS runs a dot product of more than about 10^4 entries on
+    all its threads, and its workers then spin for a while on the other cores
+    waiting for more work, so every fit that takes a few such dots (a loss value,
+    Platt's calibration) used twice its wall time in CPU on a 2-core machine (the
+    CPU ratios of ``benchmarks/bench_references.py``) and took a core from other
+    jobs. numpy's einsum runs its own vectorized loop in the calling thread.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> dot(np.array([1.0, 2.0]), np.array([3.0, 4.0]))
+    11.0
+    """
+    return float(np.einsum("i,i->", a, b))

@@ -9,7 +9,7 @@ from sklearn.base import BaseEstimator
 
 from .._kernels.losses import loss_code
 from .._kernels.sgd import crr_sgd
-from .._linalg import matvec
+from .._linalg import dot, matvec
 from .._kernels.sparse_rows import rng_init
 from .._progress import make_progress
 from .._validation import (
@@ -55,7 +55,7 @@ def all_pairs_mean_loss(s_pos, s_neg, w_pos, w_neg, loss):
         per = a * cnt[first] + s1[first]
     else:
         per = a * a * cnt[first] + 2.0 * a * s1[first] + s2[first]
-    return float(w_pos @ per) / (w_pos.sum() * w_neg.sum())
+    return dot(w_pos, per) / (w_pos.sum() * w_neg.sum())
 
 
 class CombinedRanking(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
@@ -227,7 +227,7 @@ class CombinedRanking(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
         xi = np.maximum(0.0, 1.0 - m)
         if self.loss == "squared_hinge":
             xi = xi * xi
-        point = float(sw @ xi) / sw.sum()
+        point = dot(sw, xi) / sw.sum()
         reg = 0.5 * self.alpha_ * (self.coef_ @ self.coef_ + self.intercept_**2)
         p = self.rank_probability
         obj = reg + (1.0 - p) * point

@@ -27,7 +27,7 @@ import scipy.sparse as sp
 
 from .._kernels.losses import HINGE, SQUARED_HINGE
 from .._kernels.pair_sweep_ops import csr_rows_gram_matvec
-from .._linalg import matvec, rmatvec, sq_rmatvec
+from .._linalg import dot, matvec, rmatvec, sq_rmatvec
 from .._kernels.pair_sweep import (FLAT_HESS_MAX_LABELS, WORK_ROWS, binary_signed_weights,
                                    count_pairs, level_cache, sweep_hess_vec,
                                    sweep_hess_vec_binary, sweep_loss_grad, sweep_loss_grad_binary)
@@ -386,10 +386,10 @@ class RowsObjective(_WeightSpace):
         r = np.maximum(self.theta - s, 0.0)
         kind = self.loss_kind if loss_kind is None else loss_kind
         if kind == HINGE:
-            return float(self.cost @ r)
+            return dot(self.cost, r)
         self.grad_s = -2.0 * self.cost * r
         self.diag = np.where(r > 0.0, 2.0 * self.cost, 0.0)
-        return float(self.cost @ (r * r))
+        return dot(self.cost, r * r)
 
     def hess_scores(self, u):
         return self.diag * u
