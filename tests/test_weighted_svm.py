@@ -143,3 +143,22 @@ def test_bad_parameters():
         WeightedSVM().fit(X, np.arange(y.shape[0]) % 3)
 
 
+
+
+def test_newton_tolerance_below_float64_is_met_without_a_false_warning():
+    """A tolerance below what float64 can show (rel. gradient 1e-15) ends where the Newton
+    model promises no representable decrease: converged, no warning, the optimum to the
+    last digits; a run cut by max_iter still warns."""
+    import warnings
+
+    X, y = load_heart()
+    ref = WeightedSVM(C=0.3, loss="squared_hinge", tol=1e-6, random_state=0).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        tight = WeightedSVM(C=0.3, loss="squared_hinge", tol=1e-12, max_iter=1000,
+                            random_state=0).fit(X, y)
+    assert tight.objective_ == pytest.approx(ref.objective_, rel=1e-12)
+    assert tight.objective_ <= ref.objective_ * (1 + 1e-15)
+    with pytest.warns(ConvergenceWarning, match="did not converge"):
+        WeightedSVM(C=0.3, loss="squared_hinge", tol=1e-12, max_iter=1,
+                    random_state=0).fit(X, y)

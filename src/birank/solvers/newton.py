@@ -333,8 +333,12 @@ def newton_cg(obj, w0, tol=1e-4, max_iter=100, report=None, max_cg=None, precond
             converged = stopped = True
             break
         if step < 1e-12 or f_old - f <= 1e-15 * abs(f):
-            # no progress possible in floating point
-            converged = gnorm <= 10 * tol * gnorm0
+            # no progress possible in floating point. Converged if the gradient is near
+            # the tolerance, or if the Newton model promised no decrease that float64
+            # could show (|g.d| / 2, the model's decrease, within the rounding of f):
+            # a tolerance below that is met as well as arithmetic allows, and whether
+            # the last rounding let |g| dip under it is luck, not progress
+            converged = gnorm <= 10 * tol * gnorm0 or -0.5 * gd <= 1e-14 * abs(f)
             if not converged:
                 reason = "no progress in floating point (tol too small)"
             break
