@@ -16,7 +16,9 @@
    test AUC after each chunk, next to a batch LinearSVC fitted on every row.
 
 Each method runs on the label type it is for; axes start at chance (AUC 0.5) or
-0 (NDCG), the references are drawn grey and hatched or dashed.
+0 (NDCG), the references are drawn grey and hatched or dashed. Every fit runs
+on one thread (BLAS and OpenMP limited), so the CPU seconds compare equal
+resources and no method is charged for another's idle worker threads.
 """
 
 from __future__ import annotations
