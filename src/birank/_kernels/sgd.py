@@ -30,7 +30,7 @@ from numba import njit, types
 from numba.extending import overload
 
 from .losses import HINGE
-from .sparse_rows import _xorshift_step, is_indicator, row_dot_w
+from .sparse_rows import _xorshift_step, row_dot_w, stored
 
 
 @njit(cache=True, inline="always")
@@ -50,7 +50,7 @@ def axpy_norm(X, v, c, a, nsq, track=True):
         for k in range(indptr[a], indptr[a + 1]):
             j = indices[k]
             old = v[j]
-            new = old + (c if data is None else c * data[k])
+            new = old + c * stored(data, k)
             v[j] = new
             if track:
                 nsq += new * new - old * old
@@ -68,25 +68,13 @@ def axpy_norm(X, v, c, a, nsq, track=True):
 def _axpy_norm_ov(X, v, c, a, nsq, track=True):
     # |v|^2 is kept only for the projection (track); without it the update is the
     # plain axpy (8% of a step); unsigned indices: no negative-index test
-    if is_indicator(X):  # every value 1: none read (c * 1.0 == c, the same bits)
-        def indicator_impl(X, v, c, a, nsq, track=True):
-            _, indices, indptr = X
-            for k in range(indptr[a], indptr[a + 1]):
-                j = np.uint64(indices[k])
-                old = v[j]
-                new = old + c
-                v[j] = new
-                if track:
-                    nsq += new * new - old * old
-            return nsq
-        return indicator_impl
     if isinstance(X, types.BaseTuple):
         def sparse_impl(X, v, c, a, nsq, track=True):
             data, indices, indptr = X
             for k in range(indptr[a], indptr[a + 1]):
                 j = np.uint64(indices[k])
                 old = v[j]
-                new = old + c * data[k]
+                new = old + c * stored(data, k)
                 v[j] = new
                 if track:
                     nsq += new * new - old * old
