@@ -78,6 +78,12 @@ class _Products:
     def rmv(self, u):
         return rmatvec(self.X, u) if self.products is None else self.products.rmatvec(u)
 
+    def sq_rmv(self, u):
+        """``(X o X)' u``, the diagonal of ``X' diag(u) X``."""
+        if self.products is None:
+            return _sq_rmatvec(self.X, u)
+        return self.products.rmatvec(u, squared=True)
+
 
 class _WeightSpace(_Products):
     """Weight-space methods of a loss given its score-space primitives.
@@ -229,9 +235,7 @@ class PairObjective(_WeightSpace):
         if sD <= 0.0:
             return np.ones(self.X.shape[1])
         m = self.rmv(D)
-        sq = (_sq_rmatvec(self.X, D) if self.products is None
-              else self.products.rmatvec(D, squared=True))
-        return 1.0 + C * np.maximum(sq - m * m / sD, 0.0)
+        return 1.0 + C * np.maximum(self.sq_rmv(D) - m * m / sD, 0.0)
 
 
 def _cg(hess_vec, g, rtol, max_cg, M=None):
@@ -414,9 +418,7 @@ class RowsObjective(_WeightSpace):
 
     def hess_diag_from(self, D, C):
         """``diag(I + C Z' diag(D) Z)``, exact: O(nnz)."""
-        sq = (_sq_rmatvec(self.X, D) if self.products is None
-              else self.products.rmatvec(D, squared=True))
-        return 1.0 + C * sq
+        return 1.0 + C * self.sq_rmv(D)
 
 
 class HuberPairObjective(_Products):
