@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._stats import nanmean
+
 __all__ = ["MULTILEVEL", "ABLATIONS", "VARIANTS", "make_learner", "run_variants",
            "variant_lines"]
 
@@ -135,7 +137,7 @@ def _comparison_table(rec, rows_spec, metrics):
                 continue
             d = paired_tests(vals, a, b)
             out_rows.append([title, f"{LABELS.get(a, a)} − {LABELS.get(b, b)}",
-                             f"{np.nanmean(vals[a]):.4f}", f"{np.nanmean(vals[b]):.4f}",
+                             f"{nanmean(vals[a]):.4f}", f"{nanmean(vals[b]):.4f}",
                              _cmp(d)])
     if not out_rows:
         return [], n_units

@@ -50,6 +50,7 @@ from .._registry import estimator_class
 from . import shen_lin_published as pub
 from ._report import (format_mean_std, markdown_table, new_figure, run_metadata,
                       save_figure, write_json, write_text)
+from ._stats import nanmean
 
 __all__ = ["SPECS", "DatasetSpec", "add_arguments", "run", "load_splits"]
 
@@ -600,7 +601,7 @@ def _differ_section(results):
             ratios.append((name, hc / sc, sel / hc))
     if ratios:
         txt = ", ".join(f"{n} {q:.1f}x" for n, q, _ in ratios)
-        share = np.nanmean([f for _, _, f in ratios])
+        share = nanmean([f for _, _, f in ratios])
         out.append(f"- **Hard-Close costs {min(q for _, q, _ in ratios):.1f}-"
                    f"{max(q for _, q, _ in ratios):.1f}x Soft-Close here ({txt}), not the "
                    "paper's ~60x (\"computationally infeasible\").** Likely reason: the "
@@ -679,7 +680,7 @@ def _mean_curve(curves, key):
     n = min(len(c["n_chosen"]) for c in curves)
     x = np.asarray(curves[0]["n_chosen"][:n], float)
     y = np.array([[np.nan if v is None else v for v in c[key][:n]] for c in curves], float)
-    return x, np.nanmean(y, axis=0)
+    return x, nanmean(y, axis=0)
 
 
 def _plots(results, large, out_dir, cfg, stem="shen-lin"):
