@@ -204,15 +204,11 @@ def _twice_mann_whitney_threads(pos, neg, n_threads):
     """
     from concurrent.futures import ThreadPoolExecutor
 
-    pieces = np.array_split(pos, n_threads) + np.array_split(neg, n_threads)
-    with ThreadPoolExecutor(n_threads) as pool:
-        by_size = sorted(range(len(pieces)), key=lambda k: -pieces[k].shape[0])
-        done = dict(zip(by_size, pool.map(np.sort, [pieces[k] for k in by_size])))
-        parts = [done[k] for k in range(len(pieces))]
-        pos_parts, neg_parts = parts[:n_threads], parts[n_threads:]
-        counts = pool.map(lambda ab: _twice_mann_whitney(*ab),
-                          [(a, b) for a in pos_parts for b in neg_parts])
-        return sum(counts)
+    with ThreadPoolExecutor(n_threads) as pool:  # (each thread: one piece of each class)
+        pos_parts = list(pool.map(np.sort, np.array_split(pos, n_threads)))
+        neg_parts = list(pool.map(np.sort, np.array_split(neg, n_threads)))
+        return sum(pool.map(lambda ab: _twice_mann_whitney(*ab),
+                            [(a, b) for a in pos_parts for b in neg_parts]))
 
 
 def roc_auc(y_true: ArrayLike, y_score: ArrayLike, sample_weight: ArrayLike | None = None,
