@@ -32,6 +32,11 @@ def test_radix_argsort_equals_numpy_stable_argsort(kind, n):
     order = np.empty(n, dtype=np.int64)
     argsort_scores(s, order, radix_scratch(n))
     np.testing.assert_array_equal(order, np.argsort(s, kind="stable"))
+    # the sorted scores handed to the sweep, on every path (numpy, radix, 64-bit fallback)
+    sorted_out = np.full(n, np.nan)
+    argsort_scores(s, order, radix_scratch(n), sorted_out=sorted_out)
+    np.testing.assert_array_equal(order, np.argsort(s, kind="stable"))
+    np.testing.assert_array_equal(sorted_out, s[order])
 
 
 @pytest.mark.kernel
@@ -117,6 +122,26 @@ def test_ranksvm_same_coefficients_for_one_and_two_jobs(loss):
     np.testing.assert_array_equal(one.coef_, two.coef_)
     ref = RankSVM(C=1e-4, loss=loss).fit(X, y)  # scipy's products: same optimum
     assert one.objective_ == pytest.approx(ref.objective_, rel=1e-6)
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("kind", ["normal", "ties", "close"])
+def test_sweep_on_the_sorts_scores_equals_the_gathering_sweep(kind):
+    # one group from RADIX_MIN rows on: the sort hands s[order] to the sweep, which then
+    # skips its own gather; loss, gradient, diagonal and active set are the same bits
+    from birank._kernels.radix_sort import RADIX_MIN
+
+    rng = np.random.default_rng(12)
+    n = RADIX_MIN + 77
+    y = rng.integers(0, 2, n).astype(float)
+    s = _scores(kind, n, rng)
+    handed = PairObjective(np.zeros((n, 1)), y)
+    gathered = PairObjective(np.zeros((n, 1)), y)
+    loss = handed.loss_at_scores(s)
+    gathered.order[:] = np.argsort(s, kind="stable")
+    assert loss == gathered.sweep_sorted(s)
+    for name in ("grad_s", "diag", "ptr_hi", "ptr_lo"):
+        np.testing.assert_array_equal(getattr(handed, name), getattr(gathered, name))
 
 
 @pytest.mark.kernel

@@ -115,125 +115,133 @@ def sort_segments(s, members, seg, order):
 
 @njit(cache=True)
 def _binary_loss_grad(s, order, a, b, bw, loss_kind, grad_s, diag, ptr_hi, ptr_lo, work,
-                      theta):
+                      theta, scores_sorted):
     # Two labels: the label classes reduce to suffix sums over the lower label
-    # (pass "hi") and prefix sums over the upper label (pass "lo") in score
-    # order (Chapelle & Keerthi 2010). One gather into sorted order, three
-    # sequential passes, one scatter (gradient and diagonal assigned, so no
-    # zeroing pass): each row is looked up by id twice.
-    # ``bw``: the row's weight, negated for the lower label (one gather
-    # instead of label and weight). Every row's gradient and diagonal is
-    # written once: upper rows in the forward pass, the others in the last.
-    # Loops run over views of the segment from 0 and indices computed at run
-    # time are read as unsigned: numba then adds no negative-index test (a
-    # third of this sweep's time).
+    # (upper rows) and prefix sums over the upper label (lower rows) in score
+    # order (Chapelle & Keerthi 2010). One gather into sorted order, then two
+    # passes, each carrying its running sums along with its pointer instead of
+    # storing them: the upper rows by descending score, the pointer "hi" moving
+    # down and adding each lower row it passes (the same additions, in the same
+    # order, as a suffix-sum array read at the pointer), and the lower rows by
+    # ascending score with the pointer "lo" adding upper rows. Every row's
+    # gradient and diagonal is written once (no zeroing pass).
+    # ``bw``: the row's weight, negated for the lower label (one gather instead
+    # of label and weight). Loops run over views of the segment from 0 and
+    # indices computed at run time are read as unsigned: numba then adds no
+    # negative-index test (a third of this sweep's time).
     m = b - a
-    s0w, s01, s02 = work[0, a:b + 1], work[1, a:b + 1], work[2, a:b + 1]  # suffix sums, lower rows
     mw = work[3, a:b]  # signed weight in sorted order (kept for the Hessian replay)
-    p1w, p11 = work[4, a:b + 1], work[6, a:b + 1]  # prefix sums over upper-label rows
+    ds = work[4, a:b]  # the diagonal in sorted order (kept for the Hessian replay)
     ss = work[5, a:b]  # scores in sorted order
     rows = order[a:b]
     hi = ptr_hi[a:b]
     lo = ptr_lo[a:b]
     sq = loss_kind == SQUARED_HINGE
-    for t in range(m):
-        j = np.uint64(rows[t])
-        ss[t] = s[j]
-        mw[t] = bw[j]
-    # backward: suffix sums of the lower rows, and pointer "lo" (first position
-    # whose score minus theta reaches s_t: the same as a forward walk, the
-    # positions passing the test form a suffix)
-    s0w[m] = 0.0
-    s01[m] = 0.0
-    s02[m] = 0.0
-    ptr = np.uint64(m)
+    if scores_sorted:  # the sort left s[order] in ss
+        for t in range(m):
+            mw[t] = bw[np.uint64(rows[t])]
+    else:
+        for t in range(m):
+            j = np.uint64(rows[t])
+            ss[t] = s[j]
+            mw[t] = bw[j]
     one = np.uint64(1)
+    # upper rows i against their active lower partners, the positions from "hi"
+    # (first position with a score above s_i - theta) on; W, S1, S2 are the
+    # lower rows' weight, weighted scores and weighted squares there
+    W = 0.0
+    S1 = 0.0
+    S2 = 0.0
+    ptr = np.uint64(m)
+    loss = 0.0
     for r in range(m):
         t = np.uint64(m - 1 - r)
-        sj = ss[t]
-        mt = max(-mw[t], 0.0)
-        s0w[t] = s0w[t + one] + mt
-        s01[t] = s01[t + one] + mt * sj
-        s02[t] = s02[t + one] + mt * sj * sj
-        while ptr > 0 and ss[ptr - one] - theta >= sj:
-            ptr -= one
-        lo[t] = a + np.int64(ptr)
-    # forward: pointer "hi" (first position with s > s_t - theta), the upper rows
-    # against their active lower partners (suffix from ptr_hi <= t + 1), prefix sums
-    loss = 0.0
-    p1w[0] = 0.0
-    p11[0] = 0.0
-    ptr = np.uint64(0)
-    um = np.uint64(m)
-    for t in range(m):
         si = ss[t]
         thr = si - theta
-        while ptr < um and not ss[ptr] > thr:
-            ptr += one
+        while ptr > 0 and ss[ptr - one] > thr:
+            ptr -= one
+            mt = max(-mw[ptr], 0.0)
+            sj = ss[ptr]
+            W += mt
+            S1 += mt * sj
+            S2 += mt * sj * sj
         hi[t] = a + np.int64(ptr)
-        wi = max(mw[t], 0.0)
-        p1w[t + 1] = p1w[t] + wi
-        p11[t + 1] = p11[t] + wi * si
-        if wi != 0.0:
-            W = s0w[ptr]
-            S1 = s01[ptr]
+        wi = mw[t]
+        if wi > 0.0:
             ai = theta - si
             i = np.uint64(rows[t])
             if sq:
                 grad_s[i] = -2.0 * wi * (W * ai + S1)
-                diag[i] = 2.0 * wi * W
-                loss += wi * (W * ai * ai + 2.0 * ai * S1 + s02[ptr])
+                di = 2.0 * wi * W
+                loss += wi * (W * ai * ai + 2.0 * ai * S1 + S2)
             else:
                 grad_s[i] = -wi * W
-                diag[i] = wi * W
+                di = wi * W
                 loss += wi * (W * ai + S1)
-    # lower rows against their active upper partners (prefix to ptr_lo), and the scatter
+            diag[i] = di
+            ds[t] = di
+    # lower rows j against their active upper partners, the positions before "lo"
+    # (first position whose score minus theta reaches s_j)
+    W = 0.0
+    S1 = 0.0
+    ptr = np.uint64(0)
+    um = np.uint64(m)
     for t in range(m):
+        sj = ss[t]
+        while ptr < um and not ss[ptr] - theta >= sj:
+            wk = max(mw[ptr], 0.0)
+            W += wk
+            S1 += wk * ss[ptr]
+            ptr += one
+        lo[t] = a + np.int64(ptr)
         wj = -mw[t]
         if wj < 0.0:
             continue  # upper row, written above
         j = np.uint64(rows[t])
+        dj = 0.0
         if wj > 0.0:
-            p = np.uint64(lo[t] - a)
-            W = p1w[p]
             if sq:
-                grad_s[j] = 2.0 * wj * (W * (theta + ss[t]) - p11[p])
-                diag[j] = 2.0 * wj * W
+                grad_s[j] = 2.0 * wj * (W * (theta + sj) - S1)
+                dj = 2.0 * wj * W
             else:
                 grad_s[j] = wj * W
-                diag[j] = wj * W
+                dj = wj * W
         else:
             grad_s[j] = 0.0
-            diag[j] = 0.0
+        diag[j] = dj
+        ds[t] = dj
     return loss
 
 
 @njit(cache=True)
 def _binary_hess_vec(u, order, a, b, ptr_hi, ptr_lo, out, work):
-    # replay with u: the signed weights in sorted order were stored by the loss sweep
-    # (segment views from 0 and unsigned computed indices, as there)
+    # replay with u: the signed weights and the diagonal in sorted order were
+    # stored by the loss sweep, so each row's entry of ``out`` is written once,
+    # with no read of ``out`` or ``diag`` by row id (segment views from 0 and
+    # unsigned computed indices, as there)
     m = b - a
     cu = work[0, a:b + 1]
     cl = work[1, a:b + 1]
     uo = work[2, a:b]
     mw = work[3, a:b]
+    ds = work[4, a:b]
     rows = order[a:b]
     hi = ptr_hi[a:b]
     lo = ptr_lo[a:b]
+    cl[0] = 0.0  # prefix sums over the upper rows, with the gather
     for t in range(m):
-        uo[t] = u[np.uint64(rows[t])]
-    cu[m] = 0.0
+        x = u[np.uint64(rows[t])]
+        uo[t] = x
+        cl[t + 1] = cl[t] + max(mw[t], 0.0) * x
+    cu[m] = 0.0  # suffix sums over the lower rows
     one = np.uint64(1)
     for r in range(m):
         t = np.uint64(m - 1 - r)
         cu[t] = cu[t + one] + max(-mw[t], 0.0) * uo[t]
-    cl[0] = 0.0
-    for t in range(m):
-        cl[t + 1] = cl[t] + max(mw[t], 0.0) * uo[t]
     for t in range(m):
         mt = mw[t]
-        out[np.uint64(rows[t])] -= 2.0 * (max(mt, 0.0) * cu[np.uint64(hi[t] - a)]
-                                          + max(-mt, 0.0) * cl[np.uint64(lo[t] - a)])
+        out[np.uint64(rows[t])] = ds[t] * uo[t] - 2.0 * (
+            max(mt, 0.0) * cu[np.uint64(hi[t] - a)] + max(-mt, 0.0) * cl[np.uint64(lo[t] - a)])
 
 
 #: many-label segments: label ranks are split into digits of at most MAX_DIGIT_BITS
@@ -611,7 +619,8 @@ def sweep_loss_grad(s, order, seg, lab, nlab, sw, bw, loss_kind,
     ptr_hi, ptr_lo : int[n]  out, pointer positions for the Hessian replay
         (two-label segments).
     work : float64[WORK_ROWS, n + 1]  work arrays (two-label segments keep their
-        signed weights in sorted order in row 3 for :func:`sweep_hess_vec`).
+        signed weights and their ``diag`` in sorted order in rows 3 and 4 for
+        :func:`sweep_hess_vec`).
     levels : int[n_levels, LV_CHANNELS, n]  out, the level cache of the
         many-label segments for :func:`sweep_hess_vec` (``n_levels`` =
         ``_digit_bits(max(nlab))[0]`` when some segment has more than two
@@ -629,7 +638,7 @@ def sweep_loss_grad(s, order, seg, lab, nlab, sw, bw, loss_kind,
     loss : float
     """
     loss = sweep_loss_grad_binary(s, order, seg, nlab, bw, loss_kind, grad_s, diag, ptr_hi,
-                                  ptr_lo, work, theta)
+                                  ptr_lo, work, theta, False)
     for g in range(seg.shape[0] - 1):
         k = nlab[g]
         if k > 2:
@@ -640,10 +649,14 @@ def sweep_loss_grad(s, order, seg, lab, nlab, sw, bw, loss_kind,
 
 @njit(cache=True)
 def sweep_loss_grad_binary(s, order, seg, nlab, bw, loss_kind, grad_s, diag, ptr_hi, ptr_lo,
-                           work, theta=1.0):
+                           work, theta=1.0, scores_sorted=False):
     """:func:`sweep_loss_grad` over the segments of at most two labels (the others are
     skipped). Compiled on its own, so that two-label problems never compile the
-    many-label sweeps (a third of the first fit's compile time)."""
+    many-label sweeps (a third of the first fit's compile time).
+
+    ``scores_sorted``: ``work[5, :n]`` already holds ``s[order]`` (one segment,
+    from :func:`~.radix_sort.argsort_scores`' ``sorted_out``); the sweep then
+    gathers only the weights."""
     # every row's gradient and diagonal is assigned by its segment's sweep
     loss = 0.0
     nseg = seg.shape[0] - 1
@@ -659,7 +672,7 @@ def sweep_loss_grad_binary(s, order, seg, nlab, bw, loss_kind, grad_s, diag, ptr
                 diag[order[t]] = 0.0
         elif k == 2:
             loss += _binary_loss_grad(s, order, a, b, bw, loss_kind,
-                                      grad_s, diag, ptr_hi, ptr_lo, work, theta)
+                                      grad_s, diag, ptr_hi, ptr_lo, work, theta, scores_sorted)
     return loss
 
 
@@ -692,12 +705,15 @@ def sweep_hess_vec(u, order, seg, lab, nlab, sw, diag, ptr_hi, ptr_lo, out, work
 def sweep_hess_vec_binary(u, order, seg, nlab, diag, ptr_hi, ptr_lo, out, work):
     """:func:`sweep_hess_vec` with the many-label segments left out (their ``out`` is
     ``diag u`` on return), after :func:`sweep_loss_grad_binary`."""
-    n = u.shape[0]
-    for p in range(n):
-        out[p] = diag[p] * u[p]
     for g in range(seg.shape[0] - 1):
+        a = seg[g]
+        b = seg[g + 1]
         if nlab[g] == 2:
-            _binary_hess_vec(u, order, seg[g], seg[g + 1], ptr_hi, ptr_lo, out, work)
+            _binary_hess_vec(u, order, a, b, ptr_hi, ptr_lo, out, work)
+        else:
+            for t in range(a, b):
+                p = order[t]
+                out[p] = diag[p] * u[p]
 
 
 #: rows of the ``work`` array of :func:`sweep_loss_grad` / :func:`sweep_hess_vec`

@@ -193,6 +193,13 @@ class PairObjective(_WeightSpace):
     # -- score-space primitives ----------------------------------------------
     def loss_at_scores(self, s):
         """Sort, sweep; returns the pair loss and keeps grad_s / active set."""
+        if self.single and not len(self.levels):
+            # the sort writes s[order] where the two-label sweep keeps it
+            n = s.shape[0]
+            argsort_scores(s, self.order, self.sort_scratch, sorted_out=self.work[5, :n])
+            return sweep_loss_grad_binary(s, self.order, self.seg, self.nlab, self.bw,
+                                          self.loss_kind, self.grad_s, self.diag, self.ptr_hi,
+                                          self.ptr_lo, self.work, self.theta, True)
         if self.single:
             argsort_scores(s, self.order, self.sort_scratch)
         elif s.shape[0] < RADIX_MIN:  # by group, then score: numpy alone (nothing to compile)
@@ -208,11 +215,21 @@ class PairObjective(_WeightSpace):
         if not len(self.levels):  # at most two labels a group: the two-label kernel alone
             return sweep_loss_grad_binary(s, self.order, self.seg, self.nlab, self.bw, kind,
                                           self.grad_s, self.diag, self.ptr_hi, self.ptr_lo,
-                                          self.work, self.theta)
+                                          self.work, self.theta, False)
         return sweep_loss_grad(s, self.order, self.seg, self.lab, self.nlab,
                                self.sw, self.bw, kind, self.grad_s, self.diag,
                                self.ptr_hi, self.ptr_lo, self.work, self.levels, self.theta,
                                self.unit_weights)
+
+    def hinge_sweep_sorted(self, s):
+        """The hinge pair loss at ``s`` (``self.order`` sorting it), leaving the last
+        sweep's state (score gradient, diagonal, the Hessian replay's sorted copy of
+        the diagonal) as it was: same sort, same active pairs, only the coefficients
+        differ."""
+        kept = self.grad_s.copy(), self.diag.copy(), self.work[4].copy()
+        loss = self.sweep_sorted(s, loss_kind=HINGE)
+        self.grad_s[:], self.diag[:], self.work[4] = kept
+        return loss
 
     def hess_scores(self, u):
         """Generalized Hessian of the pair loss w.r.t. the scores times u (last active set)."""
@@ -399,6 +416,10 @@ class RowsObjective(_WeightSpace):
         self.diag = np.where(r > 0.0, 2.0 * self.cost, 0.0)
         return dot(self.cost, r * r)
 
+    def hinge_sweep_sorted(self, s):
+        """The hinge loss at ``s``; the last squared-hinge state is not touched."""
+        return self.sweep_sorted(s, loss_kind=HINGE)
+
     def hess_scores(self, u):
         return self.diag * u
 
@@ -493,13 +514,8 @@ class HuberPairObjective(_Products):
         if not current:
             self.loss_at_scores(s)  # squared-hinge sweeps at both margins
         w_alpha = -(C / (2.0 * delta)) * self.rmv(self.o1.grad_s - self.o2.grad_s)
-        # the hinge sweeps overwrite the score gradients and diagonals (same sort, same
-        # active pairs): keep the squared-hinge ones and put them back
-        kept = [(o, o.grad_s.copy(), o.diag.copy()) for o in (self.o1, self.o2)]
-        h1 = self.o1.sweep_sorted(s, loss_kind=HINGE)
-        h2 = self.o2.sweep_sorted(s, loss_kind=HINGE)
-        for o, g, dg in kept:
-            o.grad_s, o.diag = g, dg
+        h1 = self.o1.hinge_sweep_sorted(s)
+        h2 = self.o2.hinge_sweep_sorted(s)
         dual = (C / delta) * (h1 - h2) - 0.5 * float(w_alpha @ w_alpha)
         primal = 0.5 * float(w @ w) + C * h1
         return primal, dual
