@@ -24,8 +24,10 @@ Usage::
 ``curves`` (with --liblinear) prints WeightedSVM's objective against CPU time,
 birank over a ladder of ``tol`` and LIBLINEAR over a ladder of ``-e``, for
 the squared hinge (``-s 2``) and the hinge (``-s 3``, both with a pass cap
-of 1000 for birank and the tool's own 300), on a9a and w8a: equal-objective
-comparisons read off the two curves rather than one point each.
+of 1000 for birank and the tool's own 300), on a9a and w8a, then for each
+LIBLINEAR point the cheapest birank point at an equal or lower objective and
+the CPU ratio: equal-objective comparisons read off the two curves rather than
+one point each.
 
 SVMperf's ``-c C_perf`` is RankSVM's hinge ``C = 100 C_perf / n_pairs`` (its
 ROC-area loss is in percent of the pairs); both weight vectors are scored by
@@ -165,14 +167,17 @@ def curves(args, X, y, a9a, tmp, model):
     from birank import WeightedSVM
     from birank.metrics import roc_auc
 
-    ladders = {"squared_hinge": ("2", [0.3, 0.1, 0.03, 0.01, 0.001], [0.1, 0.01, 1e-3, 1e-4]),
-               "hinge": ("3", [1.0, 0.3, 0.1, 0.03, 0.01], [1.0, 0.3, 0.1, 0.03, 0.01])}
+    ladders = {"squared_hinge": ("2", [1.0, 0.3, 0.1, 0.03, 0.01, 0.001, 1e-4],
+                                 [1.0, 0.1, 0.01, 1e-3, 1e-4]),
+               "hinge": ("3", [1.0, 0.5, 0.3, 0.2, 0.1, 0.03, 0.01],
+                         [1.0, 0.3, 0.1, 0.03, 0.01])}
     Xw8, yw8, w8_path = w8a_split(args.data, tmp)
     for name, Xw, yw, path in (("a9a", X, y, a9a), ("w8a", Xw8, yw8, w8_path)):
         yw01 = (yw > 0).astype(np.float64)
         cw = WeightedSVM(C=1.0, random_state=0).fit(Xw, yw01).class_C_
         for loss, (s, b_tols, t_eps) in ladders.items():
             print(f"curve {name} {loss}: (CPU s, objective), medians of {args.repeat}", flush=True)
+            ours = []
             for tol in b_tols:
                 def fit():
                     with warnings.catch_warnings():
@@ -182,10 +187,13 @@ def curves(args, X, y, a9a, tmp, model):
                 fit()
                 runs = [run_birank(fit) for _ in range(args.repeat)]
                 m = runs[-1][2]
-                print(f"    birank tol={tol:<6g} {np.median([r[1] for r in runs]):7.3f} s  "
-                      f"{point_objective(Xw, yw01, m.coef_, cw, loss):.8g}  "
+                t_b = float(np.median([r[1] for r in runs]))
+                obj = point_objective(Xw, yw01, m.coef_, cw, loss)
+                ours.append((tol, t_b, obj))
+                print(f"    birank tol={tol:<6g} {t_b:7.3f} s  {obj:.8g}  "
                       f"({m.n_iter_} {'Newton its' if loss == 'squared_hinge' else 'passes'})",
                       flush=True)
+            theirs = []
             for eps in t_eps:
                 cmd = [str(args.liblinear), "-s", s, "-c", "1", "-e", repr(eps), "-w1",
                        repr(float(cw[1])), "-w-1", repr(float(cw[0])), str(path), str(model)]
@@ -193,8 +201,22 @@ def curves(args, X, y, a9a, tmp, model):
                 w_t = liblinear_w(model, Xw.shape[1])
                 if roc_auc(yw01, Xw @ w_t) < 0.5:
                     w_t = -w_t
-                print(f"    -s {s} -e {eps:<6g}   {tc:7.3f} s  "
-                      f"{point_objective(Xw, yw01, w_t, cw, loss):.8g}  (whole run)", flush=True)
+                obj = point_objective(Xw, yw01, w_t, cw, loss)
+                theirs.append((eps, tc, obj))
+                print(f"    -s {s} -e {eps:<6g}   {tc:7.3f} s  {obj:.8g}  (whole run)",
+                      flush=True)
+            # at equal objective: for each tool point, birank's cheapest ladder point that
+            # reaches the same objective or a lower one (read off the two curves)
+            for eps, tc, obj_t in theirs:
+                reached = [(t_b, tol, obj) for tol, t_b, obj in ours if obj <= obj_t]
+                if not reached:
+                    print(f"    equal objective, -e {eps:<6g}: no birank point reaches "
+                          f"{obj_t:.8g} (best {min(o for _, _, o in ours):.8g})", flush=True)
+                    continue
+                t_b, tol, obj = min(reached)
+                print(f"    equal objective, -e {eps:<6g}: birank tol={tol:g} {t_b:.3f} s "
+                      f"({obj:.8g}) vs {tc:.3f} s ({obj_t:.8g}): CPU ratio {t_b / tc:.2f}",
+                      flush=True)
 
 
 def main(argv=None):

@@ -311,12 +311,16 @@ def _fen_below3(acc, d):
 
 
 #: up to this many labels the Hessian product runs one Fenwick tree over all label
-#: ranks (32 MB at 2^22) on the loss sweep's level-0 pointers instead of replaying
+#: ranks (2 MB at 2^18) on the loss sweep's level-0 pointers instead of replaying
 #: the levels; beyond, the tree falls out of cache and the levels are faster.
-#: Scratch timings here (2-core Xeon, large L3), flat vs levels per product:
-#: 3e5 labels 26 vs 38 ms, 1e6 117 vs 132 ms, 2e6 272 vs 347 ms, 4e6 702 vs 742 ms,
-#: 1e7 2.9 vs 2.0 s
-FLAT_HESS_MAX_LABELS = 2**22
+#: Where that happens depends on the cache. Scratch timings, flat vs levels per
+#: product: a 2-core Xeon with a large L3, 3e5 labels 26 vs 38 ms, 1e6 117 vs
+#: 132 ms, 2e6 272 vs 347 ms, 1e7 2.9 vs 2.0 s; the 2-core EPYC VM of the
+#: benchmarks (1 MB L2), in bare-product units at 20 non-zeros a row, 2.5e5
+#: labels 2.2 vs 3.0, 5e5 6.0 vs 4.6, 1e6 8.8 vs 4.6. The cut is the smaller
+#: crossover: past it the flat tree's loss grows without bound, the levels' stays
+#: under 1.5x.
+FLAT_HESS_MAX_LABELS = 2**18
 
 #: channels of the level cache the loss sweep leaves for the Hessian product
 #: (``levels[level, channel, position]``): row id, label rank, position of the row
@@ -705,15 +709,18 @@ def sweep_hess_vec(u, order, seg, lab, nlab, sw, diag, ptr_hi, ptr_lo, out, work
 def sweep_hess_vec_binary(u, order, seg, nlab, diag, ptr_hi, ptr_lo, out, work):
     """:func:`sweep_hess_vec` with the many-label segments left out (their ``out`` is
     ``diag u`` on return), after :func:`sweep_loss_grad_binary`."""
-    for g in range(seg.shape[0] - 1):
-        a = seg[g]
-        b = seg[g + 1]
+    nseg = seg.shape[0] - 1
+    others = False
+    for g in range(nseg):
+        if nlab[g] != 2:
+            others = True
+            break
+    if others:  # in row order, sequential; the two-label segments are assigned below
+        for p in range(u.shape[0]):
+            out[p] = diag[p] * u[p]
+    for g in range(nseg):
         if nlab[g] == 2:
-            _binary_hess_vec(u, order, a, b, ptr_hi, ptr_lo, out, work)
-        else:
-            for t in range(a, b):
-                p = order[t]
-                out[p] = diag[p] * u[p]
+            _binary_hess_vec(u, order, seg[g], seg[g + 1], ptr_hi, ptr_lo, out, work)
 
 
 #: rows of the ``work`` array of :func:`sweep_loss_grad` / :func:`sweep_hess_vec`
