@@ -254,3 +254,36 @@ def test_unit_weight_sweeps_equal_the_weighted_ones_bit_for_bit(n):
     assert got[True][0] == got[False][0]
     for a, b in zip(got[True][1:], got[False][1:]):
         np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("tied_scores", [False, True])
+@pytest.mark.parametrize("shift, mark_shift", [(0, 0), (2, 1), (3, 2), (14, 8)])
+def test_chunked_sweeps_match_bruteforce_and_each_other_for_any_n_jobs(
+        monkeypatch, weighted, tied_scores, shift, mark_shift):
+    # n_jobs given, one group of two labels: the sort and the sweeps run over fixed chunks
+    # (small ones here, so a pointer starts in another chunk, at a mark or between marks)
+    from birank.solvers import chunked_sweep
+
+    monkeypatch.setattr(chunked_sweep, "CHUNK_SHIFT", shift)
+    monkeypatch.setattr(chunked_sweep, "MARK_SHIFT", mark_shift)
+    seed = 4 * weighted + 2 * tied_scores + shift
+    X, y, _, sw, w = _problem(seed, "binary", False, weighted, tied_scores, n=45)
+    v = np.random.default_rng(seed + 1).normal(size=X.shape[1])
+    for kind, name in [(SQUARED_HINGE, "squared_hinge"), (HINGE, "hinge")]:
+        got = []
+        for n_jobs in (1, 2):
+            obj = PairObjective(X, y, None, sw, C=0.37, loss_kind=kind, n_jobs=n_jobs)
+            assert obj.chunked is not None
+            f, g, _ = obj.fun_grad(w)
+            got.append((f, g, obj.hess_vec(v)))
+        (f, g, hv), (f2, g2, hv2) = got
+        assert f == f2
+        np.testing.assert_array_equal(g, g2)
+        np.testing.assert_array_equal(hv, hv2)
+        f_ref = pair_objective(w, X, y, 0.37, None, sw, name)
+        assert abs(f - f_ref) <= 1e-10 * max(1.0, abs(f_ref))
+        assert _rel(g, pair_grad(w, X, y, 0.37, None, sw, name)) <= 1e-10
+        if kind == SQUARED_HINGE:
+            assert _rel(hv, pair_hess_vec(w, v, X, y, 0.37, None, sw)) <= 1e-10

@@ -16,7 +16,7 @@ input order (stable), so the order is a function of ``s`` alone.
 import numpy as np
 from numba import njit
 
-__all__ = ["argsort_scores", "sort_by_segment", "RADIX_MIN"]
+__all__ = ["argsort_scores", "sort_by_segment", "fix_ties", "RADIX_MIN"]
 
 #: below this many keys numpy's stable argsort is used: the radix kernel saves
 #: about 1 ms a sort at 2^16 keys, less than its first compilation costs a small fit
@@ -90,13 +90,12 @@ def _lsd(keys, keys2, order, tmp, n_passes):
             order[i] = src_i[i]
 
 
-@njit(cache=True)
-def _insertion_fix(s, order, ss, limit):
-    """Stable insertion sort of ``order`` by ``s`` (nearly sorted); False after
-    ``limit`` element moves (then ``order`` is to be sorted again)."""
+@njit(cache=True, nogil=True, inline="always")
+def fix_ties(order, ss, limit):
+    """Stable insertion sort of ``order`` by ``ss = s[order]`` (nearly sorted: the
+    rows whose float32 keys tie); False after ``limit`` element moves (then
+    ``order`` is to be sorted again)."""
     n = order.shape[0]
-    for i in range(n):
-        ss[i] = s[np.uint64(order[i])]
     moves = 0
     for i in range(1, n):
         x = ss[i]
@@ -167,8 +166,10 @@ def _radix_argsort(s, order, keys, keys2, tmp, ss):
         src, dst = dst, src
     row = np.uint64(0xFFFFFFFF)
     for i in range(n):
-        order[i] = src[i] & row
-    return _insertion_fix(s, order, ss, 4 * n)
+        r = src[i] & row
+        order[i] = r
+        ss[i] = s[r]
+    return fix_ties(order, ss, 4 * n)
 
 
 @njit(cache=True)

@@ -33,6 +33,7 @@ from .._kernels.pair_sweep import (FLAT_HESS_MAX_LABELS, WORK_ROWS, binary_signe
                                    sweep_hess_vec_binary, sweep_loss_grad, sweep_loss_grad_binary)
 from .._kernels.radix_sort import RADIX_MIN, argsort_scores, radix_scratch, sort_by_segment
 from .._parallel import BlockedProducts
+from . import chunked_sweep as _chunked
 from ._result import SolverResult
 
 __all__ = ["PairObjective", "RowsObjective", "HuberPairObjective", "newton_cg",
@@ -189,10 +190,22 @@ class PairObjective(_WeightSpace):
         self.n_pairs, self.pair_weight = count_pairs(members, self.seg, lab, nlab, self.sw)
         del members
         self.n_pairs = int(self.n_pairs)
+        # n_jobs given, one group of at most two labels: the sort and the sweeps on
+        # threads too, over chunks fixed by n (the same bits for every n_jobs)
+        self.chunked = None
+        if n_jobs is not None and self.single and not len(self.levels):
+            self.chunked = _chunked.ChunkedSweep(n, n_jobs, _chunked.CHUNK_SHIFT,
+                                                 _chunked.MARK_SHIFT)
 
     # -- score-space primitives ----------------------------------------------
     def loss_at_scores(self, s):
         """Sort, sweep; returns the pair loss and keeps grad_s / active set."""
+        if self.chunked is not None:
+            n = s.shape[0]
+            self.chunked.argsort(s, self.order, self.sort_scratch, self.work[5, :n])
+            return self.chunked.loss_grad(s, self.order, self.bw, self.loss_kind, self.theta,
+                                          self.grad_s, self.diag, self.ptr_hi, self.ptr_lo,
+                                          self.work, True)
         if self.single and not len(self.levels):
             # the sort writes s[order] where the two-label sweep keeps it
             n = s.shape[0]
@@ -212,6 +225,9 @@ class PairObjective(_WeightSpace):
     def sweep_sorted(self, s, loss_kind=None):
         """The sweep alone, with ``self.order`` already sorting ``s``."""
         kind = self.loss_kind if loss_kind is None else loss_kind
+        if self.chunked is not None:
+            return self.chunked.loss_grad(s, self.order, self.bw, kind, self.theta, self.grad_s,
+                                          self.diag, self.ptr_hi, self.ptr_lo, self.work, False)
         if not len(self.levels):  # at most two labels a group: the two-label kernel alone
             return sweep_loss_grad_binary(s, self.order, self.seg, self.nlab, self.bw, kind,
                                           self.grad_s, self.diag, self.ptr_hi, self.ptr_lo,
@@ -233,6 +249,9 @@ class PairObjective(_WeightSpace):
 
     def hess_scores(self, u):
         """Generalized Hessian of the pair loss w.r.t. the scores times u (last active set)."""
+        if self.chunked is not None:
+            return self.chunked.hess_vec(u, self.order, self.ptr_hi, self.ptr_lo, self.hv_s,
+                                         self.work)
         if not len(self.levels):
             sweep_hess_vec_binary(u, self.order, self.seg, self.nlab, self.diag, self.ptr_hi,
                                   self.ptr_lo, self.hv_s, self.work)

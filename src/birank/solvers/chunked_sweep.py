@@ -1,0 +1,160 @@
+"""RankSVM's sort and two-label sweeps on threads, over chunks fixed by n.
+
+:class:`ChunkedSweep` runs the kernels of :mod:`birank._kernels.chunked_sweep`
+for one group with two labels (the common binary problem): the radix argsort
+of the scores, the loss / gradient sweep and the Hessian product. Each phase
+hands every thread a few runs of consecutive chunks; between phases the chunk
+offsets are summed in chunk order here. The chunks depend on n alone, so the
+results are the same bits for every ``n_jobs`` (scikit-learn's meaning,
+:func:`birank._parallel.effective_n_jobs`).
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from .._kernels.chunked_sweep import (MARK_SHIFT, TOTALS, chunk_count, chunk_hess_out,
+                                      chunk_hess_prefix, chunk_loss_grad, chunk_totals,
+                                      radix_count, radix_keys, radix_rows, radix_scatter)
+from .._kernels.radix_sort import _RADIX, RADIX_MIN, _radix_argsort64, fix_ties
+from .._parallel import TASKS_PER_THREAD, effective_n_jobs
+
+__all__ = ["ChunkedSweep", "CHUNK_SHIFT"]
+
+#: chunks of 2^14 positions (128 KB of float64): about 60 at 10^6 rows, enough to
+#: share between threads, few enough that the per-chunk start-up (two binary
+#: searches and one partial chunk per pass) stays far below 1% of a pass
+CHUNK_SHIFT = 14
+
+
+class ChunkedSweep:
+    """Sort and two-label sweeps of n rows over chunks of ``2^shift`` positions.
+
+    Parameters
+    ----------
+    n : int
+        Rows (positions).
+    n_jobs : int or None
+        Threads (scikit-learn's meaning); the results do not depend on it.
+    shift, mark_shift : int
+        log2 of the chunk length, and of the distance between the first pass's
+        marks (at most ``shift``; tests use small ones on small data).
+    """
+
+    def __init__(self, n, n_jobs=None, shift=CHUNK_SHIFT, mark_shift=MARK_SHIFT):
+        self.n = int(n)
+        self.shift = int(shift)
+        self.mark_shift = min(int(mark_shift), self.shift)
+        self.n_chunks = chunk_count(self.n, self.shift)
+        threads = effective_n_jobs(n_jobs)
+        self._pool = ThreadPoolExecutor(threads) if threads > 1 else None
+        k = min(self.n_chunks, TASKS_PER_THREAD * threads)
+        cuts = [(self.n_chunks * t) // k for t in range(k + 1)]
+        self.runs = [(cuts[t], cuts[t + 1]) for t in range(k)]  # consecutive chunks a task
+        self.tot = np.zeros((self.n_chunks, TOTALS))
+        self.off = np.zeros((self.n_chunks, TOTALS))
+        self.loss_c = np.zeros(self.n_chunks)
+        self.marks = np.zeros(((self.n >> self.mark_shift) + 1, TOTALS))
+        self.counts = np.zeros((self.n_chunks, _RADIX), dtype=np.int64)
+
+    def _each(self, fn, *args):
+        """``fn(*args, c_from, c_to, *rest)`` for every run of chunks, on the threads."""
+        head, tail = args[:-1], args[-1]
+        if self._pool is None:
+            for a, b in self.runs:
+                fn(*head, a, b, *tail)
+            return
+        for f in [self._pool.submit(fn, *head, a, b, *tail) for a, b in self.runs]:
+            f.result()
+
+    # -- sort --------------------------------------------------------------------
+    def argsort(self, s, order, scratch, ss):
+        """``order`` = stable ascending argsort of ``s``, ``ss = s[order]``
+        (:func:`birank._kernels.radix_sort.argsort_scores`' result)."""
+        n = self.n
+        if n < RADIX_MIN or n >= 1 << 32:
+            order[:] = np.argsort(s, kind="stable") if n < RADIX_MIN else \
+                _sorted64(s, order, scratch)
+            np.take(s, order, out=ss)
+            return order
+        keys, keys2 = scratch[0], scratch[1]
+        counts = self.counts
+        self._each(radix_keys, s, keys, self.shift, (counts,))
+        src, dst = keys, keys2
+        for d in range(4):
+            if d > 0:
+                self._each(radix_count, src, 32 + 8 * d, self.shift, (counts,))
+            total = counts.sum(axis=0)
+            if np.any(total == n):  # a digit shared by every key moves nothing
+                continue
+            # where each chunk's keys of each digit start: digits in order, chunks in
+            # order inside a digit (stable)
+            flat = counts.T.ravel()
+            start = np.ascontiguousarray(np.concatenate(([0], np.cumsum(flat)[:-1]))
+                                         .reshape(_RADIX, self.n_chunks).T)
+            self._each(radix_scatter, src, dst, 32 + 8 * d, self.shift, (start,))
+            src, dst = dst, src
+        self._each(radix_rows, src, s, order, ss, self.shift, ())
+        if not fix_ties(order, ss, 4 * n):  # scores closer than float32 resolves
+            _sorted64(s, order, scratch)
+            np.take(s, order, out=ss)
+        return order
+
+    # -- sweeps -----------------------------------------------------------------
+    def loss_grad(self, s, order, bw, loss_kind, theta, grad_s, diag, ptr_hi, ptr_lo, work,
+                  scores_sorted):
+        """:func:`birank._kernels.pair_sweep.sweep_loss_grad_binary` for one group of
+        two labels, the same work-array rows (3: signed weights, 4: diag, 5: scores
+        in sorted order) for :meth:`hess_vec`; returns the loss."""
+        n = self.n
+        ss, mw, ds = work[5, :n], work[3, :n], work[4, :n]
+        tot, off = self.tot, self.off
+        self._each(chunk_totals, s, order, bw, ss, mw, not scores_sorted, self.shift,
+                   (tot, self.marks, self.mark_shift))
+        # lower-label sums of the chunks after each one, upper-label of those before
+        off[:, :3] = _exclusive_suffix(tot[:, :3])
+        off[:, 3:] = _exclusive_prefix(tot[:, 3:])
+        self._each(chunk_loss_grad, ss, mw, order, self.shift,
+                   (off, self.marks, self.mark_shift, float(theta), int(loss_kind), grad_s, diag, ds, ptr_hi,
+                    ptr_lo, self.loss_c))
+        return float(np.sum(self.loss_c))
+
+    def hess_vec(self, u, order, ptr_hi, ptr_lo, out, work):
+        """:func:`birank._kernels.pair_sweep.sweep_hess_vec_binary` after :meth:`loss_grad`."""
+        n = self.n
+        cu, cl, uo = work[0], work[1], work[2, :n]
+        mw, ds = work[3, :n], work[4, :n]
+        tot, off = self.tot[:, :2], self.off[:, :2]
+        self._each(chunk_hess_prefix, u, order, mw, self.shift, (uo, cu, cl, tot))
+        off[:, 0] = _exclusive_suffix(tot[:, :1])[:, 0]
+        off[:, 1] = _exclusive_prefix(tot[:, 1:2])[:, 0]
+        self._each(chunk_hess_out, order, mw, ds, uo, cu, cl, ptr_hi, ptr_lo, self.shift,
+                   (off, out))
+        return out
+
+    def close(self):
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
+
+    def __del__(self):
+        self.close()
+
+
+def _exclusive_prefix(t):
+    """Row k: the sum of rows 0 .. k-1 (added in row order)."""
+    out = np.zeros_like(t)
+    np.cumsum(t[:-1], axis=0, out=out[1:])
+    return out
+
+
+def _exclusive_suffix(t):
+    """Row k: the sum of rows k+1 .. (added from the last row back)."""
+    return _exclusive_prefix(t[::-1])[::-1]
+
+
+def _sorted64(s, order, scratch):
+    _radix_argsort64(s, order, *scratch[:3])
+    return order
