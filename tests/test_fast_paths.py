@@ -124,8 +124,8 @@ def test_ranksvm_same_coefficients_for_one_and_two_jobs(loss):
     assert one.objective_ == pytest.approx(ref.objective_, rel=1e-6)
 
 
-@pytest.mark.kernel
-@pytest.mark.parametrize("kind", ["normal", "ties", "close"])
+@pytest.mark.parametrize("kind", ["normal", pytest.param("ties", marks=pytest.mark.kernel),
+                                  "close"])
 def test_sweep_on_the_sorts_scores_equals_the_gathering_sweep(kind):
     # one group from RADIX_MIN rows on: the sort hands s[order] to the sweep, which then
     # skips its own gather; loss, gradient, diagonal and active set are the same bits
