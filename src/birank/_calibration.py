@@ -76,6 +76,11 @@ def _slope(s, t, w, max_iter=100, tol=1e-12):
     f, g, _, h, _, _ = platt_sums(u, t, w, a, 0.0)
     for _ in range(max_iter):
         new = max(a - g / (h + 1e-12), 0.5 * a)  # stay >= 0 (the optimum is > 0 here)
+        if abs(new - a) <= tol * max(1.0, a):
+            # converged: a step this small is taken without evaluating where it lands
+            # (the loop below would not halve it), one pass over the scores less
+            a = new
+            break
         nf, ng, _, nh, _, _ = platt_sums(u, t, w, new, 0.0)
         while nf > f and abs(new - a) > tol * max(1.0, a):
             new = 0.5 * (a + new)
