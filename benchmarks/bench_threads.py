@@ -10,9 +10,13 @@ bits. The target: >= 1.6 on 2 cores for the products and RankSVM's fit. The
 load average is printed: on a shared machine the second core is often busy
 with other work, which caps the speed-up whatever the code does.
 
-Not parallel (one thread whatever n_jobs): RankSVM's sort and pair sweep
-(about half of its fit), WeightedSVM's dual coordinate descent (the hinge),
-the weighted ``roc_auc``.
+Parallel in RankSVM's fit: the products, and (one group, two labels) the radix
+sort and the pair sweeps over fixed chunks (:mod:`birank.solvers.chunked_sweep`);
+their random scatters into row order share cache lines between the threads,
+which caps those at about 1.3-1.6x here. Not parallel (one thread whatever
+n_jobs): the input checks and the probability calibration of the estimators'
+fits, RankSVM with groups or graded labels beyond the products, WeightedSVM's
+dual coordinate descent (the hinge), the weighted ``roc_auc``.
 
 Usage::
 

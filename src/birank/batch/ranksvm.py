@@ -68,9 +68,12 @@ class RankSVM(RankerMixin, BaseEstimator):
     verbose : bool, default=False
         Print one progress line per iteration.
     n_jobs : int, default=None
-        Threads for the products with a sparse X (scikit-learn's meaning: None
-        is 1 unless in a joblib ``parallel_config``, -1 all cores). Fixed row
-        blocks summed in a fixed order: the same coefficients for every value.
+        Threads (scikit-learn's meaning: None is 1 unless in a joblib
+        ``parallel_config``, -1 all cores) for the products with a sparse X and,
+        without ``groups`` and with two label values, for the sort of the scores
+        and the pair sweeps. Fixed row blocks and fixed chunks of the score order,
+        summed in a fixed order: the same coefficients for every integer value
+        (None runs the one-thread kernels, equal to those to rounding).
 
     Attributes
     ----------
