@@ -85,3 +85,31 @@ def test_platt_sums_kernel_equals_numpy():
     assert h_bb == pytest.approx((grad(a, b + h) - grad(a, b - h))[1] / (2 * h), rel=1e-6)
     # no overflow far out on either side
     assert np.isfinite(platt_sums(u * 1e3, t, w, 1e3, 0.0)).all()
+
+
+@pytest.mark.parametrize("seed", [21, 33, 126])
+def test_one_side_slope_lands_on_its_optimum_in_few_passes(monkeypatch, seed):
+    # one side of the threshold, imbalanced: near the optimum the loss is flat to rounding,
+    # so a rounding-level rise must not send every Newton step through all the halvings
+    # (these seeds took 44-50 passes over the scores that way, creeping to a gradient of
+    # ~1e-7)
+    import birank._calibration as cal
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(500, 6000))
+    y = (rng.random(n) < rng.uniform(0.01, 0.5)).astype(float)
+    s = -np.abs(rng.normal(size=n) * rng.uniform(0.1, 3)) - rng.uniform(0, 1) * y * \
+        rng.uniform(0, 1)
+    w = np.ones(n)
+    t = platt_targets(y, w)
+    passes = []
+    monkeypatch.setattr(cal, "platt_sums", lambda *a: passes.append(1) or platt_sums(*a))
+    a = cal._slope(s, t, w)
+    assert len(passes) <= 15
+    ref = minimize(lambda v: platt_objective(v[0], s, t, w), [a], method="Nelder-Mead",
+                   options={"xatol": 1e-12, "fatol": 1e-14}).x[0]
+    assert platt_objective(a, s, t, w) <= platt_objective(ref, s, t, w) + 1e-10
+    # a stationary point: the derivative in a, relative to its size at a = 0
+    z = a * s
+    grad = np.sum(w * (0.5 * (1 + np.tanh(0.5 * z)) - t) * s)
+    assert abs(grad) <= 1e-9 * abs(np.sum(w * (0.5 - t) * s))

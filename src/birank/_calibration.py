@@ -82,7 +82,13 @@ def _slope(s, t, w, max_iter=100, tol=1e-12):
             a = new
             break
         nf, ng, _, nh, _, _ = platt_sums(u, t, w, new, 0.0)
-        while nf > f and abs(new - a) > tol * max(1.0, a):
+        # halve while the loss rises, unless the step promised a decrease below the
+        # rounding of f (then f cannot tell) and the gradient shrank: near the optimum
+        # a rounding-level rise would otherwise send every step through all the
+        # halvings down to tol (dozens of passes on w8a's negative side), creeping
+        # instead of landing
+        while nf > f and abs(new - a) > tol * max(1.0, a) and not (
+                abs(g * (new - a)) <= 1e-12 * abs(f) and abs(ng) < abs(g)):
             new = 0.5 * (a + new)
             nf, ng, _, nh, _, _ = platt_sums(u, t, w, new, 0.0)
         if abs(new - a) <= tol * max(1.0, a):
