@@ -19,7 +19,7 @@ import scipy.sparse as sp
 
 from ._kernels.blocked_products import csr_matvec_block, csr_rmatvec_block, sum_partials
 
-__all__ = ["effective_n_jobs", "BlockedProducts"]
+__all__ = ["effective_n_jobs", "Threads", "BlockedProducts"]
 
 
 def effective_n_jobs(n_jobs):
@@ -65,6 +65,31 @@ def row_blocks(indptr, n_features):
     return bounds
 
 
+class Threads:
+    """``n_jobs`` threads (none for one) that run a list of calls and wait for all."""
+
+    def __init__(self, n_jobs=None):
+        self.n = effective_n_jobs(n_jobs)
+        self._pool = ThreadPoolExecutor(self.n) if self.n > 1 else None
+
+    def run(self, fn, arg_lists):
+        """``fn(*args)`` for every ``args`` of ``arg_lists``, on the threads."""
+        if self._pool is None:
+            for args in arg_lists:
+                fn(*args)
+            return
+        for f in [self._pool.submit(fn, *args) for args in arg_lists]:
+            f.result()
+
+    def close(self):
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
+
+    def __del__(self):
+        self.close()
+
+
 class BlockedProducts:
     """``X v`` and ``X' u`` of a CSR matrix over fixed row blocks on ``n_jobs`` threads.
 
@@ -75,26 +100,20 @@ class BlockedProducts:
         if not (sp.issparse(X) and X.format == "csr"):
             raise TypeError("BlockedProducts takes a CSR matrix")
         self.X = X
-        self.n_threads = effective_n_jobs(n_jobs)
         self.bounds = row_blocks(X.indptr, X.shape[1])
         self.n_blocks = self.bounds.shape[0] - 1
         self.partials = np.empty((self.n_blocks, X.shape[1]))
-        self._pool = (ThreadPoolExecutor(self.n_threads) if self.n_threads > 1
-                      and self.n_blocks > 1 else None)
+        self.threads = Threads(n_jobs if self.n_blocks > 1 else 1)
+        self.n_threads = self.threads.n
 
     def _run(self, fn, jobs):
-        if self._pool is None:
-            _run_jobs(fn, jobs)
-            return
         # a few contiguous runs of blocks a thread, not one task a block: a task costs
         # tens of microseconds to hand over, and 64 of them per product took the
         # two-thread speed-up of X v + X' u at 10^6 rows from about 1.7 to 1.5
         # (bench_threads.py; the blocks, hence the bits, do not change)
         k = min(len(jobs), TASKS_PER_THREAD * self.n_threads)
         cuts = [(len(jobs) * t) // k for t in range(k + 1)]
-        for f in [self._pool.submit(_run_jobs, fn, jobs[cuts[t]:cuts[t + 1]])
-                  for t in range(k)]:
-            f.result()
+        self.threads.run(_run_jobs, [(fn, jobs[cuts[t]:cuts[t + 1]]) for t in range(k)])
 
     def matvec(self, v):
         X = self.X
@@ -119,9 +138,4 @@ class BlockedProducts:
         return out
 
     def close(self):
-        if self._pool is not None:
-            self._pool.shutdown()
-            self._pool = None
-
-    def __del__(self):
-        self.close()
+        self.threads.close()

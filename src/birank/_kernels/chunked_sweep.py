@@ -30,6 +30,7 @@ import numpy as np
 from numba import njit
 
 from .losses import SQUARED_HINGE
+from .pair_sweep import add_lower, lower_pass, upper_pass
 from .radix_sort import _RADIX, _key32
 
 __all__ = ["chunk_count", "chunk_totals", "chunk_loss_grad", "chunk_hess_prefix",
@@ -96,11 +97,7 @@ def chunk_totals(s, rows, bw, ss, mw, gather_scores, shift, c_from, c_to, tot, m
         l2 = 0.0
         for r in range(m):  # backward over the chunk (in cache): suffix sums
             t = np.uint64(m - 1 - r)
-            a = max(-mw_c[t], 0.0)
-            x = ss_c[t]
-            lw += a
-            l1 += a * x
-            l2 += a * x * x
+            lw, l1, l2 = add_lower(mw_c, ss_c, t, lw, l1, l2)
             if (c0 + np.int64(t)) & every == 0:
                 k = np.uint64((c0 + np.int64(t)) >> mark_shift)
                 marks[k, 0] = lw
@@ -152,7 +149,6 @@ def chunk_loss_grad(ss, mw, rows, shift, c_from, c_to, off, marks, mark_shift, t
     n = rows.shape[0]
     every = (1 << mark_shift) - 1
     sq = loss_kind == SQUARED_HINGE
-    one = np.uint64(1)
     for c in range(c_from, c_to):
         c0, c1 = _bounds(c, shift, n)
         if c0 == c1:
@@ -176,39 +172,9 @@ def chunk_loss_grad(ss, mw, rows, shift, c_from, c_to, off, marks, mark_shift, t
             S1 += marks[top >> mark_shift, 1]
             S2 += marks[top >> mark_shift, 2]
         for r in range(top - np.int64(ptr)):
-            p = np.uint64(top - 1 - r)
-            a = max(-mw[p], 0.0)
-            x = ss[p]
-            W += a
-            S1 += a * x
-            S2 += a * x * x
-        loss = 0.0
-        for r in range(c1 - c0):
-            t = np.uint64(c1 - 1 - r)
-            si = ss[t]
-            thr = si - theta
-            while ptr > 0 and ss[ptr - one] > thr:
-                ptr -= one
-                a = max(-mw[ptr], 0.0)
-                x = ss[ptr]
-                W += a
-                S1 += a * x
-                S2 += a * x * x
-            hi[t] = np.int64(ptr)
-            wi = mw[t]
-            if wi > 0.0:
-                ai = theta - si
-                i = np.uint64(rows[t])
-                if sq:
-                    grad_s[i] = -2.0 * wi * (W * ai + S1)
-                    di = 2.0 * wi * W
-                    loss += wi * (W * ai * ai + 2.0 * ai * S1 + S2)
-                else:
-                    grad_s[i] = -wi * W
-                    di = wi * W
-                    loss += wi * (W * ai + S1)
-                diag[i] = di
-                ds[t] = di
+            W, S1, S2 = add_lower(mw, ss, np.uint64(top - 1 - r), W, S1, S2)
+        loss = upper_pass(ss, mw, rows, c0, c1, ptr, W, S1, S2, theta, sq, grad_s, diag, ds,
+                          hi, 0)[0]
         loss_c[c] = loss
         # lower rows, ascending; the pointer's sums: the upper rows of the chunks
         # before its chunk plus that chunk's upper rows from its start to the pointer
@@ -222,33 +188,8 @@ def chunk_loss_grad(ss, mw, rows, shift, c_from, c_to, off, marks, mark_shift, t
             b = max(mw[p], 0.0)
             W += b
             S1 += b * ss[p]
-        ptr = np.uint64(q)
-        un = np.uint64(n)
-        for r in range(c1 - c0):
-            t = np.uint64(c0 + r)
-            sj = ss[t]
-            while ptr < un and not ss[ptr] - theta >= sj:
-                b = max(mw[ptr], 0.0)
-                W += b
-                S1 += b * ss[ptr]
-                ptr += one
-            lo[t] = np.int64(ptr)
-            wj = -mw[t]
-            if wj < 0.0:
-                continue  # upper row, written above
-            j = np.uint64(rows[t])
-            dj = 0.0
-            if wj > 0.0:
-                if sq:
-                    grad_s[j] = 2.0 * wj * (W * (theta + sj) - S1)
-                    dj = 2.0 * wj * W
-                else:
-                    grad_s[j] = wj * W
-                    dj = wj * W
-            else:
-                grad_s[j] = 0.0
-            diag[j] = dj
-            ds[t] = dj
+        lower_pass(ss, mw, rows, c0, c1, np.uint64(q), W, S1, theta, sq, grad_s, diag, ds, lo,
+                   0)
 
 
 @njit(cache=True, nogil=True)

@@ -92,6 +92,95 @@ def _lower_row(loss_kind, j, wj, W, S1, bj, grad_s, diag):
         diag[j] += wj * W
 
 
+@njit(cache=True, inline="always")
+def two_label_upper(sq, i, wi, W, S1, S2, ai, grad_s, diag):
+    """Upper-label row i of a two-label sweep (``wi > 0``, partners' sums W, S1, S2,
+    ``ai = theta - s_i``): assigns its score gradient and diagonal; ``(loss, diag)``."""
+    if sq:
+        grad_s[i] = -2.0 * wi * (W * ai + S1)
+        di = 2.0 * wi * W
+        loss = wi * (W * ai * ai + 2.0 * ai * S1 + S2)
+    else:
+        grad_s[i] = -wi * W
+        di = wi * W
+        loss = wi * (W * ai + S1)
+    diag[i] = di
+    return loss, di
+
+
+@njit(cache=True, inline="always")
+def two_label_lower(sq, j, wj, W, S1, bj, grad_s, diag):
+    """Lower-label row j (``wj >= 0``, upper partners' sums W, S1, ``bj = theta + s_j``):
+    assigns its score gradient and diagonal (0 for a zero weight); returns the diagonal."""
+    dj = 0.0
+    if wj > 0.0:
+        if sq:
+            grad_s[j] = 2.0 * wj * (W * bj - S1)
+            dj = 2.0 * wj * W
+        else:
+            grad_s[j] = wj * W
+            dj = wj * W
+    else:
+        grad_s[j] = 0.0
+    diag[j] = dj
+    return dj
+
+
+@njit(cache=True, inline="always")
+def add_lower(mw, ss, p, W, S1, S2):
+    """The running sums of lower-label rows (weight ``-mw`` where negative) with row p."""
+    a = max(-mw[p], 0.0)
+    x = ss[p]
+    return W + a, S1 + a * x, S2 + a * x * x
+
+
+@njit(cache=True, inline="always")
+def upper_pass(ss, mw, rows, t0, t1, ptr, W, S1, S2, theta, sq, grad_s, diag, ds, hi, base):
+    """Upper-label rows at positions ``t1 - 1`` down to ``t0``, in sorted-order views:
+    the pointer ``ptr`` (unsigned; the first position scoring above ``s_t - theta``)
+    moves down, adding each lower row it passes to the running sums W, S1, S2.
+    Writes ``hi[t] = base + ptr`` and each upper row's gradient and diagonal (``ds``:
+    the diagonal in sorted order); returns ``(loss, ptr, W, S1, S2)``."""
+    one = np.uint64(1)
+    loss = 0.0
+    for r in range(t1 - t0):
+        t = np.uint64(t1 - 1 - r)
+        si = ss[t]
+        thr = si - theta
+        while ptr > 0 and ss[ptr - one] > thr:
+            ptr -= one
+            W, S1, S2 = add_lower(mw, ss, ptr, W, S1, S2)
+        hi[t] = base + np.int64(ptr)
+        wi = mw[t]
+        if wi > 0.0:
+            li, ds[t] = two_label_upper(sq, np.uint64(rows[t]), wi, W, S1, S2, theta - si,
+                                        grad_s, diag)
+            loss += li
+    return loss, ptr, W, S1, S2
+
+
+@njit(cache=True, inline="always")
+def lower_pass(ss, mw, rows, t0, t1, ptr, W, S1, theta, sq, grad_s, diag, ds, lo, base):
+    """Lower-label rows at positions ``t0 .. t1 - 1``: the pointer (the first position
+    whose score minus theta reaches ``s_t``) moves up, adding each upper row it passes
+    to W, S1. Writes ``lo[t] = base + ptr`` and the lower rows' gradient and diagonal."""
+    one = np.uint64(1)
+    end = np.uint64(ss.shape[0])
+    for r in range(t1 - t0):
+        t = np.uint64(t0 + r)
+        sj = ss[t]
+        while ptr < end and not ss[ptr] - theta >= sj:
+            wk = max(mw[ptr], 0.0)
+            W += wk
+            S1 += wk * ss[ptr]
+            ptr += one
+        lo[t] = base + np.int64(ptr)
+        wj = -mw[t]
+        if wj >= 0.0:  # (upper rows were written by the upper pass)
+            ds[t] = two_label_lower(sq, np.uint64(rows[t]), wj, W, S1, theta + sj, grad_s,
+                                    diag)
+
+
 @njit(cache=True)
 def sort_segments(s, members, seg, order):
     """``order[a:b]`` = rows ``members[a:b]`` sorted by ascending ``s``, per segment.
@@ -145,71 +234,13 @@ def _binary_loss_grad(s, order, a, b, bw, loss_kind, grad_s, diag, ptr_hi, ptr_l
             j = np.uint64(rows[t])
             ss[t] = s[j]
             mw[t] = bw[j]
-    one = np.uint64(1)
     # upper rows i against their active lower partners, the positions from "hi"
-    # (first position with a score above s_i - theta) on; W, S1, S2 are the
-    # lower rows' weight, weighted scores and weighted squares there
-    W = 0.0
-    S1 = 0.0
-    S2 = 0.0
-    ptr = np.uint64(m)
-    loss = 0.0
-    for r in range(m):
-        t = np.uint64(m - 1 - r)
-        si = ss[t]
-        thr = si - theta
-        while ptr > 0 and ss[ptr - one] > thr:
-            ptr -= one
-            mt = max(-mw[ptr], 0.0)
-            sj = ss[ptr]
-            W += mt
-            S1 += mt * sj
-            S2 += mt * sj * sj
-        hi[t] = a + np.int64(ptr)
-        wi = mw[t]
-        if wi > 0.0:
-            ai = theta - si
-            i = np.uint64(rows[t])
-            if sq:
-                grad_s[i] = -2.0 * wi * (W * ai + S1)
-                di = 2.0 * wi * W
-                loss += wi * (W * ai * ai + 2.0 * ai * S1 + S2)
-            else:
-                grad_s[i] = -wi * W
-                di = wi * W
-                loss += wi * (W * ai + S1)
-            diag[i] = di
-            ds[t] = di
-    # lower rows j against their active upper partners, the positions before "lo"
-    # (first position whose score minus theta reaches s_j)
-    W = 0.0
-    S1 = 0.0
-    ptr = np.uint64(0)
-    um = np.uint64(m)
-    for t in range(m):
-        sj = ss[t]
-        while ptr < um and not ss[ptr] - theta >= sj:
-            wk = max(mw[ptr], 0.0)
-            W += wk
-            S1 += wk * ss[ptr]
-            ptr += one
-        lo[t] = a + np.int64(ptr)
-        wj = -mw[t]
-        if wj < 0.0:
-            continue  # upper row, written above
-        j = np.uint64(rows[t])
-        dj = 0.0
-        if wj > 0.0:
-            if sq:
-                grad_s[j] = 2.0 * wj * (W * (theta + sj) - S1)
-                dj = 2.0 * wj * W
-            else:
-                grad_s[j] = wj * W
-                dj = wj * W
-        else:
-            grad_s[j] = 0.0
-        diag[j] = dj
-        ds[t] = dj
+    # (first position with a score above s_i - theta) on; then lower rows j against
+    # their active upper partners, the positions before "lo" (first position whose
+    # score minus theta reaches s_j)
+    loss = upper_pass(ss, mw, rows, 0, m, np.uint64(m), 0.0, 0.0, 0.0, theta, sq, grad_s, diag,
+                      ds, hi, a)[0]
+    lower_pass(ss, mw, rows, 0, m, np.uint64(0), 0.0, 0.0, theta, sq, grad_s, diag, ds, lo, a)
     return loss
 
 

@@ -45,6 +45,24 @@ def _key32(x):
     return b | np.uint32(1 << 31)
 
 
+@njit(cache=True, inline="always")
+def _digit_starts(c, n):
+    """Counts ``c`` of one digit over n keys -> where each digit's keys start
+    (in place); False, ``c`` untouched, when every key shares one digit (the pass
+    would move nothing)."""
+    for e in range(_RADIX):
+        if c[e] == n:
+            return False
+        if c[e] != 0:
+            break
+    pos = 0
+    for e in range(_RADIX):
+        ce = c[e]
+        c[e] = pos
+        pos += ce
+    return True
+
+
 @njit(cache=True)
 def _lsd(keys, keys2, order, tmp, n_passes):
     """Stable LSD radix sort of ``order`` by ``keys`` (filled, with ``order``), ``_BITS``
@@ -60,21 +78,8 @@ def _lsd(keys, keys2, order, tmp, n_passes):
     swapped = False
     for d in range(n_passes):
         c = counts[d]
-        # a digit shared by every key moves nothing
-        trivial = False
-        for e in range(_RADIX):
-            if c[e] == n:
-                trivial = True
-                break
-            if c[e] != 0:
-                break
-        if trivial:
+        if not _digit_starts(c, n):
             continue
-        pos = 0
-        for e in range(_RADIX):
-            ce = c[e]
-            c[e] = pos
-            pos += ce
         for i in range(n):
             k = src_k[i]
             e = (k >> (d * _BITS)) & (_RADIX - 1)
@@ -141,21 +146,8 @@ def _radix_argsort(s, order, keys, keys2, tmp, ss):
     src, dst = keys, keys2
     for d in range(4):
         c = counts[d]
-        # a digit shared by every key moves nothing
-        trivial = False
-        for e in range(_RADIX):
-            if c[e] == n:
-                trivial = True
-                break
-            if c[e] != 0:
-                break
-        if trivial:
+        if not _digit_starts(c, n):
             continue
-        pos = 0
-        for e in range(_RADIX):
-            ce = c[e]
-            c[e] = pos
-            pos += ce
         shift = np.uint64(32 + d * _BITS)
         for i in range(n):
             x = src[i]

@@ -11,15 +11,13 @@ results are the same bits for every ``n_jobs`` (scikit-learn's meaning,
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
 import numpy as np
 
 from .._kernels.chunked_sweep import (MARK_SHIFT, TOTALS, chunk_count, chunk_hess_out,
                                       chunk_hess_prefix, chunk_loss_grad, chunk_totals,
                                       radix_count, radix_keys, radix_rows, radix_scatter)
 from .._kernels.radix_sort import _RADIX, RADIX_MIN, _radix_argsort64, fix_ties
-from .._parallel import TASKS_PER_THREAD, effective_n_jobs
+from .._parallel import TASKS_PER_THREAD, Threads
 
 __all__ = ["ChunkedSweep", "CHUNK_SHIFT"]
 
@@ -48,9 +46,8 @@ class ChunkedSweep:
         self.shift = int(shift)
         self.mark_shift = min(int(mark_shift), self.shift)
         self.n_chunks = chunk_count(self.n, self.shift)
-        threads = effective_n_jobs(n_jobs)
-        self._pool = ThreadPoolExecutor(threads) if threads > 1 else None
-        k = min(self.n_chunks, TASKS_PER_THREAD * threads)
+        self.threads = Threads(n_jobs)
+        k = min(self.n_chunks, TASKS_PER_THREAD * self.threads.n)
         cuts = [(self.n_chunks * t) // k for t in range(k + 1)]
         self.runs = [(cuts[t], cuts[t + 1]) for t in range(k)]  # consecutive chunks a task
         self.tot = np.zeros((self.n_chunks, TOTALS))
@@ -62,12 +59,7 @@ class ChunkedSweep:
     def _each(self, fn, *args):
         """``fn(*args, c_from, c_to, *rest)`` for every run of chunks, on the threads."""
         head, tail = args[:-1], args[-1]
-        if self._pool is None:
-            for a, b in self.runs:
-                fn(*head, a, b, *tail)
-            return
-        for f in [self._pool.submit(fn, *head, a, b, *tail) for a, b in self.runs]:
-            f.result()
+        self.threads.run(fn, [(*head, a, b, *tail) for a, b in self.runs])
 
     # -- sort --------------------------------------------------------------------
     def argsort(self, s, order, scratch, ss):
@@ -135,12 +127,7 @@ class ChunkedSweep:
         return out
 
     def close(self):
-        if self._pool is not None:
-            self._pool.shutdown()
-            self._pool = None
-
-    def __del__(self):
-        self.close()
+        self.threads.close()
 
 
 def _exclusive_prefix(t):
