@@ -16,7 +16,7 @@ input order (stable), so the order is a function of ``s`` alone.
 import numpy as np
 from numba import njit
 
-__all__ = ["argsort_scores", "sort_by_segment", "fix_ties", "RADIX_MIN"]
+__all__ = ["argsort_scores", "argsort_scores64", "sort_by_segment", "fix_ties", "RADIX_MIN"]
 
 #: below this many keys numpy's stable argsort is used: the radix kernel saves
 #: about 1 ms a sort at 2^16 keys, less than its first compilation costs a small fit
@@ -194,9 +194,16 @@ def argsort_scores(s, order, scratch=None, sorted_out=None):
     if sorted_out is not None:
         ss = sorted_out
     if n >= 1 << 32 or not _radix_argsort(s, order, keys, keys2, tmp, ss):
-        _radix_argsort64(s, order, keys, keys2, tmp)
-        if sorted_out is not None:
-            np.take(s, order, out=sorted_out)
+        argsort_scores64(s, order, scratch, sorted_out)
+    return order
+
+
+def argsort_scores64(s, order, scratch, sorted_out=None):
+    """:func:`argsort_scores` by the full 64-bit keys (scores closer than float32
+    resolves, or 2^32 rows and more); ``sorted_out`` as there."""
+    _radix_argsort64(s, order, *scratch[:3])
+    if sorted_out is not None:
+        np.take(s, order, out=sorted_out)
     return order
 
 

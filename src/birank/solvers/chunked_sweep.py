@@ -16,7 +16,8 @@ import numpy as np
 from .._kernels.chunked_sweep import (MARK_SHIFT, TOTALS, chunk_count, chunk_hess_out,
                                       chunk_hess_prefix, chunk_loss_grad, chunk_totals,
                                       radix_count, radix_keys, radix_rows, radix_scatter)
-from .._kernels.radix_sort import _RADIX, RADIX_MIN, _radix_argsort64, fix_ties
+from .._kernels.radix_sort import (_RADIX, RADIX_MIN, argsort_scores, argsort_scores64,
+                                   fix_ties)
 from .._parallel import TASKS_PER_THREAD, Threads
 
 __all__ = ["ChunkedSweep", "CHUNK_SHIFT"]
@@ -66,11 +67,8 @@ class ChunkedSweep:
         """``order`` = stable ascending argsort of ``s``, ``ss = s[order]``
         (:func:`birank._kernels.radix_sort.argsort_scores`' result)."""
         n = self.n
-        if n < RADIX_MIN or n >= 1 << 32:
-            order[:] = np.argsort(s, kind="stable") if n < RADIX_MIN else \
-                _sorted64(s, order, scratch)
-            np.take(s, order, out=ss)
-            return order
+        if n < RADIX_MIN or n >= 1 << 32:  # numpy's sort, or the 64-bit keys
+            return argsort_scores(s, order, scratch, sorted_out=ss)
         keys, keys2 = scratch[0], scratch[1]
         counts = self.counts
         self._each(radix_keys, s, keys, self.shift, (counts,))
@@ -90,8 +88,7 @@ class ChunkedSweep:
             src, dst = dst, src
         self._each(radix_rows, src, s, order, ss, self.shift, ())
         if not fix_ties(order, ss, 4 * n):  # scores closer than float32 resolves
-            _sorted64(s, order, scratch)
-            np.take(s, order, out=ss)
+            argsort_scores64(s, order, scratch, sorted_out=ss)
         return order
 
     # -- sweeps -----------------------------------------------------------------
@@ -109,8 +106,8 @@ class ChunkedSweep:
         off[:, :3] = _exclusive_suffix(tot[:, :3])
         off[:, 3:] = _exclusive_prefix(tot[:, 3:])
         self._each(chunk_loss_grad, ss, mw, order, self.shift,
-                   (off, self.marks, self.mark_shift, float(theta), int(loss_kind), grad_s, diag, ds, ptr_hi,
-                    ptr_lo, self.loss_c))
+                   (off, self.marks, self.mark_shift, float(theta), int(loss_kind), grad_s,
+                    diag, ds, ptr_hi, ptr_lo, self.loss_c))
         return float(np.sum(self.loss_c))
 
     def hess_vec(self, u, order, ptr_hi, ptr_lo, out, work):
@@ -140,8 +137,3 @@ def _exclusive_prefix(t):
 def _exclusive_suffix(t):
     """Row k: the sum of rows k+1 .. (added from the last row back)."""
     return _exclusive_prefix(t[::-1])[::-1]
-
-
-def _sorted64(s, order, scratch):
-    _radix_argsort64(s, order, *scratch[:3])
-    return order
