@@ -10,12 +10,21 @@ bits. The target: >= 1.6 on 2 cores for the products and RankSVM's fit. The
 load average is printed: on a shared machine the second core is often busy
 with other work, which caps the speed-up whatever the code does.
 
-Parallel in RankSVM's fit: the products, and (one group, two labels) the radix
-sort and the pair sweeps over fixed chunks (:mod:`birank.solvers.chunked_sweep`);
-their random scatters into row order share cache lines between the threads,
-which caps those at about 1.3-1.6x here. Not parallel (one thread whatever
-n_jobs): the input checks and the probability calibration of the estimators'
-fits, RankSVM with groups or graded labels beyond the products, WeightedSVM's
+The memory ceiling: the products read X's stored entries once each (12 bytes
+an entry) and do two flops per entry, so they are bound by memory bandwidth,
+which two cores share. The line "reading X" times one plain pass over
+``X.data`` and ``X.indices`` (a sum, nothing else) on one and two threads, in
+the same alternation: its speed-up is what the memory system gives two
+threads on this machine, and "products at n_jobs=2 / reading X on two
+threads" says how close the products come to it.
+
+Parallel in RankSVM's fit: the products, (one group, two labels) the radix
+sort and the pair sweeps over fixed chunks (:mod:`birank.solvers.chunked_sweep`),
+whose random scatters into row order share cache lines between the threads
+(about 1.3-1.6x here), and the probability calibration's passes over the
+training scores (fixed blocks of rows). Not parallel (one thread whatever
+n_jobs): the input checks, the label ranks and the used-column scan of the
+estimators' fits, RankSVM with groups or graded labels beyond the products, WeightedSVM's
 dual coordinate descent (the hinge), the weighted ``roc_auc``.
 
 Usage::
@@ -30,6 +39,18 @@ import os
 import time
 
 import numpy as np
+from numba import njit
+
+
+@njit(nogil=True)
+def _read(data, indices, lo, hi):
+    """One pass over X's stored entries (the memory traffic of a product, no product)."""
+    s = 0.0
+    k = 0
+    for p in range(lo, hi):
+        s += data[p]
+        k += indices[p]
+    return s + k
 
 
 def _medians(fns, repeat):
@@ -75,12 +96,29 @@ def main(argv=None):
             and np.array_equal(p1.rmatvec(u), p2.rmatvec(u)))
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
           f"{n:,d} rows, {p1.n_blocks} row blocks")
-    t_scipy, t1, t2 = _medians([lambda: (X @ v, X.T @ u),
-                                lambda: (p1.matvec(v), p1.rmatvec(u)),
-                                lambda: (p2.matvec(v), p2.rmatvec(u))], args.repeat)
+    from birank._parallel import Threads
+
+    two = Threads(2)
+    m = X.nnz
+
+    def read_one():
+        _read(X.data, X.indices, 0, m)
+
+    def read_two():
+        two.run(_read, [(X.data, X.indices, 0, m // 2), (X.data, X.indices, m // 2, m)])
+
+    read_one()
+    read_two()
+    r1, r2, t_scipy, t1, t2 = _medians(
+        [read_one, read_two, lambda: (X @ v, X.T @ u), lambda: (p1.matvec(v), p1.rmatvec(u)),
+         lambda: (p2.matvec(v), p2.rmatvec(u))], 3 * args.repeat)
+    two.close()
+    print(f"reading X ({m * 12 / 1e6:.0f} MB): 1 thread {r1 * 1e3:.1f} ms, 2 threads "
+          f"{r2 * 1e3:.1f} ms: speed-up {r1 / r2:.2f}x (the memory ceiling)", flush=True)
     print(f"products X v + X'u: scipy {t_scipy * 1e3:.1f} ms, n_jobs=1 {t1 * 1e3:.1f} ms, "
           f"n_jobs=2 {t2 * 1e3:.1f} ms: speed-up {t1 / t2:.2f}x (target >= 1.6: "
-          f"{'met' if t1 / t2 >= 1.6 else 'MISSED'}); same bits: {same}", flush=True)
+          f"{'met' if t1 / t2 >= 1.6 else 'MISSED'}); same bits: {same}; n_jobs=2 at "
+          f"{2 * r2 / t2:.2f} of two reads of X on two threads", flush=True)
 
     def fit(k):
         return RankSVM(C=1e-6, n_jobs=k).fit(X, y)
@@ -89,10 +127,11 @@ def main(argv=None):
     f1, f2, m1, m2 = _one_against_two(fit, max(1, args.repeat // 2))
     print(f"RankSVM(C=1e-6) fit: n_jobs=1 {f1:.2f} s, n_jobs=2 {f2:.2f} s: speed-up "
           f"{f1 / f2:.2f}x (target >= 1.6: {'met' if f1 / f2 >= 1.6 else 'MISSED'}); "
-          f"same coefficients: {np.array_equal(m1.coef_, m2.coef_)}; Newton iterations "
+          f"same coefficients: {np.array_equal(m1.coef_, m2.coef_)} (threshold and "
+          f"probabilities: {m1.intercept_ == m2.intercept_ and np.array_equal(m1.probability_, m2.probability_)}); Newton iterations "
           f"{m1.n_iter_}", flush=True)
-    # the solver alone (the estimator's fit adds input checks and its probability
-    # calibration, both single-threaded)
+    # the solver alone (the estimator's fit adds the input checks, single-threaded, and
+    # the probability calibration)
     from birank.solvers.all_pairs import solve_all_pairs
 
     yf = y.astype(np.float64)

@@ -6,8 +6,7 @@ import pytest
 from scipy.optimize import minimize
 
 import birank
-from birank._calibration import platt_midpoint, platt_objective, platt_targets
-from birank._kernels.platt import platt_sums
+from birank._calibration import platt_midpoint, platt_objective, platt_sums, platt_targets
 from birank.base import decision_cut
 
 
@@ -113,3 +112,24 @@ def test_one_side_slope_lands_on_its_optimum_in_few_passes(monkeypatch, seed):
     z = a * s
     grad = np.sum(w * (0.5 * (1 + np.tanh(0.5 * z)) - t) * s)
     assert abs(grad) <= 1e-9 * abs(np.sum(w * (0.5 - t) * s))
+
+
+def test_platt_sums_over_blocks_same_bits_for_any_threads(monkeypatch):
+    # blocks fixed by the number of rows, added in block order: one thread and two give
+    # the same bits, and the blocked sums equal the one-block sums to rounding
+    import birank._calibration as cal
+    from birank._parallel import Threads
+
+    s, y01, w = _scores(5000, seed=8)
+    u = (s - s.mean()) / s.std()
+    t = platt_targets(y01, w)
+    whole = platt_sums(u, t, w, 1.1, 0.3)
+    monkeypatch.setattr(cal, "PLATT_BLOCK", 333)
+    two = Threads(2)
+    blocked = [platt_sums(u, t, w, 1.1, 0.3, threads) for threads in (None, Threads(1), two)]
+    two.close()
+    assert blocked[0] == blocked[1] == blocked[2]
+    assert blocked[0] == pytest.approx(whole, rel=1e-12)
+    cut = platt_midpoint(s, y01, w, n_jobs=1)
+    assert platt_midpoint(s, y01, w, n_jobs=2) == cut
+    assert cal.platt_fit(s - cut, y01, w, n_jobs=2) == cal.platt_fit(s - cut, y01, w, n_jobs=1)

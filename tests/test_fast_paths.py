@@ -111,7 +111,8 @@ def test_dense_in_fact_matrix_gives_the_same_pair_objective():
 
 
 @pytest.mark.parametrize("loss", ["squared_hinge", "hinge"])
-def test_ranksvm_same_coefficients_for_one_and_two_jobs(loss):
+def test_ranksvm_same_coefficients_for_one_and_two_jobs(loss, monkeypatch):
+    import birank._calibration
     from birank import RankSVM
 
     rng = np.random.default_rng(7)
@@ -120,6 +121,13 @@ def test_ranksvm_same_coefficients_for_one_and_two_jobs(loss):
     one = RankSVM(C=1e-4, loss=loss, n_jobs=1).fit(X, y)
     two = RankSVM(C=1e-4, loss=loss, n_jobs=2).fit(X, y)
     np.testing.assert_array_equal(one.coef_, two.coef_)
+    # the calibration's passes over blocks of rows on threads (blocks of 1024 here)
+    monkeypatch.setattr(birank._calibration, "PLATT_BLOCK", 1024)
+    cal = [RankSVM(C=1e-4, loss=loss, n_jobs=k).fit(X, y) for k in (1, 2)]
+    assert cal[0].intercept_ == cal[1].intercept_
+    np.testing.assert_array_equal(cal[0].probability_, cal[1].probability_)
+    assert cal[0].intercept_ == pytest.approx(one.intercept_, rel=1e-9, abs=1e-12)
+    np.testing.assert_allclose(cal[0].probability_, one.probability_, rtol=1e-9)
     ref = RankSVM(C=1e-4, loss=loss).fit(X, y)  # scipy's products: same optimum
     assert one.objective_ == pytest.approx(ref.objective_, rel=1e-6)
 
@@ -333,3 +341,23 @@ def test_chunked_argsort_and_sweep_equal_the_sequential_ones(kind):
     # near 0 can be a difference of large sums)
     for a, b in ((chunked.grad_s, plain.grad_s), (chunked.hess_scores(u), plain.hess_scores(u))):
         assert np.max(np.abs(a - b)) <= 1e-12 * max(1.0, float(np.max(np.abs(b))))
+
+
+@pytest.mark.parametrize("kind", ["binary", "constant", "graded", "grouped"])
+def test_label_ranks_equal_dense_ranks_per_group(kind):
+    # the two-label shortcut (no sort) and the general path against scipy's dense ranks
+    from scipy.stats import rankdata
+
+    from birank.solvers.newton import label_ranks
+
+    rng = np.random.default_rng(13)
+    n = 500
+    y = {"binary": np.where(rng.random(n) < 0.3, 2.5, -1.0), "constant": np.full(n, 4.0),
+         "graded": rng.integers(0, 5, n) * 0.5, "grouped": rng.integers(0, 4, n) * 1.0}[kind]
+    gid = rng.integers(0, 3, n) if kind == "grouped" else np.zeros(n, dtype=np.int64)
+    n_groups = int(gid.max()) + 1
+    lab, nlab = label_ranks(y, gid, n_groups)
+    for g in range(n_groups):
+        rows = gid == g
+        np.testing.assert_array_equal(lab[rows], rankdata(y[rows], method="dense") - 1)
+        assert nlab[g] == np.unique(y[rows]).shape[0]

@@ -31,10 +31,36 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._kernels.platt import platt_sums
+from ._kernels.platt import platt_block_sums
 from ._linalg import dot
+from ._parallel import Threads
 
-__all__ = ["platt_fit", "platt_midpoint", "platt_objective", "platt_proba", "platt_targets"]
+__all__ = ["platt_fit", "platt_midpoint", "platt_objective", "platt_proba", "platt_sums",
+           "platt_targets"]
+
+#: rows per block of :func:`platt_sums`: the blocks depend on the number of rows
+#: alone and are added in block order, so the sums are the same bits for every
+#: ``n_jobs``
+PLATT_BLOCK = 1 << 16
+
+
+def platt_sums(u, t, w, a, b, threads=None):
+    """``(f, g_a, g_b, h_aa, h_ab, h_bb)``: Platt's weighted log-loss at ``z = a u + b``
+    against soft targets ``t``, its gradient and Hessian in ``(a, b)``
+    (:func:`birank._kernels.platt.platt_block_sums`), the blocks on ``threads``."""
+    n = u.shape[0]
+    k = max(1, -(-n // PLATT_BLOCK))
+    out = np.empty((k, 6))
+    a, b = float(a), float(b)
+    if threads is None or k == 1:
+        platt_block_sums(u, t, w, a, b, PLATT_BLOCK, out, 0, k)
+    else:
+        threads.run(platt_block_sums,
+                    [(u, t, w, a, b, PLATT_BLOCK, out, k0, k1) for k0, k1 in threads.ranges(k)])
+    total = out[0].copy()
+    for j in range(1, k):
+        total += out[j]
+    return tuple(float(x) for x in total)
 
 
 def _sigmoid(z):
@@ -63,7 +89,7 @@ def platt_targets(y01, weight):
     return np.where(y01 == 1, (n_pos + 1.0) / (n_pos + 2.0), 1.0 / (n_neg + 2.0))
 
 
-def _slope(s, t, w, max_iter=100, tol=1e-12):
+def _slope(s, t, w, max_iter=100, tol=1e-12, threads=None):
     """``argmin_{a >= 0}`` of :func:`platt_objective` on one side (Newton, halving steps)."""
     scale = _rms(s, w) if s.size and w.sum() > 0 else 0.0
     if scale == 0.0 or not np.isfinite(scale):
@@ -73,7 +99,7 @@ def _slope(s, t, w, max_iter=100, tol=1e-12):
     if dot(w, (0.5 - t) * u) >= 0.0:  # derivative at a = 0 is >= 0: below chance
         return 0.0
     a = 0.0
-    f, g, _, h, _, _ = platt_sums(u, t, w, a, 0.0)
+    f, g, _, h, _, _ = platt_sums(u, t, w, a, 0.0, threads)
     for _ in range(max_iter):
         new = max(a - g / (h + 1e-12), 0.5 * a)  # stay >= 0 (the optimum is > 0 here)
         if abs(new - a) <= tol * max(1.0, a):
@@ -81,7 +107,7 @@ def _slope(s, t, w, max_iter=100, tol=1e-12):
             # (the loop below would not halve it), one pass over the scores less
             a = new
             break
-        nf, ng, _, nh, _, _ = platt_sums(u, t, w, new, 0.0)
+        nf, ng, _, nh, _, _ = platt_sums(u, t, w, new, 0.0, threads)
         # halve while the loss rises, unless the step promised a decrease below the
         # rounding of f (then f cannot tell) and the gradient shrank: near the optimum
         # a rounding-level rise would otherwise send every step through all the
@@ -90,7 +116,7 @@ def _slope(s, t, w, max_iter=100, tol=1e-12):
         while nf > f and abs(new - a) > tol * max(1.0, a) and not (
                 abs(g * (new - a)) <= 1e-12 * abs(f) and abs(ng) < abs(g)):
             new = 0.5 * (a + new)
-            nf, ng, _, nh, _, _ = platt_sums(u, t, w, new, 0.0)
+            nf, ng, _, nh, _, _ = platt_sums(u, t, w, new, 0.0, threads)
         if abs(new - a) <= tol * max(1.0, a):
             a = new
             break
@@ -98,7 +124,38 @@ def _slope(s, t, w, max_iter=100, tol=1e-12):
     return a / scale
 
 
-def platt_midpoint(scores, y01, sample_weight=None, max_iter=100):
+def _platt_newton(u, t, w, a, b, max_iter, threads):
+    """Platt's ``(a, b)`` from a start: Newton with Armijo backtracking (Lin, Lin & Weng
+    2007, Algorithm 1)."""
+    f, g_a, g_b, h_aa, h_ab, h_bb = platt_sums(u, t, w, a, b, threads)
+    for _ in range(max_iter):
+        if max(abs(g_a), abs(g_b)) <= 1e-13 * w.sum():
+            break
+        h_aa, h_bb = h_aa + 1e-12, h_bb + 1e-12
+        det = h_aa * h_bb - h_ab * h_ab
+        d_a, d_b = (h_bb * g_a - h_ab * g_b) / det, (h_aa * g_b - h_ab * g_a) / det
+        if abs(d_a) + abs(d_b) <= 1e-12 * (1.0 + abs(a) + abs(b)):
+            # quadratic region: the full Newton step lands on the optimum to rounding, so
+            # equal problems (weights vs repeated rows) give the same cut to ~1e-15
+            a, b = a - d_a, b - d_b
+            break
+        lr = 1.0
+        while lr > 1e-10:  # Armijo backtracking on the Newton direction
+            sums = platt_sums(u, t, w, a - lr * d_a, b - lr * d_b, threads)
+            if sums[0] <= f - 1e-4 * lr * (g_a * d_a + g_b * d_b):
+                break
+            if abs(sums[0] - f) <= 1e-13 * abs(f) and \
+                    max(abs(sums[1]), abs(sums[2])) < max(abs(g_a), abs(g_b)):
+                break  # f flat to rounding near the optimum: the gradient decides
+            lr *= 0.5
+        else:
+            break
+        a, b = a - lr * d_a, b - lr * d_b
+        f, g_a, g_b, h_aa, h_ab, h_bb = sums
+    return a, b
+
+
+def platt_midpoint(scores, y01, sample_weight=None, max_iter=100, *, n_jobs=None):
     """The score where Platt's sigmoid ``1 / (1 + exp(-(a s + b)))`` is 1/2: ``-b / a``.
 
     ``(a, b)`` minimize the weighted log-loss against Platt's smoothed targets
@@ -108,6 +165,8 @@ def platt_midpoint(scores, y01, sample_weight=None, max_iter=100):
     the positive class exceeds 1/2, so ``predict`` maximizes the expected
     accuracy under the calibrated model. None when the fitted slope is not
     positive (scores no better than chance) or the scores are constant.
+    ``n_jobs``: threads for the passes over the scores (the same result for every
+    value, :func:`platt_sums`).
     """
     s = np.asarray(scores, dtype=np.float64).reshape(-1)
     y01 = np.asarray(y01).reshape(-1)
@@ -124,37 +183,17 @@ def platt_midpoint(scores, y01, sample_weight=None, max_iter=100):
     t = np.ascontiguousarray(platt_targets(y01, w), dtype=np.float64)
     prior = dot(w, t) / float(w.sum())
     a, b = 0.0, float(np.log(prior / (1.0 - prior)))  # the prior at a = 0
-    f, g_a, g_b, h_aa, h_ab, h_bb = platt_sums(u, t, w, a, b)
-    for _ in range(max_iter):
-        if max(abs(g_a), abs(g_b)) <= 1e-13 * w.sum():
-            break
-        h_aa, h_bb = h_aa + 1e-12, h_bb + 1e-12
-        det = h_aa * h_bb - h_ab * h_ab
-        d_a, d_b = (h_bb * g_a - h_ab * g_b) / det, (h_aa * g_b - h_ab * g_a) / det
-        if abs(d_a) + abs(d_b) <= 1e-12 * (1.0 + abs(a) + abs(b)):
-            # quadratic region: the full Newton step lands on the optimum to rounding, so
-            # equal problems (weights vs repeated rows) give the same cut to ~1e-15
-            a, b = a - d_a, b - d_b
-            break
-        lr = 1.0
-        while lr > 1e-10:  # Armijo backtracking on the Newton direction
-            sums = platt_sums(u, t, w, a - lr * d_a, b - lr * d_b)
-            if sums[0] <= f - 1e-4 * lr * (g_a * d_a + g_b * d_b):
-                break
-            if abs(sums[0] - f) <= 1e-13 * abs(f) and \
-                    max(abs(sums[1]), abs(sums[2])) < max(abs(g_a), abs(g_b)):
-                break  # f flat to rounding near the optimum: the gradient decides
-            lr *= 0.5
-        else:
-            break
-        a, b = a - lr * d_a, b - lr * d_b
-        f, g_a, g_b, h_aa, h_ab, h_bb = sums
+    threads = Threads(n_jobs)
+    try:
+        a, b = _platt_newton(u, t, w, a, b, max_iter, threads)
+    finally:
+        threads.close()
     if not a > 0.0:
         return None
     return center - scale * b / a
 
 
-def platt_fit(scores, y01, sample_weight=None):
+def platt_fit(scores, y01, sample_weight=None, *, n_jobs=None):
     """``(a_neg, a_pos)``: the slopes below and above the threshold (score 0).
 
     Parameters
@@ -164,6 +203,8 @@ def platt_fit(scores, y01, sample_weight=None):
     y01 : array-like of shape (n,)
         1 for the positive class, 0 for the negative one.
     sample_weight : array-like of shape (n,), default=None
+    n_jobs : int, default=None
+        Threads for the passes over the scores (the same slopes for every value).
     """
     s = np.asarray(scores, dtype=np.float64).reshape(-1)
     y01 = np.asarray(y01).reshape(-1)
@@ -171,8 +212,12 @@ def platt_fit(scores, y01, sample_weight=None):
         np.asarray(sample_weight, dtype=np.float64).reshape(-1)
     t = platt_targets(y01, w)
     neg, pos = s < 0, s > 0
-    a_neg = _slope(s[neg], t[neg], w[neg])
-    a_pos = _slope(s[pos], t[pos], w[pos])
+    threads = Threads(n_jobs)
+    try:
+        a_neg = _slope(s[neg], t[neg], w[neg], threads=threads)
+        a_pos = _slope(s[pos], t[pos], w[pos], threads=threads)
+    finally:
+        threads.close()
     # a side with no training score borrows the other side's slope
     a_neg = a_pos if a_neg is None else a_neg
     a_pos = a_neg if a_pos is None else a_pos

@@ -51,8 +51,11 @@ def _is_csr(X):
     return sp.issparse(X) and X.format == "csr"
 
 
-def matvec(X, v):
+def matvec(X, v, n_jobs=None):
     """``X @ v`` as a 1-D float64 array, without copying X.
+
+    ``n_jobs`` (CSR X): threads over row blocks (:mod:`birank._parallel`); each
+    row's sum is formed by one thread in the same order, so the same bits.
 
     Examples
     --------
@@ -65,6 +68,14 @@ def matvec(X, v):
     if isinstance(X, RowOperator):
         return X.matvec(v)
     if _is_csr(X):
+        if n_jobs is not None:
+            from ._parallel import BlockedProducts
+
+            products = BlockedProducts(X, n_jobs)
+            try:
+                return products.matvec(v)
+            finally:
+                products.close()
         out = np.empty(X.shape[0])
         csr_matvec_block(X.data, X.indices, X.indptr, v, out, 0, X.shape[0])
         return out

@@ -66,20 +66,51 @@ def row_blocks(indptr, n_features):
 
 
 class Threads:
-    """``n_jobs`` threads (none for one) that run a list of calls and wait for all."""
+    """``n_jobs`` threads (none for one) that run a list of calls and wait for all.
+
+    The calling thread works too (a pool of ``n_jobs - 1`` workers): every
+    thread takes the next call from one shared list until none is left, so the
+    calls are balanced among the threads as they finish, and the caller does
+    not sit idle waiting for a worker to wake up.
+    """
 
     def __init__(self, n_jobs=None):
         self.n = effective_n_jobs(n_jobs)
-        self._pool = ThreadPoolExecutor(self.n) if self.n > 1 else None
+        self._pool = ThreadPoolExecutor(self.n - 1) if self.n > 1 else None
 
     def run(self, fn, arg_lists):
         """``fn(*args)`` for every ``args`` of ``arg_lists``, on the threads."""
-        if self._pool is None:
+        if self._pool is None or len(arg_lists) < 2:
             for args in arg_lists:
                 fn(*args)
             return
-        for f in [self._pool.submit(fn, *args) for args in arg_lists]:
-            f.result()
+        calls = iter(arg_lists)  # a list iterator hands each item out once (GIL)
+
+        def drain():
+            for args in calls:
+                fn(*args)
+
+        helpers = [self._pool.submit(drain) for _ in range(min(self.n, len(arg_lists)) - 1)]
+        try:
+            drain()
+        finally:
+            for f in helpers:
+                f.result()
+
+    def run_in_runs(self, fn, jobs):
+        """``fn(*job)`` for every job, handed over as a few runs of consecutive jobs.
+
+        A task costs tens of microseconds to hand over; 64 of them per product took
+        the two-thread speed-up of X v + X' u at 10^6 rows from about 1.7 to 1.5
+        (bench_threads.py). The jobs, hence the bits, do not change.
+        """
+        self.run(_run_jobs, [(fn, jobs[a:b]) for a, b in self.ranges(len(jobs))])
+
+    def ranges(self, count):
+        """``(start, stop)`` of :data:`TASKS_PER_THREAD` runs a thread over ``range(count)``."""
+        k = max(1, min(count, TASKS_PER_THREAD * self.n))
+        cuts = [(count * t) // k for t in range(k + 1)]
+        return [(cuts[t], cuts[t + 1]) for t in range(k)]
 
     def close(self):
         if self._pool is not None:
@@ -107,13 +138,7 @@ class BlockedProducts:
         self.n_threads = self.threads.n
 
     def _run(self, fn, jobs):
-        # a few contiguous runs of blocks a thread, not one task a block: a task costs
-        # tens of microseconds to hand over, and 64 of them per product took the
-        # two-thread speed-up of X v + X' u at 10^6 rows from about 1.7 to 1.5
-        # (bench_threads.py; the blocks, hence the bits, do not change)
-        k = min(len(jobs), TASKS_PER_THREAD * self.n_threads)
-        cuts = [(len(jobs) * t) // k for t in range(k + 1)]
-        self.threads.run(_run_jobs, [(fn, jobs[cuts[t]:cuts[t + 1]]) for t in range(k)])
+        self.threads.run_in_runs(fn, jobs)
 
     def matvec(self, v):
         X = self.X

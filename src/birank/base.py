@@ -44,7 +44,7 @@ def reset_fitted(estimator: object, private: Iterable[str] = ()) -> None:
 
 
 def decision_cut(scores: FloatArray, y01: NDArray[Any],
-                 sample_weight: FloatArray | None = None) -> float:
+                 sample_weight: FloatArray | None = None, *, n_jobs: int | None = None) -> float:
     """The decision threshold of a two-class ranker without a learned bias.
 
     The score where Platt's sigmoid fitted on these (training) scores is 1/2
@@ -52,11 +52,12 @@ def decision_cut(scores: FloatArray, y01: NDArray[Any],
     of calibrated probability above 1/2, the most accurate one under the
     calibrated model, and ``argmax(predict_proba) == predict`` by construction.
     When the scores rank no better than chance (no positive slope), the cut of
-    best (weighted) accuracy.
+    best (weighted) accuracy. ``n_jobs``: threads for Platt's passes (the same cut
+    for every value).
     """
     from ._calibration import platt_midpoint
 
-    cut = platt_midpoint(scores, y01, sample_weight)
+    cut = platt_midpoint(scores, y01, sample_weight, n_jobs=n_jobs)
     if cut is None:
         cut, _ = best_accuracy_threshold(y01, scores, sample_weight)
     return float(cut)
@@ -64,7 +65,7 @@ def decision_cut(scores: FloatArray, y01: NDArray[Any],
 
 def set_two_class_output(est: Any, scores: FloatArray, y01: NDArray[Any], *,
                          learned_bias: bool = False, sample_weight: FloatArray | None = None,
-                         proba_weight: Any = "same") -> None:
+                         proba_weight: Any = "same", n_jobs: int | None = None) -> None:
     """The one threshold setter of every two-class ranker (in memory and on Dask).
 
     ``scores`` are the training scores without ``intercept_``. Unless the bias
@@ -73,7 +74,8 @@ def set_two_class_output(est: Any, scores: FloatArray, y01: NDArray[Any], *,
     fitted on the shifted scores weighted by ``proba_weight``: the row weights,
     when ``sample_weight`` also holds class weights (a cost-weighted decision,
     as scikit-learn's ``class_weight`` means, that would calibrate to a
-    balanced prior).
+    balanced prior). ``n_jobs``: threads for the calibration's passes over the
+    scores (the same threshold and sigmoid for every value).
     """
     from ._calibration import platt_fit
 
@@ -85,8 +87,8 @@ def set_two_class_output(est: Any, scores: FloatArray, y01: NDArray[Any], *,
             # counts rows): a C that scales every weight leaves the decision alone
             total = float(scores.shape[0] if weight is None else np.sum(weight))
             cut_weight = cut_weight * (total / float(np.sum(cut_weight)))
-        est.intercept_ = -decision_cut(scores, y01, cut_weight)
-    est.probability_ = np.array(platt_fit(scores + est.intercept_, y01, weight))
+        est.intercept_ = -decision_cut(scores, y01, cut_weight, n_jobs=n_jobs)
+    est.probability_ = np.array(platt_fit(scores + est.intercept_, y01, weight, n_jobs=n_jobs))
 
 
 class LinearScorerMixin:
@@ -110,7 +112,7 @@ class LinearScorerMixin:
         """
         check_is_fitted(self, "coef_")
         X = check_X(self, X, reset=False)
-        return matvec(X, self.coef_) + self.intercept_
+        return matvec(X, self.coef_, getattr(self, "n_jobs", None)) + self.intercept_
 
 
 class ProbabilityMixin:
@@ -144,13 +146,14 @@ class ProbabilityMixin:
     def _training_scores(self, X):
         """Scores of the validated training ``X`` without ``intercept_`` (a kernel model
         overrides this)."""
-        return matvec(X, self.coef_)
+        return matvec(X, self.coef_, getattr(self, "n_jobs", None))
 
     def _set_threshold(self, X, y01, learned_bias=False, sample_weight=None, *,
                        proba_weight="same"):
         """:func:`set_two_class_output` on the training scores of ``X``."""
         set_two_class_output(self, self._training_scores(X), y01, learned_bias=learned_bias,
-                             sample_weight=sample_weight, proba_weight=proba_weight)
+                             sample_weight=sample_weight, proba_weight=proba_weight,
+                             n_jobs=getattr(self, "n_jobs", None))
 
     def predict_proba(self, X: MatrixLike) -> FloatArray:
         """Calibrated class probabilities (Platt's sigmoid fitted on the training scores).

@@ -19,7 +19,7 @@ many threads ran them.
 import numpy as np
 from numba import njit
 
-__all__ = ["csr_matvec_block", "csr_rmatvec_block", "sum_partials"]
+__all__ = ["csr_matvec_block", "csr_rmatvec_block", "sum_partials", "mark_used_columns"]
 
 
 @njit(cache=True, nogil=True)
@@ -53,3 +53,14 @@ def sum_partials(partials, out, c0, c1):
         for c in range(c0, c1):
             out[c] += partials[k, c]
 
+
+
+@njit(cache=True, nogil=True)
+def mark_used_columns(indices, used):
+    """``used[j] = True`` for every column index j stored in ``indices``.
+
+    One read of the indices as they are (numpy's ``bincount`` or a fancy-index
+    assignment first copies int32 indices to int64: 80 ms at 2e7 entries).
+    """
+    for p in range(indices.shape[0]):
+        used[np.uint64(indices[p])] = True

@@ -71,9 +71,12 @@ class RankSVM(RankerMixin, BaseEstimator):
         Threads (scikit-learn's meaning: None is 1 unless in a joblib
         ``parallel_config``, -1 all cores) for the products with a sparse X and,
         without ``groups`` and with two label values, for the sort of the scores
-        and the pair sweeps. Fixed row blocks and fixed chunks of the score order,
-        summed in a fixed order: the same coefficients for every integer value
-        (None runs the one-thread kernels, equal to those to rounding).
+        and the pair sweeps; also for the probability calibration's passes over
+        the training scores and ``decision_function`` on a sparse X. Fixed row
+        blocks and fixed chunks of the score order, summed in a fixed order: the
+        same coefficients for every integer value (None runs the one-thread
+        solver kernels, equal to those to rounding; the calibration and the
+        scores are the same bits for None too).
 
     Attributes
     ----------
@@ -171,8 +174,8 @@ class RankSVM(RankerMixin, BaseEstimator):
         res = solve_all_pairs(X, y_rank, groups=groups, sample_weight=sample_weight, C=self.C,
                               loss=self.loss, tol=self.tol, max_iter=self.max_iter,
                               report=report, n_jobs=self.n_jobs)
-        store_all_pairs_fit(self, res, y_rank, lambda w: matvec(X, w), groups=groups,
-                            sample_weight=sample_weight)
+        store_all_pairs_fit(self, res, y_rank, lambda w: matvec(X, w, self.n_jobs),
+                            groups=groups, sample_weight=sample_weight)
         return self
 
     def score(self, X: MatrixLike, y: ArrayLike, groups: ArrayLike | None = None) -> float:
@@ -217,7 +220,7 @@ def store_all_pairs_fit(est: RankSVM, res: Any, y_rank: FloatArray,
     est.intercept_ = 0.0
     if hasattr(est, "classes_"):  # two classes: labels and probabilities (RankerMixin)
         set_two_class_output(est, training_scores(est.coef_), y_rank.astype(np.int8),
-                             sample_weight=sample_weight)
+                             sample_weight=sample_weight, n_jobs=getattr(est, "n_jobs", None))
     est.n_iter_ = int(res.n_iter)
     est.objective_ = float(res.objective)
     # hinge: the certified lower bound on the optimum (objective_ - it <= tol objective_)

@@ -87,8 +87,10 @@ class WeightedSVM(BinaryRankerMixin, BaseEstimator):
     n_jobs : int, default=None
         Threads for the Newton solver's products with a sparse X (scikit-learn's
         meaning: None is 1 unless in a joblib ``parallel_config``, -1 all
-        cores). Fixed row blocks summed in a fixed order: the same coefficients
-        for every value. Dual coordinate descent is sequential and ignores it.
+        cores), for the probability calibration's passes over the training
+        scores, and for ``decision_function`` on a sparse X. Fixed row blocks
+        summed in a fixed order: the same coefficients, threshold and
+        probabilities for every value. Dual coordinate descent is sequential.
 
     Attributes
     ----------

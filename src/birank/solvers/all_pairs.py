@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from .._kernels.blocked_products import mark_used_columns
 from .._kernels.losses import SQUARED_HINGE, loss_code
 from .newton import PairObjective, hinge_by_smoothing, newton_cg
 
@@ -36,7 +37,9 @@ def used_columns(X):
     """
     if not sp.issparse(X) or X.shape[1] == 0:
         return X, None
-    cols = np.flatnonzero(np.bincount(X.indices, minlength=X.shape[1]))  # O(nnz), no sort
+    used = np.zeros(X.shape[1], dtype=np.bool_)
+    mark_used_columns(X.indices, used)  # O(nnz), no sort, no copy of the indices
+    cols = np.flatnonzero(used)
     if cols.shape[0] > USED_FRACTION * X.shape[1]:
         return X, None
     indices = np.searchsorted(cols, X.indices).astype(X.indices.dtype, copy=False)

@@ -18,7 +18,7 @@ from .._kernels.chunked_sweep import (MARK_SHIFT, TOTALS, chunk_count, chunk_hes
                                       radix_count, radix_keys, radix_rows, radix_scatter)
 from .._kernels.radix_sort import (_RADIX, RADIX_MIN, argsort_scores, argsort_scores64,
                                    fix_ties)
-from .._parallel import TASKS_PER_THREAD, Threads
+from .._parallel import Threads
 
 __all__ = ["ChunkedSweep", "CHUNK_SHIFT"]
 
@@ -48,9 +48,7 @@ class ChunkedSweep:
         self.mark_shift = min(int(mark_shift), self.shift)
         self.n_chunks = chunk_count(self.n, self.shift)
         self.threads = Threads(n_jobs)
-        k = min(self.n_chunks, TASKS_PER_THREAD * self.threads.n)
-        cuts = [(self.n_chunks * t) // k for t in range(k + 1)]
-        self.runs = [(cuts[t], cuts[t + 1]) for t in range(k)]  # consecutive chunks a task
+        self.runs = self.threads.ranges(self.n_chunks)  # consecutive chunks a task
         self.tot = np.zeros((self.n_chunks, TOTALS))
         self.off = np.zeros((self.n_chunks, TOTALS))
         self.loss_c = np.zeros(self.n_chunks)

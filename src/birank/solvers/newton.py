@@ -115,6 +115,30 @@ class _WeightSpace(_Products):
         return self.hess_diag_from(self.diag, self.C)
 
 
+def label_ranks(y, gid, n_groups):
+    """``(lab, nlab)``: each row's label rank inside its group (0 = lowest label) and
+    each group's number of distinct labels."""
+    n = y.shape[0]
+    if n_groups == 1 and n:
+        # one group of at most two labels (RankSVM's binary problem): no sort
+        lo, hi = float(y.min()), float(y.max())
+        if np.all((y == lo) | (y == hi)):
+            return (y != lo).astype(np.int64), np.array([1 if lo == hi else 2], dtype=np.int64)
+    o = np.lexsort((y, gid))
+    ys, gs = y[o], gid[o]
+    new_group = np.ones(n, dtype=bool)
+    new_group[1:] = gs[1:] != gs[:-1]
+    new_label = new_group.copy()
+    new_label[1:] |= ys[1:] != ys[:-1]
+    rank = np.cumsum(new_label) - 1
+    first_rank = np.maximum.accumulate(np.where(new_group, rank, 0))
+    lab = np.empty(n, dtype=np.int64)
+    lab[o] = rank - first_rank
+    nlab = np.zeros(n_groups, dtype=np.int64)
+    np.maximum.at(nlab, gid, lab + 1)
+    return lab, nlab
+
+
 class PairObjective(_WeightSpace):
     """All-pairs RankSVM loss on ``(X, y, groups, sample_weight)`` with work arrays.
 
@@ -149,23 +173,12 @@ class PairObjective(_WeightSpace):
             _, gid = np.unique(np.asarray(groups), return_inverse=True)
             gid = gid.reshape(-1).astype(np.int64)
             n_groups = int(gid.max()) + 1 if n else 0
-        # label rank inside each group (0 = lowest label)
         y = np.asarray(y, dtype=np.float64)
-        o = np.lexsort((y, gid))
-        ys, gs = y[o], gid[o]
-        new_group = np.ones(n, dtype=bool)
-        new_group[1:] = gs[1:] != gs[:-1]
-        new_label = new_group.copy()
-        new_label[1:] |= ys[1:] != ys[:-1]
-        rank = np.cumsum(new_label) - 1
-        first_rank = np.maximum.accumulate(np.where(new_group, rank, 0))
-        lab = np.empty(n, dtype=np.int64)
-        lab[o] = rank - first_rank
-        nlab = np.zeros(n_groups, dtype=np.int64)
-        np.maximum.at(nlab, gid, lab + 1)
+        lab, nlab = label_ranks(y, gid, n_groups)
         self.lab = lab
         self.nlab = nlab
-        members = np.argsort(gid, kind="stable").astype(np.int64)
+        members = (np.arange(n, dtype=np.int64) if n_groups == 1
+                   else np.argsort(gid, kind="stable").astype(np.int64))
         self.seg = np.concatenate(([0], np.cumsum(np.bincount(gid, minlength=n_groups))))
         self.seg = self.seg.astype(np.int64)
         self.single = n_groups == 1
