@@ -133,3 +133,23 @@ def test_platt_sums_over_blocks_same_bits_for_any_threads(monkeypatch):
     cut = platt_midpoint(s, y01, w, n_jobs=1)
     assert platt_midpoint(s, y01, w, n_jobs=2) == cut
     assert cal.platt_fit(s - cut, y01, w, n_jobs=2) == cal.platt_fit(s - cut, y01, w, n_jobs=1)
+
+
+@pytest.mark.parametrize("seed", [3, 17])
+def test_slopes_from_platts_slope_reach_the_same_optimum_in_fewer_passes(monkeypatch, seed):
+    # set_two_class_output starts the two slopes at Platt's slope from platt_line: a
+    # convex problem, so the optimum is the one reached from 0, with fewer passes
+    import birank._calibration as cal
+
+    s, y01, w = _scores(4000, seed=seed)
+    cut, slope = cal.platt_line(s, y01, w)
+    assert cut == platt_midpoint(s, y01, w) and slope > 0
+    passes = []
+    monkeypatch.setattr(cal, "platt_sums", lambda *a: passes.append(1) or platt_sums(*a))
+    cold = cal.platt_fit(s - cut, y01, w)
+    n_cold = len(passes)
+    warm = cal.platt_fit(s - cut, y01, w, start=slope)
+    assert len(passes) - n_cold < n_cold
+    assert warm == pytest.approx(cold, rel=1e-9)
+    for far in (1e-3 * slope, 1e3 * slope):  # any start >= 0 lands on the optimum
+        assert cal.platt_fit(s - cut, y01, w, start=far) == pytest.approx(cold, rel=1e-9)

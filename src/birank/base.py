@@ -55,12 +55,18 @@ def decision_cut(scores: FloatArray, y01: NDArray[Any],
     best (weighted) accuracy. ``n_jobs``: threads for Platt's passes (the same cut
     for every value).
     """
-    from ._calibration import platt_midpoint
+    return _cut_and_slope(scores, y01, sample_weight, n_jobs)[0]
 
-    cut = platt_midpoint(scores, y01, sample_weight, n_jobs=n_jobs)
-    if cut is None:
+
+def _cut_and_slope(scores, y01, sample_weight, n_jobs):
+    """:func:`decision_cut` and the slope of Platt's sigmoid there (0.0 without one)."""
+    from ._calibration import platt_line
+
+    line = platt_line(scores, y01, sample_weight, n_jobs=n_jobs)
+    if line is None:
         cut, _ = best_accuracy_threshold(y01, scores, sample_weight)
-    return float(cut)
+        return float(cut), 0.0
+    return float(line[0]), float(line[1])
 
 
 def set_two_class_output(est: Any, scores: FloatArray, y01: NDArray[Any], *,
@@ -80,6 +86,7 @@ def set_two_class_output(est: Any, scores: FloatArray, y01: NDArray[Any], *,
     from ._calibration import platt_fit
 
     weight = sample_weight if isinstance(proba_weight, str) else proba_weight
+    slope = 0.0
     if not learned_bias:
         cut_weight = sample_weight
         if cut_weight is not None and weight is not sample_weight:
@@ -87,8 +94,11 @@ def set_two_class_output(est: Any, scores: FloatArray, y01: NDArray[Any], *,
             # counts rows): a C that scales every weight leaves the decision alone
             total = float(scores.shape[0] if weight is None else np.sum(weight))
             cut_weight = cut_weight * (total / float(np.sum(cut_weight)))
-        est.intercept_ = -decision_cut(scores, y01, cut_weight, n_jobs=n_jobs)
-    est.probability_ = np.array(platt_fit(scores + est.intercept_, y01, weight, n_jobs=n_jobs))
+        cut, slope = _cut_and_slope(scores, y01, cut_weight, n_jobs)
+        est.intercept_ = -cut
+    # the two slopes start from Platt's own slope at the cut: fewer passes, same optimum
+    est.probability_ = np.array(platt_fit(scores + est.intercept_, y01, weight, n_jobs=n_jobs,
+                                          start=slope))
 
 
 class LinearScorerMixin:
