@@ -361,3 +361,15 @@ def test_label_ranks_equal_dense_ranks_per_group(kind):
         rows = gid == g
         np.testing.assert_array_equal(lab[rows], rankdata(y[rows], method="dense") - 1)
         assert nlab[g] == np.unique(y[rows]).shape[0]
+
+
+def test_used_columns_kernel_scan_equals_numpy_count(monkeypatch):
+    from birank.solvers import all_pairs
+
+    X = sp.random(300, 5000, density=0.002, format="csr", random_state=14)
+    Xn, cols_numpy = all_pairs.used_columns(X)
+    monkeypatch.setattr(all_pairs, "USED_SCAN_KERNEL_NNZ", 0)
+    Xk, cols_kernel = all_pairs.used_columns(X)
+    np.testing.assert_array_equal(cols_kernel, cols_numpy)
+    np.testing.assert_array_equal(cols_kernel, np.unique(X.indices))
+    np.testing.assert_array_equal(Xk.toarray(), X.toarray()[:, cols_kernel])

@@ -26,6 +26,10 @@ __all__ = ["solve_all_pairs", "used_columns"]
 #: drop unused columns when at most this fraction of them holds an entry (else the
 #: re-indexed copy of X's indices is not worth it)
 USED_FRACTION = 0.5
+#: from this many stored entries the used columns are marked by a kernel (numpy's
+#: bincount first copies int32 indices to int64: 80 ms at 2e7 entries); below, numpy
+#: (a first fit compiles nothing for it)
+USED_SCAN_KERNEL_NNZ = 1 << 22
 
 
 def used_columns(X):
@@ -37,9 +41,12 @@ def used_columns(X):
     """
     if not sp.issparse(X) or X.shape[1] == 0:
         return X, None
-    used = np.zeros(X.shape[1], dtype=np.bool_)
-    mark_used_columns(X.indices, used)  # O(nnz), no sort, no copy of the indices
-    cols = np.flatnonzero(used)
+    if X.nnz >= USED_SCAN_KERNEL_NNZ:
+        used = np.zeros(X.shape[1], dtype=np.bool_)
+        mark_used_columns(X.indices, used)  # O(nnz), no sort, no copy of the indices
+        cols = np.flatnonzero(used)
+    else:  # small X: numpy's count (a copy of the indices), no kernel to compile
+        cols = np.flatnonzero(np.bincount(X.indices, minlength=X.shape[1]))
     if cols.shape[0] > USED_FRACTION * X.shape[1]:
         return X, None
     indices = np.searchsorted(cols, X.indices).astype(X.indices.dtype, copy=False)
