@@ -7,7 +7,8 @@ import scipy.sparse as sp
 from birank._kernels.pair_sweep import count_pairs, sort_segments
 from birank._kernels.losses import HINGE, SQUARED_HINGE
 from birank.solvers.newton import PairObjective
-from oracles_pairs import all_pairs, pair_grad, pair_hess_vec, pair_objective
+from oracles_pairs import (all_pairs, pair_grad, pair_hess_vec, pair_objective,
+                           pair_score_hess_diag)
 
 LABELS = ["binary", "graded", "real"]
 
@@ -56,6 +57,8 @@ def test_loss_grad_hessvec_match_bruteforce(layout, labels, grouped, weighted, t
         f_ref = pair_objective(w, X, y, C, groups, sw, name)
         assert abs(f - f_ref) <= 1e-10 * max(1.0, abs(f_ref))
         assert _rel(g, pair_grad(w, X, y, C, groups, sw, name)) <= 1e-10
+        # the diagonal in row order (two-label segments: scattered from sorted order)
+        assert _rel(obj.diag, pair_score_hess_diag(w, X, y, groups, sw, name)) <= 1e-12
         if kind == SQUARED_HINGE:
             assert _rel(obj.hess_vec(v), pair_hess_vec(w, v, X, y, C, groups, sw)) <= 1e-10
         I, J, c = all_pairs(y, groups, sw)
@@ -277,11 +280,13 @@ def test_chunked_sweeps_match_bruteforce_and_each_other_for_any_n_jobs(
             obj = PairObjective(X, y, None, sw, C=0.37, loss_kind=kind, n_jobs=n_jobs)
             assert obj.chunked is not None
             f, g, _ = obj.fun_grad(w)
-            got.append((f, g, obj.hess_vec(v)))
-        (f, g, hv), (f2, g2, hv2) = got
+            got.append((f, g, obj.hess_vec(v), obj.diag.copy()))
+        (f, g, hv, dg), (f2, g2, hv2, dg2) = got
         assert f == f2
         np.testing.assert_array_equal(g, g2)
         np.testing.assert_array_equal(hv, hv2)
+        np.testing.assert_array_equal(dg, dg2)
+        assert _rel(dg, pair_score_hess_diag(w, X, y, None, sw, name)) <= 1e-12
         f_ref = pair_objective(w, X, y, 0.37, None, sw, name)
         assert abs(f - f_ref) <= 1e-10 * max(1.0, abs(f_ref))
         assert _rel(g, pair_grad(w, X, y, 0.37, None, sw, name)) <= 1e-10

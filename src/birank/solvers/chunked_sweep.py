@@ -90,7 +90,7 @@ class ChunkedSweep:
         return order
 
     # -- sweeps -----------------------------------------------------------------
-    def loss_grad(self, s, order, bw, loss_kind, theta, grad_s, diag, ptr_hi, ptr_lo, work,
+    def loss_grad(self, s, order, bw, loss_kind, theta, grad_s, ptr_hi, ptr_lo, work,
                   scores_sorted):
         """:func:`birank._kernels.pair_sweep.sweep_loss_grad_binary` for one group of
         two labels, the same work-array rows (3: signed weights, 4: diag, 5: scores
@@ -105,7 +105,7 @@ class ChunkedSweep:
         off[:, 3:] = _exclusive_prefix(tot[:, 3:])
         self._each(chunk_loss_grad, ss, mw, order, self.shift,
                    (off, self.marks, self.mark_shift, float(theta), int(loss_kind), grad_s,
-                    diag, ds, ptr_hi, ptr_lo, self.loss_c))
+                    ds, ptr_hi, ptr_lo, self.loss_c))
         return float(np.sum(self.loss_c))
 
     def hess_vec(self, u, order, ptr_hi, ptr_lo, out, work):

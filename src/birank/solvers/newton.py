@@ -30,7 +30,8 @@ from .._kernels.pair_sweep_ops import csr_rows_gram_matvec
 from .._linalg import dot, matvec, rmatvec, sq_rmatvec
 from .._kernels.pair_sweep import (FLAT_HESS_MAX_LABELS, WORK_ROWS, binary_signed_weights,
                                    count_pairs, level_cache, sweep_hess_vec,
-                                   sweep_hess_vec_binary, sweep_loss_grad, sweep_loss_grad_binary)
+                                   sweep_hess_vec_binary, sweep_loss_grad, sweep_loss_grad_binary,
+                                   two_label_diag_rows)
 from .._kernels.radix_sort import RADIX_MIN, argsort_scores, radix_scratch, sort_by_segment
 from .._parallel import BlockedProducts
 from . import chunked_sweep as _chunked
@@ -193,7 +194,8 @@ class PairObjective(_WeightSpace):
         # work arrays, reused by every evaluation
         self.order = np.empty(n, dtype=np.int64)
         self.grad_s = np.empty(n)
-        self.diag = np.empty(n)
+        self._diag = np.empty(n)  # row order; see the ``diag`` property
+        self._diag_in_rows = False
         self.ptr_hi = np.empty(n, dtype=np.int64)
         self.ptr_lo = np.empty(n, dtype=np.int64)
         self.hv_s = np.empty(n)
@@ -216,15 +218,16 @@ class PairObjective(_WeightSpace):
         if self.chunked is not None:
             n = s.shape[0]
             self.chunked.argsort(s, self.order, self.sort_scratch, self.work[5, :n])
+            self._diag_in_rows = False
             return self.chunked.loss_grad(s, self.order, self.bw, self.loss_kind, self.theta,
-                                          self.grad_s, self.diag, self.ptr_hi, self.ptr_lo,
-                                          self.work, True)
+                                          self.grad_s, self.ptr_hi, self.ptr_lo, self.work, True)
         if self.single and not len(self.levels):
             # the sort writes s[order] where the two-label sweep keeps it
             n = s.shape[0]
             argsort_scores(s, self.order, self.sort_scratch, sorted_out=self.work[5, :n])
+            self._diag_in_rows = False
             return sweep_loss_grad_binary(s, self.order, self.seg, self.nlab, self.bw,
-                                          self.loss_kind, self.grad_s, self.diag, self.ptr_hi,
+                                          self.loss_kind, self.grad_s, self._diag, self.ptr_hi,
                                           self.ptr_lo, self.work, self.theta, True)
         if self.single:
             argsort_scores(s, self.order, self.sort_scratch)
@@ -238,15 +241,16 @@ class PairObjective(_WeightSpace):
     def sweep_sorted(self, s, loss_kind=None):
         """The sweep alone, with ``self.order`` already sorting ``s``."""
         kind = self.loss_kind if loss_kind is None else loss_kind
+        self._diag_in_rows = False
         if self.chunked is not None:
             return self.chunked.loss_grad(s, self.order, self.bw, kind, self.theta, self.grad_s,
-                                          self.diag, self.ptr_hi, self.ptr_lo, self.work, False)
+                                          self.ptr_hi, self.ptr_lo, self.work, False)
         if not len(self.levels):  # at most two labels a group: the two-label kernel alone
             return sweep_loss_grad_binary(s, self.order, self.seg, self.nlab, self.bw, kind,
-                                          self.grad_s, self.diag, self.ptr_hi, self.ptr_lo,
+                                          self.grad_s, self._diag, self.ptr_hi, self.ptr_lo,
                                           self.work, self.theta, False)
         return sweep_loss_grad(s, self.order, self.seg, self.lab, self.nlab,
-                               self.sw, self.bw, kind, self.grad_s, self.diag,
+                               self.sw, self.bw, kind, self.grad_s, self._diag,
                                self.ptr_hi, self.ptr_lo, self.work, self.levels, self.theta,
                                self.unit_weights)
 
@@ -255,10 +259,24 @@ class PairObjective(_WeightSpace):
         sweep's state (score gradient, diagonal, the Hessian replay's sorted copy of
         the diagonal) as it was: same sort, same active pairs, only the coefficients
         differ."""
-        kept = self.grad_s.copy(), self.diag.copy(), self.work[4].copy()
+        kept = (self.grad_s.copy(), self._diag.copy(), self.work[4].copy(),
+                self._diag_in_rows)
         loss = self.sweep_sorted(s, loss_kind=HINGE)
-        self.grad_s[:], self.diag[:], self.work[4] = kept
+        self.grad_s[:], self._diag[:], self.work[4], self._diag_in_rows = kept
         return loss
+
+    @property
+    def diag(self):
+        """The generalized Hessian's diagonal w.r.t. the scores at the last sweep, in row
+        order: ``2 w_p`` times row p's weighted count of active partners (squared
+        hinge; ``w_p`` times it for the hinge). The two-label sweeps keep it in sorted
+        order only (the Hessian product reads it there); it is put in row order here,
+        when the preconditioner asks (once per Newton step, not at every loss
+        evaluation of the line search)."""
+        if not self._diag_in_rows:
+            two_label_diag_rows(self.order, self.seg, self.nlab, self.work, self._diag)
+            self._diag_in_rows = True
+        return self._diag
 
     def hess_scores(self, u):
         """Generalized Hessian of the pair loss w.r.t. the scores times u (last active set)."""
@@ -266,11 +284,11 @@ class PairObjective(_WeightSpace):
             return self.chunked.hess_vec(u, self.order, self.ptr_hi, self.ptr_lo, self.hv_s,
                                          self.work)
         if not len(self.levels):
-            sweep_hess_vec_binary(u, self.order, self.seg, self.nlab, self.diag, self.ptr_hi,
+            sweep_hess_vec_binary(u, self.order, self.seg, self.nlab, self._diag, self.ptr_hi,
                                   self.ptr_lo, self.hv_s, self.work)
             return self.hv_s
         sweep_hess_vec(u, self.order, self.seg, self.lab, self.nlab, self.sw,
-                       self.diag, self.ptr_hi, self.ptr_lo, self.hv_s, self.work, self.levels,
+                       self._diag, self.ptr_hi, self.ptr_lo, self.hv_s, self.work, self.levels,
                        self.flat_hess_max_labels, self.unit_weights)
         return self.hv_s
 
