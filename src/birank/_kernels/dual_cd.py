@@ -181,7 +181,9 @@ def dual_cd(X, w, ab, rf, n_rows, squared, fit_threshold, seed, tol, max_iter, s
         The final ``PGmax - PGmin`` (on the last pass).
     """
     state = rng_init(seed)
-    index = np.arange(n_rows)
+    index = np.empty(n_rows, dtype=np.int64)  # (np.arange: one more overload to compile)
+    for i in range(n_rows):
+        index[i] = i
     active_size = n_rows
     PGmax_old = _INF
     PGmin_old = -_INF
@@ -273,7 +275,9 @@ def dual_cd_points(data, indices, indptr, binary, w, ab, rf, n_rows, squared, fi
       as ``0.0 * touched``).
     """
     state = rng_init(seed)
-    index = np.arange(n_rows)
+    index = np.empty(n_rows, dtype=np.int64)  # (np.arange: one more overload to compile)
+    for i in range(n_rows):
+        index[i] = i
     active_size = n_rows
     PGmax_old = _INF
     PGmin_old = -_INF

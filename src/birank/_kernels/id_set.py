@@ -29,7 +29,10 @@ def new_table(capacity):
     size = 16
     while size < 2 * capacity:
         size *= 2
-    return np.full(size, -1, dtype=np.int64)
+    table = np.empty(size, dtype=np.int64)  # (np.full: one more numba overload to compile)
+    for i in range(size):
+        table[i] = -1
+    return table
 
 
 @njit(cache=True)
