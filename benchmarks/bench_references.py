@@ -261,7 +261,7 @@ def main(argv=None):
         report("(a) RankSVM a9a C=1 vs liblinear-ranksvm -s 8", med,
                pair_objective(X, y01, m.coef_, 1.0), pair_objective(X, y01, w_t, 1.0))
     else:
-        print("(a) skipped: no --ranksvm")
+        print("(a) skipped:", _why_skipped(args, "a9a-ranksvm", args.ranksvm, "--ranksvm"))
 
     if "mq2008" in args.only and args.ranksvm and args.ranksvm.exists():
         d = args.data / "MQ2008"
@@ -286,7 +286,7 @@ def main(argv=None):
                    pair_objective(Xq, yq, m.coef_, 1.0, qid),
                    pair_objective(Xq, yq, w_t, 1.0, qid))
     else:
-        print("(b) MQ2008 skipped: no --ranksvm")
+        print("(b) MQ2008 skipped:", _why_skipped(args, "mq2008", args.ranksvm, "--ranksvm"))
 
     if "svmperf" in args.only and args.svmperf and args.svmperf.exists():
         n_pairs = int(y01.sum()) * int((1 - y01).sum())
@@ -301,7 +301,7 @@ def main(argv=None):
                    pair_objective(X, y01, m.coef_, C, hinge=True),
                    pair_objective(X, y01, w_t, C, hinge=True))
     else:
-        print("(c) SVMperf skipped: no --svmperf")
+        print("(c) SVMperf skipped:", _why_skipped(args, "svmperf", args.svmperf, "--svmperf"))
 
     if "wsvm" in args.only and args.liblinear and args.liblinear.exists():
         w8a_X, w8a_y = load_svmlight_file(str(args.data / "w8a" / "w8a"), n_features=300)
@@ -336,7 +336,8 @@ def main(argv=None):
                        point_objective(Xw, yw01, m.coef_, cw, loss),
                        point_objective(Xw, yw01, w_t, cw, loss))
     else:
-        print("(d) WeightedSVM skipped: no --liblinear")
+        print("(d) WeightedSVM skipped:",
+              _why_skipped(args, "wsvm", args.liblinear, "--liblinear"))
 
     if "curves" in args.only and args.liblinear and args.liblinear.exists():
         curves(args, X, y, a9a, tmp, model)
@@ -356,7 +357,14 @@ def main(argv=None):
                    roc_auc(yt > 0, m.decision_function(Xt)), roc_auc(yt > 0, Xt @ w_t),
                    what="test AUC")
     else:
-        print("(e) sofia-ml skipped: no --sofia")
+        print("(e) sofia-ml skipped:", _why_skipped(args, "sofia", args.sofia, "--sofia"))
+
+
+def _why_skipped(args, section, tool, flag):
+    """Why a comparison did not run: not in ``--only``, or its tool not found."""
+    if section not in args.only:
+        return "not in --only"
+    return f"no {flag}" if tool is None else f"{tool} not found"
 
 
 if __name__ == "__main__":

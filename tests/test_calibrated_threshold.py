@@ -153,3 +153,21 @@ def test_slopes_from_platts_slope_reach_the_same_optimum_in_fewer_passes(monkeyp
     assert warm == pytest.approx(cold, rel=1e-9)
     for far in (1e-3 * slope, 1e3 * slope):  # any start >= 0 lands on the optimum
         assert cal.platt_fit(s - cut, y01, w, start=far) == pytest.approx(cold, rel=1e-9)
+
+
+def test_platt_line_from_a_subsample_fit_reaches_the_same_optimum_in_fewer_passes(
+        monkeypatch):
+    # platt_line fits every k-th row first when the scores hold >= 4 PLATT_WARM_ROWS rows
+    import birank._calibration as cal
+
+    s, y01, w = _scores(6000, seed=12)
+    passes = []
+    monkeypatch.setattr(cal, "platt_sums",
+                        lambda u, *a: passes.append(u.shape[0]) or platt_sums(u, *a))
+    cold = cal.platt_line(s, y01, w)
+    full_cold = passes.count(6000)
+    monkeypatch.setattr(cal, "PLATT_WARM_ROWS", 500)
+    passes.clear()
+    warm = cal.platt_line(s, y01, w)
+    assert 0 < passes.count(6000) < full_cold
+    assert warm == pytest.approx(cold, rel=1e-10)
