@@ -373,3 +373,22 @@ def test_used_columns_kernel_scan_equals_numpy_count(monkeypatch):
     np.testing.assert_array_equal(cols_kernel, cols_numpy)
     np.testing.assert_array_equal(cols_kernel, np.unique(X.indices))
     np.testing.assert_array_equal(Xk.toarray(), X.toarray()[:, cols_kernel])
+
+
+@pytest.mark.parametrize("y", [[3, 1, 3, 1, 1], [True, False, True], [0.5, -2.0, 0.5],
+                               [2**60, 2**60 + 1, 2**60], [1, 2, 3, 1], [4, 4, 4]])
+def test_two_label_encoding_without_a_sort_equals_numpys_unique(y):
+    from birank import RankSVM
+    from birank.batch.ranksvm import encode_rank_labels
+
+    y = np.asarray(y)
+    est = RankSVM()
+    codes = encode_rank_labels(est, y)
+    values, inverse = np.unique(y, return_inverse=True)
+    if len(values) == 2:
+        np.testing.assert_array_equal(est.classes_, values)
+        assert est.classes_.dtype == values.dtype
+        np.testing.assert_array_equal(codes, inverse.astype(np.float64))
+    else:
+        assert not hasattr(est, "classes_")
+        np.testing.assert_array_equal(codes, y.astype(np.float64))

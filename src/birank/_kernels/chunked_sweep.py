@@ -192,6 +192,17 @@ def chunk_loss_grad(ss, mw, rows, shift, c_from, c_to, off, marks, mark_shift, t
 
 
 @njit(cache=True, nogil=True)
+def chunk_diag_rows(rows, ds, shift, c_from, c_to, diag):
+    """``diag[rows[t]] = ds[t]`` over the positions of chunks ``c_from .. c_to - 1``: the
+    diagonal the sweep kept in sorted order, put in row order."""
+    n = rows.shape[0]
+    for c in range(c_from, c_to):
+        c0, c1 = _bounds(c, shift, n)
+        for t in range(c0, c1):
+            diag[np.uint64(rows[t])] = ds[t]
+
+
+@njit(cache=True, nogil=True)
 def chunk_hess_prefix(u, rows, mw, shift, c_from, c_to, uo, cu, cl, tot):
     """Hessian product, first pass: ``uo = u[rows]``, per chunk the local suffix sums of
     the lower rows' ``w u`` (``cu``, inclusive) and prefix sums of the upper rows'

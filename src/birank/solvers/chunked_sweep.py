@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._kernels.chunked_sweep import (MARK_SHIFT, TOTALS, chunk_count, chunk_hess_out,
-                                      chunk_hess_prefix, chunk_loss_grad, chunk_totals,
-                                      radix_count, radix_keys, radix_rows, radix_scatter)
+from .._kernels.chunked_sweep import (MARK_SHIFT, TOTALS, chunk_count, chunk_diag_rows,
+                                      chunk_hess_out, chunk_hess_prefix, chunk_loss_grad,
+                                      chunk_totals, radix_count, radix_keys, radix_rows,
+                                      radix_scatter)
 from .._kernels.radix_sort import (_RADIX, RADIX_MIN, argsort_scores, argsort_scores64,
                                    fix_ties)
 from .._parallel import Threads
@@ -107,6 +108,12 @@ class ChunkedSweep:
                    (off, self.marks, self.mark_shift, float(theta), int(loss_kind), grad_s,
                     ds, ptr_hi, ptr_lo, self.loss_c))
         return float(np.sum(self.loss_c))
+
+    def diag_rows(self, order, work, diag):
+        """``diag[order[t]] = work[4, t]``: the diagonal :meth:`loss_grad` kept in sorted
+        order, put in row order (each entry assigned once: the same bits)."""
+        self._each(chunk_diag_rows, order, work[4, :self.n], self.shift, (diag,))
+        return diag
 
     def hess_vec(self, u, order, ptr_hi, ptr_lo, out, work):
         """:func:`birank._kernels.pair_sweep.sweep_hess_vec_binary` after :meth:`loss_grad`."""

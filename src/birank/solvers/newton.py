@@ -274,7 +274,10 @@ class PairObjective(_WeightSpace):
         when the preconditioner asks (once per Newton step, not at every loss
         evaluation of the line search)."""
         if not self._diag_in_rows:
-            two_label_diag_rows(self.order, self.seg, self.nlab, self.work, self._diag)
+            if self.chunked is not None:  # on the threads, over the sweep's chunks
+                self.chunked.diag_rows(self.order, self.work, self._diag)
+            else:
+                two_label_diag_rows(self.order, self.seg, self.nlab, self.work, self._diag)
             self._diag_in_rows = True
         return self._diag
 
