@@ -54,7 +54,6 @@ def sum_partials(partials, out, c0, c1):
             out[c] += partials[k, c]
 
 
-
 @njit(cache=True, nogil=True)
 def mark_used_columns(indices, used):
     """``used[j] = True`` for every column index j stored in ``indices``.

@@ -33,9 +33,9 @@ from .losses import SQUARED_HINGE
 from .pair_sweep import add_lower, lower_pass, upper_pass
 from .radix_sort import _RADIX, _key32
 
-__all__ = ["chunk_count", "chunk_totals", "chunk_loss_grad", "chunk_hess_prefix",
-           "chunk_hess_out", "radix_keys", "radix_count", "radix_scatter", "radix_rows",
-           "TOTALS", "MARK_SHIFT"]
+__all__ = ["chunk_count", "chunk_totals", "chunk_loss_grad", "chunk_diag_rows",
+           "chunk_hess_prefix", "chunk_hess_out", "radix_keys", "radix_count", "radix_scatter",
+           "radix_rows", "TOTALS", "MARK_SHIFT"]
 
 #: the first pass keeps the chunk-local sums every 2^MARK_SHIFT positions (the kernels'
 #: ``mark_shift``), so that a pointer's starting sums take at most that many rows to

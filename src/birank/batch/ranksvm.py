@@ -9,6 +9,7 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 
+from .._kernels.labels import two_values
 from .._linalg import matvec
 from .._progress import Progress, make_progress
 from .._validation import (Interval, Options, check_graded_labels, check_groups,
@@ -235,13 +236,12 @@ def encode_rank_labels(est: RankSVM, y: Any) -> FloatArray:
     """
     y_num = check_graded_labels(est, y)
     y_arr = np.asarray(y).reshape(-1)
-    if y_arr.dtype.kind in "biuf" and y_arr.size:
-        # two values without sorting every label (np.unique sorts: 27 ms at 10^6 rows)
-        lo, hi = int(np.argmin(y_arr)), int(np.argmax(y_arr))
-        upper = y_arr == y_arr[hi]
-        if y_arr[lo] != y_arr[hi] and np.all(upper | (y_arr == y_arr[lo])):
-            est.classes_ = np.unique(y_arr[[lo, hi]])
-            return upper.astype(np.float64)
+    if y_arr.dtype.kind in "iuf" and y_arr.size:
+        # two values in one scan, as encode_binary (np.unique sorts: 27 ms at 10^6 rows)
+        k, v0, v1 = two_values(y_arr)
+        if k == 2:
+            est.classes_ = np.array([v0, v1], dtype=y_arr.dtype)
+            return (y_arr == v1).astype(np.float64)
     values, inverse = np.unique(y, return_inverse=True)
     if len(values) == 2:
         est.classes_ = values

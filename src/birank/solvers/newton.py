@@ -25,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from .._kernels.labels import two_values
 from .._kernels.losses import HINGE, SQUARED_HINGE
 from .._kernels.pair_sweep_ops import csr_rows_gram_matvec
 from .._linalg import dot, matvec, rmatvec, sq_rmatvec
@@ -121,10 +122,11 @@ def label_ranks(y, gid, n_groups):
     each group's number of distinct labels."""
     n = y.shape[0]
     if n_groups == 1 and n:
-        # one group of at most two labels (RankSVM's binary problem): no sort
-        lo, hi = float(y.min()), float(y.max())
-        if np.all((y == lo) | (y == hi)):
-            return (y != lo).astype(np.int64), np.array([1 if lo == hi else 2], dtype=np.int64)
+        # one group of at most two labels (RankSVM's binary problem): one scan, no sort
+        k, _, hi = two_values(y)
+        if k == 1 or k == 2:
+            lab = (y == hi) if k == 2 else np.zeros(n, dtype=bool)
+            return lab.astype(np.int64), np.array([k], dtype=np.int64)
     o = np.lexsort((y, gid))
     ys, gs = y[o], gid[o]
     new_group = np.ones(n, dtype=bool)
