@@ -1,4 +1,3 @@
-import hashlib
 import os
 from pathlib import Path
 
@@ -12,11 +11,11 @@ STAMP = ".birank-kernel-sources.sha256"
 
 
 def kernel_sources_hash(folder=KERNELS):
-    """sha256 over every ``_kernels/*.py`` (names and contents, in name order)."""
-    h = hashlib.sha256()
-    for path in sorted(folder.glob("*.py")):
-        h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-    return h.hexdigest()
+    """sha256 over every ``_kernels/*.py`` (names and contents, in name order): the digest
+    the kernels compiled ahead of time are checked against."""
+    from birank._kernels.ahead import source_digest
+
+    return source_digest(folder)
 
 
 def clear_stale_numba_cache(folder=KERNELS, cache_dirs=None):
@@ -57,7 +56,7 @@ def clear_stale_numba_cache(folder=KERNELS, cache_dirs=None):
 
 
 def pytest_configure(config):
-    # before any test imports birank: never run kernels compiled from older sources
+    # before any kernel runs: never run kernels compiled from older sources
     if not hasattr(config, "workerinput"):  # once, in the controller (pytest-xdist)
         clear_stale_numba_cache()
 

@@ -12,6 +12,9 @@ in a process then says once, on stderr, that an empty cache means compiling and
 where the cache lives. It is said here, on first import, because a command
 imports the kernels only when its input needs them (``birank evaluate`` on a
 small file never does, and so never pays numba's start-up).
+
+Importing this package also hands the kernels compiled at install to their
+dispatchers (:mod:`.ahead`), so that a first run does not compile them.
 """
 
 import atexit
@@ -55,6 +58,11 @@ def _ensure_cache():
 
 _CACHE_DIR, _CACHE_IS_TEMPORARY = _ensure_cache()
 
+# the kernels compiled at install (ahead.py): handed to their dispatchers here, once
+from .ahead import install as _install_ahead  # noqa: E402
+
+_AHEAD = _install_ahead()
+
 
 def _compile_notice():
     """One line on stderr when the command line asked for it and the cache holds no kernel."""
@@ -68,6 +76,10 @@ def _compile_notice():
     if _CACHE_IS_TEMPORARY:  # (the warning above said why)
         print("birank: compiling numba kernels (about a minute); with no writable cache "
               "folder every run compiles again: set NUMBA_CACHE_DIR", file=sys.stderr)
+    elif not cached and _AHEAD:
+        print("birank: first run: compiling numba kernels this command needs beyond those "
+              f"compiled at install (seconds each, once); cached in {_CACHE_DIR}",
+              file=sys.stderr)
     elif not cached:
         print(f"birank: first run: compiling numba kernels (about a minute, once); the "
               f"compiled code is cached in {_CACHE_DIR}", file=sys.stderr)

@@ -160,9 +160,9 @@ def class_scatter_csr(data, indices, indptr, n_features, rows):
                     sxx[k, j] += v * data[q]
     for k in range(d):
         for q in range(k + 1, d):
-            t = sxx[k, q] + sxx[q, k]
-            sxx[k, q] = t
-            sxx[q, k] = t
+            both = sxx[k, q] + sxx[q, k]
+            sxx[k, q] = both
+            sxx[q, k] = both
     return sx, sxx
 
 

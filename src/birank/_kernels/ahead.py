@@ -1,0 +1,272 @@
+"""Kernels compiled ahead of time, at install, so that a first run does not compile them.
+
+numba compiles a kernel on its first call and caches it on disk (``cache=True``).
+With an empty cache -- a fresh environment, a container, a CI job -- the README
+example spent about 13 CPU s compiling some 40 specializations before its first
+result (issue 25). :data:`ENTRIES` lists the specializations that the default
+fits on float64 data call from Python (the README example and ``birank demo``:
+dense labels, CSR input with int32 indices). The install compiles them with
+numba's ahead-of-time compiler (:mod:`numba.pycc`, for the installing machine's
+CPU) into the extension module ``birank._kernels._precompiled`` (``setup.py``'s
+``build_ext``; ``python -m birank._kernels`` rebuilds it in place in a
+source checkout). Importing :mod:`birank._kernels` hands each compiled function
+to its kernel's dispatcher for exactly those argument types; a call with any
+other types (float32, int64 indices, read-only or strided arrays) goes through
+numba's just-in-time path as before, and so do kernels called from other kernels.
+
+The module is used only if it was built from the same kernel sources (a digest
+of this folder's ``.py`` files) for this CPU (name and features). Otherwise, or
+where it could not be built (no C compiler), or with ``BIRANK_AHEAD=0``, every
+kernel compiles on first use as before; :func:`status` says which. The compiled
+code is the same numba pipeline on the same source for the same CPU, so the
+results are the same bits (a test fits the README's models both ways).
+
+Kernels declared ``nogil=True`` (the threaded ones) are compiled to release the
+GIL as well: their threads would otherwise run one at a time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import os
+import sys
+import tempfile
+import warnings
+from typing import Any
+
+from numba import types as nt
+
+#: the extension module (next to this file) and its manifest
+MODULE = "_precompiled"
+MANIFEST = "_precompiled.json"
+
+F8 = nt.float64[::1]
+F8_2 = nt.float64[:, ::1]
+F8_3 = nt.float64[:, :, ::1]
+I8 = nt.int64[::1]
+I8_2 = nt.int64[:, ::1]
+I4 = nt.int32[::1]
+I4_3 = nt.int32[:, :, ::1]
+I1 = nt.int8[::1]
+B1 = nt.boolean[::1]
+i8, f8, b1, none = nt.int64, nt.float64, nt.boolean, nt.none
+#: a CSR matrix as the kernels take it: (data, indices, indptr)
+CSR = nt.Tuple((F8, I4, I4))
+CSR_I8 = nt.Tuple((F8, I4, I8))  # (rows built by the solver: int64 row pointers)
+
+#: (kernel module, kernel, signature): what the README example and ``birank demo``
+#: call from Python on float64 CSR data with int32 indices (recorded from
+#: numba's compiles of those runs with an empty cache)
+ENTRIES = (
+    # RankSVM: two-label and many-label sweeps, calibration, products
+    ("labels", "two_values", nt.Tuple((i8, f8, f8))(F8)),
+    ("pair_sweep", "sweep_loss_grad_binary",
+     f8(F8, I8, I8, I8, F8, i8, F8, F8, I8, I8, F8_2, f8, b1)),
+    ("pair_sweep", "sweep_hess_vec_binary", none(F8, I8, I8, I8, F8, I8, I8, F8, F8_2)),
+    ("pair_sweep", "two_label_diag_rows", none(I8, I8, I8, F8_2, F8)),
+    ("pair_sweep", "sweep_loss_grad",
+     f8(F8, I8, I8, I8, I8, F8, F8, i8, F8, F8, I8, I8, F8_2, I4_3, f8, b1)),
+    ("pair_sweep", "sweep_hess_vec",
+     none(F8, I8, I8, I8, I8, F8, F8, I8, I8, F8, F8_2, I4_3, i8, b1)),
+    ("pair_sweep", "_digit_bits", nt.UniTuple(i8, 2)(i8)),
+    ("blocked_products", "csr_matvec_block", none(F8, I4, I4, F8, F8, i8, i8)),
+    ("blocked_products", "csr_rmatvec_block", none(F8, I4, I4, F8, F8, i8, i8, b1)),
+    ("platt", "platt_block_sums", none(F8, F8, F8, f8, f8, i8, F8_2, i8, i8)),
+    # ActiveRankSVM: sampling, the pair rows, dual coordinate descent
+    ("soft_sample", "soft_sample",
+     nt.Tuple((I8, F8, i8, i8, b1))(CSR, F8, f8, I8, I8, B1, i8, i8, i8, f8, i8, I8, i8, i8,
+                                    i8)),
+    ("soft_sample", "item_rows", nt.UniTuple(I8, 2)(I8, I8, I8, B1, i8)),
+    ("id_set", "new_table", I8(i8)),
+    ("id_set", "take_new", i8(I8, I8, I8, I8, i8)),
+    ("id_set", "table_contains", B1(I8, I8)),
+    ("id_set", "table_insert", none(I8, I8)),
+    ("dual_cd", "merge_pair_rows", none(F8, I4, I4, I8, I8, F8, i8, F8, I4, I8, i8)),
+    ("dual_cd", "pair_q", none(CSR_I8, I8_2, F8_2, i8, i8, b1)),
+    ("dual_cd", "dual_cd", nt.Tuple((i8, f8))(CSR_I8, F8, I8_2, F8_2, i8, b1, b1, i8, f8, i8, b1)),
+    # BBR
+    ("pair_moments", "class_scatter_csr", nt.Tuple((F8, F8_2))(F8, I4, I4, i8, I8)),
+    # birank demo: generated data, the stream and its online learners
+    ("generators", "fill_sparse_bipartite",
+     i8(I8_2, i8, i8, i8, i8, F8, f8, f8, f8, I4, F8, I1)),
+    ("buffered_stream", "max_row_nnz", i8(I4, i8, i8)),
+    ("buffered_stream", "buffered_stream",
+     none(i8, F8, I4, I4, I1, F8, i8, i8, F8, F8, F8_2, I8_2, F8_2, I8, I8, I8_2, F8_2, I8, I8, i8,
+          I8, f8, f8, I8, F8, F8, F8, i8, I8, B1, I8)),
+    ("sparse_rows", "row_sqnorms", F8(CSR)),
+    ("opauc", "opauc_full_pass",
+     none(CSR, I1, F8, i8, i8, F8, F8, F8_2, F8_3, f8, f8, F8, F8, F8)),
+    ("spam", "spam_pass", i8(CSR, I1, F8, i8, i8, F8, F8, F8_2, i8, f8, f8, f8, f8)),
+)
+
+_STATUS = "not loaded"
+
+
+def _here():
+    return os.path.dirname(os.path.abspath(__file__))
+
+
+def source_digest(folder: str | os.PathLike[str] | None = None) -> str:
+    """SHA-256 over every kernel source ``*.py`` of ``folder`` (default: this one), names
+    and bytes in name order. Also what the tests compare the numba cache against."""
+    folder = _here() if folder is None else os.fspath(folder)
+    h = hashlib.sha256()
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".py"):
+            with open(os.path.join(folder, name), "rb") as f:
+                h.update(name.encode() + b"\0" + f.read() + b"\0")
+    return h.hexdigest()
+
+
+def host_cpu() -> dict[str, str]:
+    """The CPU the code is compiled for (numba's JIT targets the same one)."""
+    from llvmlite import binding as ll
+
+    return {"cpu_name": ll.get_host_cpu_name(), "cpu_features": ll.get_host_cpu_features().flatten()}
+
+
+def symbol(module: str, name: str) -> str:
+    """The compiled function's name in the extension module."""
+    return f"{module}__{name.lstrip('_')}"
+
+
+def _dispatcher(module: str, name: str) -> Any:
+    return getattr(importlib.import_module(f".{module}", __package__), name)
+
+
+def _manifest_path(extension_path: str) -> str:
+    return os.path.join(os.path.dirname(extension_path), MANIFEST)
+
+
+def up_to_date(extension_path: str) -> bool:
+    """Whether ``extension_path`` exists and was built from these sources for this CPU."""
+    try:
+        with open(_manifest_path(extension_path)) as f:
+            built = json.load(f)
+    except (OSError, ValueError):
+        return False
+    return (os.path.exists(extension_path) and built.get("digest") == source_digest()
+            and {k: built.get(k) for k in ("cpu_name", "cpu_features")} == host_cpu())
+
+
+def build(extension_path: str, *, force: bool = False) -> bool:
+    """Compile :data:`ENTRIES` into the extension module at ``extension_path``.
+
+    Writes the module and its manifest (digest, CPU, numba version); returns False
+    when an up-to-date module is already there (``force``: build anyway). The new
+    module replaces the old one by a rename, never by writing into it.
+    """
+    if not force and up_to_date(extension_path):
+        return False
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # pycc's pending-deprecation notice
+        from numba.pycc import CC
+        from numba.pycc import compiler as pycc_compiler
+    import numba
+
+    out_dir = os.path.dirname(os.path.abspath(extension_path))
+    os.makedirs(out_dir, exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix="birank-ahead-", dir=out_dir)
+    cc = CC(MODULE, source_module=__name__)
+    cc.output_dir = tmp
+    cc.output_file = os.path.basename(extension_path)
+    cc.target_cpu = "host"
+    # numba's pycc wraps every function holding the GIL; the kernels declared
+    # nogil=True get the wrapper numba's JIT gives them (the GIL released while
+    # they run), so that their threads still run at once
+    nogil = set()
+    for module, name, sig in ENTRIES:
+        kernel = _dispatcher(module, name)
+        cc.export(symbol(module, name), sig)(kernel.py_func)
+        if kernel.targetoptions.get("nogil"):
+            nogil.add(kernel.py_func)
+    plain_compile = pycc_compiler.compile_extra
+
+    def compile_extra(typingctx, targetctx, func, args, return_type, flags, *rest, **kw):
+        if func in nogil:
+            flags = flags.copy()
+            flags.release_gil = True
+        return plain_compile(typingctx, targetctx, func, args, return_type, flags, *rest, **kw)
+
+    pycc_compiler.compile_extra = compile_extra
+    try:
+        cc.compile()
+    finally:
+        pycc_compiler.compile_extra = plain_compile
+    manifest = {"digest": source_digest(), **host_cpu(), "numba": numba.__version__,
+                "entries": [symbol(m, n) for m, n, _ in ENTRIES]}
+    os.replace(os.path.join(tmp, cc.output_file), extension_path)
+    with open(os.path.join(tmp, MANIFEST), "w") as f:
+        json.dump(manifest, f, indent=1)
+    os.replace(os.path.join(tmp, MANIFEST), _manifest_path(extension_path))
+    os.rmdir(tmp)
+    return True
+
+
+def install() -> int:
+    """Hand the compiled functions to their dispatchers; returns how many (0: none).
+
+    Called once when :mod:`birank._kernels` is imported. Never raises: any problem
+    leaves every kernel on numba's just-in-time path, and :func:`status` says why.
+    """
+    global _STATUS
+    from numba.core import config
+
+    if os.environ.get("BIRANK_AHEAD", "1") == "0":
+        _STATUS = "off (BIRANK_AHEAD=0): kernels compile on first use"
+        return 0
+    if config.DISABLE_JIT:
+        _STATUS = "off (NUMBA_DISABLE_JIT): kernels run as Python"
+        return 0
+    try:
+        with open(os.path.join(_here(), MANIFEST)) as f:
+            built = json.load(f)
+    except (OSError, ValueError):
+        _STATUS = ("not built (no C compiler at install, or a source checkout: "
+                   "python -m birank._kernels): kernels compile on first use")
+        return 0
+    if built.get("digest") != source_digest():
+        _STATUS = ("stale (built from other kernel sources; python -m birank._kernels "
+                   "rebuilds it): kernels compile on first use")
+        return 0
+    if {k: built.get(k) for k in ("cpu_name", "cpu_features")} != host_cpu():
+        _STATUS = (f"built for another CPU ({built.get('cpu_name')}): kernels compile on "
+                   "first use")
+        return 0
+    try:
+        compiled = importlib.import_module(f".{MODULE}", __package__)
+        for module, name, sig in ENTRIES:
+            _dispatcher(module, name)._insert([a._code for a in sig.args],
+                                              getattr(compiled, symbol(module, name)), False)
+    except Exception as exc:  # an extension numba cannot take: fall back, say why
+        _STATUS = f"not usable ({type(exc).__name__}: {exc}): kernels compile on first use"
+        return 0
+    _STATUS = f"loaded: {len(ENTRIES)} kernel specializations compiled at install"
+    return len(ENTRIES)
+
+
+def status() -> str:
+    """Whether the kernels compiled ahead of time are in use, and if not, why."""
+    return _STATUS
+
+
+def _extension_path() -> str:
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    return os.path.join(_here(), MODULE + EXTENSION_SUFFIXES[0])
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m birank._kernels [--force]``: (re)build the module in place."""
+    argv = sys.argv[1:] if argv is None else argv
+    path = _extension_path()
+    try:
+        built = build(path, force="--force" in argv)
+    except Exception as exc:  # no C compiler, no numba.pycc: say so, leave the kernels just in time
+        print(f"birank: kernels not compiled ahead of time ({type(exc).__name__}: {exc}); "
+              "they compile on first use", file=sys.stderr)
+        return 1
+    print(f"birank: {'compiled' if built else 'up to date:'} {path}")
+    return 0
