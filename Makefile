@@ -19,12 +19,13 @@ $(VENV)/.demo-installed: pyproject.toml
 	touch $@
 
 demo: $(VENV)/.demo-installed
-	-$(PY) -m birank._kernels  # (see test below; without a C compiler the demo compiles on first use)
+	-$(PY) -m birank._kernels
 	$(VENV)/bin/birank demo --output birank_demo
 
+# `python -m birank._kernels`: the kernels compiled ahead of time (src/birank/_kernels/ahead.py)
+# are built by the install; after a kernel changed this rebuilds them in place (at once when
+# up to date). The demo goes on without them (no C compiler: kernels compile on first use).
 test: $(VENV)/.installed docs
-	# the kernels compiled ahead of time (src/birank/_kernels/ahead.py) are built by the
-	# install; after a kernel changed this rebuilds them in place (at once when up to date)
 	$(PY) -m birank._kernels
 	$(PY) -m mypy  # the type checker ([tool.mypy] in pyproject.toml)
 	$(PY) -m pytest -q -n 2 --dist loadfile

@@ -13,9 +13,15 @@ time unchanged.
 ``--compiled`` also lists, for one cold run, the kernels compiled and the
 seconds each took (numba's compiler events), largest first.
 
+``--estimators`` times each public estimator's first fit instead (default
+parameters, the first 5,000 rows of the bundled a9a, CSR): a fresh process with
+an empty cache, as installed and with ``BIRANK_AHEAD=0``, beside a warm one.
+The time is the fit's alone (imports and data loading excluded).
+
 Usage::
 
     python benchmarks/bench_cold_start.py [--repeat 3] [--compiled]
+    python benchmarks/bench_cold_start.py --estimators [--repeat 1]
     # against an older version under the same load (its src/ from git archive)
     mkdir -p OLD && git archive HEAD~1 src | tar -x -C OLD
     python benchmarks/bench_cold_start.py --baseline-src OLD/src
@@ -72,6 +78,20 @@ atexit.register(_dump)
 """
 
 
+#: one estimator's first fit (``{name}``), timed inside the process
+FIRST_FIT = """
+import time
+import birank
+from birank.datasets import load_a9a
+X, y = load_a9a("train")
+X, y = X[:5000], y[:5000]
+model = birank.{name}()
+t0 = time.perf_counter()
+model.fit(X, y)
+print(time.perf_counter() - t0)
+"""
+
+
 def _cpu():
     r = resource.getrusage(resource.RUSAGE_CHILDREN)
     return r.ru_utime + r.ru_stime
@@ -98,7 +118,11 @@ def main(argv=None):
     ap.add_argument("--compiled", action="store_true")
     ap.add_argument("--baseline-src", help="a src/ directory of another birank version: its "
                     "cold runs alternate with this one's, for a ratio under the same load")
+    ap.add_argument("--estimators", action="store_true",
+                    help="each public estimator's first fit, cold and warm")
     args = ap.parse_args(argv)
+    if args.estimators:
+        return _estimators(args.repeat)
     if args.baseline_src:
         cold, base = [], []
         for _ in range(args.repeat):
@@ -141,6 +165,27 @@ def main(argv=None):
         print(f"cold run with compile events: {dt:.2f} s wall, {dc:.2f} s CPU "
               "(times below include the kernels each one calls)")
         print(out.stderr)
+
+
+def _estimators(repeat):
+    import birank
+
+    print("first fit (s), default parameters, 5,000 rows of a9a (CSR): cold as installed | "
+          "cold BIRANK_AHEAD=0 | warm (medians of alternating fresh processes)")
+    for name in birank.__all__:
+        code = FIRST_FIT.replace("{name}", name)
+        t = {"ahead": [], "jit": [], "warm": []}
+        with tempfile.TemporaryDirectory() as warm_dir:
+            _run(warm_dir, code)
+            for _ in range(repeat):
+                for kind in t:
+                    with tempfile.TemporaryDirectory() as cold_dir:
+                        out = _run(warm_dir if kind == "warm" else cold_dir, code,
+                                   ahead=kind != "jit")[2]
+                    t[kind].append(float(out.stdout.split()[-1]))
+        a, j, w = (float(np.median(t[k])) for k in ("ahead", "jit", "warm"))
+        print(f"  {name:<18} {a:7.2f} | {j:7.2f} | {w:6.3f}", flush=True)
+    print(f"load average {os.getloadavg()[0]:.2f} (2 cores)")
 
 
 if __name__ == "__main__":
