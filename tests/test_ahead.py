@@ -14,9 +14,22 @@ import pytest
 
 from birank._kernels import ahead, labels
 
-#: the README's three models on the bundled a9a; prints the status, the models' numbers
-#: and the ahead-of-time entries that were compiled just in time from Python anyway
-FIT = """
+#: records each birank kernel that a Python call made numba compile (or load from its
+#: cache): a call the compiled-ahead entries did not take
+RECORD = """
+import numba.core.dispatcher as _d
+_compiled = []
+_plain = _d.Dispatcher._compile_for_args
+def _record(self, *args, **kws):
+    if self.py_func.__module__.startswith("birank."):
+        _compiled.append(f"{self.py_func.__module__}.{self.py_func.__name__}")
+    return _plain(self, *args, **kws)
+_d.Dispatcher._compile_for_args = _record
+"""
+
+#: the README's three models on the bundled a9a; saves the status, the models' numbers
+#: and the kernels compiled from Python
+FIT = RECORD + """
 import json, sys
 import numpy as np
 from birank import RankSVM, ActiveRankSVM, BBR
@@ -28,9 +41,24 @@ out = {"status": ahead.status(), "models": []}
 for m in models:
     m.fit(X, y)
     out["models"].append([m.coef_.ravel().tolist(), float(np.ravel(m.intercept_)[0])])
-out["compiled"] = [f"{mod}.{name}" for mod, name, sig in ahead.ENTRIES
-                   if tuple(sig.args) in ahead._dispatcher(mod, name).overloads]
+out["compiled"] = _compiled
 np.save(sys.argv[1], np.array(json.dumps(out)))
+"""
+
+#: every public estimator with its defaults on float64 CSR and dense rows of a9a
+EVERY_ESTIMATOR = RECORD + """
+import birank
+from birank.datasets import load_a9a
+X, y = load_a9a("train")
+X, y = X[:1500], y[:1500]
+for name in birank.__all__:
+    for rows in (X, X.toarray()):
+        model = getattr(birank, name)().fit(rows, y)
+        model.decision_function(rows)
+        for method in ("predict", "predict_proba"):  # (a ranker of graded labels has neither)
+            if hasattr(model, method):
+                getattr(model, method)(rows)
+print(sorted(set(_compiled)))
 """
 
 
@@ -56,7 +84,19 @@ def test_readme_models_same_bits_and_nothing_compiled(tmp_path):
     off = _fit(tmp_path, False)
     assert on["status"].startswith("loaded") and off["status"].startswith("off")
     assert on["compiled"] == [], on["compiled"]
+    assert "birank._kernels.pair_sweep.sweep_loss_grad_binary" in off["compiled"]
     assert on["models"] == off["models"]
+
+
+@pytest.mark.slow
+def test_every_estimators_default_fit_compiles_nothing():
+    """Each public estimator's default fit, scores, predictions and probabilities (where it
+    has them) on float64 data, dense and CSR, call only kernels compiled at install (a kernel whose
+    arguments change needs its entry in ahead.ENTRIES changed too)."""
+    r = subprocess.run([sys.executable, "-c", EVERY_ESTIMATOR], capture_output=True, text=True,
+                       timeout=1800)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split("\n")[-2] == "[]", r.stdout[-2000:]
 
 
 def test_other_types_take_the_just_in_time_path():
@@ -119,5 +159,7 @@ def test_manifest_names_every_entry(tmp_path):
     path = os.path.join(os.path.dirname(ahead.__file__), ahead.MANIFEST)
     with open(path) as f:
         built = json.load(f)
-    assert built["entries"] == [ahead.symbol(m, n) for m, n, _ in ahead.ENTRIES]
+    assert built["entries"] == ahead._symbols()
     assert len(set(built["entries"])) == len(ahead.ENTRIES)
+    # one entry per kernel and argument types
+    assert len({(m, n, tuple(sig.args)) for m, n, sig in ahead.ENTRIES}) == len(ahead.ENTRIES)

@@ -48,6 +48,7 @@ F8_3 = nt.float64[:, :, ::1]
 I8 = nt.int64[::1]
 I8_2 = nt.int64[:, ::1]
 I4 = nt.int32[::1]
+I4_2 = nt.int32[:, ::1]
 I4_3 = nt.int32[:, :, ::1]
 I1 = nt.int8[::1]
 B1 = nt.boolean[::1]
@@ -55,10 +56,14 @@ i8, f8, b1, none = nt.int64, nt.float64, nt.boolean, nt.none
 #: a CSR matrix as the kernels take it: (data, indices, indptr)
 CSR = nt.Tuple((F8, I4, I4))
 CSR_I8 = nt.Tuple((F8, I4, I8))  # (rows built by the solver: int64 row pointers)
+#: a CSR matrix whose stored values are all 1, without them (CombinedRanking's SGD)
+CSR_ONES = nt.Tuple((none, I4, I4))
 
-#: (kernel module, kernel, signature): what the README example and ``birank demo``
-#: call from Python on float64 CSR data with int32 indices (recorded from
-#: numba's compiles of those runs with an empty cache)
+#: (kernel module, kernel, signature): what the README example, ``birank demo`` and
+#: every public estimator's default fit, ``decision_function`` and ``predict_proba``
+#: call from Python on float64 data, dense and CSR with int32 indices (recorded from
+#: numba's compiles of those runs with an empty cache; ``bench_cold_start.py
+#: --compiled`` lists what a run still compiles)
 ENTRIES = (
     # RankSVM: two-label and many-label sweeps, calibration, products
     ("labels", "two_values", nt.Tuple((i8, f8, f8))(F8)),
@@ -74,9 +79,12 @@ ENTRIES = (
     ("blocked_products", "csr_matvec_block", none(F8, I4, I4, F8, F8, i8, i8)),
     ("blocked_products", "csr_rmatvec_block", none(F8, I4, I4, F8, F8, i8, i8, b1)),
     ("platt", "platt_block_sums", none(F8, F8, F8, f8, f8, i8, F8_2, i8, i8)),
-    # ActiveRankSVM: sampling, the pair rows, dual coordinate descent
+    # ActiveRankSVM: sampling, the pair rows, dual coordinate descent (WeightedSVM's too)
     ("soft_sample", "soft_sample",
      nt.Tuple((I8, F8, i8, i8, b1))(CSR, F8, f8, I8, I8, B1, i8, i8, i8, f8, i8, I8, i8, i8,
+                                    i8)),
+    ("soft_sample", "soft_sample",
+     nt.Tuple((I8, F8, i8, i8, b1))(F8_2, F8, f8, I8, I8, B1, i8, i8, i8, f8, i8, I8, i8, i8,
                                     i8)),
     ("soft_sample", "item_rows", nt.UniTuple(I8, 2)(I8, I8, I8, B1, i8)),
     ("id_set", "new_table", I8(i8)),
@@ -84,21 +92,46 @@ ENTRIES = (
     ("id_set", "table_contains", B1(I8, I8)),
     ("id_set", "table_insert", none(I8, I8)),
     ("dual_cd", "merge_pair_rows", none(F8, I4, I4, I8, I8, F8, i8, F8, I4, I8, i8)),
-    ("dual_cd", "pair_q", none(CSR_I8, I8_2, F8_2, i8, i8, b1)),
-    ("dual_cd", "dual_cd", nt.Tuple((i8, f8))(CSR_I8, F8, I8_2, F8_2, i8, b1, b1, i8, f8, i8, b1)),
-    # BBR
+    ("dual_cd", "map_local_rows", nt.Tuple((I8_2, i8))(I8_2, I4, i8, I8)),
+    ("dual_cd", "all_ones", b1(F8)),
+    *(("dual_cd", "pair_q", none(rows, pairs, F8_2, i8, i8, b1))
+      for rows, pairs in ((CSR_I8, I8_2), (CSR, I4_2), (F8_2, I4_2))),
+    *(("dual_cd", "dual_cd", nt.Tuple((i8, f8))(rows, F8, pairs, F8_2, i8, b1, b1, i8, f8, i8, b1))
+      for rows, pairs in ((CSR_I8, I8_2), (CSR, I4_2), (F8_2, I4_2))),
+    *(("dual_cd", "pair_margins", F8(rows, F8, I4_2, i8, b1)) for rows in (CSR, F8_2)),
+    ("dual_cd", "dual_cd_points",
+     nt.Tuple((i8, f8))(F8, I4, I4, b1, F8, I4_2, F8_2, i8, b1, b1, i8, f8, i8, b1)),
+    # BBR, LCBR
     ("pair_moments", "class_scatter_csr", nt.Tuple((F8, F8_2))(F8, I4, I4, i8, I8)),
-    # birank demo: generated data, the stream and its online learners
+    ("pair_moments", "sampled_pair_sums_csr", nt.Tuple((F8, F8_2))(F8, I4, I4, i8, I8, I8)),
+    ("pair_moments", "sampled_pair_sums_dense", nt.Tuple((F8, F8_2))(F8_2, I8, I8)),
+    # CombinedRanking
+    *(("sgd", "crr_sgd", i8(rows, F8, F8, I8, I8, F8, f8, i8, i8, f8, i8, b1, b1, I8))
+      for rows in (CSR_ONES, F8_2)),
+    # the online learners and the generated data of birank demo
     ("generators", "fill_sparse_bipartite",
      i8(I8_2, i8, i8, i8, i8, F8, f8, f8, f8, I4, F8, I1)),
     ("buffered_stream", "max_row_nnz", i8(I4, i8, i8)),
     ("buffered_stream", "buffered_stream",
      none(i8, F8, I4, I4, I1, F8, i8, i8, F8, F8, F8_2, I8_2, F8_2, I8, I8, I8_2, F8_2, I8, I8, i8,
           I8, f8, f8, I8, F8, F8, F8, i8, I8, B1, I8)),
-    ("sparse_rows", "row_sqnorms", F8(CSR)),
-    ("opauc", "opauc_full_pass",
-     none(CSR, I1, F8, i8, i8, F8, F8, F8_2, F8_3, f8, f8, F8, F8, F8)),
-    ("spam", "spam_pass", i8(CSR, I1, F8, i8, i8, F8, F8, F8_2, i8, f8, f8, f8, f8)),
+    *(("sparse_rows", "row_sqnorms", F8(rows)) for rows in (CSR, F8_2)),
+    ("sparse_rows", "rng_init", I8(i8)),
+    *(("opauc", "opauc_full_pass",
+       none(rows, I1, F8, i8, i8, F8, F8, F8_2, F8_3, f8, f8, F8, F8, F8)) for rows in (CSR, F8_2)),
+    *(("spam", "spam_pass", i8(rows, I1, F8, i8, i8, F8, F8, F8_2, i8, f8, f8, f8, f8))
+      for rows in (CSR, F8_2)),
+    *(("uniexp", "uniexp_pass", i8(rows, I1, F8, i8, i8, F8, F8, f8, f8)) for rows in (CSR, F8_2)),
+    ("adaoam_updates", "adaoam_stream",
+     none(F8, I4, I4, I1, F8, i8, i8, F8, F8, F8_2, F8_3, F8, f8, f8, f8, F8, F8)),
+    ("pgd", "pgd_stream",
+     i8(F8, I4, I4, I1, F8, i8, i8, F8, i8, f8, f8, f8, i8, I8_2, F8_2, I8, I8, I8_2, F8_2, I8,
+        I8, i8, I8, F8)),
+    # graded labels' pairs (OrdinalPairs: ActiveRankLearner, the ranking metrics)
+    ("ordinal_levels", "ordinal_runs",
+     nt.Tuple((I8, I4, I4, I4, I4))(F8, I1, nt.NumberClass(nt.int32))),
+    ("ordinal_levels", "decode_ordinal_ids", nt.UniTuple(I4, 2)(I8, I8, I4, I4)),
+    ("ordinal_levels", "level_pair_counts", I8(I4, I4, I4, i8)),
 )
 
 _STATUS = "not loaded"
@@ -127,9 +160,20 @@ def host_cpu() -> dict[str, str]:
     return {"cpu_name": ll.get_host_cpu_name(), "cpu_features": ll.get_host_cpu_features().flatten()}
 
 
-def symbol(module: str, name: str) -> str:
-    """The compiled function's name in the extension module."""
-    return f"{module}__{name.lstrip('_')}"
+def symbol(module: str, name: str, k: int = 0) -> str:
+    """The compiled function's name in the extension module (``k``: its specialization's
+    place among the entries of the same kernel)."""
+    return f"{module}__{name.lstrip('_')}" + (f"__{k}" if k else "")
+
+
+def _symbols() -> list[str]:
+    """:func:`symbol` of every entry, in order."""
+    seen: dict[tuple[str, str], int] = {}
+    out = []
+    for module, name, _ in ENTRIES:
+        k = seen[module, name] = seen.get((module, name), -1) + 1
+        out.append(symbol(module, name, k))
+    return out
 
 
 def _dispatcher(module: str, name: str) -> Any:
@@ -177,9 +221,9 @@ def build(extension_path: str, *, force: bool = False) -> bool:
     # nogil=True get the wrapper numba's JIT gives them (the GIL released while
     # they run), so that their threads still run at once
     nogil = set()
-    for module, name, sig in ENTRIES:
+    for (module, name, sig), sym in zip(ENTRIES, _symbols()):
         kernel = _dispatcher(module, name)
-        cc.export(symbol(module, name), sig)(kernel.py_func)
+        cc.export(sym, sig)(kernel.py_func)
         if kernel.targetoptions.get("nogil"):
             nogil.add(kernel.py_func)
     plain_compile = pycc_compiler.compile_extra
@@ -196,7 +240,7 @@ def build(extension_path: str, *, force: bool = False) -> bool:
     finally:
         pycc_compiler.compile_extra = plain_compile
     manifest = {"digest": source_digest(), **host_cpu(), "numba": numba.__version__,
-                "entries": [symbol(m, n) for m, n, _ in ENTRIES]}
+                "entries": _symbols()}
     os.replace(os.path.join(tmp, cc.output_file), extension_path)
     with open(os.path.join(tmp, MANIFEST), "w") as f:
         json.dump(manifest, f, indent=1)
@@ -237,9 +281,9 @@ def install() -> int:
         return 0
     try:
         compiled = importlib.import_module(f".{MODULE}", __package__)
-        for module, name, sig in ENTRIES:
+        for (module, name, sig), sym in zip(ENTRIES, _symbols()):
             _dispatcher(module, name)._insert([a._code for a in sig.args],
-                                              getattr(compiled, symbol(module, name)), False)
+                                              getattr(compiled, sym), False)
     except Exception as exc:  # an extension numba cannot take: fall back, say why
         _STATUS = f"not usable ({type(exc).__name__}: {exc}): kernels compile on first use"
         return 0
