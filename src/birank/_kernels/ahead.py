@@ -3,9 +3,10 @@
 numba compiles a kernel on its first call and caches it on disk (``cache=True``).
 With an empty cache -- a fresh environment, a container, a CI job -- the README
 example spent about 13 CPU s compiling some 40 specializations before its first
-result (issue 25). :data:`ENTRIES` lists the specializations that the default
-fits on float64 data call from Python (the README example and ``birank demo``:
-dense labels, CSR input with int32 indices). The install compiles them with
+result (issue 25). :data:`ENTRIES` lists the specializations that every public
+estimator's default fit, scores, predictions and probabilities call from Python
+on float64 data, dense or CSR with int32 indices (the README example and
+``birank demo`` among them). The install compiles them with
 numba's ahead-of-time compiler (:mod:`numba.pycc`, for the installing machine's
 CPU) into the extension module ``birank._kernels._precompiled`` (``setup.py``'s
 ``build_ext``; ``python -m birank._kernels`` rebuilds it in place in a
