@@ -32,6 +32,8 @@ import hashlib
 import importlib
 import json
 import os
+import shutil
+import subprocess
 import sys
 import tempfile
 import warnings
@@ -185,45 +187,56 @@ def _manifest_path(extension_path: str) -> str:
     return os.path.join(os.path.dirname(extension_path), MANIFEST)
 
 
+def _part_path(extension_path: str, part: int) -> str:
+    """Part 0 is ``extension_path`` (``_precompiled...so``); part k ``_precompiled_k...so``."""
+    if part == 0:
+        return extension_path
+    folder, name = os.path.split(extension_path)
+    return os.path.join(folder, name.replace(MODULE, f"{MODULE}_{part}", 1))
+
+
+def built_files(extension_path: str) -> list[str]:
+    """The module's files as its manifest lists them, the manifest last ([] if none)."""
+    try:
+        with open(_manifest_path(extension_path)) as f:
+            parts = len(json.load(f)["parts"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
+    return [_part_path(extension_path, k) for k in range(parts)] + [_manifest_path(extension_path)]
+
+
 def up_to_date(extension_path: str) -> bool:
-    """Whether ``extension_path`` exists and was built from these sources for this CPU."""
+    """Whether the module at ``extension_path`` (all its parts) was built from these
+    sources for this CPU."""
     try:
         with open(_manifest_path(extension_path)) as f:
             built = json.load(f)
     except (OSError, ValueError):
         return False
-    return (os.path.exists(extension_path) and built.get("digest") == source_digest()
+    return (all(os.path.exists(p) for p in built_files(extension_path))
+            and built.get("digest") == source_digest()
             and {k: built.get(k) for k in ("cpu_name", "cpu_features")} == host_cpu())
 
 
-def build(extension_path: str, *, force: bool = False) -> bool:
-    """Compile :data:`ENTRIES` into the extension module at ``extension_path``.
-
-    Writes the module and its manifest (digest, CPU, numba version); returns False
-    when an up-to-date module is already there (``force``: build anyway). The new
-    module replaces the old one by a rename, never by writing into it.
-    """
-    if not force and up_to_date(extension_path):
-        return False
+def _compile_part(part: int, parts: int, output_path: str) -> None:
+    """Compile every ``parts``-th entry from ``part`` on into the module ``output_path``
+    (run in its own process by :func:`build`)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # pycc's pending-deprecation notice
         from numba.pycc import CC
         from numba.pycc import compiler as pycc_compiler
-    import numba
 
-    out_dir = os.path.dirname(os.path.abspath(extension_path))
-    os.makedirs(out_dir, exist_ok=True)
-    tmp = tempfile.mkdtemp(prefix="birank-ahead-", dir=out_dir)
-    cc = CC(MODULE, source_module=__name__)
-    cc.output_dir = tmp
-    cc.output_file = os.path.basename(extension_path)
+    name = MODULE if part == 0 else f"{MODULE}_{part}"
+    cc = CC(name, source_module=__name__)
+    cc.output_dir = os.path.dirname(output_path)
+    cc.output_file = os.path.basename(output_path)
     cc.target_cpu = "host"
     # numba's pycc wraps every function holding the GIL; the kernels declared
     # nogil=True get the wrapper numba's JIT gives them (the GIL released while
     # they run), so that their threads still run at once
     nogil = set()
-    for (module, name, sig), sym in zip(ENTRIES, _symbols()):
-        kernel = _dispatcher(module, name)
+    for (module, kernel_name, sig), sym in list(zip(ENTRIES, _symbols()))[part::parts]:
+        kernel = _dispatcher(module, kernel_name)
         cc.export(sym, sig)(kernel.py_func)
         if kernel.targetoptions.get("nogil"):
             nogil.add(kernel.py_func)
@@ -240,13 +253,53 @@ def build(extension_path: str, *, force: bool = False) -> bool:
         cc.compile()
     finally:
         pycc_compiler.compile_extra = plain_compile
-    manifest = {"digest": source_digest(), **host_cpu(), "numba": numba.__version__,
-                "entries": _symbols()}
-    os.replace(os.path.join(tmp, cc.output_file), extension_path)
-    with open(os.path.join(tmp, MANIFEST), "w") as f:
-        json.dump(manifest, f, indent=1)
-    os.replace(os.path.join(tmp, MANIFEST), _manifest_path(extension_path))
-    os.rmdir(tmp)
+
+
+def build(extension_path: str, *, force: bool = False, jobs: int | None = None) -> bool:
+    """Compile :data:`ENTRIES` into the extension module at ``extension_path``.
+
+    The entries are split over ``jobs`` modules (default: one per core, at most 4),
+    compiled at once in as many processes (numba compiles one function at a time).
+    Writes them and the manifest (digest, CPU, numba version, each part's entries);
+    returns False when an up-to-date module is already there (``force``: build
+    anyway). New files replace old ones by a rename, never by writing into them.
+    """
+    if not force and up_to_date(extension_path):
+        return False
+    import numba
+
+    parts = max(1, min(jobs or os.cpu_count() or 1, 4, len(ENTRIES)))
+    out_dir = os.path.dirname(os.path.abspath(extension_path))
+    os.makedirs(out_dir, exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix="birank-ahead-", dir=out_dir)
+    try:
+        # the kernels of this source tree (the one this module was imported from), put
+        # first on the path by the child itself (pip's build isolation rewrites the path)
+        root = os.path.dirname(os.path.dirname(_here()))
+        env = dict(os.environ, BIRANK_AHEAD="0")
+        names = [os.path.join(tmp, os.path.basename(_part_path(extension_path, k)))
+                 for k in range(parts)]
+        procs = [subprocess.Popen(
+            [sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[4]); "
+             "from birank._kernels.ahead import _compile_part; "
+             "_compile_part(int(sys.argv[1]), int(sys.argv[2]), sys.argv[3])",
+             str(k), str(parts), names[k], root], env=env, cwd=tmp, stderr=subprocess.PIPE,
+            text=True)
+            for k in range(parts)]
+        errors = [p.communicate()[1] for p in procs]
+        for p, err in zip(procs, errors):
+            if p.returncode != 0:
+                raise RuntimeError(err.strip().splitlines()[-1] if err.strip() else "failed")
+        symbols = _symbols()
+        manifest = {"digest": source_digest(), **host_cpu(), "numba": numba.__version__,
+                    "parts": [symbols[k::parts] for k in range(parts)]}
+        for k in range(parts):
+            os.replace(names[k], _part_path(extension_path, k))
+        with open(os.path.join(tmp, MANIFEST), "w") as f:
+            json.dump(manifest, f, indent=1)
+        os.replace(os.path.join(tmp, MANIFEST), _manifest_path(extension_path))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
     return True
 
 
@@ -268,7 +321,8 @@ def install() -> int:
     try:
         with open(os.path.join(_here(), MANIFEST)) as f:
             built = json.load(f)
-    except (OSError, ValueError):
+        parts = list(built["parts"])
+    except (OSError, ValueError, KeyError, TypeError):
         _STATUS = ("not built (no C compiler at install, or a source checkout: "
                    "python -m birank._kernels): kernels compile on first use")
         return 0
@@ -281,10 +335,13 @@ def install() -> int:
                    "first use")
         return 0
     try:
-        compiled = importlib.import_module(f".{MODULE}", __package__)
+        functions = {}
+        for k, symbols in enumerate(parts):
+            compiled = importlib.import_module(
+                f".{MODULE if k == 0 else f'{MODULE}_{k}'}", __package__)
+            functions.update((sym, getattr(compiled, sym)) for sym in symbols)
         for (module, name, sig), sym in zip(ENTRIES, _symbols()):
-            _dispatcher(module, name)._insert([a._code for a in sig.args],
-                                              getattr(compiled, sym), False)
+            _dispatcher(module, name)._insert([a._code for a in sig.args], functions[sym], False)
     except Exception as exc:  # an extension numba cannot take: fall back, say why
         _STATUS = f"not usable ({type(exc).__name__}: {exc}): kernels compile on first use"
         return 0
