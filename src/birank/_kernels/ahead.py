@@ -138,6 +138,8 @@ ENTRIES = (
 )
 
 _STATUS = "not loaded"
+#: symbol -> compiled function, once :func:`install` loaded them
+_FUNCTIONS: dict[str, Any] = {}
 
 
 def _here():
@@ -335,7 +337,7 @@ def install() -> int:
                    "first use")
         return 0
     try:
-        functions = {}
+        functions: dict[str, Any] = {}
         for k, symbols in enumerate(parts):
             compiled = importlib.import_module(
                 f".{MODULE if k == 0 else f'{MODULE}_{k}'}", __package__)
@@ -345,8 +347,15 @@ def install() -> int:
     except Exception as exc:  # an extension numba cannot take: fall back, say why
         _STATUS = f"not usable ({type(exc).__name__}: {exc}): kernels compile on first use"
         return 0
+    _FUNCTIONS.update(functions)
     _STATUS = f"loaded: {len(ENTRIES)} kernel specializations compiled at install"
     return len(ENTRIES)
+
+
+def compiled(module: str, name: str, k: int = 0) -> Any:
+    """The function compiled at install for the ``k``-th entry of kernel ``module.name``
+    (KeyError when none is loaded)."""
+    return _FUNCTIONS[symbol(module, name, k)]
 
 
 def status() -> str:
