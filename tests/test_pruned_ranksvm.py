@@ -233,4 +233,4 @@ def test_newton_beyond_the_pool_matrix_budget_is_a_clear_error(monkeypatch):
     monkeypatch.setattr(dual_cd_solver_module, "MAX_POOL_MATRIX", 10)
     with pytest.raises(ValueError, match="MAX_POOL_MATRIX"):
         PrunedRankSVM(solver="newton").fit(X, y)
-    assert PrunedRankSVM(C=1.0).fit(X, y).final_solver_ == "dual_cd"  # auto falls back
+    assert PrunedRankSVM(C=1.0, random_state=0).fit(X, y).final_solver_ == "dual_cd"  # auto falls back
