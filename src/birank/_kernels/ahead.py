@@ -281,17 +281,20 @@ def build(extension_path: str, *, force: bool = False, jobs: int | None = None) 
         env = dict(os.environ, BIRANK_AHEAD="0")
         names = [os.path.join(tmp, os.path.basename(_part_path(extension_path, k)))
                  for k in range(parts)]
-        procs = [subprocess.Popen(
-            [sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[4]); "
-             "from birank._kernels.ahead import _compile_part; "
-             "_compile_part(int(sys.argv[1]), int(sys.argv[2]), sys.argv[3])",
-             str(k), str(parts), names[k], root], env=env, cwd=tmp, stderr=subprocess.PIPE,
-            text=True)
-            for k in range(parts)]
-        errors = [p.communicate()[1] for p in procs]
-        for p, err in zip(procs, errors):
-            if p.returncode != 0:
-                raise RuntimeError(err.strip().splitlines()[-1] if err.strip() else "failed")
+        logs = [os.path.join(tmp, f"part{k}.log") for k in range(parts)]
+        procs = []
+        for k in range(parts):
+            with open(logs[k], "w") as log:  # (a file, not a pipe: nothing can fill up)
+                procs.append(subprocess.Popen(
+                    [sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[4]); "
+                     "from birank._kernels.ahead import _compile_part; "
+                     "_compile_part(int(sys.argv[1]), int(sys.argv[2]), sys.argv[3])",
+                     str(k), str(parts), names[k], root], env=env, cwd=tmp, stderr=log))
+        for p, path in zip(procs, logs):
+            if p.wait() != 0:
+                with open(path) as f:
+                    err = f.read().strip()
+                raise RuntimeError(err.splitlines()[-1] if err else "failed")
         symbols = _symbols()
         manifest = {"digest": source_digest(), **host_cpu(), "numba": numba.__version__,
                     "parts": [symbols[k::parts] for k in range(parts)]}
