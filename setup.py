@@ -19,7 +19,8 @@ SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "src")
 def _ahead():
     """birank._kernels.ahead of this source tree (not of an installed birank), with the
     compiled module left unloaded: this build may replace it."""
-    sys.path.insert(0, SRC)
+    if SRC not in sys.path:
+        sys.path.insert(0, SRC)
     os.environ["BIRANK_AHEAD"] = "0"
     from birank._kernels import ahead
 

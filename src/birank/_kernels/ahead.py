@@ -189,35 +189,51 @@ def _manifest_path(extension_path: str) -> str:
     return os.path.join(os.path.dirname(extension_path), MANIFEST)
 
 
+def _part_module(part: int) -> str:
+    """The module name of a part: ``_precompiled`` (part 0), ``_precompiled_1``, ..."""
+    return MODULE if part == 0 else f"{MODULE}_{part}"
+
+
 def _part_path(extension_path: str, part: int) -> str:
-    """Part 0 is ``extension_path`` (``_precompiled...so``); part k ``_precompiled_k...so``."""
-    if part == 0:
-        return extension_path
+    """The file of a part, beside ``extension_path`` (the file of part 0)."""
     folder, name = os.path.split(extension_path)
-    return os.path.join(folder, name.replace(MODULE, f"{MODULE}_{part}", 1))
+    return os.path.join(folder, name.replace(MODULE, _part_module(part), 1))
+
+
+def _read_manifest(extension_path: str) -> dict[str, Any] | None:
+    """The manifest beside ``extension_path``, None when there is none readable."""
+    try:
+        with open(_manifest_path(extension_path)) as f:
+            built = json.load(f)
+        return built if isinstance(built, dict) and isinstance(built.get("parts"), list) else None
+    except (OSError, ValueError):
+        return None
+
+
+def _mismatch(built: dict[str, Any]) -> str | None:
+    """Why a module with this manifest cannot be used here (None: it can)."""
+    if built.get("digest") != source_digest():
+        return "stale (built from other kernel sources; python -m birank._kernels rebuilds it)"
+    if {k: built.get(k) for k in ("cpu_name", "cpu_features")} != host_cpu():
+        return f"built for another CPU ({built.get('cpu_name')})"
+    return None
 
 
 def built_files(extension_path: str) -> list[str]:
     """The module's files as its manifest lists them, the manifest last ([] if none)."""
-    try:
-        with open(_manifest_path(extension_path)) as f:
-            parts = len(json.load(f)["parts"])
-    except (OSError, ValueError, KeyError, TypeError):
+    built = _read_manifest(extension_path)
+    if built is None:
         return []
-    return [_part_path(extension_path, k) for k in range(parts)] + [_manifest_path(extension_path)]
+    return ([_part_path(extension_path, k) for k in range(len(built["parts"]))]
+            + [_manifest_path(extension_path)])
 
 
 def up_to_date(extension_path: str) -> bool:
     """Whether the module at ``extension_path`` (all its parts) was built from these
     sources for this CPU."""
-    try:
-        with open(_manifest_path(extension_path)) as f:
-            built = json.load(f)
-    except (OSError, ValueError):
-        return False
-    return (all(os.path.exists(p) for p in built_files(extension_path))
-            and built.get("digest") == source_digest()
-            and {k: built.get(k) for k in ("cpu_name", "cpu_features")} == host_cpu())
+    built = _read_manifest(extension_path)
+    return (built is not None and _mismatch(built) is None
+            and all(os.path.exists(p) for p in built_files(extension_path)))
 
 
 def _compile_part(part: int, parts: int, output_path: str) -> None:
@@ -228,8 +244,7 @@ def _compile_part(part: int, parts: int, output_path: str) -> None:
         from numba.pycc import CC
         from numba.pycc import compiler as pycc_compiler
 
-    name = MODULE if part == 0 else f"{MODULE}_{part}"
-    cc = CC(name, source_module=__name__)
+    cc = CC(_part_module(part), source_module=__name__)
     cc.output_dir = os.path.dirname(output_path)
     cc.output_file = os.path.basename(output_path)
     cc.target_cpu = "host"
@@ -323,27 +338,19 @@ def install() -> int:
     if config.DISABLE_JIT:
         _STATUS = "off (NUMBA_DISABLE_JIT): kernels run as Python"
         return 0
-    try:
-        with open(os.path.join(_here(), MANIFEST)) as f:
-            built = json.load(f)
-        parts = list(built["parts"])
-    except (OSError, ValueError, KeyError, TypeError):
+    built = _read_manifest(_extension_path())
+    if built is None:
         _STATUS = ("not built (no C compiler at install, or a source checkout: "
                    "python -m birank._kernels): kernels compile on first use")
         return 0
-    if built.get("digest") != source_digest():
-        _STATUS = ("stale (built from other kernel sources; python -m birank._kernels "
-                   "rebuilds it): kernels compile on first use")
-        return 0
-    if {k: built.get(k) for k in ("cpu_name", "cpu_features")} != host_cpu():
-        _STATUS = (f"built for another CPU ({built.get('cpu_name')}): kernels compile on "
-                   "first use")
+    reason = _mismatch(built)
+    if reason is not None:
+        _STATUS = f"{reason}: kernels compile on first use"
         return 0
     try:
         functions: dict[str, Any] = {}
-        for k, symbols in enumerate(parts):
-            compiled = importlib.import_module(
-                f".{MODULE if k == 0 else f'{MODULE}_{k}'}", __package__)
+        for k, symbols in enumerate(built["parts"]):
+            compiled = importlib.import_module(f".{_part_module(k)}", __package__)
             functions.update((sym, getattr(compiled, sym)) for sym in symbols)
         for (module, name, sig), sym in zip(ENTRIES, _symbols()):
             _dispatcher(module, name)._insert([a._code for a in sig.args], functions[sym], False)
