@@ -138,12 +138,13 @@ def _first_reaching(ss, sj, theta, lo, n):
 
 @njit(cache=True, nogil=True)
 def chunk_loss_grad(ss, mw, rows, shift, c_from, c_to, off, marks, mark_shift, theta,
-                    loss_kind, grad_s, ds, hi, lo, loss_c):
+                    loss_kind, grad_s, gs, ds, hi, lo, loss_c):
     """Second pass over chunks ``c_from .. c_to - 1``: the sweep of each chunk's rows.
 
     ``off[c]``: the lower-label sums (columns 0-2) of the chunks after c and
     the upper-label sums (columns 3-4) of the chunks before c. Writes each
-    row's score gradient, ``ds`` (the diagonal in sorted order),
+    row's score gradient (by row; ``gs``: the same in sorted order), ``ds`` (the
+    diagonal in sorted order),
     the pointers ``hi`` / ``lo`` and the chunk's loss ``loss_c[c]``.
     """
     n = rows.shape[0]
@@ -173,8 +174,7 @@ def chunk_loss_grad(ss, mw, rows, shift, c_from, c_to, off, marks, mark_shift, t
             S2 += marks[top >> mark_shift, 2]
         for r in range(top - np.int64(ptr)):
             W, S1, S2 = add_lower(mw, ss, np.uint64(top - 1 - r), W, S1, S2)
-        loss = upper_pass(ss, mw, rows, c0, c1, ptr, W, S1, S2, theta, sq, grad_s, ds, hi,
-                          0)[0]
+        loss = upper_pass(ss, mw, c0, c1, ptr, W, S1, S2, theta, sq, gs, ds, hi, 0)[0]
         loss_c[c] = loss
         # lower rows, ascending; the pointer's sums: the upper rows of the chunks
         # before its chunk plus that chunk's upper rows from its start to the pointer
@@ -188,7 +188,7 @@ def chunk_loss_grad(ss, mw, rows, shift, c_from, c_to, off, marks, mark_shift, t
             b = max(mw[p], 0.0)
             W += b
             S1 += b * ss[p]
-        lower_pass(ss, mw, rows, c0, c1, np.uint64(q), W, S1, theta, sq, grad_s, ds, lo, 0)
+        lower_pass(ss, mw, rows, c0, c1, np.uint64(q), W, S1, theta, sq, gs, ds, lo, 0, grad_s)
 
 
 @njit(cache=True, nogil=True)

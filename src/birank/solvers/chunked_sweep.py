@@ -95,9 +95,10 @@ class ChunkedSweep:
                   scores_sorted):
         """:func:`birank._kernels.pair_sweep.sweep_loss_grad_binary` for one group of
         two labels, the same work-array rows (3: signed weights, 4: diag, 5: scores
-        in sorted order) for :meth:`hess_vec`; returns the loss."""
+        in sorted order, kept for :meth:`hess_vec`; 2: the score gradient in
+        sorted order); returns the loss."""
         n = self.n
-        ss, mw, ds = work[5, :n], work[3, :n], work[4, :n]
+        ss, mw, ds, gs = work[5, :n], work[3, :n], work[4, :n], work[2, :n]
         tot, off = self.tot, self.off
         self._each(chunk_totals, s, order, bw, ss, mw, not scores_sorted, self.shift,
                    (tot, self.marks, self.mark_shift))
@@ -106,7 +107,7 @@ class ChunkedSweep:
         off[:, 3:] = _exclusive_prefix(tot[:, 3:])
         self._each(chunk_loss_grad, ss, mw, order, self.shift,
                    (off, self.marks, self.mark_shift, float(theta), int(loss_kind), grad_s,
-                    ds, ptr_hi, ptr_lo, self.loss_c))
+                    gs, ds, ptr_hi, ptr_lo, self.loss_c))
         return float(np.sum(self.loss_c))
 
     def diag_rows(self, order, work, diag):
