@@ -18,9 +18,16 @@ parameters, the first 5,000 rows of the bundled a9a, CSR): a fresh process with
 an empty cache, as installed and with ``BIRANK_AHEAD=0``, beside a warm one.
 The time is the fit's alone (imports and data loading excluded).
 
+``--build`` also times what the install adds: compiling the module of kernels
+(``birank._kernels.ahead.build``, one process per core) into a temporary
+directory, in a fresh process, once; and prints after how many cold runs of the
+README example it has paid for itself (its CPU seconds over the CPU seconds a
+cold run saves). pip's isolated build environment adds to it (a fresh
+``pip install``'s own time is not measured here).
+
 Usage::
 
-    python benchmarks/bench_cold_start.py [--repeat 3] [--compiled]
+    python benchmarks/bench_cold_start.py [--repeat 3] [--compiled] [--build]
     python benchmarks/bench_cold_start.py --estimators [--repeat 1]
     # against an older version under the same load (its src/ from git archive)
     mkdir -p OLD && git archive HEAD~1 src | tar -x -C OLD
@@ -120,6 +127,8 @@ def main(argv=None):
                     "cold runs alternate with this one's, for a ratio under the same load")
     ap.add_argument("--estimators", action="store_true",
                     help="each public estimator's first fit, cold and warm")
+    ap.add_argument("--build", action="store_true",
+                    help="also time the install's compile step, against the saving per cold run")
     args = ap.parse_args(argv)
     if args.estimators:
         return _estimators(args.repeat)
@@ -159,6 +168,15 @@ def main(argv=None):
           f"{w / med['warm', False][0]:.2f}x (wall); target cold < 6 s: "
           f"{'met' if c < 6.0 else 'MISSED'} (wall)")
     print(f"load average {os.getloadavg()[0]:.2f} (2 cores)")
+    if args.build:
+        saved = med["cold", False][1] - med["cold", True][1]
+        with tempfile.TemporaryDirectory() as d:
+            bt, bc, _ = _run(d, "import os; from importlib.machinery import EXTENSION_SUFFIXES; "
+                             "from birank._kernels import ahead; ahead.build(os.path.join("
+                             f"{d!r}, ahead.MODULE + EXTENSION_SUFFIXES[0]), force=True)")
+        print(f"the install's compile step (ahead.build, {os.cpu_count()} processes): "
+              f"{bt:.1f} s wall, {bc:.1f} s CPU; a cold README run saves {saved:.1f} CPU s: "
+              f"paid back after {bc / saved:.1f} cold runs (CPU)")
     if args.compiled:
         with tempfile.TemporaryDirectory() as cold_dir:
             dt, dc, out = _run(cold_dir, LISTEN + EXAMPLE)
