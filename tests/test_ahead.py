@@ -1,6 +1,6 @@
 """The kernels compiled at install (birank._kernels.ahead): used for exactly their types,
 the same bits as numba's just-in-time code, the GIL released where the kernel says nogil,
-and never used when built from other sources or for another CPU."""
+and never used when built from other sources, for another CPU or by another numba."""
 
 import json
 import os
@@ -138,17 +138,22 @@ def test_nogil_kernel_releases_the_gil():
     np.testing.assert_allclose(out, expect, rtol=1e-12)
 
 
-@pytest.mark.parametrize("what", ["digest", "cpu", "off"])
+@pytest.mark.parametrize("what", ["digest", "cpu", "numba", "off"])
 def test_not_used_when_built_from_other_sources_or_for_another_cpu(monkeypatch, what):
     if what == "digest":
         monkeypatch.setattr(ahead, "source_digest", lambda: "0" * 64)
     elif what == "cpu":
         monkeypatch.setattr(ahead, "host_cpu", lambda: {"cpu_name": "other", "cpu_features": ""})
+    elif what == "numba":  # an upgraded or downgraded numba
+        import numba
+
+        monkeypatch.setattr(numba, "__version__", "0.0.0")
     else:
         monkeypatch.setenv("BIRANK_AHEAD", "0")
     try:
         assert ahead.install() == 0
-        assert {"digest": "stale", "cpu": "another CPU", "off": "BIRANK_AHEAD=0"}[what] in ahead.status()
+        assert {"digest": "stale", "cpu": "another CPU", "numba": "built by numba",
+                "off": "BIRANK_AHEAD=0"}[what] in ahead.status()
     finally:
         monkeypatch.undo()
         assert ahead.install() == len(ahead.ENTRIES)

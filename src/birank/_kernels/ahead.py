@@ -16,7 +16,8 @@ other types (float32, int64 indices, read-only or strided arrays) goes through
 numba's just-in-time path as before, and so do kernels called from other kernels.
 
 The module is used only if it was built from the same kernel sources (a digest
-of this folder's ``.py`` files) for this CPU (name and features). Otherwise, or
+of this folder's ``.py`` files) for this CPU (name and features) by this numba
+version (another one may compile the JIT path's code differently). Otherwise, or
 where it could not be built (no C compiler), or with ``BIRANK_AHEAD=0``, every
 kernel compiles on first use as before; :func:`status` says which. The compiled
 code is the same numba pipeline on the same source for the same CPU, so the
@@ -216,6 +217,11 @@ def _mismatch(built: dict[str, Any]) -> str | None:
         return "stale (built from other kernel sources; python -m birank._kernels rebuilds it)"
     if {k: built.get(k) for k in ("cpu_name", "cpu_features")} != host_cpu():
         return f"built for another CPU ({built.get('cpu_name')})"
+    import numba
+
+    if built.get("numba") != numba.__version__:
+        return (f"built by numba {built.get('numba')}, this is {numba.__version__} "
+                "(reinstalling birank, or python -m birank._kernels in a checkout, rebuilds it)")
     return None
 
 
