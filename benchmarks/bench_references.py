@@ -114,20 +114,6 @@ def report(name, med, obj_b, obj_t, what="objective"):
               f"wall / {sc:.3f} s CPU; ratio wall {sw / tw:.2f}, CPU {sc / tc:.2f}", flush=True)
 
 
-def _hinge_dual_cd(X, y01, cost):
-    """WeightedSVM(loss='hinge')'s solve alone: the pseudo-pairs' pool and its dual CD
-    (``tol=0.1``, ``random_state=0``, no intercept), without the input checks and the
-    probability calibration."""
-    from birank.pairs import PseudoPairs
-    from birank.solvers.dual_cd import PairDualCD
-
-    a, b = PseudoPairs(y01).decode(np.arange(X.shape[0]))
-    solver = PairDualCD(X, loss="hinge", tol=0.1, max_iter=1000, random_state=0)
-    solver.add_rows(a, b, cost)
-    solver.solve()
-    return solver
-
-
 def svmperf_w(path, n_features):
     """SVMperf's linear model: the sum of alpha*y times each listed vector."""
     lines = Path(path).read_text().splitlines()
@@ -257,6 +243,7 @@ def main(argv=None):
     from birank import CombinedRanking, RankSVM, WeightedSVM
     from birank.metrics import roc_auc
     from birank.solvers.all_pairs import solve_all_pairs
+    from birank.solvers.dual_cd import solve_point_dual_cd
     from birank.solvers.point_newton import solve_point_squared_hinge
 
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; medians of "
@@ -339,7 +326,8 @@ def main(argv=None):
                 # (solver='auto'), the hinge's dual CD (its pool built and solved)
                 solver = ((lambda: solve_point_squared_hinge(Xw, yw01, cost, tol=0.1))
                           if loss == "squared_hinge" else
-                          (lambda: _hinge_dual_cd(Xw, yw01, cost)))
+                          (lambda: solve_point_dual_cd(Xw, yw01, cost, tol=0.1,
+                                                       random_state=0)))
                 med, m = alternate(cmd + [str(path), str(model)],
                                    lambda: WeightedSVM(C=1.0, class_weight="balanced", tol=0.1,
                                                        random_state=0, loss=loss).fit(Xw, yw01),

@@ -13,8 +13,7 @@ from sklearn.exceptions import ConvergenceWarning
 from .._validation import (Interval, Options, check_sample_weight, check_X_y, encode_binary,
                            validate_params)
 from ..base import BinaryRankerMixin, warn_if_worse_than_chance
-from ..pairs import PseudoPairs
-from ..solvers.dual_cd import PairDualCD
+from ..solvers.dual_cd import solve_point_dual_cd
 from ..solvers.point_newton import solve_point_squared_hinge
 
 if TYPE_CHECKING:
@@ -233,13 +232,10 @@ class WeightedSVM(BinaryRankerMixin, BaseEstimator):
                              f"got loss={self.loss!r} (use solver='dual_cd' or 'auto').")
         if self.solver != "dual_cd" and self.loss == "squared_hinge":
             return self._fit_newton(X, y01, C_point, sw)
-        keep = np.flatnonzero(C_point > 0)
-        a, b = PseudoPairs(y01).decode(keep)
-        solver = PairDualCD(X, loss=self.loss, fit_threshold=self.fit_intercept, tol=self.tol,
-                            max_iter=self.max_iter, random_state=self.random_state)
-        solver.add_rows(a, b, C_point[keep])
-        del a, b, keep  # the pool holds its own rows: O(N) freed before the solve
-        if not solver.solve():
+        solver = solve_point_dual_cd(X, y01, C_point, loss=self.loss,
+                                     fit_intercept=self.fit_intercept, tol=self.tol,
+                                     max_iter=self.max_iter, random_state=self.random_state)
+        if not solver.converged_:
             warnings.warn(solver.not_converged_message("WeightedSVM", self.max_iter, self.tol),
                           ConvergenceWarning, stacklevel=2)
         self.coef_ = solver.coef_.copy()

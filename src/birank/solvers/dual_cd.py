@@ -17,6 +17,7 @@ import numpy as np
 
 from .._linalg import dot
 from .._validation import check_random_state, draw_seed
+from ..pairs import PseudoPairs
 from ._result import SolverResult
 from .newton import solve_rows
 from .pair_pool import PairPool, check_costs
@@ -25,7 +26,7 @@ from .pair_pool import PairPool, check_costs
 #: cells or CSR entries; 2**25 is 0.25-0.4 GB)
 MAX_POOL_MATRIX = 2**25
 
-__all__ = ["DualCD", "PairDualCD", "LOSSES"]
+__all__ = ["DualCD", "PairDualCD", "solve_point_dual_cd", "LOSSES"]
 
 #: 'logistic': Yu, Huang & Lin (2011) dual CD (:mod:`birank._kernels.dual_cd_logistic`)
 LOSSES = ("hinge", "squared_hinge", "logistic")
@@ -303,3 +304,35 @@ class PairDualCD(DualCD):
         """:meth:`DualCD.solve` with the constructor's ``tol`` / ``max_iter`` as defaults."""
         return super().solve(self.tol if tol is None else tol,
                              self.max_iter if max_iter is None else max_iter)
+
+
+def solve_point_dual_cd(X, y01, cost, *, loss="hinge", fit_intercept=False, tol=0.1,
+                        max_iter=1000, random_state=None):
+    """Weighted point-wise SVM by dual coordinate descent (LIBLINEAR's ``-s 1`` / ``-s 3``).
+
+    Every row with a positive cost is a pseudo-pair against the origin
+    (:class:`~birank.pairs.PseudoPairs`: ``y_k x_k`` in LIBLINEAR's terms); the
+    pool is solved once from zero.
+
+    Parameters
+    ----------
+    X : ndarray or CSR matrix of shape (n, d)
+    y01 : ndarray of shape (n,), 1 for the positive class, 0 for the negative.
+    cost : ndarray of shape (n,), ``c_i >= 0`` (class weight times sample weight).
+    loss, fit_intercept, tol, max_iter, random_state
+        As :class:`PairDualCD` (``fit_intercept`` is its ``fit_threshold``).
+
+    Returns
+    -------
+    PairDualCD
+        The solved solver: ``coef_``, ``intercept_``, ``converged_``, ``n_iter_``,
+        ``primal_objective()``; it does not warn (the caller decides).
+    """
+    keep = np.flatnonzero(cost > 0)
+    a, b = PseudoPairs(y01).decode(keep)
+    solver = PairDualCD(X, loss=loss, fit_threshold=fit_intercept, tol=tol,
+                        max_iter=max_iter, random_state=random_state)
+    solver.add_rows(a, b, cost[keep])
+    del a, b, keep  # the pool holds its own rows: O(N) freed before the solve
+    solver.solve()
+    return solver
