@@ -235,8 +235,8 @@ def built_files(extension_path: str) -> list[str]:
 
 
 def up_to_date(extension_path: str) -> bool:
-    """Whether the module at ``extension_path`` (all its parts) was built from these
-    sources for this CPU."""
+    """Whether the module at ``extension_path`` (all its parts) can be used here: built
+    from these sources for this CPU by this numba (:func:`_mismatch`)."""
     built = _read_manifest(extension_path)
     return (built is not None and _mismatch(built) is None
             and all(os.path.exists(p) for p in built_files(extension_path)))
@@ -311,8 +311,11 @@ def build(extension_path: str, *, force: bool = False, jobs: int | None = None) 
                      "from birank._kernels.ahead import _compile_part; "
                      "_compile_part(int(sys.argv[1]), int(sys.argv[2]), sys.argv[3])",
                      str(k), str(parts), names[k], root], env=env, cwd=tmp, stderr=log))
-        for p, path in zip(procs, logs):
-            if p.wait() != 0:
+        # every process ends before a failure is raised: none may still be writing into
+        # ``tmp`` when it is removed
+        codes = [p.wait() for p in procs]
+        for code, path in zip(codes, logs):
+            if code != 0:
                 with open(path) as f:
                     err = f.read().strip()
                 raise RuntimeError(err.splitlines()[-1] if err else "failed")
