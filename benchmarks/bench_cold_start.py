@@ -174,9 +174,9 @@ def main(argv=None):
             bt, bc, _ = _run(d, "import os; from importlib.machinery import EXTENSION_SUFFIXES; "
                              "from birank._kernels import ahead; ahead.build(os.path.join("
                              f"{d!r}, ahead.MODULE + EXTENSION_SUFFIXES[0]), force=True)")
-        print(f"the install's compile step (ahead.build, {os.cpu_count()} processes): "
-              f"{bt:.1f} s wall, {bc:.1f} s CPU; a cold README run saves {saved:.1f} CPU s: "
-              f"paid back after {bc / saved:.1f} cold runs (CPU)")
+        print(f"the install's compile step (ahead.build, {min(os.cpu_count() or 1, 4)} "
+              f"processes): {bt:.1f} s wall, {bc:.1f} s CPU; a cold README run saves "
+              f"{saved:.1f} CPU s: paid back after {bc / saved:.1f} cold runs (CPU)")
     if args.compiled:
         with tempfile.TemporaryDirectory() as cold_dir:
             dt, dc, out = _run(cold_dir, LISTEN + EXAMPLE)
