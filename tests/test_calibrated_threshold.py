@@ -171,3 +171,27 @@ def test_platt_line_from_a_subsample_fit_reaches_the_same_optimum_in_fewer_passe
     warm = cal.platt_line(s, y01, w)
     assert 0 < passes.count(6000) < full_cold
     assert warm == pytest.approx(cold, rel=1e-10)
+
+
+def test_slopes_from_a_subsample_fit_reach_the_same_optimum_in_fewer_passes(monkeypatch):
+    # each slope is fitted on every k-th row of its side first (recursively, at most
+    # PLATT_WARM_STRIDE apart), then on all of them from there
+    import birank._calibration as cal
+
+    s, y01, w = _scores(6000, seed=21)
+    cut = cal.platt_midpoint(s, y01, w)
+    passes = []
+    monkeypatch.setattr(cal, "platt_sums",
+                        lambda u, *a: passes.append(u.shape[0]) or platt_sums(u, *a))
+    cold = cal.platt_fit(s - cut, y01, w)
+    sides = sorted(set(passes))
+    full_cold = sum(passes.count(m) for m in sides)
+    assert min(sides) >= 1600
+    monkeypatch.setattr(cal, "PLATT_WARM_ROWS", 100)
+    monkeypatch.setattr(cal, "PLATT_WARM_STRIDE", 4)
+    passes.clear()
+    warm = cal.platt_fit(s - cut, y01, w)
+    assert 0 < sum(passes.count(m) for m in sides) < full_cold
+    # two levels of subsamples below each side (>= 1600 rows): every 4th row, every 16th
+    assert len(set(passes)) == 3 * len(sides)
+    assert warm == pytest.approx(cold, rel=1e-10)

@@ -223,6 +223,46 @@ def test_rows_objective_csr_products_equal_dense_brute_force():
                                rtol=1e-12, atol=1e-12)
 
 
+@pytest.mark.kernel
+def test_unit_rows_hessian_product_equals_the_one_reading_values():
+    # rows of binary features times a label (+-1 per row): the product that does not
+    # read the values gives the same bits as the one that does, and both equal dense numpy
+    from birank._kernels.pair_sweep_ops import (csr_rows_gram_matvec, signed_unit_rows,
+                                                unit_rows_gram_matvec)
+    from birank.solvers.newton import RowsObjective
+
+    rng = np.random.default_rng(6)
+    X = sp.random(400, 50, density=0.15, random_state=rng, format="csr")
+    X.data[:] = 1.0
+    Z = sp.csr_matrix(X.multiply(rng.choice([-1.0, 1.0], 400)[:, None]))
+    Z.sort_indices()
+    assert signed_unit_rows(Z.data, Z.indptr)
+    rows = np.flatnonzero(rng.random(400) < 0.6)
+    weights = rng.uniform(0.1, 3.0, rows.shape[0])
+    v = rng.normal(size=50)
+    for wts in (weights, np.empty(0)):
+        read = csr_rows_gram_matvec(Z.data, Z.indices, Z.indptr, rows, wts, v, np.zeros(50))
+        unread = unit_rows_gram_matvec(Z.indices, Z.indptr, rows, wts, v, np.zeros(50))
+        np.testing.assert_array_equal(unread, read)
+        Zr = Z[rows].toarray()
+        dense = Zr.T @ ((wts if wts.size else 1.0) * (Zr @ v))
+        np.testing.assert_allclose(unread, dense, rtol=1e-12, atol=1e-12)
+    # not unit rows: a value other than +-1, or both signs in one row
+    for value, where in ((2.0, 7), (-1.0, Z.indptr[3])):
+        bad = Z.copy()
+        bad.data[where] = value if value != -1.0 else -bad.data[where]
+        assert not signed_unit_rows(bad.data, bad.indptr)
+    # the objective takes the unread path on unit rows, with the same Hessian product
+    cost = rng.uniform(0.5, 2.0, 400)
+    w = 0.3 * rng.normal(size=50)
+    fast, plain = RowsObjective(Z, cost, C=0.7), RowsObjective(Z, cost, C=0.7)
+    plain._unit_rows = False
+    fast.fun_grad(w)
+    plain.fun_grad(w)
+    np.testing.assert_array_equal(fast.hess_vec(v), plain.hess_vec(v))
+    assert fast._unit_rows is True
+
+
 def test_weighted_svm_newton_csr_equals_dense():
     from birank import WeightedSVM
 

@@ -3,7 +3,8 @@
 import numpy as np
 from numba import njit
 
-__all__ = ["csr_gram_matvec", "csr_rows_gram_matvec", "csr_rows_sq_sum"]
+__all__ = ["csr_gram_matvec", "csr_rows_gram_matvec", "csr_rows_sq_sum", "signed_unit_rows",
+           "unit_rows_gram_matvec"]
 
 
 @njit(cache=True)
@@ -44,6 +45,54 @@ def csr_rows_gram_matvec(data, indices, indptr, rows, weights, v, out):
         if acc != 0.0:
             for p in range(lo, hi):
                 out[indices[p]] += data[p] * acc
+    return out
+
+
+@njit(cache=True)
+def signed_unit_rows(data, indptr):
+    """True when the stored values of every row are all 1 or all -1.
+
+    The point-wise SVM's rows ``z_i = y_i x_i`` of binary features (a9a, w8a,
+    bag-of-words indicators) are such rows: :func:`unit_rows_gram_matvec` then
+    need not read the values.
+    """
+    for i in range(indptr.shape[0] - 1):
+        lo = indptr[i]
+        hi = indptr[i + 1]
+        if lo < hi:
+            sign = data[lo]
+            if sign != 1.0 and sign != -1.0:
+                return False
+            for p in range(lo + 1, hi):
+                if data[p] != sign:
+                    return False
+    return True
+
+
+@njit(cache=True)
+def unit_rows_gram_matvec(indices, indptr, rows, weights, v, out):
+    """:func:`csr_rows_gram_matvec` for rows of :func:`signed_unit_rows`, values unread.
+
+    A row of sign s gives ``x . v = s sum_p v_p`` and adds ``s (x . v) w = (sum_p
+    v_p) w`` to each of its entries: negation is exact in floating point, so
+    summing the unsigned ``v_p`` and leaving out both signs gives the same bits.
+    The values are half of what the products read (8 of every 12 bytes), and
+    they are not multiplied: 0.57-0.59x the time of :func:`csr_rows_gram_matvec`
+    on a third of w8a's rows (scratch A/B, /work/scratch/s37/hvbin.py).
+    """
+    weighted = weights.shape[0] > 0
+    for k in range(rows.shape[0]):
+        r = rows[k]
+        lo = indptr[r]
+        hi = indptr[r + 1]
+        acc = 0.0
+        for p in range(lo, hi):
+            acc += v[indices[p]]
+        if weighted:
+            acc *= weights[k]
+        if acc != 0.0:
+            for p in range(lo, hi):
+                out[indices[p]] += acc
     return out
 
 

@@ -27,7 +27,7 @@ import scipy.sparse as sp
 
 from .._kernels.labels import two_values
 from .._kernels.losses import HINGE, SQUARED_HINGE
-from .._kernels.pair_sweep_ops import csr_rows_gram_matvec
+from .._kernels.pair_sweep_ops import csr_rows_gram_matvec, signed_unit_rows, unit_rows_gram_matvec
 from .._linalg import dot, matvec, rmatvec, sq_rmatvec
 from .._kernels.pair_sweep import (FLAT_HESS_MAX_LABELS, WORK_ROWS, binary_signed_weights,
                                    count_pairs, level_cache, sweep_hess_vec,
@@ -457,6 +457,7 @@ class RowsObjective(_WeightSpace):
         self.grad_s = np.zeros(n)
         self.diag = np.zeros(n)
         self._rows = self._row_diag = self._rows_of = None
+        self._unit_rows = None  # signed_unit_rows(Z), checked at the first Hessian product
 
     def loss_at_scores(self, s):
         return self.sweep_sorted(s)
@@ -487,9 +488,15 @@ class RowsObjective(_WeightSpace):
             self._rows = np.flatnonzero(self.diag)
             self._row_diag = self.diag[self._rows]
             self._rows_of = self.diag
-        out = csr_rows_gram_matvec(X.data, X.indices, X.indptr, self._rows, self._row_diag,
-                                   np.ascontiguousarray(v, dtype=np.float64),
-                                   np.zeros(X.shape[1]))
+        if self._unit_rows is None:
+            self._unit_rows = bool(signed_unit_rows(X.data, X.indptr))
+        v = np.ascontiguousarray(v, dtype=np.float64)
+        if self._unit_rows:  # rows of +-1 (binary features times a label): values unread
+            out = unit_rows_gram_matvec(X.indices, X.indptr, self._rows, self._row_diag, v,
+                                        np.zeros(X.shape[1]))
+        else:
+            out = csr_rows_gram_matvec(X.data, X.indices, X.indptr, self._rows,
+                                       self._row_diag, v, np.zeros(X.shape[1]))
         return v + self.C * out
 
     def hess_diag_from(self, D, C):
