@@ -70,7 +70,11 @@ class WeightedSVM(BinaryRankerMixin, BaseEstimator):
         objective is then typically within 1e-3 relative of the optimum; use
         1e-6 or less for exact comparisons).
     max_iter : int, default=1000
-        Passes over the data (LIBLINEAR's default).
+        Passes over the data (dual CD) or Newton iterations. 1000 passes is the
+        cap of LIBLINEAR 1.x's dual solvers, the ones of shen-lin's time;
+        LIBLINEAR 2.50 stops them at 300, on w8a's hinge before its own
+        ``-e 0.1`` is met, where this default runs on to ``tol`` (about 800
+        passes, ``benchmarks/bench_references.py``).
     random_state : None, int or numpy Generator, default=None
         Order of the coordinates (LIBLINEAR shuffles with a fixed seed; here
         None means fresh entropy, as in scikit-learn).
