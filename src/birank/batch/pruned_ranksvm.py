@@ -435,8 +435,18 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
         self.dual_coef_ = np.asarray(coef, dtype=np.float64)
 
     def _training_scores(self, X):
-        """The training scores before the decision cut (``intercept_`` is 0 then)."""
-        return self.decision_function(X) - self.intercept_
+        """The scores of the validated training ``X`` before the decision cut (not through
+        :meth:`decision_function`, which would validate X again: an X fitted from a
+        DataFrame, now an array, would warn that its feature names are missing)."""
+        if self.kernel == "linear" or not hasattr(self, "dual_coef_"):
+            return super()._training_scores(X)
+        return self._expansion_scores(X)
+
+    def _expansion_scores(self, X):
+        """The kernel expansion over the support points at validated rows X."""
+        if self.dual_coef_.size == 0:
+            return np.zeros(X.shape[0])
+        return point_kernel(X, self.support_vectors_, "rbf", self.gamma_) @ self.dual_coef_
 
     def decision_function(self, X: MatrixLike) -> FloatArray:
         """Ranking scores: ``X @ coef_`` (linear) or the kernel expansion over support points.
@@ -453,10 +463,7 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
         if self.kernel == "linear" or not hasattr(self, "dual_coef_"):
             return super().decision_function(X)
         X = check_X(self, X, reset=False)
-        if self.dual_coef_.size == 0:
-            return np.full(X.shape[0], float(self.intercept_))
-        return (point_kernel(X, self.support_vectors_, "rbf", self.gamma_) @ self.dual_coef_
-                + self.intercept_)
+        return self._expansion_scores(X) + self.intercept_
 
 
 def _has_ordinal_pair(y, groups):
