@@ -86,6 +86,54 @@ def test_blocked_products_same_bits_for_any_n_jobs_and_equal_scipy(n_features):
     np.testing.assert_allclose(one.rmatvec(u), X.T @ u, rtol=1e-11, atol=1e-11)
 
 
+@pytest.mark.kernel
+def test_indicator_products_read_no_values_and_give_the_same_bits():
+    # 0/1 features: X v, X' u and (X o X)' u without the values equal the ones that read
+    # them, bit for bit, on one block and on threads; a value other than 1 is not indicator
+    from birank._linalg import is_indicator, matvec, rmatvec, sq_rmatvec
+
+    rng = np.random.default_rng(8)
+    X = sp.random(30000, 400, density=0.03, format="csr", random_state=9)
+    X.data[:] = 1.0
+    v, u = rng.normal(size=400), rng.normal(size=30000)
+    u[::3] = 0.0  # rows the transposed product skips
+    assert is_indicator(X)
+    for k in (None, 2):
+        np.testing.assert_array_equal(matvec(X, v, k, indicator=True), matvec(X, v, k))
+    np.testing.assert_array_equal(rmatvec(X, u, indicator=True), rmatvec(X, u))
+    np.testing.assert_array_equal(sq_rmatvec(X, u, indicator=True), sq_rmatvec(X, u))
+    plain, fast = BlockedProducts(X, n_jobs=2), BlockedProducts(X, n_jobs=2, indicator=True)
+    np.testing.assert_array_equal(fast.matvec(v), plain.matvec(v))
+    np.testing.assert_array_equal(fast.rmatvec(u), plain.rmatvec(u))
+    np.testing.assert_array_equal(fast.rmatvec(u, squared=True), plain.rmatvec(u, squared=True))
+    np.testing.assert_allclose(fast.rmatvec(u), X.T @ u, rtol=1e-12, atol=1e-12)
+    X.data[17] = 2.0
+    assert not is_indicator(X)
+    assert not is_indicator(X.toarray()) and not is_indicator(sp.csr_matrix((3, 4)))
+
+
+def test_ranksvm_on_indicator_features_same_coefficients_as_reading_the_values(monkeypatch):
+    # RankSVM's objectives take the indicator products on 0/1 features (checked once);
+    # forcing the value-reading products gives the same coefficients bit for bit
+    import birank.solvers.newton as newton
+    from birank import RankSVM
+    from birank.datasets import make_sparse_bipartite
+
+    X, y, _ = make_sparse_bipartite(3000, 300, 12, random_state=2)
+    X.data[:] = 1.0
+    yr = y + 0.5 * np.random.default_rng(0).random(y.shape[0])
+    obj = PairObjective(X, y.astype(np.float64))
+    assert obj.indicator
+    fits = {}
+    for forced in (False, True):
+        if forced:
+            monkeypatch.setattr(newton, "is_indicator", lambda X: False)
+        fits[forced] = [RankSVM(C=1e-3, **kw).fit(X, labels).coef_
+                        for kw in ({}, {"n_jobs": 2}, {"loss": "hinge"}) for labels in (y, yr)]
+    for a, b in zip(fits[False], fits[True]):
+        np.testing.assert_array_equal(a, b)
+
+
 def test_row_blocks_depend_on_the_matrix_only():
     X = sp.random(50000, 40, density=0.5, format="csr", random_state=0)
     b = row_blocks(X.indptr, X.shape[1])

@@ -19,8 +19,9 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._kernels.blocked_products import csr_matvec_block, csr_rmatvec_block
+from ._kernels.dual_cd import all_ones
 
-__all__ = ["RowOperator", "matvec", "rmatvec", "sq_rmatvec", "dot"]
+__all__ = ["RowOperator", "matvec", "rmatvec", "sq_rmatvec", "dot", "is_indicator"]
 
 
 class RowOperator:
@@ -51,11 +52,13 @@ def _is_csr(X):
     return sp.issparse(X) and X.format == "csr"
 
 
-def matvec(X, v, n_jobs=None):
+def matvec(X, v, n_jobs=None, *, indicator=False):
     """``X @ v`` as a 1-D float64 array, without copying X.
 
     ``n_jobs`` (CSR X): threads over row blocks (:mod:`birank._parallel`); each
     row's sum is formed by one thread in the same order, so the same bits.
+    ``indicator``: the caller knows every stored value of a CSR X is 1
+    (:func:`is_indicator`); they are then not read (the same bits, faster).
 
     Examples
     --------
@@ -71,19 +74,32 @@ def matvec(X, v, n_jobs=None):
         if n_jobs is not None:
             from ._parallel import BlockedProducts
 
-            products = BlockedProducts(X, n_jobs)
+            products = BlockedProducts(X, n_jobs, indicator=indicator)
             try:
                 return products.matvec(v)
             finally:
                 products.close()
         out = np.empty(X.shape[0])
-        csr_matvec_block(X.data, X.indices, X.indptr, v, out, 0, X.shape[0])
+        csr_matvec_block(None if indicator else X.data, X.indices, X.indptr, v, out, 0,
+                         X.shape[0])
         return out
     return np.asarray(X @ v, dtype=np.float64).reshape(-1)
 
 
-def rmatvec(X, u):
-    """``X.T @ u`` as a 1-D float64 array, without copying X.
+def is_indicator(X):
+    """True for a float64 CSR matrix whose stored values are all 1 (0/1 features).
+
+    One pass over the values (:func:`birank._kernels.dual_cd.all_ones`, no
+    temporary): a solver checks once and passes ``indicator=True`` to its
+    products.
+    """
+    return bool(_is_csr(X) and X.dtype == np.float64 and X.nnz
+                and all_ones(np.ascontiguousarray(X.data)))
+
+
+def rmatvec(X, u, *, indicator=False):
+    """``X.T @ u`` as a 1-D float64 array, without copying X (``indicator``: as
+    :func:`matvec`).
 
     Examples
     --------
@@ -97,20 +113,23 @@ def rmatvec(X, u):
         return X.rmatvec(u)
     if _is_csr(X):
         out = np.empty(X.shape[1])
-        csr_rmatvec_block(X.data, X.indices, X.indptr, u, out, 0, X.shape[0], False)
+        csr_rmatvec_block(None if indicator else X.data, X.indices, X.indptr, u, out, 0,
+                          X.shape[0], False)
         return out
     return np.asarray(X.T @ u, dtype=np.float64).reshape(-1)
 
 
-def sq_rmatvec(X, u):
-    """``(X o X).T @ u`` (elementwise square), without forming ``X o X``."""
+def sq_rmatvec(X, u, *, indicator=False):
+    """``(X o X).T @ u`` (elementwise square), without forming ``X o X`` (``indicator``:
+    as :func:`matvec`)."""
     u = np.ascontiguousarray(u, dtype=np.float64).reshape(-1)
     if isinstance(X, RowOperator):
         return X.sq_rmatvec(u)
     if sp.issparse(X):
         X = X.tocsr()
         out = np.empty(X.shape[1])
-        csr_rmatvec_block(X.data, X.indices, X.indptr, u, out, 0, X.shape[0], True)
+        csr_rmatvec_block(None if indicator else X.data, X.indices, X.indptr, u, out, 0,
+                          X.shape[0], True)
         return out
     return np.einsum("ij,ij,i->j", X, X, u)
 

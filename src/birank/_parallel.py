@@ -127,10 +127,12 @@ class BlockedProducts:
     The same numbers for every ``n_jobs`` (see the module docstring).
     """
 
-    def __init__(self, X, n_jobs=None):
+    def __init__(self, X, n_jobs=None, *, indicator=False):
         if not (sp.issparse(X) and X.format == "csr"):
             raise TypeError("BlockedProducts takes a CSR matrix")
         self.X = X
+        # indicator: every stored value is 1 (the caller checked), and none is read
+        self.data = None if indicator else X.data
         self.bounds = row_blocks(X.indptr, X.shape[1])
         self.n_blocks = self.bounds.shape[0] - 1
         self.partials = np.empty((self.n_blocks, X.shape[1]))
@@ -145,7 +147,7 @@ class BlockedProducts:
         v = np.ascontiguousarray(v, dtype=np.float64).reshape(-1)
         out = np.empty(X.shape[0])
         b = self.bounds
-        self._run(csr_matvec_block, [(X.data, X.indices, X.indptr, v, out, b[k], b[k + 1])
+        self._run(csr_matvec_block, [(self.data, X.indices, X.indptr, v, out, b[k], b[k + 1])
                                      for k in range(self.n_blocks)])
         return out
 
@@ -154,8 +156,8 @@ class BlockedProducts:
         X = self.X
         u = np.ascontiguousarray(u, dtype=np.float64).reshape(-1)
         b, P = self.bounds, self.partials
-        self._run(csr_rmatvec_block, [(X.data, X.indices, X.indptr, u, P[k], b[k], b[k + 1],
-                                       squared) for k in range(self.n_blocks)])
+        self._run(csr_rmatvec_block, [(self.data, X.indices, X.indptr, u, P[k], b[k],
+                                       b[k + 1], squared) for k in range(self.n_blocks)])
         d = X.shape[1]
         out = np.empty(d)
         step = -(-d // self.n_threads)

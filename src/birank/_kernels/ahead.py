@@ -82,6 +82,9 @@ ENTRIES = (
     ("pair_sweep", "_digit_bits", nt.UniTuple(i8, 2)(i8)),
     ("blocked_products", "csr_matvec_block", none(F8, I4, I4, F8, F8, i8, i8)),
     ("blocked_products", "csr_rmatvec_block", none(F8, I4, I4, F8, F8, i8, i8, b1)),
+    # the same on indicator features (values all 1, not passed)
+    ("blocked_products", "csr_matvec_block", none(none, I4, I4, F8, F8, i8, i8)),
+    ("blocked_products", "csr_rmatvec_block", none(none, I4, I4, F8, F8, i8, i8, b1)),
     ("platt", "platt_block_sums", none(F8, F8, F8, f8, f8, i8, F8_2, i8, i8)),
     # ActiveRankSVM: sampling, the pair rows, dual coordinate descent (WeightedSVM's too)
     ("soft_sample", "soft_sample",

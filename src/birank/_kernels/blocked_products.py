@@ -6,6 +6,12 @@ blocks on threads. float32 data are read as they are and multiplied in
 float64 (no float64 copy of X), and ``X' u`` skips the rows where ``u`` is 0
 (the inactive rows of a squared-hinge Hessian product).
 
+``data`` may be None: every stored value is 1 (0/1 indicator features: bag of
+words, one-hot columns, a9a and w8a), and the values are not read
+(:func:`birank._kernels.sparse_rows.stored`; multiplying by 1.0 is exact, so the
+same bits): ``X v`` at 0.67-0.68x and ``X' u`` at 0.73-0.76x the time at 10^6
+rows of 20 entries (scratch A/B, /work/scratch/s37/mvbin.py).
+
 Indices are read as unsigned (``np.uint64``): numba then drops the
 negative-index wraparound test it adds to every signed index, which made
 these loops 35% slower than scipy's; with it they match or beat scipy.
@@ -19,6 +25,8 @@ many threads ran them.
 import numpy as np
 from numba import njit
 
+from .sparse_rows import stored
+
 __all__ = ["csr_matvec_block", "csr_rmatvec_block", "sum_partials", "mark_used_columns"]
 
 
@@ -28,7 +36,7 @@ def csr_matvec_block(data, indices, indptr, v, out, r0, r1):
     for i in range(r0, r1):
         s = 0.0
         for p in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
-            s += data[p] * v[np.uint64(indices[p])]
+            s += stored(data, p) * v[np.uint64(indices[p])]
         out[i] = s
 
 
@@ -40,7 +48,7 @@ def csr_rmatvec_block(data, indices, indptr, u, out, r0, r1, squared=False):
         ui = u[i]
         if ui != 0.0:
             for p in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
-                x = np.float64(data[p])  # float32 data: the square in float64 too
+                x = np.float64(stored(data, p))  # float32 data: the square in float64 too
                 out[np.uint64(indices[p])] += (x * x if squared else x) * ui
 
 

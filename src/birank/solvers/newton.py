@@ -28,7 +28,7 @@ import scipy.sparse as sp
 from .._kernels.labels import two_values
 from .._kernels.losses import HINGE, SQUARED_HINGE
 from .._kernels.pair_sweep_ops import csr_rows_gram_matvec, signed_unit_rows, unit_rows_gram_matvec
-from .._linalg import dot, matvec, rmatvec, sq_rmatvec
+from .._linalg import dot, is_indicator, matvec, rmatvec, sq_rmatvec
 from .._kernels.pair_sweep import (FLAT_HESS_MAX_LABELS, WORK_ROWS, binary_signed_weights,
                                    count_pairs, level_cache, sweep_hess_vec,
                                    sweep_hess_vec_binary, sweep_loss_grad, sweep_loss_grad_binary,
@@ -43,11 +43,12 @@ __all__ = ["PairObjective", "RowsObjective", "HuberPairObjective", "newton_cg",
 
 
 
-def _sq_rmatvec(X, D):
-    """``sum_p D_p x_pd^2`` for every column d: O(nnz)."""
+def _sq_rmatvec(X, D, indicator=False):
+    """``sum_p D_p x_pd^2`` for every column d: O(nnz) (``indicator``: as
+    :func:`birank._linalg.matvec`)."""
     if isinstance(X, np.ndarray) and X.shape[0] * X.shape[1] < 2**24:
         return D @ X ** 2
-    return sq_rmatvec(X, D)
+    return sq_rmatvec(X, D, indicator=indicator)
 
 
 def dense_if_dense_in_fact(X):
@@ -74,17 +75,32 @@ class _Products:
 
     #: a :class:`birank._parallel.BlockedProducts` (``n_jobs`` given, CSR X) or None
     products = None
+    #: every stored value of a CSR X is 1 (:func:`birank._linalg.is_indicator`): the
+    #: products do not read them
+    indicator = False
+
+    def _set_products(self, X, n_jobs):
+        """``self.X = X``, its indicator check, and its products on threads for n_jobs."""
+        self.X = X
+        self.indicator = is_indicator(X)
+        if n_jobs is not None and sp.issparse(X) and X.format == "csr":
+            # products over fixed row blocks: the same bits for every n_jobs
+            self.products = BlockedProducts(X, n_jobs, indicator=self.indicator)
 
     def mv(self, v):
-        return matvec(self.X, v) if self.products is None else self.products.matvec(v)
+        if self.products is None:
+            return matvec(self.X, v, indicator=self.indicator)
+        return self.products.matvec(v)
 
     def rmv(self, u):
-        return rmatvec(self.X, u) if self.products is None else self.products.rmatvec(u)
+        if self.products is None:
+            return rmatvec(self.X, u, indicator=self.indicator)
+        return self.products.rmatvec(u)
 
     def sq_rmv(self, u):
         """``(X o X)' u``, the diagonal of ``X' diag(u) X``."""
         if self.products is None:
-            return _sq_rmatvec(self.X, u)
+            return _sq_rmatvec(self.X, u, indicator=self.indicator)
         return self.products.rmatvec(u, squared=True)
 
 
@@ -158,10 +174,7 @@ class PairObjective(_WeightSpace):
     def __init__(self, X, y, groups=None, sample_weight=None, C=1.0, loss_kind=SQUARED_HINGE,
                  theta=1.0, n_jobs=None):
         n = X.shape[0]
-        self.X = dense_if_dense_in_fact(X)
-        if n_jobs is not None and sp.issparse(self.X) and self.X.format == "csr":
-            # products over fixed row blocks: the same bits for every n_jobs
-            self.products = BlockedProducts(self.X, n_jobs)
+        self._set_products(dense_if_dense_in_fact(X), n_jobs)
         self.theta = float(theta)
         self.C = float(C)
         self.loss_kind = int(loss_kind)
@@ -524,6 +537,7 @@ class HuberPairObjective(_Products):
         self.o1, self.o2 = obj1, obj2
         self.X = obj2.X = obj1.X  # (obj2's own copy of a densified X is not kept)
         self.products = obj2.products = obj1.products
+        self.indicator = obj2.indicator = obj1.indicator
         obj2.order = obj1.order  # one sort serves both margins
         self.set_delta(C, delta)
 
