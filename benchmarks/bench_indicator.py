@@ -24,19 +24,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import time
 
 import numpy as np
-
-
-def _medians(fns, repeat):
-    times = [[] for _ in fns]
-    for _ in range(repeat):
-        for k, fn in enumerate(fns):
-            t0 = time.process_time()
-            fn()
-            times[k].append(time.process_time() - t0)
-    return [float(np.median(t)) for t in times]
+from bench_limit import _median_times as _medians  # CPU-time medians, run alternately
 
 
 def main(argv=None):

@@ -3,8 +3,9 @@
 import numpy as np
 from numba import njit
 
-__all__ = ["csr_gram_matvec", "csr_rows_gram_matvec", "csr_rows_sq_sum", "signed_unit_rows",
-           "unit_rows_gram_matvec"]
+from .sparse_rows import stored
+
+__all__ = ["csr_gram_matvec", "csr_rows_gram_matvec", "csr_rows_sq_sum", "signed_unit_rows"]
 
 
 @njit(cache=True)
@@ -31,7 +32,16 @@ def csr_gram_matvec(data, indices, indptr, v, out):
 @njit(cache=True)
 def csr_rows_gram_matvec(data, indices, indptr, rows, weights, v, out):
     """``out += sum_k w_k x_r (x_r . v)`` over ``r = rows[k]``: :func:`csr_gram_matvec`
-    on a subset of X's rows, read in place (``weights`` empty: every w_k = 1)."""
+    on a subset of X's rows, read in place (``weights`` empty: every w_k = 1).
+
+    ``data`` None: every value is 1 (:func:`.sparse_rows.stored`), or every row's
+    values are all 1 or all -1 (:func:`signed_unit_rows`): a row of sign s gives
+    ``x . v = s sum_p v_p`` and adds ``s (x . v) w = (sum_p v_p) w`` to each of its
+    entries, and negation is exact in floating point, so leaving out both signs
+    gives the same bits. The values are 8 of the 12 bytes an entry, and are not
+    multiplied: 0.57-0.59x the time on a third of w8a's rows (scratch A/B,
+    /work/scratch/s37/hvbin.py).
+    """
     weighted = weights.shape[0] > 0
     for k in range(rows.shape[0]):
         r = rows[k]
@@ -39,12 +49,12 @@ def csr_rows_gram_matvec(data, indices, indptr, rows, weights, v, out):
         hi = indptr[r + 1]
         acc = 0.0
         for p in range(lo, hi):
-            acc += data[p] * v[indices[p]]
+            acc += stored(data, p) * v[indices[p]]
         if weighted:
             acc *= weights[k]
         if acc != 0.0:
             for p in range(lo, hi):
-                out[indices[p]] += data[p] * acc
+                out[indices[p]] += stored(data, p) * acc
     return out
 
 
@@ -53,7 +63,7 @@ def signed_unit_rows(data, indptr):
     """True when the stored values of every row are all 1 or all -1.
 
     The point-wise SVM's rows ``z_i = y_i x_i`` of binary features (a9a, w8a,
-    bag-of-words indicators) are such rows: :func:`unit_rows_gram_matvec` then
+    bag-of-words indicators) are such rows: :func:`csr_rows_gram_matvec` then
     need not read the values.
     """
     for i in range(indptr.shape[0] - 1):
@@ -67,33 +77,6 @@ def signed_unit_rows(data, indptr):
                 if data[p] != sign:
                     return False
     return True
-
-
-@njit(cache=True)
-def unit_rows_gram_matvec(indices, indptr, rows, weights, v, out):
-    """:func:`csr_rows_gram_matvec` for rows of :func:`signed_unit_rows`, values unread.
-
-    A row of sign s gives ``x . v = s sum_p v_p`` and adds ``s (x . v) w = (sum_p
-    v_p) w`` to each of its entries: negation is exact in floating point, so
-    summing the unsigned ``v_p`` and leaving out both signs gives the same bits.
-    The values are half of what the products read (8 of every 12 bytes), and
-    they are not multiplied: 0.57-0.59x the time of :func:`csr_rows_gram_matvec`
-    on a third of w8a's rows (scratch A/B, /work/scratch/s37/hvbin.py).
-    """
-    weighted = weights.shape[0] > 0
-    for k in range(rows.shape[0]):
-        r = rows[k]
-        lo = indptr[r]
-        hi = indptr[r + 1]
-        acc = 0.0
-        for p in range(lo, hi):
-            acc += v[indices[p]]
-        if weighted:
-            acc *= weights[k]
-        if acc != 0.0:
-            for p in range(lo, hi):
-                out[indices[p]] += acc
-    return out
 
 
 @njit(cache=True)

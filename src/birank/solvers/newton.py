@@ -27,7 +27,7 @@ import scipy.sparse as sp
 
 from .._kernels.labels import two_values
 from .._kernels.losses import HINGE, SQUARED_HINGE
-from .._kernels.pair_sweep_ops import csr_rows_gram_matvec, signed_unit_rows, unit_rows_gram_matvec
+from .._kernels.pair_sweep_ops import csr_rows_gram_matvec, signed_unit_rows
 from .._linalg import dot, is_indicator, matvec, rmatvec, sq_rmatvec
 from .._kernels.pair_sweep import (FLAT_HESS_MAX_LABELS, WORK_ROWS, binary_signed_weights,
                                    count_pairs, level_cache, sweep_hess_vec,
@@ -504,12 +504,9 @@ class RowsObjective(_WeightSpace):
         if self._unit_rows is None:
             self._unit_rows = bool(signed_unit_rows(X.data, X.indptr))
         v = np.ascontiguousarray(v, dtype=np.float64)
-        if self._unit_rows:  # rows of +-1 (binary features times a label): values unread
-            out = unit_rows_gram_matvec(X.indices, X.indptr, self._rows, self._row_diag, v,
-                                        np.zeros(X.shape[1]))
-        else:
-            out = csr_rows_gram_matvec(X.data, X.indices, X.indptr, self._rows,
-                                       self._row_diag, v, np.zeros(X.shape[1]))
+        # rows of +-1 (binary features times a label): the values are not read
+        out = csr_rows_gram_matvec(None if self._unit_rows else X.data, X.indices, X.indptr,
+                                   self._rows, self._row_diag, v, np.zeros(X.shape[1]))
         return v + self.C * out
 
     def hess_diag_from(self, D, C):
