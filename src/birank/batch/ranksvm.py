@@ -44,7 +44,10 @@ class RankSVM(RankerMixin, BaseEstimator):
     2014). In time, a Hessian-vector product costs about 1.0-1.3 times the two
     plain sparse products ``X v`` and ``X' u`` with two labels, and 2.3-4.5
     times with all-distinct real-valued labels (10^5-10^6 rows,
-    ``benchmarks/bench_limit.py``).
+    ``benchmarks/bench_limit.py``). On a CSR X of 0/1 features (one-hot
+    columns, bags of words) the products do not read the values: the same
+    coefficients, a binary-label fit about 0.8 times the time at 10^6 rows
+    (``benchmarks/bench_indicator.py``).
 
     Defaults and their origin: ``C=1`` and the squared hinge are
     liblinear-ranksvm's defaults (Lee & Lin 2014: L2-loss RankSVM, ``-c 1``);

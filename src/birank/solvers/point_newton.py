@@ -16,7 +16,9 @@ Dual coordinate descent needs many passes on this loss when C is not small
 a9a, 9 on w8a, each below LIBLINEAR's objective at its defaults (1e-3 gave
 a higher one on w8a), see the ``curves`` of ``benchmarks/bench_references.py``.
 The Hessian product reads the rows with a positive loss alone
-(``_kernels.pair_sweep_ops.csr_rows_gram_matvec``).
+(``_kernels.pair_sweep_ops.csr_rows_gram_matvec``), and on binary features,
+where every row of Z is all +1 or all -1, not their values either (the same
+bits: ``signed_unit_rows``).
 """
 
 from __future__ import annotations
