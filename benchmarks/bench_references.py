@@ -79,16 +79,15 @@ def run_birank(fn):
 
 
 def alternate(tool_cmd, fit, repeat, solver=None, capped=None):
-    """Medians (tool wall, tool CPU, birank wall, birank CPU[, solver wall, solver CPU])
-    and birank's last model; ``solver``: the estimator's solver call alone, timed too.
-
-    ``capped``: another fit (at the tool's pass budget), timed in the same rounds;
-    then returns ``(medians, model, (capped wall, capped CPU), capped model)``.
-    """
+    """``(medians, model, capped_result)``: the medians (tool wall, tool CPU, birank
+    wall, birank CPU[, solver wall, solver CPU]) and birank's last model;
+    ``solver``: the estimator's solver call alone, timed too. ``capped``: another fit
+    (at the tool's pass budget) timed in the same rounds; ``capped_result`` is its
+    ``(median wall, median CPU, last model)``, or None without it."""
     fit()  # compile once: JIT time is not timed
     if solver is not None:
         solver()
-    rows, model, extra, capped_model = [], None, [], None
+    rows, model, capped_rows, capped_model = [], None, [], None
     for _ in range(repeat):
         tw, tc = run_tool(tool_cmd)
         bw, bc, model = run_birank(fit)
@@ -98,11 +97,12 @@ def alternate(tool_cmd, fit, repeat, solver=None, capped=None):
         rows.append(row)
         if capped is not None:
             cw, cc, capped_model = run_birank(capped)
-            extra.append((cw, cc))
-    med = np.median(np.array(rows), axis=0)
-    if capped is None:
-        return med, model
-    return med, model, np.median(np.array(extra), axis=0), capped_model
+            capped_rows.append((cw, cc))
+    capped_result = None
+    if capped is not None:
+        cw, cc = np.median(np.array(capped_rows), axis=0)
+        capped_result = (cw, cc, capped_model)
+    return np.median(np.array(rows), axis=0), model, capped_result
 
 
 def liblinear_w(path, n_features):
@@ -279,9 +279,9 @@ def main(argv=None):
     model = tmp / "model"
 
     if "a9a-ranksvm" in args.only and args.ranksvm and args.ranksvm.exists():
-        med, m = alternate([str(args.ranksvm), "-s", "8", "-c", "1", str(a9a), str(model)],
-                           lambda: RankSVM(C=1.0).fit(X, y01), args.repeat,
-                           solver=lambda: solve_all_pairs(X, y01, C=1.0))
+        med, m, _ = alternate([str(args.ranksvm), "-s", "8", "-c", "1", str(a9a), str(model)],
+                              lambda: RankSVM(C=1.0).fit(X, y01), args.repeat,
+                              solver=lambda: solve_all_pairs(X, y01, C=1.0))
         w_t = liblinear_w(model, X.shape[1])
         report("(a) RankSVM a9a C=1 vs liblinear-ranksvm -s 8", med,
                pair_objective(X, y01, m.coef_, 1.0), pair_objective(X, y01, w_t, 1.0))
@@ -301,11 +301,11 @@ def main(argv=None):
         yq = np.concatenate(loaded[1::3])
         qid = np.concatenate(loaded[2::3])
         for tol in (1e-4, 1e-3):
-            med, m = alternate([str(args.ranksvm), "-s", "8", "-c", "1", str(train), str(model)],
-                               lambda: RankSVM(C=1.0, tol=tol).fit(Xq, yq, groups=qid),
-                               args.repeat, solver=lambda: solve_all_pairs(
-                                   Xq, yq, groups=np.unique(qid, return_inverse=True)[1],
-                                   C=1.0, tol=tol))
+            med, m, _ = alternate(
+                [str(args.ranksvm), "-s", "8", "-c", "1", str(train), str(model)],
+                lambda: RankSVM(C=1.0, tol=tol).fit(Xq, yq, groups=qid),
+                args.repeat, solver=lambda: solve_all_pairs(
+                    Xq, yq, groups=np.unique(qid, return_inverse=True)[1], C=1.0, tol=tol))
             w_t = liblinear_w(model, Xq.shape[1])
             report(f"(b) RankSVM MQ2008 S1-S3 qid C=1 tol={tol:g} vs liblinear-ranksvm", med,
                    pair_objective(Xq, yq, m.coef_, 1.0, qid),
@@ -317,10 +317,10 @@ def main(argv=None):
         n_pairs = int(y01.sum()) * int((1 - y01).sum())
         for c_perf in args.c_perf:
             C = 100.0 * c_perf / n_pairs
-            med, m = alternate([str(args.svmperf), "-c", repr(c_perf), "-l", "10", "-w", "3",
-                                str(a9a), str(model)],
-                               lambda: RankSVM(C=C, loss="hinge").fit(X, y01), args.repeat,
-                               solver=lambda: solve_all_pairs(X, y01, C=C, loss="hinge"))
+            med, m, _ = alternate([str(args.svmperf), "-c", repr(c_perf), "-l", "10", "-w", "3",
+                                   str(a9a), str(model)],
+                                  lambda: RankSVM(C=C, loss="hinge").fit(X, y01), args.repeat,
+                                  solver=lambda: solve_all_pairs(X, y01, C=C, loss="hinge"))
             w_t = svmperf_w(model, X.shape[1])
             report(f"(c) RankSVM hinge a9a vs SVMperf -l 10 -w 3 C_perf={c_perf:g}", med,
                    pair_objective(X, y01, m.coef_, C, hinge=True),
@@ -353,18 +353,22 @@ def main(argv=None):
                           (lambda: solve_point_dual_cd(Xw, yw01, cost, tol=0.1,
                                                        random_state=0)))
                 def wsvm(max_iter=1000, loss=loss, Xw=Xw, yw01=yw01):
+                    return WeightedSVM(C=1.0, class_weight="balanced", tol=0.1,
+                                       random_state=0, loss=loss,
+                                       max_iter=max_iter).fit(Xw, yw01)
+
+                def at_cap():
+                    # the hinge's dual CD at LIBLINEAR 2.50's pass cap for its dual solvers
+                    # (300; birank's default is 1000): where the tool stops at its cap,
+                    # unconverged, this is the comparison at an equal pass budget (and
+                    # birank does not converge there either: no warning for that)
                     with warnings.catch_warnings():
                         warnings.simplefilter("ignore", ConvergenceWarning)
-                        return WeightedSVM(C=1.0, class_weight="balanced", tol=0.1,
-                                           random_state=0, loss=loss,
-                                           max_iter=max_iter).fit(Xw, yw01)
-                # the hinge's dual CD also at LIBLINEAR 2.50's pass cap for its dual
-                # solvers (300; birank's default is 1000): where the tool stops at its
-                # cap, unconverged, this is the comparison at an equal pass budget
-                capped = (lambda: wsvm(LIBLINEAR_DUAL_PASSES)) if s == "3" else None
-                out = alternate(cmd + [str(path), str(model)], wsvm, args.repeat,
-                                solver=solver, capped=capped)
-                med, m = out[:2]
+                        return wsvm(LIBLINEAR_DUAL_PASSES)
+
+                med, m, capped = alternate(cmd + [str(path), str(model)], wsvm, args.repeat,
+                                           solver=solver,
+                                           capped=at_cap if s == "3" else None)
                 w_t = liblinear_w(model, Xw.shape[1])
                 # LIBLINEAR labels its first-read class +1 in the model: orient w by AUC
                 if roc_auc(yw01, Xw @ w_t) < 0.5:
@@ -373,7 +377,7 @@ def main(argv=None):
                 report(f"(d) WeightedSVM {loss} {name} vs LIBLINEAR -s {s}", med,
                        point_objective(Xw, yw01, m.coef_, cw, loss), obj_t)
                 if capped is not None:
-                    (kw, kc), mk = out[2], out[3]
+                    kw, kc, mk = capped
                     obj_k = point_objective(Xw, yw01, mk.coef_, cw, loss)
                     print(f"    at the tool's pass cap (max_iter={LIBLINEAR_DUAL_PASSES}; "
                           f"birank's default fit took {m.n_iter_} passes, this one "
@@ -393,10 +397,10 @@ def main(argv=None):
             cmd = [str(args.sofia), "--learner_type", "sgd-svm", "--loop_type", "roc",
                    "--lambda", "0.0001", "--iterations", "1000000", "--random_seed", str(seed),
                    "--training_file", str(a9a), "--model_out", str(model)]
-            med, m = alternate(cmd, lambda: CombinedRanking(alpha=1e-4, max_iter=1_000_000,
-                                                            rank_probability=1.0,
-                                                            random_state=seed).fit(X, y01),
-                               args.repeat)
+            med, m, _ = alternate(cmd, lambda: CombinedRanking(alpha=1e-4, max_iter=1_000_000,
+                                                               rank_probability=1.0,
+                                                               random_state=seed).fit(X, y01),
+                                  args.repeat)
             w_t = sofia_w(model, X.shape[1])
             report("(e) CombinedRanking(p=1) vs sofia-ml roc, a9a", med,
                    roc_auc(yt > 0, m.decision_function(Xt)), roc_auc(yt > 0, Xt @ w_t),
