@@ -220,3 +220,19 @@ def test_row_operator_products_equal_numpy(client, request, data):
     np.testing.assert_allclose(sq_rmatvec(op, u), sq_rmatvec(X, u), rtol=1e-12, atol=1e-12)
     assert op.n_blocks == -(-n // 250) and op.n_products == 3
     assert op.bytes_moved == 3 * (8 * n + 8 * op.n_blocks * d)
+    # a Newton step's gradient and preconditioner products in one round trip: the same
+    # bits as the three products (u and D out, three D-vectors a block into the tree)
+    D = np.abs(u)
+    D[::4] = 0.0
+    for with_mean in (True, False):
+        G, m, q = op.grad_diag(u, D, with_mean)
+        np.testing.assert_array_equal(G, op.rmatvec(u))
+        np.testing.assert_array_equal(q, op.sq_rmatvec(D))
+        if with_mean:
+            np.testing.assert_array_equal(m, op.rmatvec(D))
+        else:
+            assert m is None
+    before = (op.n_products, op.bytes_moved)
+    op.grad_diag(u, D)
+    assert op.n_products == before[0] + 1
+    assert op.bytes_moved == before[1] + 16 * n + 3 * 8 * op.n_blocks * d

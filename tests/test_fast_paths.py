@@ -137,6 +137,80 @@ def test_ranksvm_on_indicator_features_same_coefficients_as_reading_the_values(m
         np.testing.assert_array_equal(a, b)
 
 
+@pytest.mark.kernel
+def test_one_pass_gradient_and_diagonal_products_equal_the_three_products():
+    # X' u, X' D and (X o X)' D in one pass over X: the same bits as the three products,
+    # on one block and on threads, for float64, float32, 0/1 values and int64 pointers,
+    # with rows where u or D (or both) are 0, as after a sweep
+    from birank._linalg import grad_diag_rmatvec, rmatvec, sq_rmatvec
+
+    rng = np.random.default_rng(10)
+    X = sp.random(30000, 300, density=0.04, format="csr", random_state=11)
+    X.data -= 0.5  # signed values
+    u, D = rng.normal(size=30000), rng.random(30000)
+    u[::3] = 0.0
+    D[::5] = 0.0
+    ones = X.copy()
+    ones.data[:] = 1.0
+    wide = X.copy()
+    wide.indptr = wide.indptr.astype(np.int64)
+    wide.indices = wide.indices.astype(np.int64)
+    for M, indicator in ((X, False), (X.astype(np.float32), False), (ones, True), (wide, False)):
+        ref = (rmatvec(M, u), rmatvec(M, D), sq_rmatvec(M, D))
+        got = grad_diag_rmatvec(M, u, D, indicator=indicator)
+        for a, b in zip(got, ref):
+            np.testing.assert_array_equal(a, b)
+        G, none, Q = grad_diag_rmatvec(M, u, D, with_mean=False, indicator=indicator)
+        assert none is None
+        np.testing.assert_array_equal(G, ref[0])
+        np.testing.assert_array_equal(Q, ref[2])
+    np.testing.assert_allclose(ref[2], (X.multiply(X)).T @ D, rtol=1e-12)
+    for k in (1, 2):
+        P = BlockedProducts(X, n_jobs=k)
+        ref = (P.rmatvec(u), P.rmatvec(D), P.rmatvec(D, squared=True))
+        for a, b in zip(P.grad_diag(u, D), ref):
+            np.testing.assert_array_equal(a, b)
+        np.testing.assert_array_equal(P.rmatvec(u), ref[0])  # its scratch is shared
+    with pytest.raises(TypeError, match="CSR"):
+        grad_diag_rmatvec(X.toarray(), u, D)
+
+
+@pytest.mark.parametrize("kind", ["ranksvm", "hinge", "groups", "rows"])
+def test_newton_with_one_pass_products_gives_the_same_bits_as_three(kind, monkeypatch):
+    # the objectives' grad_and_diag reads X once where the gradient and the
+    # preconditioner read it three times (two for the rows' objective): same models
+    import birank.solvers.newton as newton
+    from birank import RankSVM, WeightedSVM
+    from birank.datasets import make_sparse_bipartite
+
+    X, y, _ = make_sparse_bipartite(4000, 300, 12, random_state=3)
+    groups = np.arange(4000) // 40
+    graded = y + np.random.default_rng(1).integers(0, 3, 4000)
+    fit = {"ranksvm": lambda k: RankSVM(C=1e-3, n_jobs=k).fit(X, y),
+           "hinge": lambda k: RankSVM(C=1e-3, loss="hinge", n_jobs=k).fit(X, y),
+           "groups": lambda k: RankSVM(C=1e-3, n_jobs=k).fit(X, graded, groups=groups),
+           "rows": lambda k: WeightedSVM(loss="squared_hinge", solver="newton",
+                                         n_jobs=k).fit(X, y)}[kind]
+    calls = []
+    fused = newton._Products.grad_diag_rmv
+
+    def counted(self, u, D, with_mean=True):
+        calls.append(with_mean)
+        return fused(self, u, D, with_mean)
+
+    def three(self, u, D, with_mean=True):
+        return self.rmv(u), (self.rmv(D) if with_mean else None), self.sq_rmv(D)
+
+    monkeypatch.setattr(newton._Products, "grad_diag_rmv", counted)
+    one_pass = [fit(k) for k in (None, 2)]
+    assert calls and all(c == (kind != "rows") for c in calls)
+    monkeypatch.setattr(newton._Products, "grad_diag_rmv", three)
+    for a, k in zip(one_pass, (None, 2)):
+        b = fit(k)
+        np.testing.assert_array_equal(a.coef_, b.coef_)
+        assert a.n_iter_ == b.n_iter_
+
+
 def test_row_blocks_depend_on_the_matrix_only():
     X = sp.random(50000, 40, density=0.5, format="csr", random_state=0)
     b = row_blocks(X.indptr, X.shape[1])

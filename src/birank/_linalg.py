@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from ._kernels.blocked_products import csr_matvec_block, csr_rmatvec_block
+from ._kernels.blocked_products import csr_grad_diag_block, csr_matvec_block, csr_rmatvec_block
 from ._kernels.dual_cd import all_ones
 
 __all__ = ["RowOperator", "matvec", "rmatvec", "sq_rmatvec", "dot", "is_indicator"]
@@ -46,6 +46,13 @@ class RowOperator:
     def sq_rmatvec(self, u):  # pragma: no cover - interface
         """``(X o X).T @ u``."""
         raise NotImplementedError
+
+    def grad_diag(self, u, D, with_mean=True):
+        """``(X' u, X' D, (X o X)' D)`` (the second None without ``with_mean``): a
+        Newton step's gradient and preconditioner products at one point. Here the
+        three products; an operator whose every product is a round trip does them in one.
+        """
+        return self.rmatvec(u), (self.rmatvec(D) if with_mean else None), self.sq_rmatvec(D)
 
 
 def _is_csr(X):
@@ -132,6 +139,36 @@ def sq_rmatvec(X, u, *, indicator=False):
                           X.shape[0], True)
         return out
     return np.einsum("ij,ij,i->j", X, X, u)
+
+
+def grad_diag_rmatvec(X, u, D, *, with_mean=True, indicator=False):
+    """``(X' u, X' D, (X o X)' D)`` of a CSR X in one pass over it (the second None
+    without ``with_mean``), the same bits as :func:`rmatvec` and :func:`sq_rmatvec`
+    (:func:`birank._kernels.blocked_products.csr_grad_diag_block`; ``indicator``: as
+    :func:`matvec`).
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> X = sp.csr_matrix(np.array([[1.0, 2.0], [0.0, 3.0]]))
+    >>> [v.tolist() for v in grad_diag_rmatvec(X, np.array([1.0, 0.0]), np.array([1.0, 1.0]))]
+    [[1.0, 2.0], [1.0, 5.0], [1.0, 13.0]]
+    """
+    if not _is_csr(X):
+        raise TypeError("grad_diag_rmatvec takes a CSR matrix")
+    u = np.ascontiguousarray(u, dtype=np.float64).reshape(-1)
+    D = np.ascontiguousarray(D, dtype=np.float64).reshape(-1)
+    out = np.empty((X.shape[1], 3))
+    csr_grad_diag_block(None if indicator else X.data, X.indices, X.indptr, u, D, out, 0,
+                        X.shape[0], with_mean)
+    return split_grad_diag(out, with_mean)
+
+
+def split_grad_diag(out, with_mean):
+    """The three columns of a :func:`csr_grad_diag_block` result as contiguous arrays."""
+    return (np.ascontiguousarray(out[:, 0]),
+            np.ascontiguousarray(out[:, 1]) if with_mean else None,
+            np.ascontiguousarray(out[:, 2]))
 
 
 def dot(a, b):

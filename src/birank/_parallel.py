@@ -17,7 +17,9 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import scipy.sparse as sp
 
-from ._kernels.blocked_products import csr_matvec_block, csr_rmatvec_block, sum_partials
+from ._kernels.blocked_products import (csr_grad_diag_block, csr_matvec_block, csr_rmatvec_block,
+                                       sum_partials)
+from ._linalg import split_grad_diag
 
 __all__ = ["effective_n_jobs", "Threads", "BlockedProducts"]
 
@@ -136,6 +138,7 @@ class BlockedProducts:
         self.bounds = row_blocks(X.indptr, X.shape[1])
         self.n_blocks = self.bounds.shape[0] - 1
         self.partials = np.empty((self.n_blocks, X.shape[1]))
+        self.partials3 = None  # (n_blocks, n_features, 3): grad_diag's, when first used
         self.threads = Threads(n_jobs if self.n_blocks > 1 else 1)
         self.n_threads = self.threads.n
 
@@ -163,6 +166,29 @@ class BlockedProducts:
         step = -(-d // self.n_threads)
         self._run(sum_partials, [(P, out, c, min(c + step, d)) for c in range(0, d, step)])
         return out
+
+    def grad_diag(self, u, D, with_mean=True):
+        """``(X' u, X' D, (X o X)' D)`` in one pass over X
+        (:func:`birank._linalg.grad_diag_rmatvec`, here over the blocks, each sum
+        in block order as :meth:`rmatvec`'s: the same bits as the three products)."""
+        X = self.X
+        u = np.ascontiguousarray(u, dtype=np.float64).reshape(-1)
+        D = np.ascontiguousarray(D, dtype=np.float64).reshape(-1)
+        d = X.shape[1]
+        if self.partials3 is None:  # three columns a block, made at the first call; the
+            # single products' partials then live in its first third (never used at once)
+            scratch = np.empty(self.n_blocks * d * 3)
+            self.partials3 = scratch.reshape(self.n_blocks, d, 3)
+            self.partials = scratch[:self.n_blocks * d].reshape(self.n_blocks, d)
+        b, P = self.bounds, self.partials3
+        self._run(csr_grad_diag_block, [(self.data, X.indices, X.indptr, u, D, P[k], b[k],
+                                         b[k + 1], with_mean) for k in range(self.n_blocks)])
+        flat = P.reshape(self.n_blocks, 3 * d)
+        out = np.empty(3 * d)
+        step = -(-3 * d // self.n_threads)
+        self._run(sum_partials, [(flat, out, c, min(c + step, 3 * d))
+                                 for c in range(0, 3 * d, step)])
+        return split_grad_diag(out.reshape(d, 3), with_mean)
 
     def close(self):
         self.threads.close()

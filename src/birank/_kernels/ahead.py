@@ -85,6 +85,9 @@ ENTRIES = (
     # the same on indicator features (values all 1, not passed)
     ("blocked_products", "csr_matvec_block", none(none, I4, I4, F8, F8, i8, i8)),
     ("blocked_products", "csr_rmatvec_block", none(none, I4, I4, F8, F8, i8, i8, b1)),
+    # a Newton step's gradient and preconditioner products in one pass
+    *(("blocked_products", "csr_grad_diag_block", none(data, I4, I4, F8, F8, F8_2, i8, i8, b1))
+      for data in (F8, none)),
     ("platt", "platt_block_sums", none(F8, F8, F8, f8, f8, i8, F8_2, i8, i8)),
     # ActiveRankSVM: sampling, the pair rows, dual coordinate descent (WeightedSVM's too)
     ("soft_sample", "soft_sample",

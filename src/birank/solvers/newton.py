@@ -17,6 +17,9 @@ stopped when ``|r| <= eta_k |g|`` with the
 forcing term ``eta_k = min(0.1, sqrt(|g| / |g_0|))`` (Eisenstat & Walker
 choice 2 style; superlinear near the optimum), then a backtracking Armijo line
 search on f (each trial costs one sort and one sweep, X d is computed once).
+After each step the new gradient and the next preconditioner take their three
+products with X' in one pass over X (``grad_and_diag``; the same bits), and the
+hinge's certificate reuses the gradient's (``benchmarks/bench_fused_products.py``).
 Stopping rule as LIBLINEAR's primal solvers: ``|grad f(w)| <= tol * |grad f(0)|``.
 """
 
@@ -28,7 +31,8 @@ import scipy.sparse as sp
 from .._kernels.labels import two_values
 from .._kernels.losses import HINGE, SQUARED_HINGE
 from .._kernels.pair_sweep_ops import csr_rows_gram_matvec, signed_unit_rows
-from .._linalg import dot, is_indicator, matvec, rmatvec, sq_rmatvec
+from .._linalg import (RowOperator, dot, grad_diag_rmatvec, is_indicator, matvec, rmatvec,
+                       sq_rmatvec)
 from .._kernels.pair_sweep import (FLAT_HESS_MAX_LABELS, WORK_ROWS, binary_signed_weights,
                                    count_pairs, level_cache, sweep_hess_vec,
                                    sweep_hess_vec_binary, sweep_loss_grad, sweep_loss_grad_binary,
@@ -103,12 +107,27 @@ class _Products:
             return _sq_rmatvec(self.X, u, indicator=self.indicator)
         return self.products.rmatvec(u, squared=True)
 
+    def grad_diag_rmv(self, u, D, with_mean=True):
+        """``(X' u, X' D, (X o X)' D)`` (the second None without ``with_mean``): the
+        gradient's and the diagonal preconditioner's products at one point, in one
+        pass over a CSR X, the same bits as :meth:`rmv` and :meth:`sq_rmv`."""
+        if self.products is not None:
+            return self.products.grad_diag(u, D, with_mean)
+        if isinstance(self.X, RowOperator):  # (on Dask: one round trip, not three)
+            return self.X.grad_diag(u, D, with_mean)
+        if sp.issparse(self.X) and self.X.format == "csr":
+            return grad_diag_rmatvec(self.X, u, D, with_mean=with_mean,
+                                     indicator=self.indicator)
+        return self.rmv(u), (self.rmv(D) if with_mean else None), self.sq_rmv(D)
+
 
 class _WeightSpace(_Products):
     """Weight-space methods of a loss given its score-space primitives.
 
     A subclass has ``X``, ``C``, ``grad_s`` and ``diag`` (kept by
-    ``loss_at_scores``), ``hess_scores(u)`` and ``hess_diag_from(D, C)``.
+    ``loss_at_scores``), ``hess_scores(u)``, ``hess_diag_from(D, C)`` and
+    ``precondition_from(D, m, q, C)`` (the same diagonal from ``m = X' D``, taken
+    only when ``diag_needs_mean``, and ``q = (X o X)' D``).
     """
 
     def scores(self, w):
@@ -131,6 +150,16 @@ class _WeightSpace(_Products):
     def hess_diag(self):
         """Diagonal preconditioner at the last active set."""
         return self.hess_diag_from(self.diag, self.C)
+
+    def grad_and_diag(self, w):
+        """``(grad_from_last(w), hess_diag())``, their products with X' in one pass.
+
+        After a Newton step both are wanted at the new point: three products with
+        X' (two for the rows' objective) become one read of X, the same bits.
+        """
+        D = self.diag
+        G, m, q = self.grad_diag_rmv(self.grad_s, D, self.diag_needs_mean)
+        return w + self.C * G, self.precondition_from(D, m, q, self.C)
 
 
 def label_ranks(y, gid, n_groups):
@@ -310,17 +339,25 @@ class PairObjective(_WeightSpace):
                        self.flat_hess_max_labels, self.unit_weights)
         return self.hv_s
 
+    #: :meth:`precondition_from` takes ``X' D`` (the D-weighted column means)
+    diag_needs_mean = True
+
     def hess_diag_from(self, D, C):
         """``1 + C sum_p D_p (x_pd - m_d)^2`` for active degrees D (m: D-weighted mean).
 
         With D_p the weighted active degree of row p, ``x' L x <= 2 sum_p D_p
         (x_p - m)^2`` for any shift m (L annihilates constants): O(nnz).
         """
+        if float(D.sum()) <= 0.0:
+            return np.ones(self.X.shape[1])
+        return self.precondition_from(D, self.rmv(D), self.sq_rmv(D), C)
+
+    def precondition_from(self, D, m, q, C):
+        """:meth:`hess_diag_from` given ``m = X' D`` and ``q = (X o X)' D``."""
         sD = float(D.sum())
         if sD <= 0.0:
             return np.ones(self.X.shape[1])
-        m = self.rmv(D)
-        return 1.0 + C * np.maximum(self.sq_rmv(D) - m * m / sD, 0.0)
+        return 1.0 + C * np.maximum(q - m * m / sD, 0.0)
 
 
 def _cg(hess_vec, g, rtol, max_cg, M=None):
@@ -371,24 +408,24 @@ def newton_cg(obj, w0, tol=1e-4, max_iter=100, report=None, max_cg=None, precond
     if max_cg is None:
         max_cg = max(50, 2 * d_feat)
     s = obj.scores(w)
-    f, g, _ = obj.fun_grad(w, s)
     # reference gradient norm: at w = 0, as LIBLINEAR (|grad f(0)| = C |X' grad_s(0)|)
-    if np.any(w):
-        f0, g0, _ = obj.fun_grad(np.zeros_like(w))
-        gnorm0 = float(np.linalg.norm(g0))
-        f, g, _ = obj.fun_grad(w, s)
+    gnorm0 = float(np.linalg.norm(obj.fun_grad(np.zeros_like(w))[1])) if np.any(w) else None
+    f = 0.5 * float(w @ w) + obj.C * obj.loss_at_scores(s)  # (fun_grad's f)
+    if precondition:  # the gradient and the first preconditioner in one pass over X
+        g, M = obj.grad_and_diag(w)
     else:
-        gnorm0 = float(np.linalg.norm(g))
+        g, M = obj.grad_from_last(w), None
+    gnorm = float(np.linalg.norm(g))
+    if gnorm0 is None:
+        gnorm0 = gnorm
     total_cg = 0
     converged = stopped = False
     n_iter = 0
     reason = "max_iter reached"
-    gnorm = float(np.linalg.norm(g))
     if gnorm <= tol * gnorm0 or gnorm0 == 0.0:
         return SolverResult(w, 0, True, f, info={"gnorm": gnorm, "gnorm0": gnorm0, "cg": 0})
     for n_iter in range(1, max_iter + 1):
         eta = min(0.1, np.sqrt(gnorm / gnorm0))
-        M = obj.hess_diag() if precondition else None
         # no CG residual far below the stopping tolerance: after a full step the new
         # gradient is about the residual (exactly so for a quadratic), so
         # |r| <= tol |g_0| / 2 reaches the stop; solving further only costs products
@@ -411,7 +448,10 @@ def newton_cg(obj, w0, tol=1e-4, max_iter=100, report=None, max_cg=None, precond
         s += step * z
         f_old = f
         f = f_t
-        g = obj.grad_from_last(w)
+        if precondition:  # the next step's preconditioner, in the gradient's pass over X
+            g, M = obj.grad_and_diag(w)
+        else:
+            g = obj.grad_from_last(w)
         gnorm = float(np.linalg.norm(g))
         if report is not None:
             report(n_iter, None, f"f={f:.10g} |g|={gnorm:.3e} cg={ncg} step={step:g}")
@@ -509,9 +549,16 @@ class RowsObjective(_WeightSpace):
                                    self._rows, self._row_diag, v, np.zeros(X.shape[1]))
         return v + self.C * out
 
+    #: :meth:`precondition_from` needs ``(Z o Z)' D`` alone
+    diag_needs_mean = False
+
     def hess_diag_from(self, D, C):
         """``diag(I + C Z' diag(D) Z)``, exact: O(nnz)."""
         return 1.0 + C * self.sq_rmv(D)
+
+    def precondition_from(self, D, m, q, C):
+        """:meth:`hess_diag_from` given ``q = (Z o Z)' D``."""
+        return 1.0 + C * q
 
 
 class HuberPairObjective(_Products):
@@ -537,6 +584,8 @@ class HuberPairObjective(_Products):
         self.indicator = obj2.indicator = obj1.indicator
         obj2.order = obj1.order  # one sort serves both margins
         self.set_delta(C, delta)
+        self._sweeps = 0  # loss evaluations so far: what the kept X' product belongs to
+        self._kept_rmv = (-1, None)  # (evaluation, X'(g_1 - g_{1-delta})) of the last gradient
 
     def set_delta(self, C, delta):
         self.C_hinge = float(C)
@@ -548,6 +597,7 @@ class HuberPairObjective(_Products):
         return self.mv(w)
 
     def loss_at_scores(self, s):
+        self._sweeps += 1
         l1 = self.o1.loss_at_scores(s)
         l2 = self.o2.sweep_sorted(s)
         return l1 - l2
@@ -560,7 +610,9 @@ class HuberPairObjective(_Products):
         return f, self.grad_from_last(w), loss
 
     def grad_from_last(self, w):
-        return w + self.C * self.rmv(self.o1.grad_s - self.o2.grad_s)
+        G = self.rmv(self.o1.grad_s - self.o2.grad_s)
+        self._kept_rmv = (self._sweeps, G)
+        return w + self.C * G
 
     def hess_vec(self, v):
         u = self.scores(v)
@@ -570,6 +622,14 @@ class HuberPairObjective(_Products):
 
     def hess_diag(self):
         return self.o1.hess_diag_from(self.o1.diag - self.o2.diag, self.C)  # band degrees >= 0
+
+    def grad_and_diag(self, w):
+        """``(grad_from_last(w), hess_diag())`` with one pass over X (as
+        :meth:`_WeightSpace.grad_and_diag`)."""
+        D = self.o1.diag - self.o2.diag
+        G, m, q = self.grad_diag_rmv(self.o1.grad_s - self.o2.grad_s, D)
+        self._kept_rmv = (self._sweeps, G)
+        return w + self.C * G, self.o1.precondition_from(D, m, q, self.C)
 
     def certificate(self, w, s, current=False):
         """Hinge primal P(w) and a dual lower bound D(alpha) <= P*, both exact.
@@ -586,7 +646,10 @@ class HuberPairObjective(_Products):
         C, delta = self.C_hinge, self.delta
         if not current:
             self.loss_at_scores(s)  # squared-hinge sweeps at both margins
-        w_alpha = -(C / (2.0 * delta)) * self.rmv(self.o1.grad_s - self.o2.grad_s)
+        sweep, G = self._kept_rmv
+        if sweep != self._sweeps:  # (after a Newton step the gradient's product is this one)
+            G = self.rmv(self.o1.grad_s - self.o2.grad_s)
+        w_alpha = -(C / (2.0 * delta)) * G
         h1 = self.o1.hinge_sweep_sorted(s)
         h2 = self.o2.hinge_sweep_sorted(s)
         dual = (C / delta) * (h1 - h2) - 0.5 * float(w_alpha @ w_alpha)
