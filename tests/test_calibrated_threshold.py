@@ -6,7 +6,8 @@ import pytest
 from scipy.optimize import minimize
 
 import birank
-from birank._calibration import platt_midpoint, platt_objective, platt_sums, platt_targets
+from birank._calibration import (PlattRows, platt_midpoint, platt_objective, platt_sums,
+                                 platt_targets)
 from birank.base import decision_cut
 
 
@@ -62,13 +63,26 @@ def test_predict_is_the_label_of_calibrated_probability_above_half(cls):
     np.testing.assert_array_equal(est.predict(X) == 1, p > 0.5)
 
 
-def test_platt_sums_kernel_equals_numpy():
-    # oracle: the objective in numpy, its derivatives by central differences
-    s, y01, w = _scores(300, seed=5)
-    u = (s - s.mean()) / s.std()
+def _rows(s, y01, w, center=0.0, scale=1.0):
+    """PlattRows of these scores; targets as :func:`platt_targets`."""
     t = platt_targets(y01, w)
+    pos = np.asarray(y01) == 1
+    return PlattRows(s, pos, w, center, scale, float(t[pos][0]), float(t[~pos][0]),
+                     float(w.sum())), t
+
+
+@pytest.mark.parametrize("weighted", [True, False])
+def test_platt_sums_kernel_equals_numpy(weighted):
+    # oracle: the objective in numpy on the centred and scaled scores the kernel forms
+    # on the fly, its derivatives by central differences; no weights read as all 1
+    s, y01, w = _scores(300, seed=5)
+    w = w if weighted else np.ones_like(s)
+    rows, t = _rows(s, y01, w, s.mean(), s.std())
+    if not weighted:
+        rows = rows._replace(w=np.zeros(0))
+    u = (s - s.mean()) / s.std()
     a, b, h = 1.3, -0.4, 1e-5
-    f, g_a, g_b, h_aa, h_ab, h_bb = platt_sums(u, t, w, a, b)
+    f, g_a, g_b, h_aa, h_ab, h_bb = platt_sums(rows, a, b)
 
     def obj(a, b):
         return platt_objective(1.0, a * u + b, t, w)
@@ -78,12 +92,12 @@ def test_platt_sums_kernel_equals_numpy():
     assert g_b == pytest.approx((obj(a, b + h) - obj(a, b - h)) / (2 * h), rel=1e-6)
 
     def grad(a, b):
-        return np.array(platt_sums(u, t, w, a, b)[1:3])
+        return np.array(platt_sums(rows, a, b)[1:3])
 
     assert [h_aa, h_ab] == pytest.approx((grad(a + h, b) - grad(a - h, b)) / (2 * h), rel=1e-6)
     assert h_bb == pytest.approx((grad(a, b + h) - grad(a, b - h))[1] / (2 * h), rel=1e-6)
     # no overflow far out on either side
-    assert np.isfinite(platt_sums(u * 1e3, t, w, 1e3, 0.0)).all()
+    assert np.isfinite(platt_sums(rows._replace(scale=rows.scale / 1e3), 1e3, 0.0)).all()
 
 
 @pytest.mark.parametrize("seed", [21, 33, 126])
@@ -103,7 +117,7 @@ def test_one_side_slope_lands_on_its_optimum_in_few_passes(monkeypatch, seed):
     t = platt_targets(y, w)
     passes = []
     monkeypatch.setattr(cal, "platt_sums", lambda *a: passes.append(1) or platt_sums(*a))
-    a = cal._slope(s, t, w)
+    a = cal._slope(s, y == 1, np.zeros(0), *cal._targets(float(y.sum()), float(n - y.sum())))
     assert len(passes) <= 15
     ref = minimize(lambda v: platt_objective(v[0], s, t, w), [a], method="Nelder-Mead",
                    options={"xatol": 1e-12, "fatol": 1e-14}).x[0]
@@ -121,12 +135,11 @@ def test_platt_sums_over_blocks_same_bits_for_any_threads(monkeypatch):
     from birank._parallel import Threads
 
     s, y01, w = _scores(5000, seed=8)
-    u = (s - s.mean()) / s.std()
-    t = platt_targets(y01, w)
-    whole = platt_sums(u, t, w, 1.1, 0.3)
+    rows, _ = _rows(s, y01, w, s.mean(), s.std())
+    whole = platt_sums(rows, 1.1, 0.3)
     monkeypatch.setattr(cal, "PLATT_BLOCK", 333)
     two = Threads(2)
-    blocked = [platt_sums(u, t, w, 1.1, 0.3, threads) for threads in (None, Threads(1), two)]
+    blocked = [platt_sums(rows, 1.1, 0.3, threads) for threads in (None, Threads(1), two)]
     two.close()
     assert blocked[0] == blocked[1] == blocked[2]
     assert blocked[0] == pytest.approx(whole, rel=1e-12)
@@ -163,7 +176,7 @@ def test_platt_line_from_a_subsample_fit_reaches_the_same_optimum_in_fewer_passe
     s, y01, w = _scores(6000, seed=12)
     passes = []
     monkeypatch.setattr(cal, "platt_sums",
-                        lambda u, *a: passes.append(u.shape[0]) or platt_sums(u, *a))
+                        lambda rows, *a: passes.append(rows.n) or platt_sums(rows, *a))
     cold = cal.platt_line(s, y01, w)
     full_cold = passes.count(6000)
     monkeypatch.setattr(cal, "PLATT_WARM_ROWS", 500)
@@ -182,7 +195,7 @@ def test_slopes_from_a_subsample_fit_reach_the_same_optimum_in_fewer_passes(monk
     cut = cal.platt_midpoint(s, y01, w)
     passes = []
     monkeypatch.setattr(cal, "platt_sums",
-                        lambda u, *a: passes.append(u.shape[0]) or platt_sums(u, *a))
+                        lambda rows, *a: passes.append(rows.n) or platt_sums(rows, *a))
     cold = cal.platt_fit(s - cut, y01, w)
     sides = sorted(set(passes))
     full_cold = sum(passes.count(m) for m in sides)
@@ -195,3 +208,52 @@ def test_slopes_from_a_subsample_fit_reach_the_same_optimum_in_fewer_passes(monk
     # two levels of subsamples below each side (>= 1600 rows): every 4th row, every 16th
     assert len(set(passes)) == 3 * len(sides)
     assert warm == pytest.approx(cold, rel=1e-10)
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("weighted", [True, False])
+def test_calibration_passes_equal_numpy(weighted):
+    # the passes that prepare Platt's rows without copies: class weights, weighted sum and
+    # extremes, the weighted mean square about a centre and the slope derivative at 0,
+    # and the copy of each side of 0 (rows at 0 in neither), against numpy
+    from birank._kernels.platt import platt_moments, platt_spread, split_sides
+
+    s, y01, w = _scores(3000, seed=9)
+    s[::7] = 0.0
+    pos = y01 == 1
+    wk = w if weighted else np.zeros(0)
+    w = w if weighted else np.ones_like(s)
+    out = np.empty((1, 5))
+    platt_moments(s, pos, wk, 1 << 20, out, 0, 1)
+    assert out[0] == pytest.approx([w[pos].sum(), w[~pos].sum(), w @ s, s.max(), s.min()],
+                                   rel=1e-12)
+    c, big, t_pos, t_neg = 0.3, 9.0, 0.9, 0.01
+    t = np.where(pos, t_pos, t_neg)
+    spread = np.empty((1, 2))
+    platt_spread(s, pos, wk, c, big, t_pos, t_neg, 1 << 20, spread, 0, 1)
+    assert spread[0] == pytest.approx([w @ ((s - c) / big) ** 2, w @ ((0.5 - t) * (s - c))],
+                                      rel=1e-12)
+    n = s.shape[0]
+    s_out, pos_out, w_out = np.full(n, np.nan), np.zeros(n, dtype=bool), np.full(wk.size, np.nan)
+    below, above = split_sides(s, pos, wk, s_out, pos_out, w_out)
+    lo, hi = np.flatnonzero(s < 0), np.flatnonzero(s > 0)
+    assert (below, above) == (lo.size, hi.size)
+    np.testing.assert_array_equal(s_out[:below], s[lo])
+    np.testing.assert_array_equal(s_out[n - above:], s[hi][::-1])
+    np.testing.assert_array_equal(pos_out[:below], pos[lo])
+    np.testing.assert_array_equal(pos_out[n - above:], pos[hi][::-1])
+    if weighted:
+        np.testing.assert_array_equal(w_out[:below], w[lo])
+        np.testing.assert_array_equal(w_out[n - above:], w[hi][::-1])
+
+
+def test_unit_weights_give_the_calibration_of_weights_of_one():
+    # no sample_weight reads every weight as 1 (no array of ones is made): the same cut
+    # and slopes as explicit weights of 1, bit for bit
+    import birank._calibration as cal
+
+    s, y01, _ = _scores(7000, seed=4)
+    ones = np.ones_like(s)
+    assert cal.platt_line(s, y01) == cal.platt_line(s, y01, ones)
+    cut = cal.platt_midpoint(s, y01)
+    assert cal.platt_fit(s - cut, y01) == cal.platt_fit(s - cut, y01, ones)

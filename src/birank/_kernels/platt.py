@@ -1,29 +1,42 @@
-"""Numba kernel behind :mod:`birank._calibration`: Platt's log-loss and its derivatives.
+"""Numba kernels behind :mod:`birank._calibration`: Platt's log-loss and its derivatives,
+and the passes that prepare its rows.
 
 One pass over the scores gives everything a Newton step on Platt's two
 unknowns needs (Lin, Lin & Weng 2007, Algorithm 1), instead of a dozen numpy
 passes with temporaries: calibration runs after every fit, on every training
-row (10^7 rows for the big active-sampling fits). The pass runs over fixed
-blocks of rows, without the GIL, so blocks can run on threads; the caller adds
-the blocks' sums in block order.
+row (10^7 rows for the big active-sampling fits). The rows are read as the
+caller holds them: the scores ``s`` with a centre and a scale
+(``u = (s - center) / scale``), the positive-class mask with Platt's two
+targets, and the weights (an empty array: all 1), so no scaled copy, target
+array or array of ones is made. Every pass runs over fixed blocks of rows,
+without the GIL, so blocks can run on threads; the caller combines the
+blocks' results in block order (the same bits for any number of threads).
 """
 
 import math
 
+import numpy as np
 from numba import njit
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _weight(w, unit, i):
+    return 1.0 if unit else w[i]
+
+
 @njit(cache=True, nogil=True)
-def platt_block_sums(u, t, w, a, b, block, out, k0, k1):
+def platt_block_sums(s, pos, w, center, scale, t_pos, t_neg, a, b, block, out, k0, k1):
     """``out[k] = (f, g_a, g_b, h_aa, h_ab, h_bb)`` over rows ``k block .. (k+1) block - 1``,
-    for the blocks ``k0 <= k < k1``, at ``z = a u + b``.
+    for the blocks ``k0 <= k < k1``, at ``z = a u + b``, ``u = (s - center) / scale``.
 
     ``f = sum_i w_i (log(1 + e^z_i) - t_i z_i)`` (the weighted log-loss of
-    ``sigmoid(z)`` against soft targets ``t``), its gradient and Hessian in
-    ``(a, b)``. ``log(1 + e^z)`` and the sigmoid are evaluated without
-    overflow for either sign of ``z``.
+    ``sigmoid(z)`` against Platt's targets, ``t_pos`` where ``pos`` else ``t_neg``),
+    its gradient and Hessian in ``(a, b)``. ``w`` empty: every weight is 1.
+    ``log(1 + e^z)`` and the sigmoid are evaluated without overflow for either
+    sign of ``z``.
     """
-    n = u.shape[0]
+    n = s.shape[0]
+    unit = w.shape[0] == 0
     for k in range(k0, k1):
         f = 0.0
         g_a = 0.0
@@ -32,7 +45,9 @@ def platt_block_sums(u, t, w, a, b, block, out, k0, k1):
         h_ab = 0.0
         h_bb = 0.0
         for i in range(k * block, min(n, (k + 1) * block)):
-            z = a * u[i] + b
+            u = (s[i] - center) / scale
+            t = t_pos if pos[i] else t_neg
+            z = a * u + b
             if z > 0.0:
                 e = math.exp(-z)
                 softplus = z + math.log1p(e)
@@ -41,14 +56,14 @@ def platt_block_sums(u, t, w, a, b, block, out, k0, k1):
                 e = math.exp(z)
                 softplus = math.log1p(e)
                 p = e / (1.0 + e)
-            wi = w[i]
-            f += wi * (softplus - t[i] * z)
-            r = wi * (p - t[i])
+            wi = _weight(w, unit, i)
+            f += wi * (softplus - t * z)
+            r = wi * (p - t)
             d = wi * p * (1.0 - p)
-            g_a += r * u[i]
+            g_a += r * u
             g_b += r
-            h_aa += d * u[i] * u[i]
-            h_ab += d * u[i]
+            h_aa += d * u * u
+            h_ab += d * u
             h_bb += d
         out[k, 0] = f
         out[k, 1] = g_a
@@ -56,3 +71,84 @@ def platt_block_sums(u, t, w, a, b, block, out, k0, k1):
         out[k, 3] = h_aa
         out[k, 4] = h_ab
         out[k, 5] = h_bb
+
+
+#: columns of :func:`platt_moments`' blocks
+MOMENTS = 5
+
+
+@njit(cache=True, nogil=True)
+def platt_moments(s, pos, w, block, out, k0, k1):
+    """``out[k] = (sum w over pos, sum w over not pos, sum w s, max s, min s)`` over the
+    rows of block k, for ``k0 <= k < k1`` (``w`` empty: every weight is 1; an empty
+    block gives -inf and +inf for the extremes)."""
+    n = s.shape[0]
+    unit = w.shape[0] == 0
+    for k in range(k0, k1):
+        wp = 0.0
+        wn = 0.0
+        ws = 0.0
+        hi = -np.inf
+        lo = np.inf
+        for i in range(k * block, min(n, (k + 1) * block)):
+            wi = _weight(w, unit, i)
+            x = s[i]
+            if pos[i]:
+                wp += wi
+            else:
+                wn += wi
+            ws += wi * x
+            hi = max(hi, x)
+            lo = min(lo, x)
+        out[k, 0] = wp
+        out[k, 1] = wn
+        out[k, 2] = ws
+        out[k, 3] = hi
+        out[k, 4] = lo
+
+
+@njit(cache=True, nogil=True)
+def platt_spread(s, pos, w, center, big, t_pos, t_neg, block, out, k0, k1):
+    """``out[k] = (sum w ((s - center) / big)^2, sum w (1/2 - t) (s - center))`` over
+    block k: the weighted mean square of the centred scores, scaled by their
+    largest magnitude ``big`` first (huge scores do not overflow), and the
+    log-loss's derivative in the slope at slope 0 (times the scale)."""
+    n = s.shape[0]
+    unit = w.shape[0] == 0
+    for k in range(k0, k1):
+        q = 0.0
+        c = 0.0
+        for i in range(k * block, min(n, (k + 1) * block)):
+            wi = _weight(w, unit, i)
+            x = s[i] - center
+            v = x / big
+            q += wi * (v * v)
+            c += wi * (0.5 - (t_pos if pos[i] else t_neg)) * x
+        out[k, 0] = q
+        out[k, 1] = c
+
+
+@njit(cache=True, nogil=True)
+def split_sides(s, pos, w, s_out, pos_out, w_out):
+    """The rows with ``s < 0`` to the front of the outputs (in row order) and those with
+    ``s > 0`` to the back (from the last slot down, in row order); ``w`` empty: no
+    weights are copied. Returns ``(n_below, n_above)``; rows at 0 are left out."""
+    n = s.shape[0]
+    unit = w.shape[0] == 0
+    lo = 0
+    hi = n
+    for i in range(n):
+        x = s[i]
+        if x < 0.0:
+            j = lo
+            lo += 1
+        elif x > 0.0:
+            hi -= 1
+            j = hi
+        else:
+            continue
+        s_out[j] = x
+        pos_out[j] = pos[i]
+        if not unit:
+            w_out[j] = w[i]
+    return lo, n - hi
