@@ -67,7 +67,7 @@ def _rows(s, y01, w, center=0.0, scale=1.0):
     """PlattRows of these scores; targets as :func:`platt_targets`."""
     t = platt_targets(y01, w)
     pos = np.asarray(y01) == 1
-    return PlattRows(s, pos, w, center, scale, float(t[pos][0]), float(t[~pos][0]),
+    return PlattRows(s, pos, w, center, 1.0 / scale, float(t[pos][0]), float(t[~pos][0]),
                      float(w.sum())), t
 
 
@@ -80,7 +80,7 @@ def test_platt_sums_kernel_equals_numpy(weighted):
     rows, t = _rows(s, y01, w, s.mean(), s.std())
     if not weighted:
         rows = rows._replace(w=np.zeros(0))
-    u = (s - s.mean()) / s.std()
+    u = (s - s.mean()) * (1.0 / s.std())
     a, b, h = 1.3, -0.4, 1e-5
     f, g_a, g_b, h_aa, h_ab, h_bb = platt_sums(rows, a, b)
 
@@ -97,7 +97,7 @@ def test_platt_sums_kernel_equals_numpy(weighted):
     assert [h_aa, h_ab] == pytest.approx((grad(a + h, b) - grad(a - h, b)) / (2 * h), rel=1e-6)
     assert h_bb == pytest.approx((grad(a, b + h) - grad(a, b - h))[1] / (2 * h), rel=1e-6)
     # no overflow far out on either side
-    assert np.isfinite(platt_sums(rows._replace(scale=rows.scale / 1e3), 1e3, 0.0)).all()
+    assert np.isfinite(platt_sums(rows._replace(inv_scale=rows.inv_scale * 1e3), 1e3, 0.0)).all()
 
 
 @pytest.mark.parametrize("seed", [21, 33, 126])

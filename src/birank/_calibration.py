@@ -62,7 +62,7 @@ PLATT_WARM_STRIDE = 64
 class PlattRows(NamedTuple):
     """Platt's rows as the caller holds them, read by the kernels without copies.
 
-    ``u = (s - center) / scale`` (the scores, centred and scaled), targets
+    ``u = (s - center) * inv_scale`` (the scores, centred and scaled), targets
     ``t_pos`` where ``pos`` else ``t_neg``, weights ``w`` (an empty array: all 1)
     of sum ``weight``.
     """
@@ -71,7 +71,7 @@ class PlattRows(NamedTuple):
     pos: NDArray[np.bool_]
     w: FloatArray
     center: float
-    scale: float
+    inv_scale: float
     t_pos: float
     t_neg: float
     weight: float
@@ -112,7 +112,7 @@ def platt_sums(rows, a, b, threads=None):
     at ``z = a u + b``, its gradient and Hessian in ``(a, b)``
     (:func:`birank._kernels.platt.platt_block_sums`), the blocks on ``threads``."""
     out = _blocks(platt_block_sums, rows.n, 6,
-                  (rows.s, rows.pos, rows.w, rows.center, rows.scale, rows.t_pos, rows.t_neg,
+                  (rows.s, rows.pos, rows.w, rows.center, rows.inv_scale, rows.t_pos, rows.t_neg,
                    float(a), float(b)), threads)
     return tuple(float(x) for x in _in_block_order(out))
 
@@ -136,9 +136,9 @@ def _rows(s, pos, w, center, t_pos, t_neg, threads, moments):
     q, chance = _in_block_order(_blocks(platt_spread, s.shape[0], 2,
                                         (s, pos, w, center, big, t_pos, t_neg), threads))
     scale = big * float(np.sqrt(q / weight))
-    if not scale > 0.0 or not np.isfinite(scale):
+    if not scale > 0.0 or not np.isfinite(scale) or not np.isfinite(1.0 / scale):
         return None
-    return PlattRows(s, pos, w, float(center), scale, t_pos, t_neg, weight), float(chance)
+    return PlattRows(s, pos, w, float(center), 1.0 / scale, t_pos, t_neg, weight), float(chance)
 
 
 def _targets(wp, wn):
@@ -165,8 +165,8 @@ def _slope(s, pos, w, t_pos, t_neg, max_iter=100, tol=1e-12, threads=None, start
     rows, chance = found
     if chance >= 0.0:  # derivative at a = 0 is >= 0: below chance
         return 0.0
-    a = start * rows.scale if np.isfinite(start * rows.scale) else 0.0
-    return _slope_newton(rows, a, max_iter, tol, threads)[0] / rows.scale
+    a = start / rows.inv_scale if np.isfinite(start / rows.inv_scale) else 0.0
+    return _slope_newton(rows, a, max_iter, tol, threads)[0] * rows.inv_scale
 
 
 def _warm_stride(n):
@@ -318,7 +318,7 @@ def platt_line(scores, y01, sample_weight=None, max_iter=100, *, n_jobs=None):
         threads.close()
     if not a > 0.0:
         return None
-    return rows.center - rows.scale * b / a, a / rows.scale
+    return rows.center - b / (a * rows.inv_scale), a * rows.inv_scale
 
 
 def platt_fit(scores, y01, sample_weight=None, *, n_jobs=None, start=0.0):
