@@ -211,6 +211,36 @@ def test_newton_with_one_pass_products_gives_the_same_bits_as_three(kind, monkey
         assert a.n_iter_ == b.n_iter_
 
 
+@pytest.mark.parametrize("kind", ["squared", "hinge", "rows_threads"])
+def test_cg_sums_the_direction_scores_without_a_product(kind, monkeypatch):
+    # conjugate gradients sums the X p of its steps into X d (equal to a product to
+    # rounding), so a Newton iteration makes one product with X fewer: the objective
+    # forms X v for its CG steps and the initial scores alone
+    import birank.solvers.newton as newton
+    from birank.datasets import make_sparse_bipartite
+
+    X, y, _ = make_sparse_bipartite(3000, 200, 10, random_state=4)
+    y = y.astype(np.float64)
+    if kind == "squared":
+        obj = PairObjective(X, y, C=1e-2)
+    elif kind == "hinge":
+        obj = newton.HuberPairObjective(PairObjective(X, y), PairObjective(X, y), 1e-2, 0.1)
+    else:  # the rows objective on row blocks forms X v (one block alone reads active rows)
+        Z = X.multiply(np.where(y > 0, 1.0, -1.0)[:, None]).tocsr()
+        obj = newton.RowsObjective(Z, np.ones(3000), C=1e-2, n_jobs=1)
+    w = 0.3 * np.random.default_rng(0).normal(size=X.shape[1])
+    obj.fun_grad(w)
+    g, M = obj.grad_and_diag(w)
+    d, steps, xd = newton._cg(obj.hess_vec_scores, g, 1e-8 * np.linalg.norm(g), 50, M)
+    assert steps > 1
+    np.testing.assert_allclose(xd, obj.scores(d), rtol=1e-10, atol=1e-12 * np.abs(xd).max())
+    mv = []
+    kept = newton._Products.mv
+    monkeypatch.setattr(newton._Products, "mv", lambda self, v: mv.append(1) or kept(self, v))
+    res = newton.newton_cg(obj, np.zeros(X.shape[1]), tol=1e-6)
+    assert res.converged and len(mv) == 1 + res.info["cg"]
+
+
 def test_row_blocks_depend_on_the_matrix_only():
     X = sp.random(50000, 40, density=0.5, format="csr", random_state=0)
     b = row_blocks(X.indptr, X.shape[1])

@@ -16,10 +16,11 @@ conjugate gradients on ``H d = -g`` (diagonally preconditioned, see
 stopped when ``|r| <= eta_k |g|`` with the
 forcing term ``eta_k = min(0.1, sqrt(|g| / |g_0|))`` (Eisenstat & Walker
 choice 2 style; superlinear near the optimum), then a backtracking Armijo line
-search on f (each trial costs one sort and one sweep, X d is computed once).
-After each step the new gradient and the next preconditioner take their three
-products with X' in one pass over X (``grad_and_diag``; the same bits), and the
-hinge's certificate reuses the gradient's (``benchmarks/bench_fused_products.py``).
+search on f (each trial costs one sort and one sweep; X d is the CG steps' X p
+summed with their step lengths, no product). After each step the new gradient
+and the next preconditioner take their three products with X' in one pass over
+X (``grad_and_diag``; the same bits), and the hinge's certificate reuses the
+gradient's (``benchmarks/bench_fused_products.py``).
 Stopping rule as LIBLINEAR's primal solvers: ``|grad f(w)| <= tol * |grad f(0)|``.
 """
 
@@ -145,7 +146,13 @@ class _WeightSpace(_Products):
 
     def hess_vec(self, v):
         """(I + C X' H X) v with the active set of the last evaluation."""
-        return v + self.C * self.rmv(self.hess_scores(self.scores(v)))
+        return self.hess_vec_scores(v)[0]
+
+    def hess_vec_scores(self, v):
+        """``(hess_vec(v), X v)``: conjugate gradients sums the scores of its steps
+        into those of the direction, which then costs no product."""
+        u = self.scores(v)
+        return v + self.C * self.rmv(self.hess_scores(u)), u
 
     def hess_diag(self):
         """Diagonal preconditioner at the last active set."""
@@ -360,12 +367,17 @@ class PairObjective(_WeightSpace):
         return 1.0 + C * np.maximum(q - m * m / sD, 0.0)
 
 
-def _cg(hess_vec, g, rtol, max_cg, M=None):
+def _cg(hess_vec_scores, g, rtol, max_cg, M=None):
     """(Preconditioned) conjugate gradients for H d = -g, stopped when |r| <= rtol.
 
     ``M`` is a diagonal preconditioner (approximate diag(H)) or None.
+    ``hess_vec_scores(p)`` gives ``(H p, X p)`` (``X p`` None where the product
+    does not form it); returns ``(d, steps, X d)``, the last summed from the
+    steps' ``X p`` as d is from the p (None when some step had none): the scores
+    of the direction without a product with X, equal to ``X d`` to rounding.
     """
     d = np.zeros_like(g)
+    xd = 0.0  # X d: 0 while d is
     r = -g.copy()
     z = r / M if M is not None else r
     p = z.copy()
@@ -373,12 +385,13 @@ def _cg(hess_vec, g, rtol, max_cg, M=None):
     rnorm = float(np.linalg.norm(r))
     it = 0
     while it < max_cg and rnorm > rtol:
-        Hp = hess_vec(p)
+        Hp, xp = hess_vec_scores(p)
         pHp = float(p @ Hp)
         if pHp <= 0.0:  # cannot happen for I + PSD; guard against round-off
             break
         alpha = rz / pHp
         d += alpha * p
+        xd = None if xp is None or xd is None else xd + alpha * xp
         r -= alpha * Hp
         rnorm = float(np.linalg.norm(r))
         z = r / M if M is not None else r
@@ -387,7 +400,7 @@ def _cg(hess_vec, g, rtol, max_cg, M=None):
         p += z
         rz = rz_new
         it += 1
-    return d, it
+    return d, it, (xd if xd is None or it else None)
 
 
 def newton_cg(obj, w0, tol=1e-4, max_iter=100, report=None, max_cg=None, precondition=True,
@@ -429,13 +442,16 @@ def newton_cg(obj, w0, tol=1e-4, max_iter=100, report=None, max_cg=None, precond
         # no CG residual far below the stopping tolerance: after a full step the new
         # gradient is about the residual (exactly so for a quadratic), so
         # |r| <= tol |g_0| / 2 reaches the stop; solving further only costs products
-        d, ncg = _cg(obj.hess_vec, g, max(eta * gnorm, 0.5 * tol * gnorm0), max_cg, M)
+        d, ncg, z = _cg(obj.hess_vec_scores, g, max(eta * gnorm, 0.5 * tol * gnorm0), max_cg,
+                        M)
         total_cg += ncg
         gd = float(g @ d)
         if gd >= 0.0:  # not a descent direction (round-off); fall back to -g
             d = -g
             gd = -gnorm * gnorm
-        z = obj.scores(d)
+            z = None
+        if z is None:
+            z = obj.scores(d)
         ww, wd, dd = float(w @ w), float(w @ d), float(d @ d)
         step = 1.0
         while True:
@@ -532,11 +548,12 @@ class RowsObjective(_WeightSpace):
     def hess_scores(self, u):
         return self.diag * u
 
-    def hess_vec(self, v):
-        """``(I + C Z_A' D_A Z_A) v``: a float64 CSR Z reads its active rows alone, once."""
+    def hess_vec_scores(self, v):
+        """``(I + C Z_A' D_A Z_A) v``: a float64 CSR Z reads its active rows alone, once
+        (then no ``Z v``: None)."""
         X = self.X
         if not _is_f64_csr(X) or self.products is not None:
-            return super().hess_vec(v)
+            return super().hess_vec_scores(v)
         if self._rows_of is not self.diag:  # the active rows of the current diagonal
             self._rows = np.flatnonzero(self.diag)
             self._row_diag = self.diag[self._rows]
@@ -547,7 +564,7 @@ class RowsObjective(_WeightSpace):
         # rows of +-1 (binary features times a label): the values are not read
         out = csr_rows_gram_matvec(None if self._unit_rows else X.data, X.indices, X.indptr,
                                    self._rows, self._row_diag, v, np.zeros(X.shape[1]))
-        return v + self.C * out
+        return v + self.C * out, None
 
     #: :meth:`precondition_from` needs ``(Z o Z)' D`` alone
     diag_needs_mean = False
@@ -615,10 +632,13 @@ class HuberPairObjective(_Products):
         return w + self.C * G
 
     def hess_vec(self, v):
+        return self.hess_vec_scores(v)[0]
+
+    def hess_vec_scores(self, v):
         u = self.scores(v)
         h = self.o1.hess_scores(u).copy()
         h -= self.o2.hess_scores(u)
-        return v + self.C * self.rmv(h)
+        return v + self.C * self.rmv(h), u
 
     def hess_diag(self):
         return self.o1.hess_diag_from(self.o1.diag - self.o2.diag, self.C)  # band degrees >= 0
