@@ -52,9 +52,7 @@ PLATT_BLOCK = 1 << 16
 #: (``k = min(n // PLATT_WARM_ROWS, PLATT_WARM_STRIDE)``, when ``k >= 4``) those
 #: passes are ``k`` times cheaper, and Newton on all rows then starts next to the
 #: optimum, converging quadratically in 3-5 passes. Applied recursively, so every
-#: stage is at most 64 times the next. WeightedSVM's squared hinge on w8a's 37,311
-#: training rows: 766,000 row evaluations before, 444,000 after (scratch count,
-#: /work/scratch/s37/pcount.py).
+#: stage is at most 64 times the next.
 PLATT_WARM_ROWS = 1 << 12
 PLATT_WARM_STRIDE = 64
 
@@ -131,7 +129,7 @@ def _rows(s, pos, w, center, t_pos, t_neg, threads, moments):
     wp, wn, _, hi, lo = moments
     weight = wp + wn
     big = max(hi - center, center - lo)  # the largest |s - center|: max, min are exact
-    if s.shape[0] == 0 or not weight > 0.0 or not big > 0.0 or not np.isfinite(big):
+    if not weight > 0.0 or not big > 0.0 or not np.isfinite(big):  # (no rows: weight 0)
         return None
     q, chance = _in_block_order(_blocks(platt_spread, s.shape[0], 2,
                                         (s, pos, w, center, big, t_pos, t_neg), threads))
@@ -265,14 +263,13 @@ def platt_objective(a, scores, targets, weight):
 
 
 def platt_targets(y01, weight):
-    """Platt's smoothed targets: ``(N+ + 1)/(N+ + 2)`` for positives, ``1/(N- + 2)`` else."""
-    # class totals as dot products with 0/1 indicators (a boolean-mask copy of the
-    # weights took twice as long: this runs twice in every two-class fit)
+    """Platt's smoothed targets per row: ``(N+ + 1)/(N+ + 2)`` for positives,
+    ``1/(N- + 2)`` else (the calibration itself keeps the two values, :func:`_targets`)."""
     y01 = np.asarray(y01)
     pos = y01 == 1
-    n_pos = float(dot(weight, pos.astype(np.float64)))
-    n_neg = float(dot(weight, (y01 == 0).astype(np.float64)))
-    return np.where(pos, (n_pos + 1.0) / (n_pos + 2.0), 1.0 / (n_neg + 2.0))
+    t_pos, t_neg = _targets(float(dot(weight, pos.astype(np.float64))),
+                            float(dot(weight, (y01 == 0).astype(np.float64))))
+    return np.where(pos, t_pos, t_neg)
 
 
 def platt_midpoint(scores, y01, sample_weight=None, max_iter=100, *, n_jobs=None):

@@ -9,8 +9,8 @@ float64 (no float64 copy of X), and ``X' u`` skips the rows where ``u`` is 0
 ``data`` may be None: every stored value is 1 (0/1 indicator features: bag of
 words, one-hot columns, a9a and w8a), and the values are not read
 (:func:`birank._kernels.sparse_rows.stored`; multiplying by 1.0 is exact, so the
-same bits): ``X v`` at 0.67-0.68x and ``X' u`` at 0.73-0.76x the time at 10^6
-rows of 20 entries (scratch A/B, /work/scratch/s37/mvbin.py).
+same bits): ``X v`` at 0.65x and ``X' u`` at 0.72x the time at 10^6 rows of 20
+entries (``benchmarks/bench_indicator.py``).
 
 Indices are read as unsigned (``np.uint64``): numba then drops the
 negative-index wraparound test it adds to every signed index, which made
@@ -60,8 +60,8 @@ def csr_grad_diag_block(data, indices, indptr, u, D, out, r0, r1, with_mean):
 
     A Newton step needs the gradient's ``X' grad_s`` and its diagonal
     preconditioner's sums over the active degrees D at the same point: three
-    products that read X three times, here once (1.7x the time of one product
-    instead of 3x; :mod:`benchmarks.bench_fused_products`). Each column sums the
+    products that read X three times, here once (0.57x the time of the three,
+    ``benchmarks/bench_fused_products.py``). Each column sums the
     same terms in the same order as :func:`csr_rmatvec_block`, so the same bits:
     a row where u (or D) is 0 adds zeros to that column, which leave a sum that
     started at +0.0 unchanged; ``x * x`` is formed before it multiplies D, as there.

@@ -11,7 +11,7 @@ Chapelle & Keerthi 2010)::
 in O(N log N + nnz) through the sweeps of :mod:`birank._kernels.pair_sweep`.
 ``newton_cg`` is a line-search truncated Newton method: the direction is
 conjugate gradients on ``H d = -g`` (diagonally preconditioned, see
-``PairObjective.hess_diag``; as LIBLINEAR >= 2.2 does for TRON, Hsia, Chiang
+``PairObjective.precondition_from``; as LIBLINEAR >= 2.2 does for TRON, Hsia, Chiang
 & Lin 2018, here with a cheap O(nnz) estimate of the pair-Hessian diagonal)
 stopped when ``|r| <= eta_k |g|`` with the
 forcing term ``eta_k = min(0.1, sqrt(|g| / |g_0|))`` (Eisenstat & Walker
@@ -126,9 +126,9 @@ class _WeightSpace(_Products):
     """Weight-space methods of a loss given its score-space primitives.
 
     A subclass has ``X``, ``C``, ``grad_s`` and ``diag`` (kept by
-    ``loss_at_scores``), ``hess_scores(u)``, ``hess_diag_from(D, C)`` and
-    ``precondition_from(D, m, q, C)`` (the same diagonal from ``m = X' D``, taken
-    only when ``diag_needs_mean``, and ``q = (X o X)' D``).
+    ``loss_at_scores``), ``hess_scores(u)`` and ``precondition_from(D, m, q, C)``
+    (the diagonal preconditioner at active degrees D from ``m = X' D``, taken only
+    when ``diag_needs_mean``, and ``q = (X o X)' D``).
     """
 
     def scores(self, w):
@@ -154,15 +154,13 @@ class _WeightSpace(_Products):
         u = self.scores(v)
         return v + self.C * self.rmv(self.hess_scores(u)), u
 
-    def hess_diag(self):
-        """Diagonal preconditioner at the last active set."""
-        return self.hess_diag_from(self.diag, self.C)
-
     def grad_and_diag(self, w):
-        """``(grad_from_last(w), hess_diag())``, their products with X' in one pass.
+        """``(grad_from_last(w), M)``, M the diagonal preconditioner at the last active
+        set, their products with X' in one pass.
 
         After a Newton step both are wanted at the new point: three products with
-        X' (two for the rows' objective) become one read of X, the same bits.
+        X' (two for the rows' objective) become one read of X, the same bits as
+        three.
         """
         D = self.diag
         G, m, q = self.grad_diag_rmv(self.grad_s, D, self.diag_needs_mean)
@@ -349,18 +347,13 @@ class PairObjective(_WeightSpace):
     #: :meth:`precondition_from` takes ``X' D`` (the D-weighted column means)
     diag_needs_mean = True
 
-    def hess_diag_from(self, D, C):
-        """``1 + C sum_p D_p (x_pd - m_d)^2`` for active degrees D (m: D-weighted mean).
+    def precondition_from(self, D, m, q, C):
+        """``1 + C sum_p D_p (x_pd - m_d)^2`` for active degrees D (m: D-weighted mean),
+        given ``m = X' D`` (the D-weighted column sums) and ``q = (X o X)' D``.
 
         With D_p the weighted active degree of row p, ``x' L x <= 2 sum_p D_p
         (x_p - m)^2`` for any shift m (L annihilates constants): O(nnz).
         """
-        if float(D.sum()) <= 0.0:
-            return np.ones(self.X.shape[1])
-        return self.precondition_from(D, self.rmv(D), self.sq_rmv(D), C)
-
-    def precondition_from(self, D, m, q, C):
-        """:meth:`hess_diag_from` given ``m = X' D`` and ``q = (X o X)' D``."""
         sD = float(D.sum())
         if sD <= 0.0:
             return np.ones(self.X.shape[1])
@@ -569,12 +562,8 @@ class RowsObjective(_WeightSpace):
     #: :meth:`precondition_from` needs ``(Z o Z)' D`` alone
     diag_needs_mean = False
 
-    def hess_diag_from(self, D, C):
-        """``diag(I + C Z' diag(D) Z)``, exact: O(nnz)."""
-        return 1.0 + C * self.sq_rmv(D)
-
     def precondition_from(self, D, m, q, C):
-        """:meth:`hess_diag_from` given ``q = (Z o Z)' D``."""
+        """``diag(I + C Z' diag(D) Z)``, exact, given ``q = (Z o Z)' D``."""
         return 1.0 + C * q
 
 
@@ -640,13 +629,10 @@ class HuberPairObjective(_Products):
         h -= self.o2.hess_scores(u)
         return v + self.C * self.rmv(h), u
 
-    def hess_diag(self):
-        return self.o1.hess_diag_from(self.o1.diag - self.o2.diag, self.C)  # band degrees >= 0
-
     def grad_and_diag(self, w):
-        """``(grad_from_last(w), hess_diag())`` with one pass over X (as
+        """``(grad_from_last(w), M)`` with one pass over X (as
         :meth:`_WeightSpace.grad_and_diag`)."""
-        D = self.o1.diag - self.o2.diag
+        D = self.o1.diag - self.o2.diag  # the band's degrees, >= 0
         G, m, q = self.grad_diag_rmv(self.o1.grad_s - self.o2.grad_s, D)
         self._kept_rmv = (self._sweeps, G)
         return w + self.C * G, self.o1.precondition_from(D, m, q, self.C)
