@@ -53,22 +53,25 @@ def _fenwick_floor(n, nlab):
     """A callable doing only the Fenwick walks of the many-label sweep on n rows."""
     from numba import njit
 
-    from birank._kernels.pair_sweep import _digit_bits, _fen_add, _fen_below
+    from birank._kernels.pair_sweep import (_bit_length, _digit_bits, _fen_add, _fen_below,
+                                            _fen_rows)
 
     levels, bits = _digit_bits(nlab)
     digits = np.random.default_rng(3).integers(0, 1 << bits, size=(levels, n))
 
     @njit  # (a closure: not cached; compiled before the timing)
     def walks(digits, radix):
-        acc = np.zeros(radix + 1)
+        acc = np.zeros(_fen_rows(radix))
+        add_steps = _bit_length(radix)
+        below_steps = _bit_length(radix - 1)
         tot = 0.0
         for level in range(digits.shape[0]):
             d = digits[level]
             for p in range(2):  # the two passes
                 acc[:] = 0.0
                 for t in range(d.shape[0]):
-                    _fen_add(acc, radix, d[t], 1.0)
-                    tot += _fen_below(acc, d[d.shape[0] - 1 - t])
+                    _fen_add(acc, radix, add_steps, d[t], 1.0)
+                    tot += _fen_below(acc, below_steps, d[d.shape[0] - 1 - t])
         return tot
 
     walks(digits, 1 << bits)

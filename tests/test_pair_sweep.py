@@ -260,6 +260,58 @@ def test_unit_weight_sweeps_equal_the_weighted_ones_bit_for_bit(n):
 
 
 @pytest.mark.kernel
+@pytest.mark.parametrize("size", [1, 2, 3, 5, 8, 37, 512, 1000])
+def test_fixed_step_fenwick_walks_equal_walks_that_stop_bit_for_bit(size):
+    # the digit levels' walks run a fixed number of steps (spare slots past the
+    # tree, node 0 read as 0); every prefix sum must be the bits of the walks that
+    # stop, in one, two and three columns
+    from birank._kernels.pair_sweep import (_bit_length, _fen_add, _fen_add2, _fen_add3,
+                                            _fen_add_early, _fen_below, _fen_below2,
+                                            _fen_below3, _fen_below_early, _fen_rows)
+
+    rng = np.random.default_rng(size)
+    add_steps, below_steps = _bit_length(size), _bit_length(size - 1)
+    fixed = np.zeros(_fen_rows(size))
+    early = np.zeros(size + 1)
+    fixed2 = np.zeros((_fen_rows(size), 3))
+    fixed3 = np.zeros((_fen_rows(size), 3))
+    values = rng.normal(size=(4 * size + 8, 3)) * rng.choice([0.0, 1.0, 1e8], size=(4 * size + 8, 1))
+    for v in values:
+        d = int(rng.integers(0, size))
+        _fen_add(fixed, size, add_steps, d, v[0])
+        _fen_add_early(early, size, d, v[0])
+        _fen_add2(fixed2, size, add_steps, d, v[0], v[1])
+        _fen_add3(fixed3, size, add_steps, d, v[0], v[1], v[2])
+        q = int(rng.integers(0, size))
+        want = np.float64(_fen_below_early(early, q)).tobytes()
+        assert np.float64(_fen_below(fixed, below_steps, q)).tobytes() == want
+        three = np.array(_fen_below3(fixed3, below_steps, q))
+        assert three[:1].tobytes() == want
+        assert np.array(_fen_below2(fixed2, below_steps, q)).tobytes() == three[:2].tobytes()
+    np.testing.assert_array_equal(fixed[: size + 1], early)  # the tree itself, node for node
+    assert fixed[0] == 0.0
+
+
+@pytest.mark.kernel
+def test_many_label_sweep_from_the_sorts_scores_equals_the_gathering_one():
+    # loss_at_scores (one group) lets the sort write s[order] where the many-label
+    # sweep keeps it; sweep_sorted gathers them: the same bits
+    rng = np.random.default_rng(12)
+    n = 3000
+    X = rng.normal(size=(n, 4))
+    y = np.round(rng.normal(size=n), 3)
+    s = X @ rng.normal(size=4)
+    obj = PairObjective(X, y, None, rng.uniform(0.5, 2.0, n))
+    assert obj.single and obj.nlab[0] > 2
+    loss = obj.loss_at_scores(s)
+    got = (obj.grad_s.copy(), obj.diag.copy(), obj.levels.copy())
+    obj.work[5] = np.nan  # nothing left over from the sort
+    assert obj.sweep_sorted(s) == loss
+    for a, b in zip(got, (obj.grad_s, obj.diag, obj.levels)):
+        np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.kernel
 @pytest.mark.parametrize("weighted", [False, True])
 @pytest.mark.parametrize("tied_scores", [False, True])
 @pytest.mark.parametrize("shift, mark_shift", [(0, 0), (3, 1), (14, 8)])

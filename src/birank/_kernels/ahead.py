@@ -76,7 +76,7 @@ ENTRIES = (
     ("pair_sweep", "sweep_hess_vec_binary", none(F8, I8, I8, I8, F8, I8, I8, F8, F8_2)),
     ("pair_sweep", "two_label_diag_rows", none(I8, I8, I8, F8_2, F8)),
     ("pair_sweep", "sweep_loss_grad",
-     f8(F8, I8, I8, I8, I8, F8, F8, i8, F8, F8, I8, I8, F8_2, I4_3, f8, b1)),
+     f8(F8, I8, I8, I8, I8, F8, F8, i8, F8, F8, I8, I8, F8_2, I4_3, f8, b1, b1)),
     ("pair_sweep", "sweep_hess_vec",
      none(F8, I8, I8, I8, I8, F8, F8, I8, I8, F8, F8_2, I4_3, i8, b1)),
     ("pair_sweep", "_digit_bits", nt.UniTuple(i8, 2)(i8)),

@@ -294,8 +294,53 @@ def _digit_bits(k):
 
 
 @njit(cache=True, inline="always")
-def _fen_add(acc, size, d, v):
-    """Add v to the running sum of digit d of the Fenwick tree ``acc`` (1-based)."""
+def _bit_length(k):
+    """Number of bits of the non-negative integer k (0 for 0)."""
+    nb = 0
+    while (1 << nb) <= k:
+        nb += 1
+    return nb
+
+
+# The walks over the small trees of the digit levels (at most 2^MAX_DIGIT_BITS
+# digits, in L1) run a fixed number of steps: a walk's length depends on its
+# digit, and a loop exiting on it mispredicted about once a walk, which cost 32%
+# of the walks' time at 10-bit digits and 61% at 4 bits (scratch A/B of the walks
+# alone, 10^6 rows, as in bench_limit's floor). An insertion's steps past the
+# last node land on spare slots after it (``size + 1 + k``, written, never
+# read); a query's steps past node 0 add ``acc[0]``, which nothing writes, so the
+# sums are the same bits as a walk that stops. A tree of ``size`` digits is
+# ``size + 1 + _bit_length(size)`` rows long. The one tree over all label ranks
+# (``_flat_hess_vec``, up to 2^18 labels, out of L1) stops its walks instead
+# (``_fen_add_early``, ``_fen_below_early``): there the extra steps cost more
+# memory traffic than the mispredictions (10% slower at 10^5 labels).
+
+
+@njit(cache=True, inline="always")
+def _fen_add(acc, size, steps, d, v):
+    """Add v to the running sum of digit d of the Fenwick tree ``acc`` (1-based);
+    ``steps = _bit_length(size)``."""
+    i = d + 1
+    for k in range(steps):
+        acc[i if i <= size else size + 1 + k] += v
+        i += i & -i
+
+
+@njit(cache=True, inline="always")
+def _fen_below(acc, steps, d):
+    """Sum of the running sums of the digits below d (``d < size``,
+    ``steps = _bit_length(size - 1)``)."""
+    out = 0.0
+    i = d
+    for _ in range(steps):
+        out += acc[i]
+        i -= i & -i
+    return out
+
+
+@njit(cache=True, inline="always")
+def _fen_add_early(acc, size, d, v):
+    """:func:`_fen_add` with the walk stopping after the last node."""
     i = d + 1
     while i <= size:
         acc[i] += v
@@ -303,8 +348,8 @@ def _fen_add(acc, size, d, v):
 
 
 @njit(cache=True, inline="always")
-def _fen_below(acc, d):
-    """Sum of the running sums of the digits below d."""
+def _fen_below_early(acc, d):
+    """:func:`_fen_below` with the walk stopping at node 0."""
     out = 0.0
     i = d
     while i > 0:
@@ -314,29 +359,60 @@ def _fen_below(acc, d):
 
 
 @njit(cache=True, inline="always")
-def _fen_add3(acc, size, d, v0, v1, v2):
+def _fen_add3(acc, size, steps, d, v0, v1, v2):
     """:func:`_fen_add` on a tree of three columns (``acc[:, c]``), one walk for all."""
     i = d + 1
-    while i <= size:
-        acc[i, 0] += v0
-        acc[i, 1] += v1
-        acc[i, 2] += v2
+    for k in range(steps):
+        j = i if i <= size else size + 1 + k
+        acc[j, 0] += v0
+        acc[j, 1] += v1
+        acc[j, 2] += v2
         i += i & -i
 
 
 @njit(cache=True, inline="always")
-def _fen_below3(acc, d):
+def _fen_below3(acc, steps, d):
     """:func:`_fen_below` of the three columns at once."""
     o0 = 0.0
     o1 = 0.0
     o2 = 0.0
     i = d
-    while i > 0:
+    for _ in range(steps):
         o0 += acc[i, 0]
         o1 += acc[i, 1]
         o2 += acc[i, 2]
         i -= i & -i
     return o0, o1, o2
+
+
+@njit(cache=True, inline="always")
+def _fen_add2(acc, size, steps, d, v0, v1):
+    """:func:`_fen_add3` on the first two columns (pass "lo" keeps no sum of squares)."""
+    i = d + 1
+    for k in range(steps):
+        j = i if i <= size else size + 1 + k
+        acc[j, 0] += v0
+        acc[j, 1] += v1
+        i += i & -i
+
+
+@njit(cache=True, inline="always")
+def _fen_below2(acc, steps, d):
+    """:func:`_fen_below3` of the first two columns."""
+    o0 = 0.0
+    o1 = 0.0
+    i = d
+    for _ in range(steps):
+        o0 += acc[i, 0]
+        o1 += acc[i, 1]
+        i -= i & -i
+    return o0, o1
+
+
+@njit(cache=True, inline="always")
+def _fen_rows(size):
+    """Rows of a Fenwick tree of ``size`` digits, spare slots included."""
+    return size + 1 + _bit_length(size)
 
 
 #: up to this many labels the Hessian product runs one Fenwick tree over all label
@@ -348,7 +424,9 @@ def _fen_below3(acc, d):
 #: benchmarks (1 MB L2), in bare-product units at 20 non-zeros a row, 2.5e5
 #: labels 2.2 vs 3.0, 5e5 6.0 vs 4.6, 1e6 8.8 vs 4.6. The cut is the smaller
 #: crossover: past it the flat tree's loss grows without bound, the levels' stays
-#: under 1.5x.
+#: under 1.5x. Rechecked once the levels' walks ran fixed steps (scratch, a
+#: 2-core EPYC VM, Hessian sweep in bare-product units, flat vs levels): 3e4 labels 1.56
+#: vs 1.87, 1e5 1.45 vs 1.66, 2.5e5 1.74 vs 1.82; the cut stays.
 FLAT_HESS_MAX_LABELS = 2**18
 
 #: channels of the level cache the loss sweep leaves for the Hessian product
@@ -370,7 +448,7 @@ def _node_end(lab, p, stop, sh):
 
 @njit(cache=True)
 def _radix_levels(order, a, b, s, lab, nlab, sw, unit, theta, loss_kind, grad_s, diag, work,
-                  levels):
+                  levels, scores_sorted):
     """All pairs of a many-label segment by label digits, in sequential passes.
 
     Two rows with ``lab_i > lab_j`` have label ranks whose digits (``bits``
@@ -397,6 +475,9 @@ def _radix_levels(order, a, b, s, lab, nlab, sw, unit, theta, loss_kind, grad_s,
     ``unit``: every weight is 1 (``sw`` is not read). The weights are then not
     gathered nor carried from level to level (7% of the sweep at 10^6 rows);
     multiplying by 1.0 is exact, so the result is the same bit for bit.
+
+    ``scores_sorted``: ``work[5, a:b]`` already holds ``s[order[a:b]]`` (the sort
+    wrote it): one random read a row fewer.
     """
     m = b - a
     # level arrays, carried along with the rows so that no level gathers by row id:
@@ -411,7 +492,8 @@ def _radix_levels(order, a, b, s, lab, nlab, sw, unit, theta, loss_kind, grad_s,
     cl = levels[0, LV_LABEL, a:b]
     for t in range(m):
         r = order[a + t]
-        cs[t] = s[r]
+        if not scores_sorted:
+            cs[t] = s[r]
         ci[t] = r
         cl[t] = lab[r]
         if not unit:
@@ -421,7 +503,9 @@ def _radix_levels(order, a, b, s, lab, nlab, sw, unit, theta, loss_kind, grad_s,
     L, bits = _digit_bits(nlab)
     radix = 1 << bits
     mask = radix - 1
-    acc = np.zeros((radix + 1, 3))  # Fenwick tree over the digits, 1-based
+    acc = np.zeros((_fen_rows(radix), 3))  # Fenwick tree over the digits, 1-based
+    add_steps = _bit_length(radix)
+    below_steps = _bit_length(radix - 1)
     cnt = np.zeros(radix + 1, dtype=np.int64)
     loss = 0.0
     for level in range(L):
@@ -443,13 +527,13 @@ def _radix_levels(order, a, b, s, lab, nlab, sw, unit, theta, loss_kind, grad_s,
                         ptr -= 1
                         wj = 1.0 if unit else cw[ptr]
                         sj = cs[ptr]
-                        _fen_add3(acc, radix, (cl[ptr] >> shift) & mask, wj, wj * sj,
+                        _fen_add3(acc, radix, add_steps, (cl[ptr] >> shift) & mask, wj, wj * sj,
                                   wj * sj * sj)
                     lv_hi[a + t] = a + ptr
                     di = (cl[t] >> shift) & mask
                     if di == 0:
                         continue
-                    W, S1, S2 = _fen_below3(acc, di)
+                    W, S1, S2 = _fen_below3(acc, below_steps, di)
                     if W != 0.0:
                         wi = 1.0 if unit else cw[t]
                         loss += _upper_row(loss_kind, t, wi, W, S1, S2, theta - cs[t], cg, cd)
@@ -462,14 +546,14 @@ def _radix_levels(order, a, b, s, lab, nlab, sw, unit, theta, loss_kind, grad_s,
                     sj = cs[t]
                     while ptr < q and cs[ptr] - theta < sj:
                         wk = 1.0 if unit else cw[ptr]
-                        _fen_add3(acc, radix, mask - ((cl[ptr] >> shift) & mask), wk,
-                                  wk * cs[ptr], 0.0)
+                        _fen_add2(acc, radix, add_steps, mask - ((cl[ptr] >> shift) & mask), wk,
+                                  wk * cs[ptr])
                         ptr += 1
                     lv_lo[a + t] = a + ptr
                     dj = mask - ((cl[t] >> shift) & mask)
                     if dj == 0:
                         continue
-                    W, S1, _ = _fen_below3(acc, dj)
+                    W, S1 = _fen_below2(acc, below_steps, dj)
                     if W != 0.0:
                         wj = 1.0 if unit else cw[t]
                         _lower_row(loss_kind, t, wj, W, S1, theta + sj, cg, cd)
@@ -512,36 +596,48 @@ def _radix_levels(order, a, b, s, lab, nlab, sw, unit, theta, loss_kind, grad_s,
 
 
 @njit(cache=True, inline="always")
-def _replay_node(p, q, lab, shift, mask, top, size, lv_hi, lv_lo, val, tot, acc):
+def _replay_node(p, q, lab, shift, mask, top, size, lv_hi, lv_lo, val, tot, acc, fixed):
     """The two passes of :func:`_radix_levels` over the node at positions ``p .. q-1``,
     on the pointers the loss sweep stored, for the Hessian product.
 
     A row's key is ``(lab >> shift) & mask`` in ``0 .. top``; pass "hi" adds to
     ``tot[t]`` the ``val`` of the active partners with a smaller key, pass "lo"
-    those with a larger one (a Fenwick tree ``acc`` over ``size`` keys, reset here).
+    those with a larger one (a Fenwick tree ``acc`` over ``size`` keys, reset here;
+    ``fixed``: walks of a fixed number of steps, else walks that stop).
     """
-    for e in range(size + 1):
-        acc[e] = 0.0
+    add_steps = _bit_length(size)
+    below_steps = _bit_length(size - 1)
+    used = size + 1 + add_steps if fixed else size + 1  # (the flat tree is a work row)
+    acc[:used] = 0.0
     ptr = q
     for t in range(q - 1, p - 1, -1):
         stop = lv_hi[t]
         while ptr > stop:
             ptr -= 1
-            _fen_add(acc, size, (lab[ptr] >> shift) & mask, val[ptr])
+            key = (lab[ptr] >> shift) & mask
+            if fixed:
+                _fen_add(acc, size, add_steps, key, val[ptr])
+            else:
+                _fen_add_early(acc, size, key, val[ptr])
         di = (lab[t] >> shift) & mask
         if di != 0:
-            tot[t] += _fen_below(acc, di)
-    for e in range(size + 1):
-        acc[e] = 0.0
+            tot[t] += (_fen_below(acc, below_steps, di) if fixed
+                       else _fen_below_early(acc, di))
+    acc[:used] = 0.0
     ptr = p
     for t in range(p, q):
         stop = lv_lo[t]
         while ptr < stop:
-            _fen_add(acc, size, top - ((lab[ptr] >> shift) & mask), val[ptr])
+            key = top - ((lab[ptr] >> shift) & mask)
+            if fixed:
+                _fen_add(acc, size, add_steps, key, val[ptr])
+            else:
+                _fen_add_early(acc, size, key, val[ptr])
             ptr += 1
         dj = top - ((lab[t] >> shift) & mask)
         if dj != 0:
-            tot[t] += _fen_below(acc, dj)
+            tot[t] += (_fen_below(acc, below_steps, dj) if fixed
+                       else _fen_below_early(acc, dj))
 
 
 @njit(cache=True, inline="always")
@@ -585,7 +681,7 @@ def _flat_hess_vec(a, b, nlab, levels, u, sw, unit, out, work):
     acc = work[2]  # Fenwick tree over label ranks, 1-based (nlab + 1 <= n + 1 entries)
     _gather_wu(a, b, rows, u, sw, unit, val, tot)
     _replay_node(a, b, levels[0, LV_LABEL], 0, -1, nlab - 1, nlab, levels[0, LV_HI],
-                 levels[0, LV_LO], val, tot, acc)
+                 levels[0, LV_LO], val, tot, acc, False)
     _scatter_wtot(a, b, rows, sw, unit, tot, out)
 
 
@@ -605,7 +701,7 @@ def _levels_hess_vec(a, b, nlab, levels, u, sw, unit, out, work):
     L, bits = _digit_bits(nlab)
     radix = 1 << bits
     mask = radix - 1
-    acc = np.zeros(radix + 1)  # Fenwick tree over the digits, 1-based
+    acc = np.empty(_fen_rows(radix))  # Fenwick tree over the digits, 1-based
     val, val_up = work[0], work[1]  # w u of the row at each position: this level, above
     tot, tot_up = work[2], work[3]  # the row's sum of partners' w u so far
     _gather_wu(a, b, levels[0, LV_ROW], u, sw, unit, val, tot)
@@ -625,14 +721,15 @@ def _levels_hess_vec(a, b, nlab, levels, u, sw, unit, out, work):
             q = _node_end(lv_lab, p, b, shift + bits)
             if q - p > 1:
                 _replay_node(p, q, lv_lab, shift, mask, mask, radix, levels[level, LV_HI],
-                             levels[level, LV_LO], val, tot, acc)
+                             levels[level, LV_LO], val, tot, acc, True)
             p = q
     _scatter_wtot(a, b, levels[L - 1, LV_ROW], sw, unit, tot, out)
 
 
 @njit(cache=True)
 def sweep_loss_grad(s, order, seg, lab, nlab, sw, bw, loss_kind,
-                    grad_s, diag, ptr_hi, ptr_lo, work, levels, theta=1.0, unit_weights=False):
+                    grad_s, diag, ptr_hi, ptr_lo, work, levels, theta=1.0, unit_weights=False,
+                    scores_sorted=False):
     """Loss over all active pairs, its gradient w.r.t. the scores, and sweep state.
 
     Parameters
@@ -669,6 +766,9 @@ def sweep_loss_grad(s, order, seg, lab, nlab, sw, bw, loss_kind,
     unit_weights : bool, default False
         Every entry of ``sw`` is 1: the many-label sweep skips reading them
         (same result bit for bit, faster).
+    scores_sorted : bool, default False
+        One segment, and ``work[5, :n]`` already holds ``s[order]`` (the sort's
+        ``sorted_out``): the many-label sweep does not gather the scores.
 
     Returns
     -------
@@ -680,7 +780,7 @@ def sweep_loss_grad(s, order, seg, lab, nlab, sw, bw, loss_kind,
         k = nlab[g]
         if k > 2:
             loss += _radix_levels(order, seg[g], seg[g + 1], s, lab, k, sw, unit_weights, theta,
-                                  loss_kind, grad_s, diag, work, levels)
+                                  loss_kind, grad_s, diag, work, levels, scores_sorted)
     return loss
 
 

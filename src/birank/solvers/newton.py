@@ -278,8 +278,9 @@ class PairObjective(_WeightSpace):
             return sweep_loss_grad_binary(s, self.order, self.seg, self.nlab, self.bw,
                                           self.loss_kind, self.grad_s, self._diag, self.ptr_hi,
                                           self.ptr_lo, self.work, self.theta, True)
-        if self.single:
-            argsort_scores(s, self.order, self.sort_scratch)
+        if self.single:  # the sort writes s[order] where the many-label sweep keeps it
+            argsort_scores(s, self.order, self.sort_scratch, sorted_out=self.work[5, :s.shape[0]])
+            return self.sweep_sorted(s, scores_sorted=True)
         elif s.shape[0] < RADIX_MIN:  # by group, then score: numpy alone (nothing to compile)
             self.order[:] = np.lexsort((s, self.gid))
         else:
@@ -287,8 +288,9 @@ class PairObjective(_WeightSpace):
             sort_by_segment(self.order_all, self.gid, self.seg, self.order)
         return self.sweep_sorted(s)
 
-    def sweep_sorted(self, s, loss_kind=None):
-        """The sweep alone, with ``self.order`` already sorting ``s``."""
+    def sweep_sorted(self, s, loss_kind=None, scores_sorted=False):
+        """The sweep alone, with ``self.order`` already sorting ``s`` (``scores_sorted``:
+        and ``self.work[5]`` holding ``s[self.order]``, one group)."""
         kind = self.loss_kind if loss_kind is None else loss_kind
         self._diag_in_rows = False
         if self.chunked is not None:
@@ -301,7 +303,7 @@ class PairObjective(_WeightSpace):
         return sweep_loss_grad(s, self.order, self.seg, self.lab, self.nlab,
                                self.sw, self.bw, kind, self.grad_s, self._diag,
                                self.ptr_hi, self.ptr_lo, self.work, self.levels, self.theta,
-                               self.unit_weights)
+                               self.unit_weights, scores_sorted)
 
     def hinge_sweep_sorted(self, s):
         """The hinge pair loss at ``s`` (``self.order`` sorting it), leaving the last
