@@ -42,7 +42,7 @@ class RankSVM(RankerMixin, BaseEstimator):
     trees over the label ranks or their 10-bit digits (graded or real-valued
     labels), O(N log N + nnz) per pass (Chapelle & Keerthi 2010; Lee & Lin
     2014). In time, a Hessian-vector product costs about 1.0-1.3 times the two
-    plain sparse products ``X v`` and ``X' u`` with two labels, and 2.3-4.5
+    plain sparse products ``X v`` and ``X' u`` with two labels, and 2.5-3.1
     times with all-distinct real-valued labels (10^5-10^6 rows,
     ``benchmarks/bench_limit.py``). On a CSR X of 0/1 features (one-hot
     columns, bags of words) the products do not read the values: the same
