@@ -265,9 +265,9 @@ def test_fixed_step_fenwick_walks_equal_walks_that_stop_bit_for_bit(size):
     # the digit levels' walks run a fixed number of steps (spare slots past the
     # tree, node 0 read as 0); every prefix sum must be the bits of the walks that
     # stop, in one, two and three columns
-    from birank._kernels.pair_sweep import (_bit_length, _fen_add, _fen_add2, _fen_add3,
-                                            _fen_add_early, _fen_below, _fen_below2,
-                                            _fen_below3, _fen_below_early, _fen_rows)
+    from birank._kernels.pair_sweep import (_bit_length, _fen_add, _fen_add3, _fen_add_early,
+                                            _fen_below, _fen_below3, _fen_below_early,
+                                            _fen_rows)
 
     rng = np.random.default_rng(size)
     add_steps, below_steps = _bit_length(size), _bit_length(size - 1)
@@ -280,16 +280,18 @@ def test_fixed_step_fenwick_walks_equal_walks_that_stop_bit_for_bit(size):
         d = int(rng.integers(0, size))
         _fen_add(fixed, size, add_steps, d, v[0])
         _fen_add_early(early, size, d, v[0])
-        _fen_add2(fixed2, size, add_steps, d, v[0], v[1])
+        _fen_add3(fixed2, size, add_steps, d, v[0], v[1], v[2], False)
         _fen_add3(fixed3, size, add_steps, d, v[0], v[1], v[2])
         q = int(rng.integers(0, size))
         want = np.float64(_fen_below_early(early, q)).tobytes()
         assert np.float64(_fen_below(fixed, below_steps, q)).tobytes() == want
         three = np.array(_fen_below3(fixed3, below_steps, q))
         assert three[:1].tobytes() == want
-        assert np.array(_fen_below2(fixed2, below_steps, q)).tobytes() == three[:2].tobytes()
+        two = np.array(_fen_below3(fixed2, below_steps, q, False))
+        assert two[:2].tobytes() == three[:2].tobytes() and two[2] == 0.0
     np.testing.assert_array_equal(fixed[: size + 1], early)  # the tree itself, node for node
     assert fixed[0] == 0.0
+    assert not fixed2[:, 2].any()  # two columns: the third never written
 
 
 @pytest.mark.kernel

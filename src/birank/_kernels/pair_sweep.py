@@ -359,20 +359,23 @@ def _fen_below_early(acc, d):
 
 
 @njit(cache=True, inline="always")
-def _fen_add3(acc, size, steps, d, v0, v1, v2):
-    """:func:`_fen_add` on a tree of three columns (``acc[:, c]``), one walk for all."""
+def _fen_add3(acc, size, steps, d, v0, v1, v2, three=True):
+    """:func:`_fen_add` on a tree of three columns (``acc[:, c]``), one walk for all
+    (``three=False``: the first two; pass "lo" keeps no sum of squares)."""
     i = d + 1
     for k in range(steps):
         j = i if i <= size else size + 1 + k
         acc[j, 0] += v0
         acc[j, 1] += v1
-        acc[j, 2] += v2
+        if three:
+            acc[j, 2] += v2
         i += i & -i
 
 
 @njit(cache=True, inline="always")
-def _fen_below3(acc, steps, d):
-    """:func:`_fen_below` of the three columns at once."""
+def _fen_below3(acc, steps, d, three=True):
+    """:func:`_fen_below` of the three columns at once (``three=False``: the first
+    two, the third returned as 0)."""
     o0 = 0.0
     o1 = 0.0
     o2 = 0.0
@@ -380,33 +383,10 @@ def _fen_below3(acc, steps, d):
     for _ in range(steps):
         o0 += acc[i, 0]
         o1 += acc[i, 1]
-        o2 += acc[i, 2]
+        if three:
+            o2 += acc[i, 2]
         i -= i & -i
     return o0, o1, o2
-
-
-@njit(cache=True, inline="always")
-def _fen_add2(acc, size, steps, d, v0, v1):
-    """:func:`_fen_add3` on the first two columns (pass "lo" keeps no sum of squares)."""
-    i = d + 1
-    for k in range(steps):
-        j = i if i <= size else size + 1 + k
-        acc[j, 0] += v0
-        acc[j, 1] += v1
-        i += i & -i
-
-
-@njit(cache=True, inline="always")
-def _fen_below2(acc, steps, d):
-    """:func:`_fen_below3` of the first two columns."""
-    o0 = 0.0
-    o1 = 0.0
-    i = d
-    for _ in range(steps):
-        o0 += acc[i, 0]
-        o1 += acc[i, 1]
-        i -= i & -i
-    return o0, o1
 
 
 @njit(cache=True, inline="always")
@@ -546,14 +526,14 @@ def _radix_levels(order, a, b, s, lab, nlab, sw, unit, theta, loss_kind, grad_s,
                     sj = cs[t]
                     while ptr < q and cs[ptr] - theta < sj:
                         wk = 1.0 if unit else cw[ptr]
-                        _fen_add2(acc, radix, add_steps, mask - ((cl[ptr] >> shift) & mask), wk,
-                                  wk * cs[ptr])
+                        _fen_add3(acc, radix, add_steps, mask - ((cl[ptr] >> shift) & mask), wk,
+                                  wk * cs[ptr], 0.0, False)
                         ptr += 1
                     lv_lo[a + t] = a + ptr
                     dj = mask - ((cl[t] >> shift) & mask)
                     if dj == 0:
                         continue
-                    W, S1 = _fen_below2(acc, below_steps, dj)
+                    W, S1, _ = _fen_below3(acc, below_steps, dj, False)
                     if W != 0.0:
                         wj = 1.0 if unit else cw[t]
                         _lower_row(loss_kind, t, wj, W, S1, theta + sj, cg, cd)
