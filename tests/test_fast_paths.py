@@ -537,20 +537,30 @@ def test_chunked_argsort_and_sweep_equal_the_sequential_ones(kind):
         assert np.max(np.abs(a - b)) <= 1e-12 * max(1.0, float(np.max(np.abs(b))))
 
 
-@pytest.mark.parametrize("kind", ["binary", "constant", "graded", "grouped"])
-def test_label_ranks_equal_dense_ranks_per_group(kind):
+@pytest.mark.parametrize("n", [500, 70_000])  # numpy's lexsort; the radix sorts (>= RADIX_MIN)
+@pytest.mark.parametrize("kind", ["binary", "constant", "graded", "grouped", "real",
+                                  "real_grouped"])
+def test_label_ranks_equal_dense_ranks_per_group(kind, n):
     # the two-label shortcut (no sort) and the general path against scipy's dense ranks
     from scipy.stats import rankdata
 
+    from birank._kernels.radix_sort import RADIX_MIN
     from birank.solvers.newton import label_ranks
 
+    assert n == 500 or n >= RADIX_MIN
     rng = np.random.default_rng(13)
-    n = 500
+    # real-valued: ties, -0.0 beside 0.0, and values float32 cannot tell apart
+    real = np.round(rng.normal(size=n), 4)
+    real[:40] = np.array([0.0, -0.0, 1.0, 1.0 + 2.0**-40] * 10)
     y = {"binary": np.where(rng.random(n) < 0.3, 2.5, -1.0), "constant": np.full(n, 4.0),
-         "graded": rng.integers(0, 5, n) * 0.5, "grouped": rng.integers(0, 4, n) * 1.0}[kind]
-    gid = rng.integers(0, 3, n) if kind == "grouped" else np.zeros(n, dtype=np.int64)
+         "graded": rng.integers(0, 5, n) * 0.5, "grouped": rng.integers(0, 4, n) * 1.0,
+         "real": real, "real_grouped": real}[kind]
+    # groups 0, 1 and 3: group 2 is empty
+    gid = (rng.choice([0, 1, 3], n) if kind in ("grouped", "real_grouped")
+           else np.zeros(n, dtype=np.int64))
     n_groups = int(gid.max()) + 1
     lab, nlab = label_ranks(y, gid, n_groups)
+    assert lab.dtype == np.int64 and nlab.dtype == np.int64 and nlab.shape == (n_groups,)
     for g in range(n_groups):
         rows = gid == g
         np.testing.assert_array_equal(lab[rows], rankdata(y[rows], method="dense") - 1)

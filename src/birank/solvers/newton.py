@@ -177,7 +177,7 @@ def label_ranks(y, gid, n_groups):
         if k == 1 or k == 2:
             lab = (y == hi) if k == 2 else np.zeros(n, dtype=bool)
             return lab.astype(np.int64), np.array([k], dtype=np.int64)
-    o = np.lexsort((y, gid))
+    o = _by_group_then_label(y, gid, n_groups)
     ys, gs = y[o], gid[o]
     new_group = np.ones(n, dtype=bool)
     new_group[1:] = gs[1:] != gs[:-1]
@@ -187,9 +187,26 @@ def label_ranks(y, gid, n_groups):
     first_rank = np.maximum.accumulate(np.where(new_group, rank, 0))
     lab = np.empty(n, dtype=np.int64)
     lab[o] = rank - first_rank
-    nlab = np.zeros(n_groups, dtype=np.int64)
-    np.maximum.at(nlab, gid, lab + 1)
+    # a group's distinct labels: its rows that start a new label in sorted order
+    nlab = np.bincount(gs[new_label], minlength=n_groups).astype(np.int64)
     return lab, nlab
+
+
+def _by_group_then_label(y, gid, n_groups):
+    """Rows ordered by group, then label (stable). From ``RADIX_MIN`` rows, the
+    scores' radix argsort of the labels then a counting sort by group (numpy's
+    ``lexsort`` took 0.15 s of a 10^6-row fit's 0.22 s of label ranks)."""
+    n = y.shape[0]
+    if n < RADIX_MIN:
+        return np.lexsort((y, gid))
+    order = np.empty(n, dtype=np.int64)
+    argsort_scores(np.ascontiguousarray(y, dtype=np.float64), order)
+    if n_groups == 1:
+        return order
+    seg = np.concatenate(([0], np.cumsum(np.bincount(gid, minlength=n_groups))))
+    out = np.empty(n, dtype=np.int64)
+    sort_by_segment(order, np.ascontiguousarray(gid, dtype=np.int64), seg.astype(np.int64), out)
+    return out
 
 
 class PairObjective(_WeightSpace):
