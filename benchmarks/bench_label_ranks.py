@@ -4,10 +4,10 @@ A graded or real-valued RankSVM fit first ranks the labels inside each group
 (``birank.solvers.newton.label_ranks``: the pair sweeps count a pair at the
 first digit where the ranks differ). It sorts the rows by group, then label:
 from ``RADIX_MIN`` rows by the scores' radix argsort of the labels and a
-counting sort by group, and counts each group's labels with one ``bincount``.
-The reference, run alternately in the same process, is what that replaced:
-numpy's ``lexsort((y, groups))``, the same ranks, and ``np.maximum.at`` for the
-counts. Both must give the same ranks and counts (checked).
+counting sort by group. The reference, run alternately in the same process, is
+the sort that replaced: numpy's ``lexsort((y, groups))``, followed by the same
+rank computation (``newton._ranks_in_order``). Both must give the same ranks and
+counts (checked).
 
 Data: all-distinct real-valued labels ``y + 0.5 U(0, 1)`` as in
 ``bench_limit.py``, in one group and in groups of about 100 rows (a query id).
@@ -27,31 +27,16 @@ import numpy as np
 from bench_limit import _median_times
 
 
-def lexsort_ranks(y, gid, n_groups):
-    """The reference: numpy's lexsort, the same ranks, counts by ``np.maximum.at``."""
-    n = y.shape[0]
-    o = np.lexsort((y, gid))
-    ys, gs = y[o], gid[o]
-    new_group = np.ones(n, dtype=bool)
-    new_group[1:] = gs[1:] != gs[:-1]
-    new_label = new_group.copy()
-    new_label[1:] |= ys[1:] != ys[:-1]
-    rank = np.cumsum(new_label) - 1
-    first_rank = np.maximum.accumulate(np.where(new_group, rank, 0))
-    lab = np.empty(n, dtype=np.int64)
-    lab[o] = rank - first_rank
-    nlab = np.zeros(n_groups, dtype=np.int64)
-    np.maximum.at(nlab, gid, lab + 1)
-    return lab, nlab
-
-
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rows", type=float, nargs="+", default=[1e5, 1e6])
     ap.add_argument("--repeat", type=int, default=7)
     args = ap.parse_args(argv)
 
-    from birank.solvers.newton import label_ranks
+    from birank.solvers.newton import _ranks_in_order, label_ranks
+
+    def lexsort_ranks(y, gid, n_groups):
+        return _ranks_in_order(y, gid, np.lexsort((y, gid)), n_groups)
 
     print(f"load average {os.getloadavg()[0]:.1f}; medians of {args.repeat} alternating runs "
           "(CPU time); ratio = radix / lexsort")

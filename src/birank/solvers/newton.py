@@ -177,7 +177,12 @@ def label_ranks(y, gid, n_groups):
         if k == 1 or k == 2:
             lab = (y == hi) if k == 2 else np.zeros(n, dtype=bool)
             return lab.astype(np.int64), np.array([k], dtype=np.int64)
-    o = _by_group_then_label(y, gid, n_groups)
+    return _ranks_in_order(y, gid, _by_group_then_label(y, gid, n_groups), n_groups)
+
+
+def _ranks_in_order(y, gid, o, n_groups):
+    """:func:`label_ranks` from ``o``, the rows ordered by group, then label."""
+    n = y.shape[0]
     ys, gs = y[o], gid[o]
     new_group = np.ones(n, dtype=bool)
     new_group[1:] = gs[1:] != gs[:-1]
