@@ -22,10 +22,14 @@ Parallel in RankSVM's fit: the products, (one group, two labels) the radix
 sort and the pair sweeps over fixed chunks (:mod:`birank.solvers.chunked_sweep`),
 whose random scatters into row order share cache lines between the threads
 (about 1.3-1.6x here), and the probability calibration's passes over the
-training scores (fixed blocks of rows). Not parallel (one thread whatever
-n_jobs): the input checks, the label ranks and the used-column scan of the
-estimators' fits, RankSVM with groups or graded labels beyond the products, WeightedSVM's
-dual coordinate descent (the hinge), the weighted ``roc_auc``.
+training scores (fixed blocks of rows); (one group, graded or real-valued
+labels) the Hessian product's replay of the pairs (:mod:`birank.solvers.
+level_threads`: level 0's two passes at once, then the nodes of each digit
+level), timed on its own on all-distinct real-valued labels ``y + 0.5 U(0, 1)``.
+Not parallel (one thread whatever n_jobs): the input checks, the label ranks and
+the used-column scan of the estimators' fits, the loss sweep with more than two
+labels, RankSVM with groups beyond the products, WeightedSVM's dual coordinate
+descent (the hinge), the weighted ``roc_auc``.
 
 Usage::
 
@@ -130,6 +134,21 @@ def main(argv=None):
           f"same coefficients: {np.array_equal(m1.coef_, m2.coef_)} (threshold and "
           f"probabilities: {m1.intercept_ == m2.intercept_ and np.array_equal(m1.probability_, m2.probability_)}); Newton iterations "
           f"{m1.n_iter_}", flush=True)
+    # graded or real-valued labels, one group: the Hessian product's replay
+    from birank.solvers.newton import PairObjective
+
+    y_real = y + 0.5 * rng.random(n)
+    w0 = rng.normal(size=X.shape[1]) / np.sqrt(20)
+    objs = {k: PairObjective(X, y_real, C=1e-6, n_jobs=k) for k in (1, 2)}
+    for o in objs.values():
+        o.fun_grad(w0)
+    u_real = objs[1].scores(rng.normal(size=X.shape[1]))
+    h1, h2, hv1, hv2 = _one_against_two(lambda k: objs[k].hess_scores(u_real).copy(),
+                                        args.repeat)
+    print(f"RankSVM real-valued labels, Hessian product's pair replay: n_jobs=1 "
+          f"{h1 * 1e3:.1f} ms, n_jobs=2 {h2 * 1e3:.1f} ms: speed-up {h1 / h2:.2f}x; "
+          f"same bits: {np.array_equal(hv1, hv2)}", flush=True)
+    del objs
     # the solver alone (the estimator's fit adds the input checks, single-threaded, and
     # the probability calibration)
     from birank.solvers.all_pairs import solve_all_pairs

@@ -295,6 +295,37 @@ def test_fixed_step_fenwick_walks_equal_walks_that_stop_bit_for_bit(size):
 
 
 @pytest.mark.kernel
+@pytest.mark.parametrize("n, decimals, flat", [(3000, 3, False), (3000, 3, True),
+                                               (2000, 1, False)])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_many_label_hessian_on_threads_is_the_same_bits_for_every_n_jobs(
+        n, decimals, flat, weighted):
+    # one group of graded / real-valued labels: with n_jobs the Hessian product's
+    # replay runs on threads (level 0's two passes at once, then runs of nodes); it
+    # must be the one-thread replay's bits for every n_jobs, and the brute-force product
+    rng = np.random.default_rng(21)
+    X = rng.normal(size=(n, 4))
+    X[rng.random(X.shape) < 0.3] = 0.0
+    y = np.round(rng.normal(size=n), decimals)  # 1 decimal: 1 level of many ties
+    sw = rng.uniform(0.2, 2.0, n) if weighted else None
+    w, v = 0.5 * rng.normal(size=4), rng.normal(size=4)
+    got = {}
+    for n_jobs in (None, 1, 2, 3):
+        obj = PairObjective(X, y, None, sw, C=1.0, n_jobs=n_jobs)
+        assert (obj.level_hess is None) == (n_jobs is None)
+        obj.flat_hess_max_labels = 2**30 if flat else 0
+        obj.fun_grad(w)
+        got[n_jobs] = obj.hess_vec(v)
+    levels = obj.levels.shape[0]
+    assert levels == (2 if decimals == 3 else 1)
+    for n_jobs in (1, 2, 3):
+        np.testing.assert_array_equal(got[n_jobs], got[None])
+    if n <= 2000:  # the brute-force oracle enumerates every pair
+        ref = pair_hess_vec(w, v, X, y, C=1.0, sample_weight=sw)
+        assert _rel(got[2], ref) < 1e-10
+
+
+@pytest.mark.kernel
 def test_many_label_sweep_from_the_sorts_scores_equals_the_gathering_one():
     # loss_at_scores (one group) lets the sort write s[order] where the many-label
     # sweep keeps it; sweep_sorted gathers them: the same bits

@@ -576,19 +576,12 @@ def _radix_levels(order, a, b, s, lab, nlab, sw, unit, theta, loss_kind, grad_s,
 
 
 @njit(cache=True, inline="always")
-def _replay_node(p, q, lab, shift, mask, top, size, lv_hi, lv_lo, val, tot, acc, fixed):
-    """The two passes of :func:`_radix_levels` over the node at positions ``p .. q-1``,
-    on the pointers the loss sweep stored, for the Hessian product.
-
-    A row's key is ``(lab >> shift) & mask`` in ``0 .. top``; pass "hi" adds to
-    ``tot[t]`` the ``val`` of the active partners with a smaller key, pass "lo"
-    those with a larger one (a Fenwick tree ``acc`` over ``size`` keys, reset here;
-    ``fixed``: walks of a fixed number of steps, else walks that stop).
-    """
+def _replay_hi(p, q, lab, shift, mask, size, lv_hi, val, tot, acc, fixed):
+    """Pass "hi" of :func:`_replay_node`: ``tot[t]`` += the ``val`` of the active
+    partners with a smaller key."""
     add_steps = _bit_length(size)
     below_steps = _bit_length(size - 1)
-    used = size + 1 + add_steps if fixed else size + 1  # (the flat tree is a work row)
-    acc[:used] = 0.0
+    acc[:size + 1 + add_steps if fixed else size + 1] = 0.0  # (the flat tree: a work row)
     ptr = q
     for t in range(q - 1, p - 1, -1):
         stop = lv_hi[t]
@@ -603,7 +596,15 @@ def _replay_node(p, q, lab, shift, mask, top, size, lv_hi, lv_lo, val, tot, acc,
         if di != 0:
             tot[t] += (_fen_below(acc, below_steps, di) if fixed
                        else _fen_below_early(acc, di))
-    acc[:used] = 0.0
+
+
+@njit(cache=True, inline="always")
+def _replay_lo(p, q, lab, shift, mask, top, size, lv_lo, val, tot, acc, fixed):
+    """Pass "lo" of :func:`_replay_node`: ``tot[t]`` += the ``val`` of the active
+    partners with a larger key (the tree indexed by ``top - key``)."""
+    add_steps = _bit_length(size)
+    below_steps = _bit_length(size - 1)
+    acc[:size + 1 + add_steps if fixed else size + 1] = 0.0
     ptr = p
     for t in range(p, q):
         stop = lv_lo[t]
@@ -618,6 +619,20 @@ def _replay_node(p, q, lab, shift, mask, top, size, lv_hi, lv_lo, val, tot, acc,
         if dj != 0:
             tot[t] += (_fen_below(acc, below_steps, dj) if fixed
                        else _fen_below_early(acc, dj))
+
+
+@njit(cache=True, inline="always")
+def _replay_node(p, q, lab, shift, mask, top, size, lv_hi, lv_lo, val, tot, acc, fixed):
+    """The two passes of :func:`_radix_levels` over the node at positions ``p .. q-1``,
+    on the pointers the loss sweep stored, for the Hessian product.
+
+    A row's key is ``(lab >> shift) & mask`` in ``0 .. top``; pass "hi" adds to
+    ``tot[t]`` the ``val`` of the active partners with a smaller key, pass "lo"
+    those with a larger one (a Fenwick tree ``acc`` over ``size`` keys, reset by
+    each pass; ``fixed``: walks of a fixed number of steps, else walks that stop).
+    """
+    _replay_hi(p, q, lab, shift, mask, size, lv_hi, val, tot, acc, fixed)
+    _replay_lo(p, q, lab, shift, mask, top, size, lv_lo, val, tot, acc, fixed)
 
 
 @njit(cache=True, inline="always")

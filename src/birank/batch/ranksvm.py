@@ -79,7 +79,9 @@ class RankSVM(RankerMixin, BaseEstimator):
         Threads (scikit-learn's meaning: None is 1 unless in a joblib
         ``parallel_config``, -1 all cores) for the products with a sparse X and,
         without ``groups`` and with two label values, for the sort of the scores
-        and the pair sweeps; also for the probability calibration's passes over
+        and the pair sweeps; without ``groups`` and with more label values, for
+        the Hessian product's replay of the pairs; also for the probability
+        calibration's passes over
         the training scores and ``decision_function`` on a sparse X. Fixed row
         blocks and fixed chunks of the score order, summed in a fixed order: the
         same coefficients for every integer value (None runs the one-thread

@@ -41,6 +41,7 @@ from .._kernels.pair_sweep import (FLAT_HESS_MAX_LABELS, WORK_ROWS, binary_signe
 from .._kernels.radix_sort import RADIX_MIN, argsort_scores, radix_scratch, sort_by_segment
 from .._parallel import BlockedProducts
 from . import chunked_sweep as _chunked
+from .level_threads import LevelHessian
 from ._result import SolverResult
 
 __all__ = ["PairObjective", "RowsObjective", "HuberPairObjective", "newton_cg",
@@ -282,6 +283,11 @@ class PairObjective(_WeightSpace):
         if n_jobs is not None and self.single and not len(self.levels):
             self.chunked = _chunked.ChunkedSweep(n, n_jobs, _chunked.CHUNK_SHIFT,
                                                  _chunked.MARK_SHIFT)
+        # n_jobs given, one group of more labels: the Hessian product's replay on
+        # threads (level_threads.LevelHessian: the same bits for every n_jobs)
+        self.level_hess = None
+        if n_jobs is not None and self.single and len(self.levels):
+            self.level_hess = LevelHessian(lab, int(nlab[0]), n_jobs)
 
     # -- score-space primitives ----------------------------------------------
     def loss_at_scores(self, s):
@@ -359,9 +365,12 @@ class PairObjective(_WeightSpace):
         if self.chunked is not None:
             return self.chunked.hess_vec(u, self.order, self.ptr_hi, self.ptr_lo, self.hv_s,
                                          self.work)
-        if not len(self.levels):
+        if not len(self.levels) or self.level_hess is not None:
             sweep_hess_vec_binary(u, self.order, self.seg, self.nlab, self._diag, self.ptr_hi,
                                   self.ptr_lo, self.hv_s, self.work)
+            if self.level_hess is not None:  # (hv_s is diag u for its rows)
+                self.level_hess.hess(u, self.levels, self.sw, self.unit_weights,
+                                     self.flat_hess_max_labels, self.hv_s)
             return self.hv_s
         sweep_hess_vec(u, self.order, self.seg, self.lab, self.nlab, self.sw,
                        self._diag, self.ptr_hi, self.ptr_lo, self.hv_s, self.work, self.levels,
