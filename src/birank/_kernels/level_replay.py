@@ -31,11 +31,19 @@ def gather_rows(a, b, rows, u, sw, unit, val, tot):
 
 @njit(cache=True, nogil=True)
 def replay_pass(p, q, lab, shift, mask, top, size, lv_ptr, val, tot, acc, fixed, hi):
-    """Pass "hi" (``hi``) or "lo" of the node ``p .. q-1`` into ``tot`` (tree ``acc``)."""
+    """Pass "hi" (``hi``) or "lo" of the node ``p .. q-1`` into ``tot`` (tree ``acc``).
+
+    Each case calls the inlined pass with ``fixed`` as a constant, so the walks'
+    branch on it is folded away as in the one-thread replay."""
     if hi:
-        _replay_hi(p, q, lab, shift, mask, size, lv_ptr, val, tot, acc, fixed)
+        if fixed:
+            _replay_hi(p, q, lab, shift, mask, size, lv_ptr, val, tot, acc, True)
+        else:
+            _replay_hi(p, q, lab, shift, mask, size, lv_ptr, val, tot, acc, False)
+    elif fixed:
+        _replay_lo(p, q, lab, shift, mask, top, size, lv_ptr, val, tot, acc, True)
     else:
-        _replay_lo(p, q, lab, shift, mask, top, size, lv_ptr, val, tot, acc, fixed)
+        _replay_lo(p, q, lab, shift, mask, top, size, lv_ptr, val, tot, acc, False)
 
 
 @njit(cache=True, nogil=True)

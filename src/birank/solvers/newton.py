@@ -39,7 +39,7 @@ from .._kernels.pair_sweep import (FLAT_HESS_MAX_LABELS, WORK_ROWS, binary_signe
                                    sweep_hess_vec_binary, sweep_loss_grad, sweep_loss_grad_binary,
                                    two_label_diag_rows)
 from .._kernels.radix_sort import RADIX_MIN, argsort_scores, radix_scratch, sort_by_segment
-from .._parallel import BlockedProducts
+from .._parallel import BlockedProducts, effective_n_jobs
 from . import chunked_sweep as _chunked
 from .level_threads import LevelHessian
 from ._result import SolverResult
@@ -283,10 +283,12 @@ class PairObjective(_WeightSpace):
         if n_jobs is not None and self.single and not len(self.levels):
             self.chunked = _chunked.ChunkedSweep(n, n_jobs, _chunked.CHUNK_SHIFT,
                                                  _chunked.MARK_SHIFT)
-        # n_jobs given, one group of more labels: the Hessian product's replay on
-        # threads (level_threads.LevelHessian: the same bits for every n_jobs)
+        # more than one thread, one group of more labels: the Hessian product's replay
+        # on threads (level_threads.LevelHessian: the same bits as the one-thread
+        # replay; on one thread it would only add passes, pass "lo"'s own sum)
         self.level_hess = None
-        if n_jobs is not None and self.single and len(self.levels):
+        if (n_jobs is not None and effective_n_jobs(n_jobs) > 1 and self.single
+                and len(self.levels)):
             self.level_hess = LevelHessian(lab, int(nlab[0]), n_jobs)
 
     # -- score-space primitives ----------------------------------------------
