@@ -68,7 +68,7 @@ class LevelHessian:
         self.threads = Threads(n_jobs)
         self.levels, self.bits = _digit_bits(self.nlab)
         count = self.threads.n * 2
-        self.rows = [(a, b) for a, b in self.threads.ranges(n)]
+        self.rows = self.threads.ranges(n)  # runs of positions
         # the runs of nodes of each level below the first
         self.node_runs = [_node_runs(lab, self.bits * (self.levels - level), count)
                           for level in range(1, self.levels)]
@@ -89,10 +89,11 @@ class LevelHessian:
         if flat:  # one tree over all label ranks (walks that stop)
             shift, mask, top, size, fixed = 0, -1, k - 1, k, False
             tree = k + 1
-        else:
+        else:  # the top digit's tree (walks of fixed steps)
             shift = self.bits * (self.levels - 1)
-            mask = top = size = (1 << self.bits) - 1
-            size, fixed = size + 1, True
+            size = 1 << self.bits
+            mask = top = size - 1
+            fixed = True
             tree = size + 1 + size.bit_length()
         lab0 = levels[0, LV_LABEL]
         run(replay_pass, [(0, n, lab0, shift, mask, top, size, levels[0, LV_HI], val, tot,
