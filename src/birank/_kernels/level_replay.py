@@ -14,10 +14,11 @@ the one addition the serial replay makes in place. So the product is the same
 bits for every number of threads and as without threads.
 """
 
+import numpy as np
 from numba import njit
 
-from .pair_sweep import (_gather_wu, _node_end, _replay_hi, _replay_lo, _replay_node,
-                         _scatter_wtot)
+from .pair_sweep import (_fen_rows, _gather_wu, _move_level, _replay_hi, _replay_level,
+                         _replay_lo, _scatter_wtot)
 
 __all__ = ["gather_rows", "replay_pass", "replay_nodes", "add_rows", "move_rows",
            "scatter_rows"]
@@ -30,11 +31,14 @@ def gather_rows(a, b, rows, u, sw, unit, val, tot):
 
 
 @njit(cache=True, nogil=True)
-def replay_pass(p, q, lab, shift, mask, top, size, lv_ptr, val, tot, acc, fixed, hi):
-    """Pass "hi" (``hi``) or "lo" of the node ``p .. q-1`` into ``tot`` (tree ``acc``).
+def replay_pass(p, q, lab, shift, mask, top, size, lv_ptr, val, tot, fixed, hi):
+    """Pass "hi" (``hi``) or "lo" of the node ``p .. q-1`` into ``tot``, on a tree of
+    its own (``fixed``: walks of fixed steps over ``size`` digits, else walks that
+    stop).
 
     Each case calls the inlined pass with ``fixed`` as a constant, so the walks'
     branch on it is folded away as in the one-thread replay."""
+    acc = np.empty(_fen_rows(size) if fixed else size + 1)
     if hi:
         if fixed:
             _replay_hi(p, q, lab, shift, mask, size, lv_ptr, val, tot, acc, True)
@@ -47,18 +51,11 @@ def replay_pass(p, q, lab, shift, mask, top, size, lv_ptr, val, tot, acc, fixed,
 
 
 @njit(cache=True, nogil=True)
-def replay_nodes(a, b, lab, shift, bits, lv_hi, lv_lo, val, tot, acc):
+def replay_nodes(a, b, lab, shift, bits, lv_hi, lv_lo, val, tot):
     """Both passes of every node of a digit level at positions ``a .. b-1`` (``a`` and
     ``b`` at node boundaries), as :func:`.pair_sweep._levels_hess_vec` does them."""
-    radix = 1 << bits
-    mask = radix - 1
-    p = a
-    while p < b:
-        q = _node_end(lab, p, b, shift + bits)
-        if q - p > 1:
-            _replay_node(p, q, lab, shift, mask, mask, radix, lv_hi, lv_lo, val, tot, acc,
-                         True)
-        p = q
+    _replay_level(a, b, lab, shift, bits, lv_hi, lv_lo, val, tot,
+                  np.empty(_fen_rows(1 << bits)))
 
 
 @njit(cache=True, nogil=True)
@@ -71,10 +68,7 @@ def add_rows(a, b, tot, extra):
 @njit(cache=True, nogil=True)
 def move_rows(a, b, src, val_up, tot_up, val, tot):
     """A row's value and sum from its position at the level above (``src``)."""
-    for t in range(a, b):
-        e = src[t]
-        val[t] = val_up[e]
-        tot[t] = tot_up[e]
+    _move_level(a, b, src, val_up, tot_up, val, tot)
 
 
 @njit(cache=True, nogil=True)

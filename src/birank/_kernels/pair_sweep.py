@@ -694,31 +694,44 @@ def _levels_hess_vec(a, b, nlab, levels, u, sw, unit, out, work):
     :func:`_radix_levels`.
     """
     L, bits = _digit_bits(nlab)
-    radix = 1 << bits
-    mask = radix - 1
-    acc = np.empty(_fen_rows(radix))  # Fenwick tree over the digits, 1-based
+    acc = np.empty(_fen_rows(1 << bits))  # Fenwick tree over the digits, 1-based
     val, val_up = work[0], work[1]  # w u of the row at each position: this level, above
     tot, tot_up = work[2], work[3]  # the row's sum of partners' w u so far
     _gather_wu(a, b, levels[0, LV_ROW], u, sw, unit, val, tot)
     for level in range(L):
-        shift = bits * (L - 1 - level)
         if level > 0:
             val, val_up = val_up, val
             tot, tot_up = tot_up, tot
-            lv_src = levels[level, LV_SRC]
-            for t in range(a, b):
-                e = lv_src[t]
-                val[t] = val_up[e]
-                tot[t] = tot_up[e]
-        lv_lab = levels[level, LV_LABEL]
-        p = a
-        while p < b:
-            q = _node_end(lv_lab, p, b, shift + bits)
-            if q - p > 1:
-                _replay_node(p, q, lv_lab, shift, mask, mask, radix, levels[level, LV_HI],
-                             levels[level, LV_LO], val, tot, acc, True)
-            p = q
+            _move_level(a, b, levels[level, LV_SRC], val_up, tot_up, val, tot)
+        _replay_level(a, b, levels[level, LV_LABEL], bits * (L - 1 - level), bits,
+                      levels[level, LV_HI], levels[level, LV_LO], val, tot, acc)
     _scatter_wtot(a, b, levels[L - 1, LV_ROW], sw, unit, tot, out)
+
+
+@njit(cache=True, inline="always")
+def _move_level(a, b, src, val_up, tot_up, val, tot):
+    """A row's value and running sum at positions ``a .. b-1`` of a digit level, from
+    its position at the level above (``src``, the level cache's ``LV_SRC``)."""
+    for t in range(a, b):
+        e = src[t]
+        val[t] = val_up[e]
+        tot[t] = tot_up[e]
+
+
+@njit(cache=True, inline="always")
+def _replay_level(a, b, lab, shift, bits, lv_hi, lv_lo, val, tot, acc):
+    """Both passes of every node of a digit level (digit at bit ``shift``) at
+    positions ``a .. b-1``, ``a`` and ``b`` at node boundaries (tree ``acc`` of
+    ``_fen_rows(2^bits)`` rows, walks of fixed steps)."""
+    radix = 1 << bits
+    mask = radix - 1
+    p = a
+    while p < b:
+        q = _node_end(lab, p, b, shift + bits)
+        if q - p > 1:
+            _replay_node(p, q, lab, shift, mask, mask, radix, lv_hi, lv_lo, val, tot, acc,
+                         True)
+        p = q
 
 
 @njit(cache=True)

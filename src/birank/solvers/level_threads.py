@@ -88,21 +88,18 @@ class LevelHessian:
         self.lo[:] = 0.0
         if flat:  # one tree over all label ranks (walks that stop)
             shift, mask, top, size, fixed = 0, -1, k - 1, k, False
-            tree = k + 1
         else:  # the top digit's tree (walks of fixed steps)
             shift = self.bits * (self.levels - 1)
             size = 1 << self.bits
             mask = top = size - 1
             fixed = True
-            tree = size + 1 + size.bit_length()
         lab0 = levels[0, LV_LABEL]
         run(replay_pass, [(0, n, lab0, shift, mask, top, size, levels[0, LV_HI], val, tot,
-                           np.empty(tree), fixed, True),
+                           fixed, True),
                           (0, n, lab0, shift, mask, top, size, levels[0, LV_LO], val,
-                           self.lo, np.empty(tree), fixed, False)])
+                           self.lo, fixed, False)])
         run(add_rows, [(a, b, tot, self.lo) for a, b in self.rows])
         if not flat:
-            radix = 1 << self.bits
             for level in range(1, self.levels):
                 val_up, tot_up = val, tot
                 val, tot = self.val[level % 2], self.tot[level % 2]
@@ -110,8 +107,7 @@ class LevelHessian:
                                 for a, b in self.rows])
                 shift = self.bits * (self.levels - 1 - level)
                 run(replay_nodes, [(a, b, levels[level, LV_LABEL], shift, self.bits,
-                                    levels[level, LV_HI], levels[level, LV_LO], val, tot,
-                                    np.empty(radix + 1 + radix.bit_length()))
+                                    levels[level, LV_HI], levels[level, LV_LO], val, tot)
                                    for a, b in self.node_runs[level - 1]])
         rows = levels[self.levels - 1 if not flat else 0, LV_ROW]
         run(scatter_rows, [(a, b, rows, sw, unit, tot, out) for a, b in self.rows])
