@@ -140,8 +140,6 @@ def test_groups_mixing_two_label_many_label_and_one_label_segments(layout):
     assert _rel(g, pair_grad(w, X, y, 0.8, groups, sw)) <= 1e-10
     hv = pair_hess_vec(w, v, X, y, 0.8, groups, sw)
     assert _rel(obj.hess_vec(v), hv) <= 1e-10
-    obj.flat_hess_max_labels = 0  # the many-label segment by the level replay
-    assert _rel(obj.hess_vec(v), hv) <= 1e-10
 
 
 def _huber_bruteforce(w, X, y, C, delta, groups=None, sw=None):
@@ -222,11 +220,8 @@ def test_many_label_levels_match_bruteforce(theta, n, levels):
     hv = np.zeros(n)
     np.add.at(hv, I[act], 2 * c[act] * du)
     np.add.at(hv, J[act], -2 * c[act] * du)
-    # both Hessian paths: one Fenwick tree over the label ranks, and the replay of the
-    # levels the loss sweep cached (used above FLAT_HESS_MAX_LABELS labels)
-    for flat_max in (obj.flat_hess_max_labels, 0):
-        obj.flat_hess_max_labels = flat_max
-        assert _rel(obj.hess_scores(u), hv) <= 1e-11
+    # the replay of the levels the loss sweep cached
+    assert _rel(obj.hess_scores(u), hv) <= 1e-11
     # hinge coefficients (counts) on the same levels
     hinge = PairObjective(X, y, None, sw, loss_kind=HINGE, theta=theta)
     assert hinge.loss_at_scores(s) == pytest.approx(float(np.sum(c[act] * r[act])), rel=1e-11)
@@ -236,7 +231,7 @@ def test_many_label_levels_match_bruteforce(theta, n, levels):
 @pytest.mark.parametrize("n", [300, 2500])
 def test_unit_weight_sweeps_equal_the_weighted_ones_bit_for_bit(n):
     # without sample weights the many-label sweeps skip reading them; multiplying by
-    # 1.0 is exact, so loss, gradient and both Hessian paths are the same numbers
+    # 1.0 is exact, so loss, gradient and the Hessian product are the same numbers
     rng = np.random.default_rng(8)
     X = rng.normal(size=(n, 4))
     y = np.round(rng.normal(size=n), 3)
@@ -244,30 +239,33 @@ def test_unit_weight_sweeps_equal_the_weighted_ones_bit_for_bit(n):
     obj = PairObjective(X, y, None, None, C=1.0)
     assert obj.unit_weights and obj.nlab[0] > 2
     assert not PairObjective(X, y, None, np.full(n, 2.0)).unit_weights
-    got, flat0 = {}, obj.flat_hess_max_labels
+    got = {}
     for unit in (True, False):
         obj.unit_weights = unit
         loss = obj.loss_at_scores(s)
-        hv = []
-        for flat_max in (obj.flat_hess_max_labels, 0):
-            obj.flat_hess_max_labels = flat_max
-            hv.append(obj.hess_scores(u).copy())
-        obj.flat_hess_max_labels = flat0
-        got[unit] = (loss, obj.grad_s.copy(), obj.diag.copy(), *hv)
+        got[unit] = (loss, obj.grad_s.copy(), obj.diag.copy(), obj.hess_scores(u).copy())
     assert got[True][0] == got[False][0]
     for a, b in zip(got[True][1:], got[False][1:]):
         np.testing.assert_array_equal(a, b)
 
 
+def _fenwick_below_by_walks_that_stop(acc, d):
+    # the textbook query (walk until node 0), the oracle of the fixed-step walks
+    out, i = 0.0, d
+    while i > 0:
+        out += acc[i]
+        i -= i & -i
+    return out
+
+
 @pytest.mark.kernel
 @pytest.mark.parametrize("size", [1, 2, 3, 5, 8, 37, 512, 1000])
 def test_fixed_step_fenwick_walks_equal_walks_that_stop_bit_for_bit(size):
-    # the digit levels' walks run a fixed number of steps (spare slots past the
-    # tree, node 0 read as 0); every prefix sum must be the bits of the walks that
-    # stop, in one, two and three columns
-    from birank._kernels.pair_sweep import (_bit_length, _fen_add, _fen_add3, _fen_add_early,
-                                            _fen_below, _fen_below3, _fen_below_early,
-                                            _fen_rows)
+    # the loss sweep's digit levels' walks run a fixed number of steps (spare slots
+    # past the tree, node 0 read as 0); every prefix sum must be the bits of the
+    # walks that stop, in one, two and three columns
+    from birank._kernels.pair_sweep import (_bit_length, _fen_add, _fen_add3, _fen_below,
+                                            _fen_below3, _fen_rows)
 
     rng = np.random.default_rng(size)
     add_steps, below_steps = _bit_length(size), _bit_length(size - 1)
@@ -279,11 +277,14 @@ def test_fixed_step_fenwick_walks_equal_walks_that_stop_bit_for_bit(size):
     for v in values:
         d = int(rng.integers(0, size))
         _fen_add(fixed, size, add_steps, d, v[0])
-        _fen_add_early(early, size, d, v[0])
+        i = d + 1
+        while i <= size:  # the textbook insertion
+            early[i] += v[0]
+            i += i & -i
         _fen_add3(fixed2, size, add_steps, d, v[0], v[1], v[2], False)
         _fen_add3(fixed3, size, add_steps, d, v[0], v[1], v[2])
         q = int(rng.integers(0, size))
-        want = np.float64(_fen_below_early(early, q)).tobytes()
+        want = np.float64(_fenwick_below_by_walks_that_stop(early, q)).tobytes()
         assert np.float64(_fen_below(fixed, below_steps, q)).tobytes() == want
         three = np.array(_fen_below3(fixed3, below_steps, q))
         assert three[:1].tobytes() == want
@@ -295,11 +296,30 @@ def test_fixed_step_fenwick_walks_equal_walks_that_stop_bit_for_bit(size):
 
 
 @pytest.mark.kernel
-@pytest.mark.parametrize("n, decimals, flat", [(3000, 3, False), (3000, 3, True),
-                                               (2000, 1, False)])
+@pytest.mark.parametrize("bits", [1, 2, 3, 5, 8, 10])
+def test_two_tier_prefix_sums_equal_the_sum_of_the_values_below_each_key(bits):
+    # the Hessian replay's running sums over a level's digits: after every insertion,
+    # the query at each key is the sum of the values inserted at smaller keys
+    from birank._kernels.pair_sweep import _pa_add, _pa_below, _pa_rows
+
+    rng = np.random.default_rng(bits)
+    size = 1 << bits
+    acc = np.zeros(_pa_rows(bits))
+    inserted = np.zeros(size)
+    for _ in range(3 * size + 8):
+        key = int(rng.integers(0, size))
+        v = float(rng.integers(-8, 9))  # small integers: every partial sum exact
+        _pa_add(acc, bits, key, v)
+        inserted[key] += v
+        below = np.concatenate(([0.0], np.cumsum(inserted)[:-1]))
+        got = np.array([_pa_below(acc, bits, k) for k in range(size)])
+        np.testing.assert_array_equal(got, below)
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("n, decimals", [(3000, 3), (2000, 1)])
 @pytest.mark.parametrize("weighted", [False, True])
-def test_many_label_hessian_on_threads_is_the_same_bits_for_every_n_jobs(
-        n, decimals, flat, weighted):
+def test_many_label_hessian_on_threads_is_the_same_bits_for_every_n_jobs(n, decimals, weighted):
     # one group of graded / real-valued labels: with n_jobs the Hessian product's
     # replay runs on threads (level 0's two passes at once, then runs of nodes); it
     # must be the one-thread replay's bits for every n_jobs, and the brute-force product
@@ -313,7 +333,6 @@ def test_many_label_hessian_on_threads_is_the_same_bits_for_every_n_jobs(
     for n_jobs in (None, 1, 2, 3):
         obj = PairObjective(X, y, None, sw, C=1.0, n_jobs=n_jobs)
         assert (obj.level_hess is None) == (n_jobs in (None, 1))  # (1: no threads)
-        obj.flat_hess_max_labels = 2**30 if flat else 0
         obj.fun_grad(w)
         got[n_jobs] = obj.hess_vec(v)
     levels = obj.levels.shape[0]

@@ -78,7 +78,7 @@ ENTRIES = (
     ("pair_sweep", "sweep_loss_grad",
      f8(F8, I8, I8, I8, I8, F8, F8, i8, F8, F8, I8, I8, F8_2, I4_3, f8, b1, b1)),
     ("pair_sweep", "sweep_hess_vec",
-     none(F8, I8, I8, I8, I8, F8, F8, I8, I8, F8, F8_2, I4_3, i8, b1)),
+     none(F8, I8, I8, I8, I8, F8, F8, I8, I8, F8, F8_2, I4_3, b1)),
     ("pair_sweep", "_digit_bits", nt.UniTuple(i8, 2)(i8)),
     ("blocked_products", "csr_matvec_block", none(F8, I4, I4, F8, F8, i8, i8)),
     ("blocked_products", "csr_rmatvec_block", none(F8, I4, I4, F8, F8, i8, i8, b1)),

@@ -8,7 +8,7 @@ levels below, each node is on its own. The kernels below run one part each
 and release the GIL; ``birank.solvers.level_threads`` calls them on threads.
 
 Every row's sum is formed by the same additions in the same order as in
-:func:`.pair_sweep._levels_hess_vec` / ``_flat_hess_vec``: pass "lo" of level 0
+:func:`.pair_sweep._levels_hess_vec`: pass "lo" of level 0
 writes its sum to a separate array that :func:`add_rows` then adds, which is
 the one addition the serial replay makes in place. So the product is the same
 bits for every number of threads and as without threads.
@@ -17,7 +17,7 @@ bits for every number of threads and as without threads.
 import numpy as np
 from numba import njit
 
-from .pair_sweep import (_fen_rows, _gather_wu, _move_level, _replay_hi, _replay_level,
+from .pair_sweep import (_gather_wu, _move_level, _pa_empty, _replay_hi, _replay_level,
                          _replay_lo, _scatter_wtot)
 
 __all__ = ["gather_rows", "replay_pass", "replay_nodes", "add_rows", "move_rows",
@@ -31,31 +31,22 @@ def gather_rows(a, b, rows, u, sw, unit, val, tot):
 
 
 @njit(cache=True, nogil=True)
-def replay_pass(p, q, lab, shift, mask, top, size, lv_ptr, val, tot, fixed, hi):
-    """Pass "hi" (``hi``) or "lo" of the node ``p .. q-1`` into ``tot``, on a tree of
-    its own (``fixed``: walks of fixed steps over ``size`` digits, else walks that
-    stop).
-
-    Each case calls the inlined pass with ``fixed`` as a constant, so the walks'
-    branch on it is folded away as in the one-thread replay."""
-    acc = np.empty(_fen_rows(size) if fixed else size + 1)
+def replay_pass(p, q, lab, shift, bits, lv_ptr, val, tot, hi):
+    """Pass "hi" (``hi``) or "lo" of the node ``p .. q-1`` of the digit level whose
+    digit starts at bit ``shift`` into ``tot``, with prefix sums of its own."""
+    acc = _pa_empty(bits)
+    mask = (1 << bits) - 1
     if hi:
-        if fixed:
-            _replay_hi(p, q, lab, shift, mask, size, lv_ptr, val, tot, acc, True)
-        else:
-            _replay_hi(p, q, lab, shift, mask, size, lv_ptr, val, tot, acc, False)
-    elif fixed:
-        _replay_lo(p, q, lab, shift, mask, top, size, lv_ptr, val, tot, acc, True)
+        _replay_hi(p, q, lab, shift, mask, bits, lv_ptr, val, tot, acc)
     else:
-        _replay_lo(p, q, lab, shift, mask, top, size, lv_ptr, val, tot, acc, False)
+        _replay_lo(p, q, lab, shift, mask, bits, lv_ptr, val, tot, acc)
 
 
 @njit(cache=True, nogil=True)
 def replay_nodes(a, b, lab, shift, bits, lv_hi, lv_lo, val, tot):
     """Both passes of every node of a digit level at positions ``a .. b-1`` (``a`` and
     ``b`` at node boundaries), as :func:`.pair_sweep._levels_hess_vec` does them."""
-    _replay_level(a, b, lab, shift, bits, lv_hi, lv_lo, val, tot,
-                  np.empty(_fen_rows(1 << bits)))
+    _replay_level(a, b, lab, shift, bits, lv_hi, lv_lo, val, tot, _pa_empty(bits))
 
 
 @njit(cache=True, nogil=True)

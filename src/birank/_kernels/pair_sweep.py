@@ -310,10 +310,7 @@ def _bit_length(k):
 # last node land on spare slots after it (``size + 1 + k``, written, never
 # read); a query's steps past node 0 add ``acc[0]``, which nothing writes, so the
 # sums are the same bits as a walk that stops. A tree of ``size`` digits is
-# ``size + 1 + _bit_length(size)`` rows long. The one tree over all label ranks
-# (``_flat_hess_vec``, up to 2^18 labels, out of L1) stops its walks instead
-# (``_fen_add_early``, ``_fen_below_early``): there the extra steps cost more
-# memory traffic than the mispredictions (10% slower at 10^5 labels).
+# ``size + 1 + _bit_length(size)`` rows long.
 
 
 @njit(cache=True, inline="always")
@@ -333,26 +330,6 @@ def _fen_below(acc, steps, d):
     out = 0.0
     i = d
     for _ in range(steps):
-        out += acc[i]
-        i -= i & -i
-    return out
-
-
-@njit(cache=True, inline="always")
-def _fen_add_early(acc, size, d, v):
-    """:func:`_fen_add` with the walk stopping after the last node."""
-    i = d + 1
-    while i <= size:
-        acc[i] += v
-        i += i & -i
-
-
-@njit(cache=True, inline="always")
-def _fen_below_early(acc, d):
-    """:func:`_fen_below` with the walk stopping at node 0."""
-    out = 0.0
-    i = d
-    while i > 0:
         out += acc[i]
         i -= i & -i
     return out
@@ -394,20 +371,6 @@ def _fen_rows(size):
     """Rows of a Fenwick tree of ``size`` digits, spare slots included."""
     return size + 1 + _bit_length(size)
 
-
-#: up to this many labels the Hessian product runs one Fenwick tree over all label
-#: ranks (2 MB at 2^18) on the loss sweep's level-0 pointers instead of replaying
-#: the levels; beyond, the tree falls out of cache and the levels are faster.
-#: Where that happens depends on the cache. Scratch timings, flat vs levels per
-#: product: a 2-core Xeon with a large L3, 3e5 labels 26 vs 38 ms, 1e6 117 vs
-#: 132 ms, 2e6 272 vs 347 ms, 1e7 2.9 vs 2.0 s; the 2-core EPYC VM of the
-#: benchmarks (1 MB L2), in bare-product units at 20 non-zeros a row, 2.5e5
-#: labels 2.2 vs 3.0, 5e5 6.0 vs 4.6, 1e6 8.8 vs 4.6. The cut is the smaller
-#: crossover: past it the flat tree's loss grows without bound, the levels' stays
-#: under 1.5x. Rechecked once the levels' walks ran fixed steps (scratch, a
-#: 2-core EPYC VM, Hessian sweep in bare-product units, flat vs levels): 3e4 labels 1.56
-#: vs 1.87, 1e5 1.45 vs 1.66, 2.5e5 1.74 vs 1.82; the cut stays.
-FLAT_HESS_MAX_LABELS = 2**18
 
 #: channels of the level cache the loss sweep leaves for the Hessian product
 #: (``levels[level, channel, position]``): row id, label rank, position of the row
@@ -576,63 +539,77 @@ def _radix_levels(order, a, b, s, lab, nlab, sw, unit, theta, loss_kind, grad_s,
 
 
 @njit(cache=True, inline="always")
-def _replay_hi(p, q, lab, shift, mask, size, lv_hi, val, tot, acc, fixed):
-    """Pass "hi" of :func:`_replay_node`: ``tot[t]`` += the ``val`` of the active
-    partners with a smaller key."""
-    add_steps = _bit_length(size)
-    below_steps = _bit_length(size - 1)
-    acc[:size + 1 + add_steps if fixed else size + 1] = 0.0  # (the flat tree: a work row)
+def _pa_rows(bits):
+    """Entries of the two-tier prefix sums over ``2^bits`` keys (:func:`_pa_add`)."""
+    return (1 << (bits // 2)) + (1 << bits)
+
+
+@njit(cache=True)
+def _pa_empty(bits):
+    """Room for the prefix sums over ``2^bits`` keys, 64-byte aligned: each insertion
+    stores the whole block row with vector stores that the next one loads again,
+    and a row split across cache lines made the insertions up to 1.8x slower
+    (scratch, 10^6 insertions and queries at 9 and 10 bits, by alignment)."""
+    raw = np.empty(_pa_rows(bits) + 8)
+    skip = ((-raw.ctypes.data) % 64) // 8
+    return raw[skip:skip + _pa_rows(bits)]
+
+
+@njit(cache=True, inline="always")
+def _pa_add(acc, bits, key, v):
+    """Add v to key ``key`` of the two-tier prefix sums ``acc`` over ``2^bits`` keys.
+
+    A key is a block (its high ``bits // 2`` bits) and an offset (the low bits).
+    ``acc[c]``, c < nh = ``2^(bits // 2)``, sums the keys of the blocks below c;
+    ``acc[nh + k]`` the keys below k in k's block. So an insertion adds v to
+    the entries above its block and above its offset (two runs of about
+    ``2^(bits/2)`` entries, with no carried dependence: vector adds), and
+    :func:`_pa_below` reads two entries. The loops' trip counts are values at
+    run time: LLVM then vectorizes them (with counts it can see, it unrolls
+    them into scalar adds instead, numba's SLP vectorizer being off)."""
+    lb = bits - bits // 2
+    nh = 1 << (bits // 2)
+    blk = key >> lb
+    for c in range(nh):
+        acc[np.uint64(c)] += v if c > blk else 0.0
+    base = np.uint64(nh + (blk << lb))  # (unsigned: no negative-index test, so vectorized)
+    off = key & ((1 << lb) - 1)
+    for c in range(1 << lb):
+        acc[base + np.uint64(c)] += v if c > off else 0.0
+
+
+@njit(cache=True, inline="always")
+def _pa_below(acc, bits, key):
+    """Sum of the values added at the keys below ``key`` (:func:`_pa_add`)."""
+    lb = bits - bits // 2
+    return acc[np.uint64(key >> lb)] + acc[np.uint64((1 << (bits // 2)) + key)]
+
+
+@njit(cache=True, inline="always")
+def _replay_hi(p, q, lab, shift, mask, bits, lv_hi, val, tot, acc):
+    """Pass "hi" of a digit level's node: ``tot[t]`` += the ``val`` of the active
+    partners with a smaller digit (two-tier prefix sums ``acc``)."""
+    acc[:_pa_rows(bits)] = 0.0
     ptr = q
     for t in range(q - 1, p - 1, -1):
         stop = lv_hi[t]
         while ptr > stop:
             ptr -= 1
-            key = (lab[ptr] >> shift) & mask
-            if fixed:
-                _fen_add(acc, size, add_steps, key, val[ptr])
-            else:
-                _fen_add_early(acc, size, key, val[ptr])
-        di = (lab[t] >> shift) & mask
-        if di != 0:
-            tot[t] += (_fen_below(acc, below_steps, di) if fixed
-                       else _fen_below_early(acc, di))
+            _pa_add(acc, bits, (lab[ptr] >> shift) & mask, val[ptr])
+        tot[t] += _pa_below(acc, bits, (lab[t] >> shift) & mask)
 
 
 @njit(cache=True, inline="always")
-def _replay_lo(p, q, lab, shift, mask, top, size, lv_lo, val, tot, acc, fixed):
-    """Pass "lo" of :func:`_replay_node`: ``tot[t]`` += the ``val`` of the active
-    partners with a larger key (the tree indexed by ``top - key``)."""
-    add_steps = _bit_length(size)
-    below_steps = _bit_length(size - 1)
-    acc[:size + 1 + add_steps if fixed else size + 1] = 0.0
+def _replay_lo(p, q, lab, shift, mask, bits, lv_lo, val, tot, acc):
+    """Pass "lo": the active partners with a larger digit (keys ``mask - digit``)."""
+    acc[:_pa_rows(bits)] = 0.0
     ptr = p
     for t in range(p, q):
         stop = lv_lo[t]
         while ptr < stop:
-            key = top - ((lab[ptr] >> shift) & mask)
-            if fixed:
-                _fen_add(acc, size, add_steps, key, val[ptr])
-            else:
-                _fen_add_early(acc, size, key, val[ptr])
+            _pa_add(acc, bits, mask - ((lab[ptr] >> shift) & mask), val[ptr])
             ptr += 1
-        dj = top - ((lab[t] >> shift) & mask)
-        if dj != 0:
-            tot[t] += (_fen_below(acc, below_steps, dj) if fixed
-                       else _fen_below_early(acc, dj))
-
-
-@njit(cache=True, inline="always")
-def _replay_node(p, q, lab, shift, mask, top, size, lv_hi, lv_lo, val, tot, acc, fixed):
-    """The two passes of :func:`_radix_levels` over the node at positions ``p .. q-1``,
-    on the pointers the loss sweep stored, for the Hessian product.
-
-    A row's key is ``(lab >> shift) & mask`` in ``0 .. top``; pass "hi" adds to
-    ``tot[t]`` the ``val`` of the active partners with a smaller key, pass "lo"
-    those with a larger one (a Fenwick tree ``acc`` over ``size`` keys, reset by
-    each pass; ``fixed``: walks of a fixed number of steps, else walks that stop).
-    """
-    _replay_hi(p, q, lab, shift, mask, size, lv_hi, val, tot, acc, fixed)
-    _replay_lo(p, q, lab, shift, mask, top, size, lv_lo, val, tot, acc, fixed)
+        tot[t] += _pa_below(acc, bits, mask - ((lab[t] >> shift) & mask))
 
 
 @njit(cache=True, inline="always")
@@ -662,39 +639,24 @@ def _scatter_wtot(a, b, rows, sw, unit, tot, out):
 
 
 @njit(cache=True)
-def _flat_hess_vec(a, b, nlab, levels, u, sw, unit, out, work):
-    """:func:`_levels_hess_vec` with one tree over the label ranks (few enough labels).
-
-    Level 0 of :func:`_radix_levels` is one node holding the whole segment in
-    score order, so its pointers give every row's active partners; a Fenwick
-    tree over the full label rank (the key: no shift, every bit) then separates
-    lower from higher labels.
-    """
-    rows = levels[0, LV_ROW]
-    val = work[0]  # w u in score order
-    tot = work[1]  # sum of the active partners' w u
-    acc = work[2]  # Fenwick tree over label ranks, 1-based (nlab + 1 <= n + 1 entries)
-    _gather_wu(a, b, rows, u, sw, unit, val, tot)
-    _replay_node(a, b, levels[0, LV_LABEL], 0, -1, nlab - 1, nlab, levels[0, LV_HI],
-                 levels[0, LV_LO], val, tot, acc, False)
-    _scatter_wtot(a, b, rows, sw, unit, tot, out)
-
-
-@njit(cache=True)
-def _levels_hess_vec(a, b, nlab, levels, u, sw, unit, out, work):
+def _levels_hess_vec(a, b, nlab, levels, u, sw, unit, out, work, acc):
     """Hessian-vector product of a many-label segment from the loss sweep's level cache.
 
     ``out[p] -= 2 w_p sum_{active partners q} w_q u_q``: each level replays the
-    Fenwick passes of :func:`_radix_levels` over its stored labels (digits and
+    two passes of :func:`_radix_levels` over its stored labels (digits and
     nodes) and pointer positions, so the active pairs are those of the last
-    loss sweep (no score comparison, no counting sort). A row's value and
+    loss sweep (no score comparison, no counting sort). The running sums over
+    the digits are two-tier prefix sums (:func:`_pa_add`, ``acc`` of
+    ``_pa_rows(bits)`` entries) rather than the loss sweep's Fenwick trees: with
+    one column an insertion is then a few vector adds and a query two reads
+    (the replay 0.72x the Fenwick one at 10^6 real-valued rows, 0.78x at 10^5,
+    scratch). The sums differ from the loss sweep's in rounding only. A row's value and
     running sum move from level to level through the stored positions
     (``LV_SRC``, a gather from one contiguous run per digit), so rows are
     looked up by id only twice, and every sum is formed in the order of
     :func:`_radix_levels`.
     """
     L, bits = _digit_bits(nlab)
-    acc = np.empty(_fen_rows(1 << bits))  # Fenwick tree over the digits, 1-based
     val, val_up = work[0], work[1]  # w u of the row at each position: this level, above
     tot, tot_up = work[2], work[3]  # the row's sum of partners' w u so far
     _gather_wu(a, b, levels[0, LV_ROW], u, sw, unit, val, tot)
@@ -721,16 +683,16 @@ def _move_level(a, b, src, val_up, tot_up, val, tot):
 @njit(cache=True, inline="always")
 def _replay_level(a, b, lab, shift, bits, lv_hi, lv_lo, val, tot, acc):
     """Both passes of every node of a digit level (digit at bit ``shift``) at
-    positions ``a .. b-1``, ``a`` and ``b`` at node boundaries (tree ``acc`` of
-    ``_fen_rows(2^bits)`` rows, walks of fixed steps)."""
+    positions ``a .. b-1``, ``a`` and ``b`` at node boundaries (prefix sums ``acc``
+    of ``_pa_rows(bits)`` entries)."""
     radix = 1 << bits
     mask = radix - 1
     p = a
     while p < b:
         q = _node_end(lab, p, b, shift + bits)
         if q - p > 1:
-            _replay_node(p, q, lab, shift, mask, mask, radix, lv_hi, lv_lo, val, tot, acc,
-                         True)
+            _replay_hi(p, q, lab, shift, mask, bits, lv_hi, val, tot, acc)
+            _replay_lo(p, q, lab, shift, mask, bits, lv_lo, val, tot, acc)
         p = q
 
 
@@ -823,27 +785,22 @@ def sweep_loss_grad_binary(s, order, seg, nlab, bw, loss_kind, grad_s, diag, ptr
 
 @njit(cache=True)
 def sweep_hess_vec(u, order, seg, lab, nlab, sw, diag, ptr_hi, ptr_lo, out, work,
-                   levels, flat_max_labels=FLAT_HESS_MAX_LABELS, unit_weights=False):
+                   levels, unit_weights=False):
     """Generalized Hessian (w.r.t. the scores) times ``u``, active set of the last sweep.
 
     ``out[p] = diag[p] u_p - 2 w_p (sum_{active lower j} w_j u_j
     + sum_{active higher k} w_k u_k)``, i.e. the Laplacian of the active pair
     graph with pair weights ``2 w_i w_j`` applied to ``u``. The active pairs
     are read from what that sweep left: pointer positions and label masks
-    (two labels), the level cache ``levels`` (more labels: one Fenwick tree over
-    the label ranks up to ``flat_max_labels`` labels, else a replay of the levels).
+    (two labels), the level cache ``levels`` (more labels: a replay of the
+    levels, :func:`_levels_hess_vec`).
     """
     sweep_hess_vec_binary(u, order, seg, nlab, diag, ptr_hi, ptr_lo, out, work)
+    acc = _pa_empty(MAX_DIGIT_BITS)  # once (8 kB): each segment uses a part
     for g in range(seg.shape[0] - 1):
-        a = seg[g]
-        b = seg[g + 1]
         k = nlab[g]
-        if k <= 2:
-            continue
-        if k <= flat_max_labels:
-            _flat_hess_vec(a, b, k, levels, u, sw, unit_weights, out, work)
-        else:
-            _levels_hess_vec(a, b, k, levels, u, sw, unit_weights, out, work)
+        if k > 2:
+            _levels_hess_vec(seg[g], seg[g + 1], k, levels, u, sw, unit_weights, out, work, acc)
 
 
 @njit(cache=True)

@@ -76,40 +76,31 @@ class LevelHessian:
         self.tot = np.empty((2, n))
         self.lo = np.empty(n)
 
-    def hess(self, u, levels, sw, unit, flat_max, out):
+    def hess(self, u, levels, sw, unit, out):
         """``out[p] -= 2 w_p sum_{active partners q} w_q u_q`` (``out`` holds ``diag u``),
         as :func:`birank._kernels.pair_sweep.sweep_hess_vec` for this group."""
         run = self.threads.run
-        n, k = self.n, self.nlab
-        flat = k <= flat_max
+        n = self.n
         val, tot = self.val[0], self.tot[0]
         run(gather_rows, [(a, b, levels[0, LV_ROW], u, sw, unit, val, tot)
                           for a, b in self.rows])
         self.lo[:] = 0.0
-        if flat:  # one tree over all label ranks (walks that stop)
-            shift, mask, top, size, fixed = 0, -1, k - 1, k, False
-        else:  # the top digit's tree (walks of fixed steps)
-            shift = self.bits * (self.levels - 1)
-            size = 1 << self.bits
-            mask = top = size - 1
-            fixed = True
+        shift = self.bits * (self.levels - 1)  # the top digit
         lab0 = levels[0, LV_LABEL]
-        run(replay_pass, [(0, n, lab0, shift, mask, top, size, levels[0, LV_HI], val, tot,
-                           fixed, True),
-                          (0, n, lab0, shift, mask, top, size, levels[0, LV_LO], val,
-                           self.lo, fixed, False)])
+        run(replay_pass, [(0, n, lab0, shift, self.bits, levels[0, LV_HI], val, tot, True),
+                          (0, n, lab0, shift, self.bits, levels[0, LV_LO], val, self.lo,
+                           False)])
         run(add_rows, [(a, b, tot, self.lo) for a, b in self.rows])
-        if not flat:
-            for level in range(1, self.levels):
-                val_up, tot_up = val, tot
-                val, tot = self.val[level % 2], self.tot[level % 2]
-                run(move_rows, [(a, b, levels[level, LV_SRC], val_up, tot_up, val, tot)
-                                for a, b in self.rows])
-                shift = self.bits * (self.levels - 1 - level)
-                run(replay_nodes, [(a, b, levels[level, LV_LABEL], shift, self.bits,
-                                    levels[level, LV_HI], levels[level, LV_LO], val, tot)
-                                   for a, b in self.node_runs[level - 1]])
-        rows = levels[self.levels - 1 if not flat else 0, LV_ROW]
+        for level in range(1, self.levels):
+            val_up, tot_up = val, tot
+            val, tot = self.val[level % 2], self.tot[level % 2]
+            run(move_rows, [(a, b, levels[level, LV_SRC], val_up, tot_up, val, tot)
+                            for a, b in self.rows])
+            shift = self.bits * (self.levels - 1 - level)
+            run(replay_nodes, [(a, b, levels[level, LV_LABEL], shift, self.bits,
+                                levels[level, LV_HI], levels[level, LV_LO], val, tot)
+                               for a, b in self.node_runs[level - 1]])
+        rows = levels[self.levels - 1, LV_ROW]
         run(scatter_rows, [(a, b, rows, sw, unit, tot, out) for a, b in self.rows])
 
     def close(self):

@@ -34,7 +34,7 @@ from .._kernels.losses import HINGE, SQUARED_HINGE
 from .._kernels.pair_sweep_ops import csr_rows_gram_matvec, signed_unit_rows
 from .._linalg import (RowOperator, dot, grad_diag_rmatvec, is_indicator, matvec, rmatvec,
                        sq_rmatvec)
-from .._kernels.pair_sweep import (FLAT_HESS_MAX_LABELS, WORK_ROWS, binary_signed_weights,
+from .._kernels.pair_sweep import (WORK_ROWS, binary_signed_weights,
                                    count_pairs, level_cache, sweep_hess_vec,
                                    sweep_hess_vec_binary, sweep_loss_grad, sweep_loss_grad_binary,
                                    two_label_diag_rows)
@@ -279,7 +279,6 @@ class PairObjective(_WeightSpace):
         self.ptr_lo = np.empty(n, dtype=np.int64)
         self.hv_s = np.empty(n)
         self.levels = level_cache(nlab, n)  # many-label segments' sweep state
-        self.flat_hess_max_labels = FLAT_HESS_MAX_LABELS  # (tests set 0: the level replay)
         self.work = np.zeros((WORK_ROWS if len(self.levels) else WORK_ROWS - 1, n + 1))
         self.n_pairs, self.pair_weight = count_pairs(members, self.seg, lab, nlab, self.sw)
         del members
@@ -378,12 +377,11 @@ class PairObjective(_WeightSpace):
             sweep_hess_vec_binary(u, self.order, self.seg, self.nlab, self._diag, self.ptr_hi,
                                   self.ptr_lo, self.hv_s, self.work)
             if self.level_hess is not None:  # (hv_s is diag u for its rows)
-                self.level_hess.hess(u, self.levels, self.sw, self.unit_weights,
-                                     self.flat_hess_max_labels, self.hv_s)
+                self.level_hess.hess(u, self.levels, self.sw, self.unit_weights, self.hv_s)
             return self.hv_s
         sweep_hess_vec(u, self.order, self.seg, self.lab, self.nlab, self.sw,
                        self._diag, self.ptr_hi, self.ptr_lo, self.hv_s, self.work, self.levels,
-                       self.flat_hess_max_labels, self.unit_weights)
+                       self.unit_weights)
         return self.hv_s
 
     #: :meth:`precondition_from` takes ``X' D`` (the D-weighted column means)
