@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from birank._kernels.pair_sweep import count_pairs, sort_segments
+from birank._kernels.pair_sweep import count_pairs
+from birank._kernels.radix_sort import INSERTION_MAX, argsort_groups
 from birank._kernels.losses import HINGE, SQUARED_HINGE
 from birank.solvers.newton import PairObjective
 from oracles_pairs import (all_pairs, pair_grad, pair_hess_vec, pair_objective,
@@ -82,18 +83,25 @@ def test_pairs_exactly_at_margin_one_are_inactive():
 
 
 @pytest.mark.kernel
-def test_sort_segments_sorts_within_each_group():
-    rng = np.random.default_rng(3)
-    s = rng.integers(0, 5, 30).astype(float)
-    gid = rng.integers(0, 4, 30)
+@pytest.mark.parametrize("size", [1, 5, INSERTION_MAX, INSERTION_MAX + 1, 200])
+def test_argsort_groups_is_numpys_lexsort_by_group_then_score(size):
+    # per group, insertion (small groups) or merge sort (larger ones): the stable
+    # order by group then score, ties (many: integer scores, and -0.0 = 0.0) kept in
+    # row order, as lexsort gives it
+    rng = np.random.default_rng(size)
+    n_groups = 7
+    gid = rng.integers(0, n_groups, size * n_groups)
+    gid[:n_groups] = np.arange(n_groups)  # no empty group
+    n = gid.shape[0]
+    s = rng.integers(-3, 4, n).astype(float)
+    s[s == 0.0] = rng.choice([0.0, -0.0], int(np.sum(s == 0.0)))
     members = np.argsort(gid, kind="stable").astype(np.int64)
-    seg = np.concatenate(([0], np.cumsum(np.bincount(gid, minlength=4)))).astype(np.int64)
-    order = np.empty(30, dtype=np.int64)
-    sort_segments(s, members, seg, order)
-    for g in range(4):
-        part = order[seg[g]:seg[g + 1]]
-        assert sorted(part) == sorted(np.flatnonzero(gid == g))
-        assert np.all(np.diff(s[part]) >= 0)
+    seg = np.concatenate(([0], np.cumsum(np.bincount(gid, minlength=n_groups)))).astype(np.int64)
+    order = np.empty(n, dtype=np.int64)
+    sorted_out = np.empty(n)
+    argsort_groups(s, members, seg, order, sorted_out)
+    np.testing.assert_array_equal(order, np.lexsort((s, gid)))
+    np.testing.assert_array_equal(sorted_out, s[order])
 
 
 @pytest.mark.kernel

@@ -46,7 +46,6 @@ from .index import index_dtype
 from .losses import SQUARED_HINGE
 
 __all__ = [
-    "sort_segments",
     "sweep_loss_grad",
     "sweep_hess_vec",
     "sweep_loss_grad_binary",
@@ -173,27 +172,6 @@ def lower_pass(ss, mw, rows, t0, t1, ptr, W, S1, theta, sq, gs, ds, lo, base, gr
     for r in range(t1 - t0):
         t = np.uint64(t0 + r)
         grad_s[np.uint64(rows[t])] = gs[t]
-
-
-@njit(cache=True)
-def sort_segments(s, members, seg, order):
-    """``order[a:b]`` = rows ``members[a:b]`` sorted by ascending ``s``, per segment.
-
-    ``seg`` holds segment boundaries (length n_segments + 1).
-    """
-    nseg = seg.shape[0] - 1
-    for g in range(nseg):
-        a = seg[g]
-        b = seg[g + 1]
-        m = b - a
-        if m == 0:
-            continue
-        tmp = np.empty(m)
-        for t in range(m):
-            tmp[t] = s[members[a + t]]
-        idx = np.argsort(tmp, kind="mergesort")
-        for t in range(m):
-            order[a + t] = members[a + idx[t]]
 
 
 @njit(cache=True)
@@ -737,15 +715,15 @@ def sweep_loss_grad(s, order, seg, lab, nlab, sw, bw, loss_kind,
         Every entry of ``sw`` is 1: the many-label sweep skips reading them
         (same result bit for bit, faster).
     scores_sorted : bool, default False
-        One segment, and ``work[5, :n]`` already holds ``s[order]`` (the sort's
-        ``sorted_out``): the many-label sweep does not gather the scores.
+        ``work[5, :n]`` already holds ``s[order]`` (the sort's ``sorted_out``): the
+        many-label sweep does not gather the scores.
 
     Returns
     -------
     loss : float
     """
     loss = sweep_loss_grad_binary(s, order, seg, nlab, bw, loss_kind, grad_s, diag, ptr_hi,
-                                  ptr_lo, work, theta, False)
+                                  ptr_lo, work, theta, scores_sorted)
     for g in range(seg.shape[0] - 1):
         k = nlab[g]
         if k > 2:
@@ -761,9 +739,8 @@ def sweep_loss_grad_binary(s, order, seg, nlab, bw, loss_kind, grad_s, diag, ptr
     skipped). Compiled on its own, so that two-label problems never compile the
     many-label sweeps (a third of the first fit's compile time).
 
-    ``scores_sorted``: ``work[5, :n]`` already holds ``s[order]`` (one segment,
-    from :func:`~.radix_sort.argsort_scores`' ``sorted_out``); the sweep then
-    gathers only the weights."""
+    ``scores_sorted``: ``work[5, :n]`` already holds ``s[order]`` (the sort's
+    ``sorted_out``); the sweep then gathers only the weights."""
     # every row's gradient and diagonal is assigned by its segment's sweep
     loss = 0.0
     nseg = seg.shape[0] - 1

@@ -16,7 +16,8 @@ input order (stable), so the order is a function of ``s`` alone.
 import numpy as np
 from numba import njit
 
-__all__ = ["argsort_scores", "argsort_scores64", "sort_by_segment", "fix_ties", "RADIX_MIN"]
+__all__ = ["argsort_scores", "argsort_scores64", "sort_by_segment", "argsort_groups",
+           "fix_ties", "RADIX_MIN"]
 
 #: below this many keys numpy's stable argsort is used: the radix kernel saves
 #: about 1 ms a sort at 2^16 keys, less than its first compilation costs a small fit
@@ -205,6 +206,47 @@ def argsort_scores64(s, order, scratch, sorted_out=None):
     if sorted_out is not None:
         np.take(s, order, out=sorted_out)
     return order
+
+
+#: groups of up to this many rows are sorted by insertion, larger ones by merge sort
+INSERTION_MAX = 32
+
+
+@njit(cache=True)
+def argsort_groups(s, members, seg, order, sorted_out):
+    """``order[seg[g]:seg[g+1]]`` = group g's rows ``members[seg[g]:seg[g+1]]`` in
+    ascending ``s``, stable (ties keep the order of ``members``), and
+    ``sorted_out[t] = s[order[t]]``.
+
+    For many small groups (queries of a few dozen documents) below ``RADIX_MIN``
+    rows: numpy's ``lexsort`` by group then score took 1.1 of the 1.3 ms of a loss
+    evaluation on MQ2008 (15,211 rows in 784 queries, scratch). An insertion sort
+    per group reads each group's scores once, sequentially, and compares them
+    against the sorted prefix it keeps in ``sorted_out``.
+    """
+    for g in range(seg.shape[0] - 1):
+        a = seg[g]
+        b = seg[g + 1]
+        if b - a <= INSERTION_MAX:
+            for t in range(a, b):
+                r = members[t]
+                x = s[r]
+                k = t
+                while k > a and sorted_out[k - 1] > x:  # (stable: equal keys stay behind)
+                    order[k] = order[k - 1]
+                    sorted_out[k] = sorted_out[k - 1]
+                    k -= 1
+                order[k] = r
+                sorted_out[k] = x
+        else:
+            m = b - a
+            keys = np.empty(m)
+            for t in range(m):
+                keys[t] = s[members[a + t]]
+            idx = np.argsort(keys, kind="mergesort")
+            for t in range(m):
+                order[a + t] = members[a + idx[t]]
+                sorted_out[a + t] = keys[idx[t]]
 
 
 def radix_scratch(n, index_dtype=np.int64):

@@ -38,7 +38,8 @@ from .._kernels.pair_sweep import (WORK_ROWS, binary_signed_weights,
                                    count_pairs, level_cache, sweep_hess_vec,
                                    sweep_hess_vec_binary, sweep_loss_grad, sweep_loss_grad_binary,
                                    two_label_diag_rows)
-from .._kernels.radix_sort import RADIX_MIN, argsort_scores, radix_scratch, sort_by_segment
+from .._kernels.radix_sort import (RADIX_MIN, argsort_groups, argsort_scores, radix_scratch,
+                                   sort_by_segment)
 from .._parallel import BlockedProducts, effective_n_jobs
 from . import chunked_sweep as _chunked
 from .level_threads import LevelHessian
@@ -262,7 +263,8 @@ class PairObjective(_WeightSpace):
         members = (np.arange(n, dtype=np.int64) if n_groups == 1
                    else np.argsort(gid, kind="stable").astype(np.int64))
         self.single = n_groups == 1
-        # rows grouped by segment, for sort_segments; one group sorts with argsort alone
+        # rows grouped by segment (row order within each), for argsort_groups; one group
+        # sorts with argsort alone
         self.members = None if self.single else members
         # segments are sorted by one radix argsort of all scores, then a stable
         # counting sort by group (O(n), no per-group allocation)
@@ -317,8 +319,9 @@ class PairObjective(_WeightSpace):
         if self.single:  # the sort writes s[order] where the many-label sweep keeps it
             argsort_scores(s, self.order, self.sort_scratch, sorted_out=self.work[5, :s.shape[0]])
             return self.sweep_sorted(s, scores_sorted=True)
-        elif s.shape[0] < RADIX_MIN:  # by group, then score: numpy alone (nothing to compile)
-            self.order[:] = np.lexsort((s, self.gid))
+        elif s.shape[0] < RADIX_MIN:  # small groups: a sort per group, writing s[order]
+            argsort_groups(s, self.members, self.seg, self.order, self.work[5, :s.shape[0]])
+            return self.sweep_sorted(s, scores_sorted=True)
         else:
             argsort_scores(s, self.order_all, self.sort_scratch)
             sort_by_segment(self.order_all, self.gid, self.seg, self.order)
@@ -326,7 +329,7 @@ class PairObjective(_WeightSpace):
 
     def sweep_sorted(self, s, loss_kind=None, scores_sorted=False):
         """The sweep alone, with ``self.order`` already sorting ``s`` (``scores_sorted``:
-        and ``self.work[5]`` holding ``s[self.order]``, one group)."""
+        and ``self.work[5]`` holding ``s[self.order]``)."""
         kind = self.loss_kind if loss_kind is None else loss_kind
         self._diag_in_rows = False
         if self.chunked is not None:
@@ -335,7 +338,7 @@ class PairObjective(_WeightSpace):
         if not len(self.levels):  # at most two labels a group: the two-label kernel alone
             return sweep_loss_grad_binary(s, self.order, self.seg, self.nlab, self.bw, kind,
                                           self.grad_s, self._diag, self.ptr_hi, self.ptr_lo,
-                                          self.work, self.theta, False)
+                                          self.work, self.theta, scores_sorted)
         return sweep_loss_grad(s, self.order, self.seg, self.lab, self.nlab,
                                self.sw, self.bw, kind, self.grad_s, self._diag,
                                self.ptr_hi, self.ptr_lo, self.work, self.levels, self.theta,
