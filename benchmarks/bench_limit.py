@@ -21,12 +21,13 @@ Usage::
 
 ``--parts`` also prints each part (sort, sweep, Hessian sweep) as a ratio.
 
-``--floor`` (real-valued labels) also prints what the Fenwick walks alone cost:
-the many-label sweep makes, per row and per level of 10-bit digits, one
-insertion and one prefix query in each of its two passes; a loop doing only
-those walks, on random digits in a tree that stays in L1 and with no other
-memory traffic, is a lower bound of that design, also as a ratio of the bare
-products.
+``--floor`` (real-valued labels) also prints what the running sums alone cost,
+as ratios of the bare products: the many-label loss sweep makes, per row and
+per level of 10-bit digits, one insertion and one prefix query in each of its
+two passes, on Fenwick trees; the Hessian product makes the same on two-tier
+prefix sums (one column). A loop doing only those, on random digits in a
+structure that stays in L1 and with no other memory traffic, is a lower bound
+of each design.
 """
 
 from __future__ import annotations
@@ -78,6 +79,33 @@ def _fenwick_floor(n, nlab):
     return lambda: walks(digits, 1 << bits), levels, bits
 
 
+def _prefix_floor(n, nlab):
+    """A callable doing only the Hessian replay's prefix-sum insertions and queries
+    on n rows (``pair_sweep._pa_add`` / ``_pa_below``, one column)."""
+    from numba import njit
+
+    from birank._kernels.pair_sweep import _digit_bits, _pa_add, _pa_below, _pa_empty
+
+    levels, bits = _digit_bits(nlab)
+    digits = np.random.default_rng(3).integers(0, 1 << bits, size=(levels, n))
+
+    @njit  # (a closure: not cached; compiled before the timing)
+    def sums(digits, bits):
+        acc = _pa_empty(bits)
+        tot = 0.0
+        for level in range(digits.shape[0]):
+            d = digits[level]
+            for p in range(2):  # the two passes
+                acc[:] = 0.0
+                for t in range(d.shape[0]):
+                    _pa_add(acc, bits, d[t], 1.0)
+                    tot += _pa_below(acc, bits, d[d.shape[0] - 1 - t])
+        return tot
+
+    sums(digits, bits)
+    return lambda: sums(digits, bits)
+
+
 def run(n, labels, repeat, parts, floor=False):
     from birank.datasets import make_sparse_bipartite
     from birank.solvers.newton import PairObjective
@@ -109,7 +137,7 @@ def run(n, labels, repeat, parts, floor=False):
     fns = [bare, hv, lg]
     if floor and labels == "real":
         walk, levels, bits = _fenwick_floor(n, int(obj.nlab.max()))
-        fns.append(walk)
+        fns += [walk, _prefix_floor(n, int(obj.nlab.max()))]
     if parts:
         s = obj.scores(w)
         us = obj.scores(v)
@@ -122,9 +150,10 @@ def run(n, labels, repeat, parts, floor=False):
             f"= {t[1] / tb:5.2f}x  loss+grad {t[2] * 1e3:7.1f} ms = {t[2] / tb:5.2f}x")
     print(line, flush=True)
     if floor and labels == "real":
-        print(f"           Fenwick walks alone ({levels} levels of {bits} bits, 4 walks a row "
-              f"each): {t[3] / tb:4.2f}x bare", flush=True)
-        t = t[:3] + t[4:]
+        print(f"           running sums alone ({levels} levels of {bits} bits, 2 insertions and "
+              f"2 queries a row each): loss sweep's Fenwick walks {t[3] / tb:4.2f}x bare, "
+              f"Hessian's prefix sums {t[4] / tb:4.2f}x bare", flush=True)
+        t = t[:3] + t[5:]
     if parts:
         print(f"           parts: X v {t[6] / tb:4.2f}  X'u {t[7] / tb:4.2f}  "
               f"sort+sweep {t[3] / tb:4.2f}  sweep {t[4] / tb:4.2f}  "
