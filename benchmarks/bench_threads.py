@@ -23,13 +23,14 @@ sort and the pair sweeps over fixed chunks (:mod:`birank.solvers.chunked_sweep`)
 whose random scatters into row order share cache lines between the threads
 (about 1.3-1.6x here), and the probability calibration's passes over the
 training scores (fixed blocks of rows); (one group, graded or real-valued
-labels) the Hessian product's replay of the pairs (:mod:`birank.solvers.
-level_threads`: level 0's two passes at once, then the nodes of each digit
-level), timed on its own on all-distinct real-valued labels ``y + 0.5 U(0, 1)``.
-Not parallel (one thread whatever n_jobs): the input checks, the label ranks and
-the used-column scan of the estimators' fits, the loss sweep with more than two
-labels, RankSVM with groups beyond the products, WeightedSVM's dual coordinate
-descent (the hinge), the weighted ``roc_auc``.
+labels) the sort, the loss sweep and the Hessian product's replay of the pairs
+(:mod:`birank.solvers.level_threads`: level 0's two passes at once, its counting
+sort over chunks, then the nodes of each digit level), each timed on its own on
+all-distinct real-valued labels ``y + 0.5 U(0, 1)``, then RankSVM's whole fit on
+them. Not parallel (one thread whatever n_jobs): the input checks, the label
+ranks and the used-column scan of the estimators' fits, RankSVM with groups
+beyond the products, WeightedSVM's dual coordinate descent (the hinge), the
+weighted ``roc_auc``.
 
 Usage::
 
@@ -142,6 +143,15 @@ def main(argv=None):
     objs = {k: PairObjective(X, y_real, C=1e-6, n_jobs=k) for k in (1, 2)}
     for o in objs.values():
         o.fun_grad(w0)
+    s_real = objs[1].scores(w0)
+
+    def loss(k):
+        return objs[k].loss_at_scores(s_real), objs[k].grad_s.copy()
+
+    l1, l2, lg1, lg2 = _one_against_two(loss, args.repeat)
+    print(f"RankSVM real-valued labels, sort + loss sweep: n_jobs=1 {l1 * 1e3:.1f} ms, "
+          f"n_jobs=2 {l2 * 1e3:.1f} ms: speed-up {l1 / l2:.2f}x; same bits: "
+          f"{lg1[0] == lg2[0] and np.array_equal(lg1[1], lg2[1])}", flush=True)
     u_real = objs[1].scores(rng.normal(size=X.shape[1]))
     h1, h2, hv1, hv2 = _one_against_two(lambda k: objs[k].hess_scores(u_real).copy(),
                                         args.repeat)
@@ -149,6 +159,15 @@ def main(argv=None):
           f"{h1 * 1e3:.1f} ms, n_jobs=2 {h2 * 1e3:.1f} ms: speed-up {h1 / h2:.2f}x; "
           f"same bits: {np.array_equal(hv1, hv2)}", flush=True)
     del objs
+
+    def fit_real(k):
+        return RankSVM(C=1e-6, n_jobs=k).fit(X, y_real)
+
+    g1, g2, mr1, mr2 = _one_against_two(fit_real, max(1, args.repeat // 2))
+    print(f"RankSVM(C=1e-6) fit, real-valued labels: n_jobs=1 {g1:.2f} s, n_jobs=2 "
+          f"{g2:.2f} s: speed-up {g1 / g2:.2f}x; same coefficients: "
+          f"{np.array_equal(mr1.coef_, mr2.coef_)}; Newton iterations {mr1.n_iter_}",
+          flush=True)
     # the solver alone (the estimator's fit adds the input checks, single-threaded, and
     # the probability calibration)
     from birank.solvers.all_pairs import solve_all_pairs

@@ -327,10 +327,12 @@ def test_two_tier_prefix_sums_equal_the_sum_of_the_values_below_each_key(bits):
 @pytest.mark.kernel
 @pytest.mark.parametrize("n, decimals", [(3000, 3), (2000, 1)])
 @pytest.mark.parametrize("weighted", [False, True])
-def test_many_label_hessian_on_threads_is_the_same_bits_for_every_n_jobs(n, decimals, weighted):
-    # one group of graded / real-valued labels: with n_jobs the Hessian product's
-    # replay runs on threads (level 0's two passes at once, then runs of nodes); it
-    # must be the one-thread replay's bits for every n_jobs, and the brute-force product
+def test_many_label_sweeps_on_threads_are_the_same_bits_for_every_n_jobs(n, decimals, weighted):
+    # one group of graded / real-valued labels: with n_jobs the loss sweep and the
+    # Hessian product's replay run on threads (level 0's two passes at once, its
+    # counting sort over chunks, then runs of nodes); loss, gradient, diagonal, the
+    # level cache and the product must be the one-thread sweeps' bits for every
+    # n_jobs, and the brute-force values
     rng = np.random.default_rng(21)
     X = rng.normal(size=(n, 4))
     X[rng.random(X.shape) < 0.3] = 0.0
@@ -340,16 +342,22 @@ def test_many_label_hessian_on_threads_is_the_same_bits_for_every_n_jobs(n, deci
     got = {}
     for n_jobs in (None, 1, 2, 3):
         obj = PairObjective(X, y, None, sw, C=1.0, n_jobs=n_jobs)
-        assert (obj.level_hess is None) == (n_jobs in (None, 1))  # (1: no threads)
-        obj.fun_grad(w)
-        got[n_jobs] = obj.hess_vec(v)
+        assert (obj.level_sweeps is None) == (n_jobs in (None, 1))  # (1: no threads)
+        f, g, _ = obj.fun_grad(w)
+        lv = obj.levels  # (pointers of one-row nodes and level 0's sources: never written)
+        got[n_jobs] = (np.array([f]), g, obj.grad_s.copy(), obj.diag.copy(), lv[:, :2].copy(),
+                       lv[1:, 2].copy(), lv[0, 3:].copy(), obj.hess_vec(v))
     levels = obj.levels.shape[0]
     assert levels == (2 if decimals == 3 else 1)
     for n_jobs in (1, 2, 3):
-        np.testing.assert_array_equal(got[n_jobs], got[None])
+        for a, b in zip(got[n_jobs], got[None]):
+            np.testing.assert_array_equal(a, b)
     if n <= 2000:  # the brute-force oracle enumerates every pair
+        assert abs(got[2][0][0] - pair_objective(w, X, y, 1.0, sample_weight=sw)) <= (
+            1e-10 * got[2][0][0])
+        assert _rel(got[2][1], pair_grad(w, X, y, 1.0, sample_weight=sw)) <= 1e-10
         ref = pair_hess_vec(w, v, X, y, C=1.0, sample_weight=sw)
-        assert _rel(got[2], ref) < 1e-10
+        assert _rel(got[2][-1], ref) < 1e-10
 
 
 @pytest.mark.kernel

@@ -367,6 +367,136 @@ def _node_end(lab, p, stop, sh):
     return q
 
 
+@njit(cache=True, inline="always")
+def _level_gather(t0, t1, rows, s, lab, sw, unit, scores_sorted, cs, cw, cg, cd, ci, cl):
+    """Positions ``t0 .. t1-1`` of level 0 of :func:`_radix_levels` (``rows``: the
+    segment's rows in score order): score, weight, row id and label; the gradient
+    and diagonal zeroed."""
+    for t in range(t0, t1):
+        r = rows[t]
+        if not scores_sorted:
+            cs[t] = s[r]
+        ci[t] = r
+        cl[t] = lab[r]
+        if not unit:
+            cw[t] = sw[r]
+        cg[t] = 0.0
+        cd[t] = 0.0
+
+
+@njit(cache=True, inline="always")
+def _loss_hi(p, q, cs, cw, cl, shift, bits, unit, theta, loss_kind, cg, cd, lv_hi, a, acc):
+    """Pass "hi" of :func:`_radix_levels` over the node ``p .. q-1``: rows by
+    descending score against their active partners with a lower digit (Fenwick
+    tree ``acc``, three columns); writes the pointers ``lv_hi[t] = a + ptr``, adds
+    the upper rows' gradient and diagonal, returns the node's loss."""
+    radix = 1 << bits
+    mask = radix - 1
+    add_steps = _bit_length(radix)
+    below_steps = _bit_length(radix - 1)
+    acc[:, :] = 0.0
+    loss = 0.0
+    ptr = q
+    for t in range(q - 1, p - 1, -1):
+        thr = cs[t] - theta
+        while ptr > p and cs[ptr - 1] > thr:
+            ptr -= 1
+            wj = 1.0 if unit else cw[ptr]
+            sj = cs[ptr]
+            _fen_add3(acc, radix, add_steps, (cl[ptr] >> shift) & mask, wj, wj * sj,
+                      wj * sj * sj)
+        lv_hi[t] = a + ptr
+        di = (cl[t] >> shift) & mask
+        if di == 0:
+            continue
+        W, S1, S2 = _fen_below3(acc, below_steps, di)
+        if W != 0.0:
+            wi = 1.0 if unit else cw[t]
+            loss += _upper_row(loss_kind, t, wi, W, S1, S2, theta - cs[t], cg, cd)
+    return loss
+
+
+@njit(cache=True, inline="always")
+def _loss_lo(p, q, cs, cw, cl, shift, bits, unit, theta, loss_kind, cg, cd, lv_lo, a, acc):
+    """Pass "lo": rows by ascending score against their active partners with a higher
+    digit (the tree indexed by the reversed digit ``mask - d``, so "digits above d"
+    is again a prefix: no difference of two large sums); adds the lower rows'
+    gradient and diagonal."""
+    radix = 1 << bits
+    mask = radix - 1
+    add_steps = _bit_length(radix)
+    below_steps = _bit_length(radix - 1)
+    acc[:, :] = 0.0
+    ptr = p
+    for t in range(p, q):
+        sj = cs[t]
+        while ptr < q and cs[ptr] - theta < sj:
+            wk = 1.0 if unit else cw[ptr]
+            _fen_add3(acc, radix, add_steps, mask - ((cl[ptr] >> shift) & mask), wk,
+                      wk * cs[ptr], 0.0, False)
+            ptr += 1
+        lv_lo[t] = a + ptr
+        dj = mask - ((cl[t] >> shift) & mask)
+        if dj == 0:
+            continue
+        W, S1, _ = _fen_below3(acc, below_steps, dj, False)
+        if W != 0.0:
+            wj = 1.0 if unit else cw[t]
+            _lower_row(loss_kind, t, wj, W, S1, theta + sj, cg, cd)
+
+
+@njit(cache=True, inline="always")
+def _digit_counts(t0, t1, cl, shift, bits, cnt):
+    """``cnt[e]`` = rows at positions ``t0 .. t1-1`` whose digit is e."""
+    mask = (1 << bits) - 1
+    cnt[:] = 0
+    for t in range(t0, t1):
+        cnt[(cl[t] >> shift) & mask] += 1
+
+
+@njit(cache=True, inline="always")
+def _digit_starts(p, q, cl, shift, bits, cnt):
+    """``cnt[e]``: where the node ``p .. q-1``'s rows of digit e start at the next
+    level (a stable counting sort by digit within the node)."""
+    _digit_counts(p, q, cl, shift, bits, cnt)
+    start = p
+    for e in range(1 << bits):
+        c = cnt[e]
+        cnt[e] = start
+        start += c
+
+
+@njit(cache=True, inline="always")
+def _split_rows(t0, t1, cl, shift, bits, unit, cnt, cs, cw, cg, cd, ci, ns, nw, ng, nd, ni, nl,
+                lv_src, a):
+    """Rows at positions ``t0 .. t1-1`` to their places at the next level (``cnt[e]``:
+    the next place of digit e, advanced), with everything they carry; ``lv_src``
+    keeps where each came from (``a +`` its position)."""
+    mask = (1 << bits) - 1
+    for t in range(t0, t1):
+        e = (cl[t] >> shift) & mask
+        dst = cnt[e]
+        cnt[e] = dst + 1
+        lv_src[dst] = a + t
+        ns[dst] = cs[t]
+        ni[dst] = ci[t]
+        nl[dst] = cl[t]
+        if not unit:
+            nw[dst] = cw[t]
+        ng[dst] = cg[t]
+        nd[dst] = cd[t]
+
+
+@njit(cache=True, inline="always")
+def _level_scatter(t0, t1, ci, cg, cd, grad_s, diag):
+    """Each row's gradient and diagonal to its row id (assigned: the caller does not
+    zero them)."""
+    for t in range(t0, t1):
+        r = ci[t]
+        grad_s[r] = cg[t]
+        diag[r] = cd[t]
+
+
 @njit(cache=True)
 def _radix_levels(order, a, b, s, lab, nlab, sw, unit, theta, loss_kind, grad_s, diag, work,
                   levels, scores_sorted):
@@ -399,6 +529,10 @@ def _radix_levels(order, a, b, s, lab, nlab, sw, unit, theta, loss_kind, grad_s,
 
     ``scores_sorted``: ``work[5, a:b]`` already holds ``s[order[a:b]]`` (the sort
     wrote it): one random read a row fewer.
+
+    The loss is summed per node (from 0), the nodes' sums in position order, so
+    that :class:`birank.solvers.level_threads.LevelSweeps` gets the same bits
+    with the nodes on threads.
     """
     m = b - a
     # level arrays, carried along with the rows so that no level gathers by row id:
@@ -409,110 +543,40 @@ def _radix_levels(order, a, b, s, lab, nlab, sw, unit, theta, loss_kind, grad_s,
     cw, nw = work[0, a:b], work[1, a:b]
     cg, ng = work[2, a:b], work[3, a:b]
     cd, nd = work[4, a:b], work[7, a:b]
-    ci = levels[0, LV_ROW, a:b]
-    cl = levels[0, LV_LABEL, a:b]
-    for t in range(m):
-        r = order[a + t]
-        if not scores_sorted:
-            cs[t] = s[r]
-        ci[t] = r
-        cl[t] = lab[r]
-        if not unit:
-            cw[t] = sw[r]
-        cg[t] = 0.0
-        cd[t] = 0.0
+    _level_gather(0, m, order[a:b], s, lab, sw, unit, scores_sorted, cs, cw, cg, cd,
+                  levels[0, LV_ROW, a:b], levels[0, LV_LABEL, a:b])
     L, bits = _digit_bits(nlab)
     radix = 1 << bits
-    mask = radix - 1
     acc = np.zeros((_fen_rows(radix), 3))  # Fenwick tree over the digits, 1-based
-    add_steps = _bit_length(radix)
-    below_steps = _bit_length(radix - 1)
     cnt = np.zeros(radix + 1, dtype=np.int64)
     loss = 0.0
     for level in range(L):
         shift = bits * (L - 1 - level)
         ci = levels[level, LV_ROW, a:b]
         cl = levels[level, LV_LABEL, a:b]
-        lv_hi = levels[level, LV_HI]
-        lv_lo = levels[level, LV_LO]
+        lv_hi = levels[level, LV_HI, a:b]
+        lv_lo = levels[level, LV_LO, a:b]
         p = 0
         while p < m:
             q = _node_end(cl, p, m, shift + bits)
             if q - p > 1:
-                # pass "hi": rows by descending score against active lower digits
-                acc[:, :] = 0.0
-                ptr = q
-                for t in range(q - 1, p - 1, -1):
-                    thr = cs[t] - theta
-                    while ptr > p and cs[ptr - 1] > thr:
-                        ptr -= 1
-                        wj = 1.0 if unit else cw[ptr]
-                        sj = cs[ptr]
-                        _fen_add3(acc, radix, add_steps, (cl[ptr] >> shift) & mask, wj, wj * sj,
-                                  wj * sj * sj)
-                    lv_hi[a + t] = a + ptr
-                    di = (cl[t] >> shift) & mask
-                    if di == 0:
-                        continue
-                    W, S1, S2 = _fen_below3(acc, below_steps, di)
-                    if W != 0.0:
-                        wi = 1.0 if unit else cw[t]
-                        loss += _upper_row(loss_kind, t, wi, W, S1, S2, theta - cs[t], cg, cd)
-                # pass "lo": rows by ascending score against active higher digits
-                # (the tree is indexed by the reversed digit mask - d, so "digits
-                # above d" is again a prefix: no difference of two large sums)
-                acc[:, :] = 0.0
-                ptr = p
-                for t in range(p, q):
-                    sj = cs[t]
-                    while ptr < q and cs[ptr] - theta < sj:
-                        wk = 1.0 if unit else cw[ptr]
-                        _fen_add3(acc, radix, add_steps, mask - ((cl[ptr] >> shift) & mask), wk,
-                                  wk * cs[ptr], 0.0, False)
-                        ptr += 1
-                    lv_lo[a + t] = a + ptr
-                    dj = mask - ((cl[t] >> shift) & mask)
-                    if dj == 0:
-                        continue
-                    W, S1, _ = _fen_below3(acc, below_steps, dj, False)
-                    if W != 0.0:
-                        wj = 1.0 if unit else cw[t]
-                        _lower_row(loss_kind, t, wj, W, S1, theta + sj, cg, cd)
-            # children of this node for the next level: stable counting sort by digit
-            if level < L - 1:
-                for e in range(radix + 1):
-                    cnt[e] = 0
-                for t in range(p, q):
-                    cnt[((cl[t] >> shift) & mask) + 1] += 1
-                cnt[0] = p
-                for e in range(1, radix + 1):
-                    cnt[e] += cnt[e - 1]
-                lv_src = levels[level + 1, LV_SRC]
-                ni = levels[level + 1, LV_ROW, a:b]
-                nl = levels[level + 1, LV_LABEL, a:b]
-                for t in range(p, q):
-                    e = (cl[t] >> shift) & mask
-                    dst = cnt[e]
-                    cnt[e] = dst + 1
-                    lv_src[a + dst] = a + t
-                    ns[dst] = cs[t]
-                    ni[dst] = ci[t]
-                    nl[dst] = cl[t]
-                    if not unit:
-                        nw[dst] = cw[t]
-                    ng[dst] = cg[t]
-                    nd[dst] = cd[t]
+                node_loss = _loss_hi(p, q, cs, cw, cl, shift, bits, unit, theta, loss_kind,
+                                     cg, cd, lv_hi, a, acc)
+                _loss_lo(p, q, cs, cw, cl, shift, bits, unit, theta, loss_kind, cg, cd,
+                         lv_lo, a, acc)
+                loss += node_loss
+            if level < L - 1:  # this node's children at the next level
+                _digit_starts(p, q, cl, shift, bits, cnt)
+                _split_rows(p, q, cl, shift, bits, unit, cnt, cs, cw, cg, cd, ci, ns, nw, ng,
+                            nd, levels[level + 1, LV_ROW, a:b],
+                            levels[level + 1, LV_LABEL, a:b], levels[level + 1, LV_SRC, a:b], a)
             p = q
         if level < L - 1:
             cs, ns = ns, cs
             cw, nw = nw, cw
             cg, ng = ng, cg
             cd, nd = nd, cd
-    # one scatter per row at the end (assigned: the caller does not zero them)
-    for t in range(m):
-        r = ci[t]
-        grad_s[r] = cg[t]
-        diag[r] = cd[t]
+    _level_scatter(0, m, levels[L - 1, LV_ROW, a:b], cg, cd, grad_s, diag)
     return loss
 
 

@@ -42,7 +42,7 @@ from .._kernels.radix_sort import (RADIX_MIN, argsort_groups, argsort_scores, ra
                                    sort_by_segment)
 from .._parallel import BlockedProducts, effective_n_jobs
 from . import chunked_sweep as _chunked
-from .level_threads import LevelHessian
+from .level_threads import LevelSweeps
 from ._result import SolverResult
 
 __all__ = ["PairObjective", "RowsObjective", "HuberPairObjective", "newton_cg",
@@ -291,13 +291,13 @@ class PairObjective(_WeightSpace):
         if n_jobs is not None and self.single and not len(self.levels):
             self.chunked = _chunked.ChunkedSweep(n, n_jobs, _chunked.CHUNK_SHIFT,
                                                  _chunked.MARK_SHIFT)
-        # more than one thread, one group of more labels: the Hessian product's replay
-        # on threads (level_threads.LevelHessian: the same bits as the one-thread
-        # replay; on one thread it would only add passes, pass "lo"'s own sum)
-        self.level_hess = None
+        # more than one thread, one group of more labels: the loss sweep and the
+        # Hessian product's replay on threads (level_threads.LevelSweeps: the same
+        # bits as on one thread, where it would only add passes, pass "lo"'s own sums)
+        self.level_sweeps = None
         if (n_jobs is not None and effective_n_jobs(n_jobs) > 1 and self.single
                 and len(self.levels)):
-            self.level_hess = LevelHessian(lab, int(nlab[0]), n_jobs)
+            self.level_sweeps = LevelSweeps(lab, int(nlab[0]), n_jobs)
 
     # -- score-space primitives ----------------------------------------------
     def loss_at_scores(self, s):
@@ -317,7 +317,11 @@ class PairObjective(_WeightSpace):
                                           self.loss_kind, self.grad_s, self._diag, self.ptr_hi,
                                           self.ptr_lo, self.work, self.theta, True)
         if self.single:  # the sort writes s[order] where the many-label sweep keeps it
-            argsort_scores(s, self.order, self.sort_scratch, sorted_out=self.work[5, :s.shape[0]])
+            n = s.shape[0]
+            if self.level_sweeps is not None:  # on the threads
+                self.level_sweeps.argsort(s, self.order, self.sort_scratch, self.work[5, :n])
+            else:
+                argsort_scores(s, self.order, self.sort_scratch, sorted_out=self.work[5, :n])
             return self.sweep_sorted(s, scores_sorted=True)
         elif s.shape[0] < RADIX_MIN:  # small groups: a sort per group, writing s[order]
             argsort_groups(s, self.members, self.seg, self.order, self.work[5, :s.shape[0]])
@@ -335,6 +339,11 @@ class PairObjective(_WeightSpace):
         if self.chunked is not None:
             return self.chunked.loss_grad(s, self.order, self.bw, kind, self.theta, self.grad_s,
                                           self.ptr_hi, self.ptr_lo, self.work, False)
+        if self.level_sweeps is not None:  # one group of more labels, on threads
+            return self.level_sweeps.loss_grad(s, self.order, self.lab, self.sw,
+                                               self.unit_weights, kind, self.theta,
+                                               scores_sorted, self.grad_s, self._diag,
+                                               self.work, self.levels)
         if not len(self.levels):  # at most two labels a group: the two-label kernel alone
             return sweep_loss_grad_binary(s, self.order, self.seg, self.nlab, self.bw, kind,
                                           self.grad_s, self._diag, self.ptr_hi, self.ptr_lo,
@@ -376,11 +385,11 @@ class PairObjective(_WeightSpace):
         if self.chunked is not None:
             return self.chunked.hess_vec(u, self.order, self.ptr_hi, self.ptr_lo, self.hv_s,
                                          self.work)
-        if not len(self.levels) or self.level_hess is not None:
+        if not len(self.levels) or self.level_sweeps is not None:
             sweep_hess_vec_binary(u, self.order, self.seg, self.nlab, self._diag, self.ptr_hi,
                                   self.ptr_lo, self.hv_s, self.work)
-            if self.level_hess is not None:  # (hv_s is diag u for its rows)
-                self.level_hess.hess(u, self.levels, self.sw, self.unit_weights, self.hv_s)
+            if self.level_sweeps is not None:  # (hv_s is diag u for its rows)
+                self.level_sweeps.hess(u, self.levels, self.sw, self.unit_weights, self.hv_s)
             return self.hv_s
         sweep_hess_vec(u, self.order, self.seg, self.lab, self.nlab, self.sw,
                        self._diag, self.ptr_hi, self.ptr_lo, self.hv_s, self.work, self.levels,
