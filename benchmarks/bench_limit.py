@@ -50,19 +50,21 @@ def _median_times(fns, repeat):
     return [float(np.median(t)) for t in times]
 
 
-def _fenwick_floor(n, nlab):
-    """A callable doing only the Fenwick walks of the many-label sweep on n rows."""
+def _floors(n, nlab):
+    """Two callables doing only the running sums of the many-label sweeps on n rows:
+    the loss sweep's Fenwick walks, the Hessian replay's prefix sums (one column)."""
     from numba import njit
 
     from birank._kernels.pair_sweep import (_bit_length, _digit_bits, _fen_add, _fen_below,
-                                            _fen_rows)
+                                            _pa_add, _pa_below, _pa_empty)
 
     levels, bits = _digit_bits(nlab)
     digits = np.random.default_rng(3).integers(0, 1 << bits, size=(levels, n))
 
     @njit  # (a closure: not cached; compiled before the timing)
-    def walks(digits, radix):
-        acc = np.zeros(_fen_rows(radix))
+    def sums(digits, bits, fenwick):
+        radix = 1 << bits
+        acc = _pa_empty(bits + 1)  # aligned, and room for a Fenwick tree of 2^bits digits
         add_steps = _bit_length(radix)
         below_steps = _bit_length(radix - 1)
         tot = 0.0
@@ -71,39 +73,18 @@ def _fenwick_floor(n, nlab):
             for p in range(2):  # the two passes
                 acc[:] = 0.0
                 for t in range(d.shape[0]):
-                    _fen_add(acc, radix, add_steps, d[t], 1.0)
-                    tot += _fen_below(acc, below_steps, d[d.shape[0] - 1 - t])
+                    q = d[d.shape[0] - 1 - t]
+                    if fenwick:
+                        _fen_add(acc, radix, add_steps, d[t], 1.0)
+                        tot += _fen_below(acc, below_steps, q)
+                    else:
+                        _pa_add(acc, bits, d[t], 1.0)
+                        tot += _pa_below(acc, bits, q)
         return tot
 
-    walks(digits, 1 << bits)
-    return lambda: walks(digits, 1 << bits), levels, bits
-
-
-def _prefix_floor(n, nlab):
-    """A callable doing only the Hessian replay's prefix-sum insertions and queries
-    on n rows (``pair_sweep._pa_add`` / ``_pa_below``, one column)."""
-    from numba import njit
-
-    from birank._kernels.pair_sweep import _digit_bits, _pa_add, _pa_below, _pa_empty
-
-    levels, bits = _digit_bits(nlab)
-    digits = np.random.default_rng(3).integers(0, 1 << bits, size=(levels, n))
-
-    @njit  # (a closure: not cached; compiled before the timing)
-    def sums(digits, bits):
-        acc = _pa_empty(bits)
-        tot = 0.0
-        for level in range(digits.shape[0]):
-            d = digits[level]
-            for p in range(2):  # the two passes
-                acc[:] = 0.0
-                for t in range(d.shape[0]):
-                    _pa_add(acc, bits, d[t], 1.0)
-                    tot += _pa_below(acc, bits, d[d.shape[0] - 1 - t])
-        return tot
-
-    sums(digits, bits)
-    return lambda: sums(digits, bits)
+    sums(digits, bits, True)
+    sums(digits, bits, False)
+    return (lambda: sums(digits, bits, True)), (lambda: sums(digits, bits, False)), levels, bits
 
 
 def run(n, labels, repeat, parts, floor=False):
@@ -136,8 +117,8 @@ def run(n, labels, repeat, parts, floor=False):
 
     fns = [bare, hv, lg]
     if floor and labels == "real":
-        walk, levels, bits = _fenwick_floor(n, int(obj.nlab.max()))
-        fns += [walk, _prefix_floor(n, int(obj.nlab.max()))]
+        walks, prefix, levels, bits = _floors(n, int(obj.nlab.max()))
+        fns += [walks, prefix]
     if parts:
         s = obj.scores(w)
         us = obj.scores(v)
