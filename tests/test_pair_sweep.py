@@ -105,14 +105,17 @@ def test_argsort_groups_is_numpys_lexsort_by_group_then_score(size):
 
 
 @pytest.mark.kernel
-def test_count_pairs_matches_enumeration():
+@pytest.mark.parametrize("n_groups", [1, 2])
+def test_count_pairs_matches_enumeration(n_groups):
+    # (one group: counted without gathers, from every row's label rank)
     rng = np.random.default_rng(5)
     y = rng.integers(0, 3, 25).astype(float)
-    groups = rng.integers(0, 2, 25)
+    groups = rng.integers(0, n_groups, 25) if n_groups > 1 else None
     sw = rng.uniform(0.5, 1.5, 25)
     obj = PairObjective(np.zeros((25, 1)), y, groups, sw)
     I, J, c = all_pairs(y, groups, sw)
-    n, wsum = count_pairs(obj.members, obj.seg, obj.lab, obj.nlab, obj.sw)
+    members = obj.members if obj.members is not None else np.arange(25)
+    n, wsum = count_pairs(members, obj.seg, obj.lab, obj.nlab, obj.sw)
     assert int(n) == len(I)
     assert wsum == pytest.approx(c.sum(), rel=1e-12)
 

@@ -904,6 +904,12 @@ def count_pairs(members, seg, lab, nlab, sw):
     nseg = seg.shape[0] - 1
     if nseg <= 0 or members.shape[0] == 0:
         return 0, 0.0
+    if nseg == 1:  # every row, in any order: no gathers nor group arrays (30 -> 6 ms at 10^6)
+        cnt = np.bincount(lab, minlength=int(nlab[0])).astype(np.int64)
+        wsum = np.bincount(lab, weights=sw, minlength=int(nlab[0]))
+        n = int(lab.shape[0])
+        wtot = float(np.sum(sw))
+        return (n * n - int(np.dot(cnt, cnt))) // 2, 0.5 * (wtot * wtot - float(np.dot(wsum, wsum)))
     sizes = np.diff(seg)
     group = np.repeat(np.arange(nseg), sizes)  # segment of members[t]
     offset = np.concatenate(([0], np.cumsum(nlab)[:-1]))
