@@ -41,14 +41,16 @@ class ChunkedSweep:
     shift, mark_shift : int
         log2 of the chunk length, and of the distance between the first pass's
         marks (at most ``shift``; tests use small ones on small data).
+    threads : Threads or None
+        A pool to run on instead of a new one of ``n_jobs`` threads.
     """
 
-    def __init__(self, n, n_jobs=None, shift=CHUNK_SHIFT, mark_shift=MARK_SHIFT):
+    def __init__(self, n, n_jobs=None, shift=CHUNK_SHIFT, mark_shift=MARK_SHIFT, threads=None):
         self.n = int(n)
         self.shift = int(shift)
         self.mark_shift = min(int(mark_shift), self.shift)
         self.n_chunks = chunk_count(self.n, self.shift)
-        self.threads = Threads(n_jobs)
+        self.threads = Threads(n_jobs) if threads is None else threads
         self.runs = self.threads.ranges(self.n_chunks)  # consecutive chunks a task
         self.tot = np.zeros((self.n_chunks, TOTALS))
         self.off = np.zeros((self.n_chunks, TOTALS))

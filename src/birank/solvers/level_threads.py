@@ -93,9 +93,9 @@ class LevelSweeps:
         self.lo = np.empty(n)
         self.lo_pair = np.empty((2, n))  # level 0's pass "lo" of the loss sweep
         self.node_loss = np.empty(n)
-        # the sort of the scores, over chunks on the same number of threads (the order
-        # of argsort_scores: stable, a function of the scores alone)
-        self.sorter = ChunkedSweep(n, n_jobs)
+        # the sort of the scores, over chunks on the same threads (the order of
+        # argsort_scores: stable, a function of the scores alone)
+        self.sorter = ChunkedSweep(n, threads=self.threads)
 
     def argsort(self, s, order, scratch, ss):
         """``order`` = the stable ascending argsort of ``s``, ``ss = s[order]``."""
@@ -195,4 +195,3 @@ class LevelSweeps:
 
     def close(self):
         self.threads.close()
-        self.sorter.threads.close()
