@@ -21,9 +21,10 @@ number of threads and as without threads.
 import numpy as np
 from numba import njit
 
-from .pair_sweep import (_digit_counts, _digit_starts, _fen_rows, _gather_wu, _level_gather,
-                         _level_scatter, _loss_hi, _loss_lo, _move_level, _node_end, _pa_empty,
-                         _replay_hi, _replay_level, _replay_lo, _scatter_wtot, _split_rows)
+from .pair_sweep import (_digit_counts, _fen_rows, _gather_wu, _level_gather, _level_scatter,
+                         _loss_hi, _loss_lo, _loss_node, _move_level, _node_end, _pa_empty,
+                         _replay_hi, _replay_level, _replay_lo, _scatter_wtot, _split_node,
+                         _split_rows)
 
 __all__ = ["gather_rows", "replay_pass", "replay_nodes", "add_rows", "move_rows",
            "scatter_rows", "loss_gather", "loss_pass", "add_pairs", "loss_nodes",
@@ -116,18 +117,15 @@ def loss_nodes(t0, t1, cs, cw, cl, shift, bits, unit, theta, loss_kind, cg, cd, 
     ``split``, each node's rows then go to the next level (as :func:`.pair_sweep.
     _radix_levels`)."""
     acc = np.empty((_fen_rows(1 << bits), 3))
-    cnt = np.empty((1 << bits) + 1, dtype=np.int64)
+    cnt = np.empty(1 << bits, dtype=np.int64)
     p = t0
     while p < t1:
         q = _node_end(cl, p, t1, shift + bits)
         if q - p > 1:
-            node_loss[p] = _loss_hi(p, q, cs, cw, cl, shift, bits, unit, theta, loss_kind, cg,
-                                    cd, lv_hi, a, acc)
-            _loss_lo(p, q, cs, cw, cl, shift, bits, unit, theta, loss_kind, cg, cd, lv_lo, a,
-                     acc)
+            node_loss[p] = _loss_node(p, q, cs, cw, cl, shift, bits, unit, theta, loss_kind, cg,
+                                      cd, lv_hi, lv_lo, a, acc)
         if split:
-            _digit_starts(p, q, cl, shift, bits, cnt)
-            _split_rows(p, q, cl, shift, bits, unit, cnt, cs, cw, cg, cd, ci, ns, nw, ng, nd, ni,
+            _split_node(p, q, cl, shift, bits, unit, cnt, cs, cw, cg, cd, ci, ns, nw, ng, nd, ni,
                         nl, lv_src, a)
         p = q
 

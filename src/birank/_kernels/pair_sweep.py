@@ -446,6 +446,17 @@ def _loss_lo(p, q, cs, cw, cl, shift, bits, unit, theta, loss_kind, cg, cd, lv_l
 
 
 @njit(cache=True, inline="always")
+def _loss_node(p, q, cs, cw, cl, shift, bits, unit, theta, loss_kind, cg, cd, lv_hi, lv_lo, a,
+               acc):
+    """Both passes of the node ``p .. q-1`` (:func:`_loss_hi`, then :func:`_loss_lo`);
+    returns the node's loss."""
+    loss = _loss_hi(p, q, cs, cw, cl, shift, bits, unit, theta, loss_kind, cg, cd, lv_hi, a,
+                    acc)
+    _loss_lo(p, q, cs, cw, cl, shift, bits, unit, theta, loss_kind, cg, cd, lv_lo, a, acc)
+    return loss
+
+
+@njit(cache=True, inline="always")
 def _digit_counts(t0, t1, cl, shift, bits, cnt):
     """``cnt[e]`` = rows at positions ``t0 .. t1-1`` whose digit is e."""
     mask = (1 << bits) - 1
@@ -485,6 +496,16 @@ def _split_rows(t0, t1, cl, shift, bits, unit, cnt, cs, cw, cg, cd, ci, ns, nw, 
             nw[dst] = cw[t]
         ng[dst] = cg[t]
         nd[dst] = cd[t]
+
+
+@njit(cache=True, inline="always")
+def _split_node(p, q, cl, shift, bits, unit, cnt, cs, cw, cg, cd, ci, ns, nw, ng, nd, ni, nl,
+                lv_src, a):
+    """The node ``p .. q-1``'s rows to the next level: a stable counting sort by digit
+    (``cnt``: ``2^bits`` entries of scratch)."""
+    _digit_starts(p, q, cl, shift, bits, cnt)
+    _split_rows(p, q, cl, shift, bits, unit, cnt, cs, cw, cg, cd, ci, ns, nw, ng, nd, ni, nl,
+                lv_src, a)
 
 
 @njit(cache=True, inline="always")
@@ -548,7 +569,7 @@ def _radix_levels(order, a, b, s, lab, nlab, sw, unit, theta, loss_kind, grad_s,
     L, bits = _digit_bits(nlab)
     radix = 1 << bits
     acc = np.zeros((_fen_rows(radix), 3))  # Fenwick tree over the digits, 1-based
-    cnt = np.zeros(radix + 1, dtype=np.int64)
+    cnt = np.zeros(radix, dtype=np.int64)
     loss = 0.0
     for level in range(L):
         shift = bits * (L - 1 - level)
@@ -560,14 +581,10 @@ def _radix_levels(order, a, b, s, lab, nlab, sw, unit, theta, loss_kind, grad_s,
         while p < m:
             q = _node_end(cl, p, m, shift + bits)
             if q - p > 1:
-                node_loss = _loss_hi(p, q, cs, cw, cl, shift, bits, unit, theta, loss_kind,
-                                     cg, cd, lv_hi, a, acc)
-                _loss_lo(p, q, cs, cw, cl, shift, bits, unit, theta, loss_kind, cg, cd,
-                         lv_lo, a, acc)
-                loss += node_loss
+                loss += _loss_node(p, q, cs, cw, cl, shift, bits, unit, theta, loss_kind, cg,
+                                   cd, lv_hi, lv_lo, a, acc)
             if level < L - 1:  # this node's children at the next level
-                _digit_starts(p, q, cl, shift, bits, cnt)
-                _split_rows(p, q, cl, shift, bits, unit, cnt, cs, cw, cg, cd, ci, ns, nw, ng,
+                _split_node(p, q, cl, shift, bits, unit, cnt, cs, cw, cg, cd, ci, ns, nw, ng,
                             nd, levels[level + 1, LV_ROW, a:b],
                             levels[level + 1, LV_LABEL, a:b], levels[level + 1, LV_SRC, a:b], a)
             p = q
@@ -691,12 +708,11 @@ def _levels_hess_vec(a, b, nlab, levels, u, sw, unit, out, work, acc):
     the digits are two-tier prefix sums (:func:`_pa_add`, ``acc`` of
     ``_pa_rows(bits)`` entries) rather than the loss sweep's Fenwick trees: with
     one column an insertion is then a few vector adds and a query two reads
-    (the replay 0.72x the Fenwick one at 10^6 real-valued rows, 0.78x at 10^5,
-    scratch). The sums differ from the loss sweep's in rounding only. A row's value and
-    running sum move from level to level through the stored positions
-    (``LV_SRC``, a gather from one contiguous run per digit), so rows are
-    looked up by id only twice, and every sum is formed in the order of
-    :func:`_radix_levels`.
+    (the replay 0.67x the Fenwick one at 10^6 real-valued rows, 0.8x at 10^5,
+    scratch). A row's value and running sum move from level to level through
+    the stored positions (``LV_SRC``, a gather from one contiguous run per
+    digit), so rows are looked up by id only twice; the rows and levels are
+    visited in the order of :func:`_radix_levels`.
     """
     L, bits = _digit_bits(nlab)
     val, val_up = work[0], work[1]  # w u of the row at each position: this level, above

@@ -42,7 +42,7 @@ class RankSVM(RankerMixin, BaseEstimator):
     trees over the label ranks or their 10-bit digits (graded or real-valued
     labels), O(N log N + nnz) per pass (Chapelle & Keerthi 2010; Lee & Lin
     2014). In time, a Hessian-vector product costs about 1.0-1.3 times the two
-    plain sparse products ``X v`` and ``X' u`` with two labels, and 2.5-3.1
+    plain sparse products ``X v`` and ``X' u`` with two labels, and 2.2-2.7
     times with all-distinct real-valued labels (10^5-10^6 rows,
     ``benchmarks/bench_limit.py``). On a CSR X of 0/1 features (one-hot
     columns, bags of words) the products do not read the values: the same
@@ -80,9 +80,9 @@ class RankSVM(RankerMixin, BaseEstimator):
         ``parallel_config``, -1 all cores) for the products with a sparse X and,
         without ``groups`` and with two label values, for the sort of the scores
         and the pair sweeps; without ``groups`` and with more label values, for
-        the Hessian product's replay of the pairs; also for the probability
-        calibration's passes over
-        the training scores and ``decision_function`` on a sparse X. Fixed row
+        the sort, the loss sweep and the Hessian product's replay of the pairs;
+        also for the probability calibration's passes over the training scores
+        and ``decision_function`` on a sparse X. Fixed row
         blocks and fixed chunks of the score order, summed in a fixed order: the
         same coefficients for every integer value (None runs the one-thread
         solver kernels, equal to those to rounding; the calibration and the

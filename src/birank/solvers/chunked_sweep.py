@@ -21,7 +21,7 @@ from .._kernels.radix_sort import (_RADIX, RADIX_MIN, argsort_scores, argsort_sc
                                    fix_ties)
 from .._parallel import Threads
 
-__all__ = ["ChunkedSweep", "CHUNK_SHIFT"]
+__all__ = ["ChunkedSweep", "CHUNK_SHIFT", "digit_chunk_starts"]
 
 #: chunks of 2^14 positions (128 KB of float64): about 60 at 10^6 rows, enough to
 #: share between threads, few enough that the per-chunk start-up (two binary
@@ -80,11 +80,7 @@ class ChunkedSweep:
             total = counts.sum(axis=0)
             if np.any(total == n):  # a digit shared by every key moves nothing
                 continue
-            # where each chunk's keys of each digit start: digits in order, chunks in
-            # order inside a digit (stable)
-            flat = counts.T.ravel()
-            start = np.ascontiguousarray(np.concatenate(([0], np.cumsum(flat)[:-1]))
-                                         .reshape(_RADIX, self.n_chunks).T)
+            start = digit_chunk_starts(counts)
             self._each(radix_scatter, src, dst, 32 + 8 * d, self.shift, (start,))
             src, dst = dst, src
         self._each(radix_rows, src, s, order, ss, self.shift, ())
@@ -133,6 +129,14 @@ class ChunkedSweep:
 
     def close(self):
         self.threads.close()
+
+
+def digit_chunk_starts(counts):
+    """Where each chunk's keys of each digit go in a stable counting sort over chunks:
+    ``counts[c, e]`` keys of digit e in chunk c; digits in order, and the chunks in
+    order inside a digit (int64, C-contiguous, the shape of ``counts``)."""
+    flat = counts.T.ravel()
+    return np.ascontiguousarray((np.cumsum(flat) - flat).reshape(counts.shape[::-1]).T)
 
 
 def _exclusive_prefix(t):

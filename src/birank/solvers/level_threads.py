@@ -35,7 +35,7 @@ from .._kernels.level_replay import (add_pairs, add_rows, count_digits, gather_r
                                      split_chunk)
 from .._kernels.pair_sweep import LV_HI, LV_LABEL, LV_LO, LV_ROW, LV_SRC, _digit_bits
 from .._parallel import Threads
-from .chunked_sweep import ChunkedSweep
+from .chunked_sweep import ChunkedSweep, digit_chunk_starts
 
 __all__ = ["LevelSweeps"]
 
@@ -125,11 +125,10 @@ class LevelSweeps:
         loss = 0.0 + float(self.node_loss[0])
         run(add_pairs, [(a, b, cg, cd, cg2, cd2) for a, b in self.rows])
         for level in range(1, L):
-            # level 0's one node, or the nodes of the level above, to this level
-            nxt = (ns, nw, ng, nd, levels[level, LV_ROW], levels[level, LV_LABEL],
-                   levels[level, LV_SRC])
-            if level == 1:
-                self._split_level0(cl, shift, unit, cs, cw, cg, cd, levels[0, LV_ROW], nxt)
+            if level == 1:  # level 0's one node to level 1 (the levels below: loss_nodes)
+                self._split_level0(cl, shift, unit, cs, cw, cg, cd, levels[0, LV_ROW],
+                                   (ns, nw, ng, nd, levels[1, LV_ROW], levels[1, LV_LABEL],
+                                    levels[1, LV_SRC]))
             cs, ns = ns, cs
             cw, nw = nw, cw
             cg, ng = ng, cg
@@ -137,12 +136,11 @@ class LevelSweeps:
             shift = bits * (L - 1 - level)
             cl = levels[level, LV_LABEL]
             split = level < L - 1
-            after = ((ns, nw, ng, nd, levels[level + 1, LV_ROW], levels[level + 1, LV_LABEL],
-                      levels[level + 1, LV_SRC]) if split else
-                     (ns, nw, ng, nd, levels[level, LV_ROW], cl, levels[level, LV_SRC]))
+            nxt = levels[level + 1 if split else level]  # (written only with a split)
             run(loss_nodes, [(a, b, cs, cw, cl, shift, bits, unit, theta, loss_kind, cg, cd,
                               levels[level, LV_HI], levels[level, LV_LO], 0, self.node_loss,
-                              split, levels[level, LV_ROW], *after)
+                              split, levels[level, LV_ROW], ns, nw, ng, nd, nxt[LV_ROW],
+                              nxt[LV_LABEL], nxt[LV_SRC])
                              for a, b in self.node_runs[level - 1]])
             for p in self.node_starts[level - 1]:  # the nodes' sums in position order
                 loss += float(self.node_loss[p])
@@ -153,14 +151,10 @@ class LevelSweeps:
     def _split_level0(self, cl, shift, unit, cs, cw, cg, cd, ci, nxt):
         """Level 0 (one node) to level 1 by a stable counting sort over chunks."""
         chunks = self.rows
-        radix = 1 << self.bits
-        counts = np.empty((len(chunks), radix + 1), dtype=np.int64)
+        counts = np.empty((len(chunks), 1 << self.bits), dtype=np.int64)
         self.threads.run(count_digits, [(a, b, cl, shift, self.bits, counts[c])
                                         for c, (a, b) in enumerate(chunks)])
-        # digit e's rows start after every smaller digit's; within e, chunk by chunk
-        per = counts[:, :radix]
-        flat = per.T.ravel()  # (digit, chunk) order
-        starts = (np.cumsum(flat) - flat).reshape(radix, len(chunks)).T.copy()
+        starts = digit_chunk_starts(counts)
         ns, nw, ng, nd, ni, nl, lv_src = nxt
         self.threads.run(split_chunk, [(a, b, cl, shift, self.bits, unit, starts[c], cs, cw,
                                         cg, cd, ci, ns, nw, ng, nd, ni, nl, lv_src, 0)
