@@ -142,8 +142,9 @@ class LevelSweeps:
                               split, levels[level, LV_ROW], ns, nw, ng, nd, nxt[LV_ROW],
                               nxt[LV_LABEL], nxt[LV_SRC])
                              for a, b in self.node_runs[level - 1]])
-            for p in self.node_starts[level - 1]:  # the nodes' sums in position order
-                loss += float(self.node_loss[p])
+            # the nodes' sums added one by one in position order (cumsum is sequential)
+            sums = self.node_loss[self.node_starts[level - 1]]
+            loss = float(np.cumsum(np.concatenate(([loss], sums)))[-1])
         run(loss_scatter, [(a, b, levels[L - 1, LV_ROW], cg, cd, grad_s, diag)
                            for a, b in self.rows])
         return loss
