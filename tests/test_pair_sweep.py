@@ -120,6 +120,19 @@ def test_count_pairs_matches_enumeration(n_groups):
     assert wsum == pytest.approx(c.sum(), rel=1e-12)
 
 
+def test_count_pairs_with_empty_groups():
+    # segments with no rows (in the middle and last) count no pair, and the others
+    # their own: labels [0, 1, 1] and [0, 0, 2 levels] give 2 + 2 pairs
+    members = np.arange(6)
+    seg = np.array([0, 3, 3, 6, 6])
+    lab = np.array([0, 1, 1, 0, 0, 1])
+    nlab = np.array([2, 0, 2, 0])
+    sw = np.array([1.0, 2.0, 3.0, 1.0, 1.0, 4.0])
+    n, wsum = count_pairs(members, seg, lab, nlab, sw)
+    assert n == 4
+    assert wsum == pytest.approx(1.0 * 2.0 + 1.0 * 3.0 + 1.0 * 4.0 + 1.0 * 4.0, rel=1e-15)
+
+
 def test_sparse_and_dense_give_same_sweep(rng):
     X = rng.normal(size=(300, 6))
     X[rng.random(X.shape) < 0.5] = 0

@@ -936,9 +936,12 @@ def count_pairs(members, seg, lab, nlab, sw):
     slot_group = np.repeat(np.arange(nseg), nlab)
     tot = np.bincount(group, minlength=nseg).astype(np.int64)
     wtot = np.bincount(group, weights=sw[members], minlength=nseg)
-    # each group's slots are consecutive, from offset[g] (every group has a label):
-    # exact int64 sums, without np.add.at (20 ms at 10^6 slots)
-    sq = np.add.reduceat(cnt * cnt, offset)
+    # each group's slots are consecutive, from offset[g]: exact int64 sums without
+    # np.add.at (20 ms at 10^6 slots); an empty group has no slot and sums to 0
+    sq = np.zeros(nseg, dtype=np.int64)
+    has = nlab > 0
+    if np.any(has):
+        sq[has] = np.add.reduceat(cnt * cnt, offset[has])
     wsq = np.bincount(slot_group, weights=wsum * wsum, minlength=nseg)
     npairs = int(np.sum((tot * tot - sq) // 2))
     wpairs = float(np.sum(0.5 * (wtot * wtot - wsq)))
