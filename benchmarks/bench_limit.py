@@ -23,11 +23,11 @@ Usage::
 
 ``--floor`` (real-valued labels) also prints what the running sums alone cost,
 as ratios of the bare products: the many-label loss sweep makes, per row and
-per level of 10-bit digits, one insertion and one prefix query in each of its
-two passes, on Fenwick trees; the Hessian product makes the same on two-tier
-prefix sums (one column). A loop doing only those, on random digits in a
-structure that stays in L1 and with no other memory traffic, is a lower bound
-of each design.
+per level of digits (one level of up to 17 bits, else levels of up to 10), one
+insertion and one prefix query in each of its two passes, on Fenwick trees;
+the Hessian product makes the same on its prefix sums (one column). A loop
+doing only those, on random digits in structures of the sweeps' sizes and with
+no other memory traffic, is a lower bound of each design.
 
 ``--bounds`` (real-valued labels) also prints both sweeps with a regular
 interleave of insertions and queries, as ratios of the bare products: exactly one
@@ -59,21 +59,22 @@ def _median_times(fns, repeat):
     return [float(np.median(t)) for t in times]
 
 
-def _floors(n, nlab):
-    """Two callables doing only the running sums of the many-label sweeps on n rows:
-    the loss sweep's Fenwick walks, the Hessian replay's prefix sums (one column)."""
+def _floors(n, nlab, n_levels):
+    """Two callables doing only the running sums of the many-label sweeps on n rows
+    (``n_levels``: the objective's level cache): the loss sweep's Fenwick walks, the
+    Hessian replay's prefix sums (one column)."""
     from numba import njit
 
-    from birank._kernels.pair_sweep import (_bit_length, _digit_bits, _fen_add, _fen_below,
-                                            _pa_add, _pa_below, _pa_empty)
+    from birank._kernels.pair_sweep import (_acc_add, _acc_below, _acc_empty, _bit_length,
+                                            _digit_bits, _fen_add, _fen_below)
 
-    levels, bits = _digit_bits(nlab)
+    levels, bits = _digit_bits(nlab, n_levels)
     digits = np.random.default_rng(3).integers(0, 1 << bits, size=(levels, n))
 
     @njit  # (a closure: not cached; compiled before the timing)
     def sums(digits, bits, fenwick):
         radix = 1 << bits
-        acc = _pa_empty(bits + 1)  # aligned, and room for a Fenwick tree of 2^bits digits
+        acc = _acc_empty(bits + 1)  # aligned, and room for a Fenwick tree of 2^bits digits
         add_steps = _bit_length(radix)
         below_steps = _bit_length(radix - 1)
         tot = 0.0
@@ -87,8 +88,8 @@ def _floors(n, nlab):
                         _fen_add(acc, radix, add_steps, d[t], 1.0)
                         tot += _fen_below(acc, below_steps, q)
                     else:
-                        _pa_add(acc, bits, d[t], 1.0)
-                        tot += _pa_below(acc, bits, q)
+                        _acc_add(acc, bits, d[t], 1.0)
+                        tot += _acc_below(acc, bits, q)
         return tot
 
     sums(digits, bits, True)
@@ -153,7 +154,7 @@ def run(n, labels, repeat, parts, floor=False, bounds=False):
 
     fns = [bare, hv, lg]
     if floor and labels == "real":
-        walks, prefix, levels, bits = _floors(n, int(obj.nlab.max()))
+        walks, prefix, levels, bits = _floors(n, int(obj.nlab.max()), len(obj.levels))
         fns += [walks, prefix]
     n_floor = len(fns)
     if bounds and labels == "real":
@@ -174,7 +175,7 @@ def run(n, labels, repeat, parts, floor=False, bounds=False):
             f"= {t[1] / tb:5.2f}x  loss+grad {t[2] * 1e3:7.1f} ms = {t[2] / tb:5.2f}x")
     print(line, flush=True)
     if floor and labels == "real":
-        print(f"           running sums alone ({levels} levels of {bits} bits, 2 insertions and "
+        print(f"           running sums alone ({levels} level{'s' if levels > 1 else ''} of {bits} bits, 2 insertions and "
               f"2 queries a row each): loss sweep's Fenwick walks {t[3] / tb:4.2f}x bare, "
               f"Hessian's prefix sums {t[4] / tb:4.2f}x bare", flush=True)
     if n_bounds > n_floor:

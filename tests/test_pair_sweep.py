@@ -212,10 +212,13 @@ def test_margin_theta_shifts_the_active_set():
 
 @pytest.mark.kernel
 @pytest.mark.parametrize("theta", [1.0, 0.6])
-@pytest.mark.parametrize("n, levels", [(300, 1), (2500, 2)])
-def test_many_label_levels_match_bruteforce(theta, n, levels):
-    # about n distinct labels (some tied): one level of 9-bit digits for 300 rows,
-    # two levels of 6-bit digits (and the passes between them) for 2500 rows
+@pytest.mark.parametrize("n, one_level_max_bits, levels, bits",
+                         [(300, 17, 1, 9), (2500, 17, 1, 11), (2500, 10, 2, 6)])
+def test_many_label_levels_match_bruteforce(theta, n, one_level_max_bits, levels, bits):
+    # about n distinct labels (some tied): one level of 9-bit digits for 300 rows; for
+    # 2500 rows one level of 11-bit digits (the default; the Hessian replay's running
+    # sums cut into a high and a low part) or, when levels are asked for from 10 bits,
+    # two levels of 6-bit digits (and the passes between them)
     from birank._kernels.pair_sweep import _digit_bits
 
     rng = np.random.default_rng(5)
@@ -226,9 +229,11 @@ def test_many_label_levels_match_bruteforce(theta, n, levels):
     sw = rng.uniform(0.2, 2.0, n)
     w = 0.5 * rng.normal(size=d)
     v = rng.normal(size=d)
-    obj = PairObjective(X, y, None, sw, C=1.0, theta=theta)
+    obj = PairObjective(X, y, None, sw, C=1.0, theta=theta,
+                        one_level_max_bits=one_level_max_bits)
     assert obj.nlab[0] > 0.7 * n
-    assert _digit_bits(obj.nlab[0])[0] == levels
+    assert obj.levels.shape[0] == levels
+    assert _digit_bits(obj.nlab[0], obj.levels.shape[0]) == (levels, bits)
     s = X @ w
     loss = obj.loss_at_scores(s)
     I, J, c = all_pairs(y, None, sw)
@@ -247,20 +252,21 @@ def test_many_label_levels_match_bruteforce(theta, n, levels):
     # the replay of the levels the loss sweep cached
     assert _rel(obj.hess_scores(u), hv) <= 1e-11
     # hinge coefficients (counts) on the same levels
-    hinge = PairObjective(X, y, None, sw, loss_kind=HINGE, theta=theta)
+    hinge = PairObjective(X, y, None, sw, loss_kind=HINGE, theta=theta,
+                          one_level_max_bits=one_level_max_bits)
     assert hinge.loss_at_scores(s) == pytest.approx(float(np.sum(c[act] * r[act])), rel=1e-11)
 
 
 @pytest.mark.kernel
-@pytest.mark.parametrize("n", [300, 2500])
-def test_unit_weight_sweeps_equal_the_weighted_ones_bit_for_bit(n):
+@pytest.mark.parametrize("n, one_level_max_bits", [(300, 17), (2500, 17), (2500, 10)])
+def test_unit_weight_sweeps_equal_the_weighted_ones_bit_for_bit(n, one_level_max_bits):
     # without sample weights the many-label sweeps skip reading them; multiplying by
     # 1.0 is exact, so loss, gradient and the Hessian product are the same numbers
     rng = np.random.default_rng(8)
     X = rng.normal(size=(n, 4))
     y = np.round(rng.normal(size=n), 3)
     s, u = X @ rng.normal(size=4), X @ rng.normal(size=4)
-    obj = PairObjective(X, y, None, None, C=1.0)
+    obj = PairObjective(X, y, None, None, C=1.0, one_level_max_bits=one_level_max_bits)
     assert obj.unit_weights and obj.nlab[0] > 2
     assert not PairObjective(X, y, None, np.full(n, 2.0)).unit_weights
     got = {}
@@ -341,14 +347,49 @@ def test_two_tier_prefix_sums_equal_the_sum_of_the_values_below_each_key(bits):
 
 
 @pytest.mark.kernel
-@pytest.mark.parametrize("n, decimals", [(3000, 3), (2000, 1)])
+@pytest.mark.parametrize("bits", [10, 11, 12, 15, 17])
+def test_replay_running_sums_equal_the_sum_of_the_values_below_each_key(bits):
+    # the Hessian replay's running sums over any digit the sweeps use: two-tier up to
+    # 10 bits, beyond (one wide level) two-tier sums of the high part plus one
+    # two-tier structure of the low part per high value; queried at the keys around
+    # every insertion, the block edges and random keys, with small integers (every
+    # partial sum exact)
+    from birank._kernels.pair_sweep import _acc_add, _acc_below, _acc_empty, _acc_rows
+
+    rng = np.random.default_rng(100 + bits)
+    size = 1 << bits
+    acc = _acc_empty(bits)
+    assert acc.shape[0] == _acc_rows(bits) and acc.ctypes.data % 64 == 0
+    acc[:] = 0.0
+    inserted = np.zeros(size)
+    lb = bits // 2
+    edges = np.unique(np.concatenate([np.arange(0, size, 1 << lb), np.arange(0, size, 1 << lb) - 1,
+                                      [0, 1, size - 2, size - 1]]))
+    edges = edges[(edges >= 0) & (edges < size)]
+    for _ in range(300):
+        key = int(rng.integers(0, size))
+        v = float(rng.integers(-8, 9))
+        _acc_add(acc, bits, key, v)
+        inserted[key] += v
+        below = np.concatenate(([0.0], np.cumsum(inserted)[:-1]))
+        keys = np.unique(np.concatenate([edges, rng.integers(0, size, 32),
+                                         [max(key - 1, 0), key, min(key + 1, size - 1)]]))
+        got = np.array([_acc_below(acc, bits, int(k)) for k in keys])
+        np.testing.assert_array_equal(got, below[keys])
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("n, decimals, one_level_max_bits, levels",
+                         [(3000, 3, 10, 2), (3000, 3, 17, 1), (2000, 1, 17, 1)])
 @pytest.mark.parametrize("weighted", [False, True])
-def test_many_label_sweeps_on_threads_are_the_same_bits_for_every_n_jobs(n, decimals, weighted):
+def test_many_label_sweeps_on_threads_are_the_same_bits_for_every_n_jobs(
+        n, decimals, one_level_max_bits, levels, weighted):
     # one group of graded / real-valued labels: with n_jobs the loss sweep and the
     # Hessian product's replay run on threads (level 0's two passes at once, its
     # counting sort over chunks, then runs of nodes); loss, gradient, diagonal, the
     # level cache and the product must be the one-thread sweeps' bits for every
-    # n_jobs, and the brute-force values
+    # n_jobs, and the brute-force values. 3 decimals: about 2000 labels, two levels
+    # of 6-bit digits or one of 11 bits; 1 decimal: one level of many ties
     rng = np.random.default_rng(21)
     X = rng.normal(size=(n, 4))
     X[rng.random(X.shape) < 0.3] = 0.0
@@ -357,14 +398,14 @@ def test_many_label_sweeps_on_threads_are_the_same_bits_for_every_n_jobs(n, deci
     w, v = 0.5 * rng.normal(size=4), rng.normal(size=4)
     got = {}
     for n_jobs in (None, 1, 2, 3):
-        obj = PairObjective(X, y, None, sw, C=1.0, n_jobs=n_jobs)
+        obj = PairObjective(X, y, None, sw, C=1.0, n_jobs=n_jobs,
+                            one_level_max_bits=one_level_max_bits)
         assert (obj.level_sweeps is None) == (n_jobs in (None, 1))  # (1: no threads)
         f, g, _ = obj.fun_grad(w)
         lv = obj.levels  # (pointers of one-row nodes and level 0's sources: never written)
         got[n_jobs] = (np.array([f]), g, obj.grad_s.copy(), obj.diag.copy(), lv[:, :2].copy(),
                        lv[1:, 2].copy(), lv[0, 3:].copy(), obj.hess_vec(v))
-    levels = obj.levels.shape[0]
-    assert levels == (2 if decimals == 3 else 1)
+    assert obj.levels.shape[0] == levels
     for n_jobs in (1, 2, 3):
         for a, b in zip(got[n_jobs], got[None]):
             np.testing.assert_array_equal(a, b)

@@ -79,7 +79,7 @@ ENTRIES = (
      f8(F8, I8, I8, I8, I8, F8, F8, i8, F8, F8, I8, I8, F8_2, I4_3, f8, b1, b1)),
     ("pair_sweep", "sweep_hess_vec",
      none(F8, I8, I8, I8, I8, F8, F8, I8, I8, F8, F8_2, I4_3, b1)),
-    ("pair_sweep", "_digit_bits", nt.UniTuple(i8, 2)(i8)),
+    ("pair_sweep", "_digit_bits", nt.UniTuple(i8, 2)(i8, i8)),
     # rows sorted by score within each query (fewer than RADIX_MIN rows)
     ("radix_sort", "argsort_groups", none(F8, I8, I8, I8, F8)),
     ("blocked_products", "csr_matvec_block", none(F8, I4, I4, F8, F8, i8, i8)),

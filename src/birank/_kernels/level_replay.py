@@ -21,8 +21,8 @@ number of threads and as without threads.
 import numpy as np
 from numba import njit
 
-from .pair_sweep import (_digit_counts, _fen_rows, _gather_wu, _level_gather, _level_scatter,
-                         _loss_hi, _loss_lo, _loss_node, _move_level, _node_end, _pa_empty,
+from .pair_sweep import (_acc_empty, _digit_counts, _fen_rows, _gather_wu, _level_gather,
+                         _level_scatter, _loss_hi, _loss_lo, _loss_node, _move_level, _node_end,
                          _replay_hi, _replay_level, _replay_lo, _scatter_wtot, _split_node,
                          _split_rows)
 
@@ -40,8 +40,8 @@ def gather_rows(a, b, rows, u, sw, unit, val, tot):
 @njit(cache=True, nogil=True)
 def replay_pass(p, q, lab, shift, bits, lv_ptr, val, tot, hi):
     """Pass "hi" (``hi``) or "lo" of the node ``p .. q-1`` of the digit level whose
-    digit starts at bit ``shift`` into ``tot``, with prefix sums of its own."""
-    acc = _pa_empty(bits)
+    digit starts at bit ``shift`` into ``tot``, with running sums of its own."""
+    acc = _acc_empty(bits)
     mask = (1 << bits) - 1
     if hi:
         _replay_hi(p, q, lab, shift, mask, bits, lv_ptr, val, tot, acc)
@@ -53,7 +53,7 @@ def replay_pass(p, q, lab, shift, bits, lv_ptr, val, tot, hi):
 def replay_nodes(a, b, lab, shift, bits, lv_hi, lv_lo, val, tot):
     """Both passes of every node of a digit level at positions ``a .. b-1`` (``a`` and
     ``b`` at node boundaries), as :func:`.pair_sweep._levels_hess_vec` does them."""
-    _replay_level(a, b, lab, shift, bits, lv_hi, lv_lo, val, tot, _pa_empty(bits))
+    _replay_level(a, b, lab, shift, bits, lv_hi, lv_lo, val, tot, _acc_empty(bits))
 
 
 @njit(cache=True, nogil=True)

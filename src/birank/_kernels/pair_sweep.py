@@ -20,11 +20,13 @@ Per segment ``[a, b)`` of ``order`` (rows of one group, ascending score):
 With two labels "lower" is one class: suffix and prefix sums in score order
 (Chapelle & Keerthi 2010). With K > 2 labels Lee & Lin (2014, "Large-scale
 linear RankSVM") keep the inserted rows in an order-statistic tree over label
-ranks, O(log K) random accesses per row. Here the label ranks are split into
-digits of at most 10 bits instead and each pair is counted at the first digit
-where its labels differ, inside the group of rows sharing the higher digits;
-every level is the two-pass sweep above with a small Fenwick tree over the
-digit values, on rows kept in score order by a stable counting sort per level
+ranks, O(log K) random accesses per row. Here, up to 2^17 labels, the label
+rank is one digit and a Fenwick tree over it stays in the caches: one level,
+the two-pass sweep above. With more labels the ranks are split into digits of
+at most 10 bits and each pair is counted at the first digit where its labels
+differ, inside the group of rows sharing the higher digits; every level is
+the two-pass sweep with a small Fenwick tree over the digit values, on rows
+kept in score order by a stable counting sort per level
 (:func:`_radix_levels`): ``ceil(log2(K) / 10)`` levels, the row arrays read
 sequentially.
 
@@ -251,24 +253,45 @@ def _binary_hess_vec(u, order, a, b, ptr_hi, ptr_lo, out, work):
             max(mt, 0.0) * cu[np.uint64(hi[t] - a)] + max(-mt, 0.0) * cl[np.uint64(lo[t] - a)])
 
 
-#: many-label segments: label ranks are split into digits of at most MAX_DIGIT_BITS
-#: bits, one level of the sweep per digit (most significant first). The running
-#: sums per digit are a Fenwick tree (one step per bit for an insertion or a
-#: query), so wide digits cost little: 10^6 labels take 2 levels of 10 bits.
-#: The bits are spread evenly over the levels (:func:`_digit_bits`), so a node of
-#: the last level holds on average at least as many rows as it has digits (the
-#: labels are ranks of rows: K <= n), and resetting its sums is O(rows).
+#: many-label segments: up to 2^ONE_LEVEL_MAX_BITS labels, the label rank is one
+#: digit and the sweep has one level (its running sums, a Fenwick tree of up to
+#: 2^17 rows of three columns, 3 MB, stay in the caches). Beyond, the ranks are
+#: split into digits of at most MAX_DIGIT_BITS bits, one level of the sweep per
+#: digit (most significant first), each with trees that stay in L1: 10^6 labels
+#: take 2 levels of 10 bits. A level costs two pointer walks and, below the
+#: first, a counting sort and a move of every row: one wide level was 11-25%
+#: faster for the loss + gradient than two narrow ones from 2^12 to 2^17 labels
+#: at 10^6 rows, and slower from 2^19 (scratch, bench_limit's data; at 2^20 one
+#: level of 20 bits took 2.3x two levels of 10).
+#: With several levels the bits are spread evenly over them (:func:`_digit_bits`),
+#: so a node of the last level holds on average at least as many rows as it has
+#: digits (the labels are ranks of rows: K <= n), and resetting its sums is
+#: O(rows).
 MAX_DIGIT_BITS = 10
+ONE_LEVEL_MAX_BITS = 17
 
 
 @njit(cache=True)
-def _digit_bits(k):
-    """``(levels, bits)`` for label ranks ``0 .. k-1``: ``levels * bits`` covers them."""
+def _digit_bits(k, n_levels):
+    """``(levels, bits)`` for label ranks ``0 .. k-1`` in a level cache of ``n_levels``
+    levels (:func:`level_cache`): ``levels * bits`` covers them. A cache of one level
+    means every segment's ranks fit one digit; with more, a segment takes levels of
+    at most ``MAX_DIGIT_BITS`` bits."""
     nb = 1
     while (1 << nb) < k:
         nb += 1
+    if n_levels <= 1:
+        return 1, nb
     L = (nb + MAX_DIGIT_BITS - 1) // MAX_DIGIT_BITS
     return L, (nb + L - 1) // L
+
+
+def _levels_for(kmax, one_level_max_bits=ONE_LEVEL_MAX_BITS):
+    """Levels of the cache for at most ``kmax`` labels a segment (0 for two or fewer)."""
+    if kmax <= 2:
+        return 0
+    nb = max(1, int(kmax - 1).bit_length())
+    return 1 if nb <= one_level_max_bits else -(-nb // MAX_DIGIT_BITS)
 
 
 @njit(cache=True, inline="always")
@@ -280,9 +303,9 @@ def _bit_length(k):
     return nb
 
 
-# The walks over the small trees of the digit levels (at most 2^MAX_DIGIT_BITS
-# digits, in L1) run a fixed number of steps: a walk's length depends on its
-# digit, and a loop exiting on it mispredicted about once a walk, which cost 32%
+# The walks over the trees of the digit levels run a fixed number of steps: a
+# walk's length depends on its digit, and a loop exiting on it mispredicted
+# about once a walk, which cost 32%
 # of the walks' time at 10-bit digits and 61% at 4 bits (scratch A/B of the walks
 # alone, 10^6 rows, as in bench_limit's floor). An insertion's steps past the
 # last node land on spare slots after it (``size + 1 + k``, written, never
@@ -535,8 +558,9 @@ def _radix_levels(order, a, b, s, lab, nlab, sw, unit, theta, loss_kind, grad_s,
     digits below (pass "hi") or above (pass "lo") its own. The row arrays
     are read sequentially (an order-statistic tree over label ranks jumps
     across the whole label range at every step); the cost is
-    ``O(n bits + 2^bits)`` per node level, with ``L = ceil(log2(K) / 10)``
-    levels for K labels.
+    ``O(n bits + 2^bits)`` per node level, with one level up to
+    ``2^ONE_LEVEL_MAX_BITS`` labels and ``L = ceil(log2(K) / 10)`` levels for
+    more (``levels.shape[0]``, chosen by :func:`level_cache`).
 
     Adds the loss's score gradient and diagonal (squared hinge or hinge, as
     :func:`sweep_loss_grad`) and returns the loss. Leaves in
@@ -566,10 +590,10 @@ def _radix_levels(order, a, b, s, lab, nlab, sw, unit, theta, loss_kind, grad_s,
     cd, nd = work[4, a:b], work[7, a:b]
     _level_gather(0, m, order[a:b], s, lab, sw, unit, scores_sorted, cs, cw, cg, cd,
                   levels[0, LV_ROW, a:b], levels[0, LV_LABEL, a:b])
-    L, bits = _digit_bits(nlab)
+    L, bits = _digit_bits(nlab, levels.shape[0])
     radix = 1 << bits
     acc = np.zeros((_fen_rows(radix), 3))  # Fenwick tree over the digits, 1-based
-    cnt = np.zeros(radix, dtype=np.int64)
+    cnt = np.zeros(radix if L > 1 else 0, dtype=np.int64)  # the counting sorts' scratch
     loss = 0.0
     for level in range(L):
         shift = bits * (L - 1 - level)
@@ -644,31 +668,94 @@ def _pa_below(acc, bits, key):
     return acc[np.uint64(key >> lb)] + acc[np.uint64((1 << (bits // 2)) + key)]
 
 
+#: the Hessian replay keeps its running sums over a digit of up to PA_MAX_BITS bits
+#: in one two-tier structure (:func:`_pa_add`); a wider digit (one level of up to
+#: ONE_LEVEL_MAX_BITS bits) is cut into a high and a low part: two-tier sums over
+#: the high part, and one two-tier structure over the low part per high value
+#: (:func:`_acc_add`). An insertion then adds over four runs of at most 2^5
+#: entries instead of two of up to 2^9, and a query reads four entries; at 17
+#: bits the structures take 1.1 MB.
+PA_MAX_BITS = 10
+
+
+@njit(cache=True, inline="always")
+def _pa_stride(bits):
+    """:func:`_pa_rows` rounded up to whole 64-byte lines (8 entries)."""
+    return (_pa_rows(bits) + 7) & ~7
+
+
+@njit(cache=True, inline="always")
+def _acc_rows(bits):
+    """Entries of the replay's running sums over ``2^bits`` keys (:func:`_acc_add`)."""
+    if bits <= PA_MAX_BITS:
+        return _pa_rows(bits)
+    lb = bits // 2
+    return _pa_stride(bits - lb) + (_pa_stride(lb) << (bits - lb))
+
+
+@njit(cache=True)
+def _acc_empty(bits):
+    """Room for :func:`_acc_rows` entries, 64-byte aligned (as :func:`_pa_empty`)."""
+    rows = _acc_rows(bits)
+    raw = np.empty(rows + 8)
+    skip = ((-raw.ctypes.data) % 64) // 8
+    return raw[skip:skip + rows]
+
+
+@njit(cache=True, inline="always")
+def _acc_add(acc, bits, key, v):
+    """Add v at ``key`` of the replay's running sums over ``2^bits`` keys: the two-tier
+    sums up to ``PA_MAX_BITS`` bits; wider keys, the sums of the high part (the first
+    ``_pa_stride(hb)`` entries) and those of the low part in the high value's block
+    (each block 64-byte aligned)."""
+    if bits <= PA_MAX_BITS:
+        _pa_add(acc, bits, key, v)
+    else:
+        lb = bits // 2
+        hb = bits - lb
+        h = key >> lb
+        _pa_add(acc, hb, h, v)
+        base = _pa_stride(hb) + h * _pa_stride(lb)
+        _pa_add(acc[base:], lb, key & ((1 << lb) - 1), v)
+
+
+@njit(cache=True, inline="always")
+def _acc_below(acc, bits, key):
+    """Sum of the values added at the keys below ``key`` (:func:`_acc_add`)."""
+    if bits <= PA_MAX_BITS:
+        return _pa_below(acc, bits, key)
+    lb = bits // 2
+    hb = bits - lb
+    h = key >> lb
+    base = _pa_stride(hb) + h * _pa_stride(lb)
+    return _pa_below(acc, hb, h) + _pa_below(acc[base:], lb, key & ((1 << lb) - 1))
+
+
 @njit(cache=True, inline="always")
 def _replay_hi(p, q, lab, shift, mask, bits, lv_hi, val, tot, acc):
     """Pass "hi" of a digit level's node: ``tot[t]`` += the ``val`` of the active
-    partners with a smaller digit (two-tier prefix sums ``acc``)."""
-    acc[:_pa_rows(bits)] = 0.0
+    partners with a smaller digit (running sums ``acc``, :func:`_acc_add`)."""
+    acc[:_acc_rows(bits)] = 0.0
     ptr = q
     for t in range(q - 1, p - 1, -1):
         stop = lv_hi[t]
         while ptr > stop:
             ptr -= 1
-            _pa_add(acc, bits, (lab[ptr] >> shift) & mask, val[ptr])
-        tot[t] += _pa_below(acc, bits, (lab[t] >> shift) & mask)
+            _acc_add(acc, bits, (lab[ptr] >> shift) & mask, val[ptr])
+        tot[t] += _acc_below(acc, bits, (lab[t] >> shift) & mask)
 
 
 @njit(cache=True, inline="always")
 def _replay_lo(p, q, lab, shift, mask, bits, lv_lo, val, tot, acc):
     """Pass "lo": the active partners with a larger digit (keys ``mask - digit``)."""
-    acc[:_pa_rows(bits)] = 0.0
+    acc[:_acc_rows(bits)] = 0.0
     ptr = p
     for t in range(p, q):
         stop = lv_lo[t]
         while ptr < stop:
-            _pa_add(acc, bits, mask - ((lab[ptr] >> shift) & mask), val[ptr])
+            _acc_add(acc, bits, mask - ((lab[ptr] >> shift) & mask), val[ptr])
             ptr += 1
-        tot[t] += _pa_below(acc, bits, mask - ((lab[t] >> shift) & mask))
+        tot[t] += _acc_below(acc, bits, mask - ((lab[t] >> shift) & mask))
 
 
 @njit(cache=True, inline="always")
@@ -714,7 +801,7 @@ def _levels_hess_vec(a, b, nlab, levels, u, sw, unit, out, work, acc):
     digit), so rows are looked up by id only twice; the rows and levels are
     visited in the order of :func:`_radix_levels`.
     """
-    L, bits = _digit_bits(nlab)
+    L, bits = _digit_bits(nlab, levels.shape[0])
     val, val_up = work[0], work[1]  # w u of the row at each position: this level, above
     tot, tot_up = work[2], work[3]  # the row's sum of partners' w u so far
     _gather_wu(a, b, levels[0, LV_ROW], u, sw, unit, val, tot)
@@ -853,7 +940,11 @@ def sweep_hess_vec(u, order, seg, lab, nlab, sw, diag, ptr_hi, ptr_lo, out, work
     levels, :func:`_levels_hess_vec`).
     """
     sweep_hess_vec_binary(u, order, seg, nlab, diag, ptr_hi, ptr_lo, out, work)
-    acc = _pa_empty(MAX_DIGIT_BITS)  # once (8 kB): each segment uses a part
+    wide = 0  # the widest digit of the many-label segments
+    for g in range(seg.shape[0] - 1):
+        if nlab[g] > 2:
+            wide = max(wide, _digit_bits(nlab[g], levels.shape[0])[1])
+    acc = _acc_empty(wide)  # once: each segment uses a part
     for g in range(seg.shape[0] - 1):
         k = nlab[g]
         if k > 2:
@@ -898,15 +989,21 @@ def binary_signed_weights(lab, sw):
     return np.where(lab != 0, sw, -sw).astype(np.float64)
 
 
-def level_cache(nlab, n):
+def level_cache(nlab, n, one_level_max_bits=ONE_LEVEL_MAX_BITS):
     """The ``levels`` array :func:`sweep_loss_grad` fills for segments of ``nlab`` labels.
+
+    Its first dimension sets the sweeps' digits (:func:`_digit_bits`): one level
+    when every segment's label ranks fit ``one_level_max_bits`` bits (the default,
+    ``ONE_LEVEL_MAX_BITS``, is the measured crossover; a smaller value, e.g.
+    ``MAX_DIGIT_BITS``, gives several levels on small data, for tests), else
+    levels of at most ``MAX_DIGIT_BITS`` bits.
 
     Shape ``(n_levels, LV_CHANNELS, n)`` (``n_levels`` = 0 when no segment has
     more than two labels); int32 positions while they fit: 20 bytes a row a level (the per-call
     arrays they replace took 96).
     """
     kmax = int(np.max(nlab)) if len(nlab) else 0
-    n_levels = _digit_bits(kmax)[0] if kmax > 2 else 0
+    n_levels = _levels_for(kmax, one_level_max_bits)
     return np.empty((n_levels, LV_CHANNELS, n), dtype=index_dtype(n))
 
 

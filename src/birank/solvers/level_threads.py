@@ -71,13 +71,16 @@ class LevelSweeps:
         Number of distinct labels (more than two).
     n_jobs : int
         Threads (scikit-learn's meaning); the results do not depend on it.
+    n_levels : int
+        Levels of the level cache the sweeps fill (``pair_sweep.level_cache``),
+        which sets the digits.
     """
 
-    def __init__(self, lab, nlab, n_jobs):
+    def __init__(self, lab, nlab, n_jobs, n_levels):
         self.n = n = int(lab.shape[0])
         self.nlab = int(nlab)
         self.threads = Threads(n_jobs)
-        self.levels, self.bits = _digit_bits(self.nlab)
+        self.levels, self.bits = _digit_bits(self.nlab, int(n_levels))
         count = self.threads.n * 2
         self.rows = self.threads.ranges(n)  # runs of positions
         # the runs of nodes of each level below the first, and the first position

@@ -34,7 +34,7 @@ from .._kernels.losses import HINGE, SQUARED_HINGE
 from .._kernels.pair_sweep_ops import csr_rows_gram_matvec, signed_unit_rows
 from .._linalg import (RowOperator, dot, grad_diag_rmatvec, is_indicator, matvec, rmatvec,
                        sq_rmatvec)
-from .._kernels.pair_sweep import (WORK_ROWS, binary_signed_weights,
+from .._kernels.pair_sweep import (ONE_LEVEL_MAX_BITS, WORK_ROWS, binary_signed_weights,
                                    count_pairs, level_cache, sweep_hess_vec,
                                    sweep_hess_vec_binary, sweep_loss_grad, sweep_loss_grad_binary,
                                    two_label_diag_rows)
@@ -235,10 +235,15 @@ class PairObjective(_WeightSpace):
     sample_weight : ndarray of shape (n,) float64 or None; pair weight is the product.
     C : float.
     loss_kind : 0 squared hinge, 1 hinge.
+    theta : float, the margin (``pair_sweep.sweep_loss_grad``).
+    n_jobs : int or None, threads (None: the serial sweeps).
+    one_level_max_bits : int, label ranks of up to this many bits are swept in one
+        level (``pair_sweep.level_cache``; smaller values exercise the levels on
+        small data).
     """
 
     def __init__(self, X, y, groups=None, sample_weight=None, C=1.0, loss_kind=SQUARED_HINGE,
-                 theta=1.0, n_jobs=None):
+                 theta=1.0, n_jobs=None, one_level_max_bits=ONE_LEVEL_MAX_BITS):
         n = X.shape[0]
         self._set_products(dense_if_dense_in_fact(X), n_jobs)
         self.theta = float(theta)
@@ -280,7 +285,8 @@ class PairObjective(_WeightSpace):
         self.ptr_hi = np.empty(n, dtype=np.int64)
         self.ptr_lo = np.empty(n, dtype=np.int64)
         self.hv_s = np.empty(n)
-        self.levels = level_cache(nlab, n)  # many-label segments' sweep state
+        # many-label segments' sweep state; its levels set the label digits
+        self.levels = level_cache(nlab, n, one_level_max_bits)
         self.work = np.zeros((WORK_ROWS if len(self.levels) else WORK_ROWS - 1, n + 1))
         self.n_pairs, self.pair_weight = count_pairs(members, self.seg, lab, nlab, self.sw)
         del members
@@ -297,7 +303,7 @@ class PairObjective(_WeightSpace):
         self.level_sweeps = None
         if (n_jobs is not None and effective_n_jobs(n_jobs) > 1 and self.single
                 and len(self.levels)):
-            self.level_sweeps = LevelSweeps(lab, int(nlab[0]), n_jobs)
+            self.level_sweeps = LevelSweeps(lab, int(nlab[0]), n_jobs, len(self.levels))
 
     # -- score-space primitives ----------------------------------------------
     def loss_at_scores(self, s):
