@@ -871,9 +871,9 @@ def sweep_loss_grad(s, order, seg, lab, nlab, sw, bw, loss_kind,
         :func:`sweep_hess_vec`, and use row 2 for their score gradient in sorted
         order).
     levels : int[n_levels, LV_CHANNELS, n]  out, the level cache of the
-        many-label segments for :func:`sweep_hess_vec` (``n_levels`` =
-        ``_digit_bits(max(nlab))[0]`` when some segment has more than two
-        labels, else it may be 0).
+        many-label segments for :func:`sweep_hess_vec` (:func:`level_cache`;
+        ``n_levels`` sets the digits, :func:`_digit_bits`, and may be 0 when no
+        segment has more than two labels).
     theta : float, default 1.0
         Margin: a pair is active when ``s_j > s_i - theta`` and its loss is
         ``(theta - d)^2`` or ``theta - d`` (theta = 1 is RankSVM; the hinge
