@@ -258,6 +258,34 @@ def test_many_label_levels_match_bruteforce(theta, n, one_level_max_bits, levels
 
 
 @pytest.mark.kernel
+@pytest.mark.parametrize("one_level_max_bits", [17, 10])
+def test_groups_of_wide_narrow_and_two_labels_match_bruteforce(one_level_max_bits):
+    # one group of about 2000 distinct labels (one 11-bit level, or two 6-bit levels
+    # from 10 bits), one of about 300 (one 9-bit level either way) and one of two
+    # labels: each segment's sweep, and the Hessian product's one buffer for all
+    rng = np.random.default_rng(31)
+    sizes = (2200, 400, 150)
+    n = sum(sizes)
+    groups = np.repeat(np.arange(3), sizes)
+    rng.shuffle(groups)
+    y = np.where(groups == 0, rng.normal(size=n),
+                 np.where(groups == 1, np.round(rng.normal(size=n), 2),
+                          rng.integers(0, 2, n).astype(float)))
+    X = rng.normal(size=(n, 5))
+    X[rng.random(X.shape) < 0.3] = 0.0
+    sw = rng.uniform(0.2, 2.0, n)
+    w, v = 0.5 * rng.normal(size=5), rng.normal(size=5)
+    obj = PairObjective(X, y, groups, sw, C=0.7, one_level_max_bits=one_level_max_bits)
+    assert sorted(obj.nlab)[0] == 2 and max(obj.nlab) > 1024
+    assert obj.levels.shape[0] == (1 if one_level_max_bits == 17 else 2)
+    f, g, _ = obj.fun_grad(w)
+    assert f == pytest.approx(pair_objective(w, X, y, 0.7, groups, sw), rel=1e-11)
+    assert _rel(g, pair_grad(w, X, y, 0.7, groups, sw)) <= 1e-10
+    assert _rel(obj.diag, pair_score_hess_diag(w, X, y, groups, sw)) <= 1e-12
+    assert _rel(obj.hess_vec(v), pair_hess_vec(w, v, X, y, 0.7, groups, sw)) <= 1e-10
+
+
+@pytest.mark.kernel
 @pytest.mark.parametrize("n, one_level_max_bits", [(300, 17), (2500, 17), (2500, 10)])
 def test_unit_weight_sweeps_equal_the_weighted_ones_bit_for_bit(n, one_level_max_bits):
     # without sample weights the many-label sweeps skip reading them; multiplying by
