@@ -97,10 +97,10 @@ def _floors(n, nlab, n_levels):
     return (lambda: sums(digits, bits, True)), (lambda: sums(digits, bits, False)), levels, bits
 
 
-def _regular_bounds(X, y, obj, w, v):
-    """Two callables: the Hessian replay with one insertion before each query, and
-    the sort + loss sweep at margin 0 (one insertion before each query with
-    distinct scores)."""
+def _regular_bounds(X, y, obj, w, us):
+    """Two callables: the Hessian replay (of ``us = X v``) with one insertion before
+    each query, and the sort + loss sweep at margin 0 (one insertion before each
+    query with distinct scores)."""
     from birank._kernels.pair_sweep import LV_HI, LV_LO
     from birank.solvers.newton import PairObjective
 
@@ -108,7 +108,6 @@ def _regular_bounds(X, y, obj, w, v):
     t = np.arange(regular.shape[2], dtype=regular.dtype)
     regular[:, LV_HI] = t  # pass "hi" inserts row t, then queries it
     regular[:, LV_LO] = t + 1  # pass "lo" likewise, upwards
-    us = obj.scores(v)
 
     def hess_regular():
         kept, obj.levels = obj.levels, regular
@@ -157,15 +156,13 @@ def run(n, labels, repeat, parts, floor=False, bounds=False):
         walks, prefix, levels, bits = _floors(n, int(obj.nlab.max()), len(obj.levels))
         fns += [walks, prefix]
     n_floor = len(fns)
+    s = obj.scores(w)  # the scores the sweeps alone are timed on
+    us = obj.scores(v)
     if bounds and labels == "real":
-        s = obj.scores(w)
-        us = obj.scores(v)
-        fns += [lambda: obj.hess_scores(us), *_regular_bounds(X, y, obj, w, v),
+        fns += [lambda: obj.hess_scores(us), *_regular_bounds(X, y, obj, w, us),
                 lambda: obj.loss_at_scores(s)]
     n_bounds = len(fns)
     if parts:
-        s = obj.scores(w)
-        us = obj.scores(v)
         fns += [lambda: obj.loss_at_scores(s), lambda: obj.sweep_sorted(s),
                 lambda: obj.hess_scores(us), lambda: X @ v, lambda: X.T @ u]
     t = _median_times(fns, repeat)
@@ -175,8 +172,9 @@ def run(n, labels, repeat, parts, floor=False, bounds=False):
             f"= {t[1] / tb:5.2f}x  loss+grad {t[2] * 1e3:7.1f} ms = {t[2] / tb:5.2f}x")
     print(line, flush=True)
     if floor and labels == "real":
-        print(f"           running sums alone ({levels} level{'s' if levels > 1 else ''} of {bits} bits, 2 insertions and "
-              f"2 queries a row each): loss sweep's Fenwick walks {t[3] / tb:4.2f}x bare, "
+        print(f"           running sums alone ({levels} level{'s' if levels > 1 else ''} of "
+              f"{bits} bits, 2 insertions and 2 queries a row each): loss sweep's Fenwick "
+              f"walks {t[3] / tb:4.2f}x bare, "
               f"Hessian's prefix sums {t[4] / tb:4.2f}x bare", flush=True)
     if n_bounds > n_floor:
         h, h_reg, l_reg, lo = t[n_floor:n_bounds]

@@ -286,14 +286,6 @@ def _digit_bits(k, n_levels):
     return L, (nb + L - 1) // L
 
 
-def _levels_for(kmax, one_level_max_bits=ONE_LEVEL_MAX_BITS):
-    """Levels of the cache for at most ``kmax`` labels a segment (0 for two or fewer)."""
-    if kmax <= 2:
-        return 0
-    nb = max(1, int(kmax - 1).bit_length())
-    return 1 if nb <= one_level_max_bits else -(-nb // MAX_DIGIT_BITS)
-
-
 @njit(cache=True, inline="always")
 def _bit_length(k):
     """Number of bits of the non-negative integer k (0 for 0)."""
@@ -627,17 +619,6 @@ def _pa_rows(bits):
     return (1 << (bits // 2)) + (1 << bits)
 
 
-@njit(cache=True)
-def _pa_empty(bits):
-    """Room for the prefix sums over ``2^bits`` keys, 64-byte aligned: each insertion
-    stores the whole block row with vector stores that the next one loads again,
-    and a row split across cache lines made the insertions up to 1.8x slower
-    (scratch, 10^6 insertions and queries at 9 and 10 bits, by alignment)."""
-    raw = np.empty(_pa_rows(bits) + 8)
-    skip = ((-raw.ctypes.data) % 64) // 8
-    return raw[skip:skip + _pa_rows(bits)]
-
-
 @njit(cache=True, inline="always")
 def _pa_add(acc, bits, key, v, at=0):
     """Add v to key ``key`` of the two-tier prefix sums ``acc[at:]`` over ``2^bits`` keys.
@@ -696,7 +677,10 @@ def _acc_rows(bits):
 
 @njit(cache=True)
 def _acc_empty(bits):
-    """Room for :func:`_acc_rows` entries, 64-byte aligned (as :func:`_pa_empty`)."""
+    """Room for :func:`_acc_rows` entries, 64-byte aligned: each insertion stores whole
+    block rows with vector stores that the next one loads again, and a row split
+    across cache lines made the insertions up to 1.8x slower (scratch, 10^6
+    insertions and queries at 9 and 10 bits, by alignment)."""
     rows = _acc_rows(bits)
     raw = np.empty(rows + 8)
     skip = ((-raw.ctypes.data) % 64) // 8
@@ -792,8 +776,8 @@ def _levels_hess_vec(a, b, nlab, levels, u, sw, unit, out, work, acc):
     two passes of :func:`_radix_levels` over its stored labels (digits and
     nodes) and pointer positions, so the active pairs are those of the last
     loss sweep (no score comparison, no counting sort). The running sums over
-    the digits are two-tier prefix sums (:func:`_pa_add`, ``acc`` of
-    ``_pa_rows(bits)`` entries) rather than the loss sweep's Fenwick trees: with
+    the digits are two-tier prefix sums (:func:`_acc_add`, ``acc`` of
+    ``_acc_rows(bits)`` entries) rather than the loss sweep's Fenwick trees: with
     one column an insertion is then a few vector adds and a query two reads
     (the replay 0.67x the Fenwick one at 10^6 real-valued rows, 0.8x at 10^5,
     scratch). A row's value and running sum move from level to level through
@@ -828,8 +812,8 @@ def _move_level(a, b, src, val_up, tot_up, val, tot):
 @njit(cache=True, inline="always")
 def _replay_level(a, b, lab, shift, bits, lv_hi, lv_lo, val, tot, acc):
     """Both passes of every node of a digit level (digit at bit ``shift``) at
-    positions ``a .. b-1``, ``a`` and ``b`` at node boundaries (prefix sums ``acc``
-    of ``_pa_rows(bits)`` entries)."""
+    positions ``a .. b-1``, ``a`` and ``b`` at node boundaries (running sums ``acc``
+    of ``_acc_rows(bits)`` entries)."""
     radix = 1 << bits
     mask = radix - 1
     p = a
@@ -1003,7 +987,9 @@ def level_cache(nlab, n, one_level_max_bits=ONE_LEVEL_MAX_BITS):
     arrays they replace took 96).
     """
     kmax = int(np.max(nlab)) if len(nlab) else 0
-    n_levels = _levels_for(kmax, one_level_max_bits)
+    n_levels = 0
+    if kmax > 2:  # one digit of all the rank's bits if they fit, else _digit_bits' levels
+        n_levels = 1 if _digit_bits(kmax, 1)[1] <= one_level_max_bits else _digit_bits(kmax, 2)[0]
     return np.empty((n_levels, LV_CHANNELS, n), dtype=index_dtype(n))
 
 
