@@ -17,6 +17,13 @@ one level / two levels (below 1 is faster). Medians of CPU time.
 Usage::
 
     python benchmarks/bench_label_levels.py [--rows 1e5 1e6] [--repeat 7]
+        [--grade-bits 11 14 17] [--one-level-max-bits 17]
+
+``--grade-bits``: the labels ``y * K + U{0 .. K-1}`` with ``2K = 2^bits`` grades
+(the real-valued labels are always added). ``--one-level-max-bits``: the new
+layout's cut-off (``PairObjective(one_level_max_bits=...)``); above 17 it shows
+where one level stops paying (e.g. ``--rows 1e6 --grade-bits 18 19 20
+--one-level-max-bits 20``).
 """
 
 from __future__ import annotations
@@ -36,15 +43,18 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rows", type=float, nargs="+", default=[1e5, 1e6])
     ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--grade-bits", type=int, nargs="+", default=[11, 14, 17])
+    ap.add_argument("--one-level-max-bits", type=int, default=None)
     args = ap.parse_args(argv)
 
-    from birank._kernels.pair_sweep import MAX_DIGIT_BITS, _digit_bits
+    from birank._kernels.pair_sweep import MAX_DIGIT_BITS, ONE_LEVEL_MAX_BITS, _digit_bits
     from birank.datasets import make_sparse_bipartite
     from birank.solvers.newton import PairObjective
 
+    wide = ONE_LEVEL_MAX_BITS if args.one_level_max_bits is None else args.one_level_max_bits
     print(f"load average {os.getloadavg()[0]:.1f}; medians of {args.repeat} alternating runs "
-          "(CPU time); x bare = ratio of X v + X'u; new / old = one level / levels of "
-          f"{MAX_DIGIT_BITS} bits")
+          "(CPU time); x bare = ratio of X v + X'u; new / old = one level up to "
+          f"{wide} bits / levels of {MAX_DIGIT_BITS} bits")
     for rows in args.rows:
         n = int(rows)
         X, y, _ = make_sparse_bipartite(n, 10_000, 20, random_state=0)
@@ -54,11 +64,12 @@ def main(argv=None):
         v = rng.normal(size=X.shape[1])
         u = rng.normal(size=n)
         labels = {f"{2 * k} grades": y.astype(np.int64) * k
-                  + np.random.default_rng(1).integers(0, k, n) for k in (1 << 10, 1 << 13, 1 << 16)}
+                  + np.random.default_rng(1).integers(0, k, n)
+                  for k in (1 << (b - 1) for b in args.grade_bits)}
         labels["real-valued"] = y + 0.5 * np.random.default_rng(1).random(n)
         for name, yy in labels.items():
             yy = np.asarray(yy, dtype=np.float64)
-            new = PairObjective(X, yy, C=1.0)
+            new = PairObjective(X, yy, C=1.0, one_level_max_bits=wide)
             old = PairObjective(X, yy, C=1.0, one_level_max_bits=MAX_DIGIT_BITS)
             got = []
             for obj in (new, old):

@@ -259,10 +259,11 @@ def _binary_hess_vec(u, order, a, b, ptr_hi, ptr_lo, out, work):
 #: split into digits of at most MAX_DIGIT_BITS bits, one level of the sweep per
 #: digit (most significant first), each with trees that stay in L1: 10^6 labels
 #: take 2 levels of 10 bits. A level costs two pointer walks and, below the
-#: first, a counting sort and a move of every row: one wide level was 11-25%
-#: faster for the loss + gradient than two narrow ones from 2^12 to 2^17 labels
-#: at 10^6 rows, and slower from 2^19 (scratch, bench_limit's data; at 2^20 one
-#: level of 20 bits took 2.3x two levels of 10).
+#: first, a counting sort and a move of every row. benchmarks/bench_label_levels.py
+#: at 10^6 rows, loss + gradient, one level / two: 0.64-0.91x from 2^11 to 2^17
+#: labels, 0.91x at 2e5 labels, 0.95x at 3.4e5, then 1.64x at 5.2e5 and 2.40x at
+#: 10^6 (``--one-level-max-bits 20``): the tree falls out of the caches. The cut
+#: at 2^17 keeps a margin for machines with smaller caches.
 #: With several levels the bits are spread evenly over them (:func:`_digit_bits`),
 #: so a node of the last level holds on average at least as many rows as it has
 #: digits (the labels are ranks of rows: K <= n), and resetting its sums is
