@@ -18,6 +18,7 @@ how many pairs are active beyond the pointer walks, which this w exercises).
 Usage::
 
     python benchmarks/bench_limit.py [--rows 1e5 1e6] [--repeat 7] [--parts] [--floor] [--bounds]
+                                     [--heads]
 
 ``--parts`` also prints each part (sort, sweep, Hessian sweep) as a ratio.
 
@@ -37,6 +38,13 @@ level cache whose pointers are t and t + 1. The sort + loss sweep runs at margin
 theta = 0 on a second objective (the sweep's work per row is the same, and the
 first objective's active set is not touched). Each is a bound on what any way
 of scheduling the walks could save.
+
+``--heads`` (real-valued labels) also times both passes of the loss sweep's first
+level of digits (all of it with one level) with its Fenwick walks running a given
+number of steps unconditionally before they stop where they end
+(``pair_sweep._fen_head``): every walk's full length (the layout before stop 42),
+8, none, and the default, as ratios of the bare products, checking that every
+head gives the same loss bits.
 """
 
 from __future__ import annotations
@@ -65,8 +73,8 @@ def _floors(n, nlab, n_levels):
     Hessian replay's prefix sums (one column)."""
     from numba import njit
 
-    from birank._kernels.pair_sweep import (_acc_add, _acc_below, _acc_empty, _bit_length,
-                                            _digit_bits, _fen_add, _fen_below)
+    from birank._kernels.pair_sweep import (_acc_add, _acc_below, _acc_empty, _digit_bits,
+                                            _fen_add, _fen_below, _fen_head)
 
     levels, bits = _digit_bits(nlab, n_levels)
     digits = np.random.default_rng(3).integers(0, 1 << bits, size=(levels, n))
@@ -75,8 +83,7 @@ def _floors(n, nlab, n_levels):
     def sums(digits, bits, fenwick):
         radix = 1 << bits
         acc = _acc_empty(bits + 1)  # aligned, and room for a Fenwick tree of 2^bits digits
-        add_steps = _bit_length(radix)
-        below_steps = _bit_length(radix - 1)
+        head = _fen_head(bits)  # the sweep's unconditional steps a walk
         tot = 0.0
         for level in range(digits.shape[0]):
             d = digits[level]
@@ -85,8 +92,8 @@ def _floors(n, nlab, n_levels):
                 for t in range(d.shape[0]):
                     q = d[d.shape[0] - 1 - t]
                     if fenwick:
-                        _fen_add(acc, radix, add_steps, d[t], 1.0)
-                        tot += _fen_below(acc, below_steps, q)
+                        _fen_add(acc, radix, head, d[t], 1.0)
+                        tot += _fen_below(acc, head, q)
                     else:
                         _acc_add(acc, bits, d[t], 1.0)
                         tot += _acc_below(acc, bits, q)
@@ -95,6 +102,49 @@ def _floors(n, nlab, n_levels):
     sums(digits, bits, True)
     sums(digits, bits, False)
     return (lambda: sums(digits, bits, True)), (lambda: sums(digits, bits, False)), levels, bits
+
+
+def _head_passes(obj, s):
+    """Callables timing the loss sweep's two passes over the first level's nodes of
+    digits with each head (unconditional steps of the Fenwick walks), and the heads."""
+    from numba import njit
+
+    from birank._kernels.losses import SQUARED_HINGE
+    from birank._kernels.pair_sweep import (LV_LABEL, _bit_length, _digit_bits, _fen_head,
+                                            _fen_rows, _loss_hi, _loss_lo, _node_end)
+
+    levels, bits = _digit_bits(int(obj.nlab.max()), len(obj.levels))
+    shift = bits * (levels - 1)
+    cs = np.ascontiguousarray(s[obj.order])
+    cl = np.ascontiguousarray(obj.levels[0, LV_LABEL])
+    ptrs = np.empty_like(cl)
+    acc = np.empty((_fen_rows(1 << bits), 3))
+
+    @njit  # (a closure: not cached; compiled before the timing)
+    def passes(cs, cl, shift, bits, ptrs, acc, head):
+        m = cs.shape[0]
+        cg = np.zeros(m)
+        cd = np.zeros(m)
+        loss = 0.0
+        p = 0
+        while p < m:
+            q = _node_end(cl, p, m, shift + bits)
+            if q - p > 1:
+                loss += _loss_hi(p, q, cs, cs, cl, shift, bits, True, 1.0, SQUARED_HINGE, cg,
+                                 cd, ptrs, 0, acc, head)
+                _loss_lo(p, q, cs, cs, cl, shift, bits, True, 1.0, SQUARED_HINGE, cg, cd, ptrs,
+                         0, acc, head)
+            p = q
+        return loss, cg, cd
+
+    heads = {"full": _bit_length(1 << bits), "8": min(8, bits + 1), "none": 0,
+             "default": _fen_head(bits)}
+    results = [passes(cs, cl, shift, bits, ptrs, acc, h) for h in heads.values()]
+    for loss, cg, cd in results[1:]:  # the same bits whatever the head
+        assert np.float64(loss).tobytes() == np.float64(results[0][0]).tobytes()
+        assert cg.tobytes() == results[0][1].tobytes() and cd.tobytes() == results[0][2].tobytes()
+    return ([lambda h=h: passes(cs, cl, shift, bits, ptrs, acc, h) for h in heads.values()],
+            heads, bits)
 
 
 def _regular_bounds(X, y, obj, w, us):
@@ -123,7 +173,7 @@ def _regular_bounds(X, y, obj, w, us):
     return hess_regular, (lambda: at_zero.loss_at_scores(s))
 
 
-def run(n, labels, repeat, parts, floor=False, bounds=False):
+def run(n, labels, repeat, parts, floor=False, bounds=False, heads=False):
     from birank.datasets import make_sparse_bipartite
     from birank.solvers.newton import PairObjective
 
@@ -162,6 +212,10 @@ def run(n, labels, repeat, parts, floor=False, bounds=False):
         fns += [lambda: obj.hess_scores(us), *_regular_bounds(X, y, obj, w, us),
                 lambda: obj.loss_at_scores(s)]
     n_bounds = len(fns)
+    if heads and labels == "real":
+        head_fns, head_steps, head_bits = _head_passes(obj, s)
+        fns += head_fns
+    n_heads = len(fns)
     if parts:
         fns += [lambda: obj.loss_at_scores(s), lambda: obj.sweep_sorted(s),
                 lambda: obj.hess_scores(us), lambda: X @ v, lambda: X.T @ u]
@@ -182,7 +236,13 @@ def run(n, labels, repeat, parts, floor=False, bounds=False):
               f"{h_reg / tb:4.2f} (Hv about {(t[1] - h + h_reg) / tb:4.2f}), sort + loss sweep "
               f"{lo / tb:4.2f} -> {l_reg / tb:4.2f} (loss+grad about "
               f"{(t[2] - lo + l_reg) / tb:4.2f})", flush=True)
-    t = t[:3] + t[n_bounds:]
+    if n_heads > n_bounds:
+        th = dict(zip(head_steps, t[n_bounds:n_heads]))
+        print(f"           loss sweep's two passes over the first level ({head_bits}-bit digits) "
+              f"by the walks' unconditional steps (x bare; / all steps): "
+              + "  ".join(f"{k} ({head_steps[k]}) {th[k] / tb:4.2f} / {th[k] / th['full']:4.2f}"
+                          for k in head_steps), flush=True)
+    t = t[:3] + t[n_heads:]
     if parts:
         print(f"           parts: X v {t[6] / tb:4.2f}  X'u {t[7] / tb:4.2f}  "
               f"sort+sweep {t[3] / tb:4.2f}  sweep {t[4] / tb:4.2f}  "
@@ -200,13 +260,15 @@ def main(argv=None):
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--parts", action="store_true")
     ap.add_argument("--floor", action="store_true")
+    ap.add_argument("--heads", action="store_true")
     ap.add_argument("--bounds", action="store_true")
     args = ap.parse_args(argv)
     print("ratio = time / (X v + X' u), medians of alternating runs; targets "
           + ", ".join(f"{k} Hv <= {a} loss+grad <= {b}" for k, (a, b) in TARGETS.items()))
     for n in args.rows:
         for labels in args.labels:
-            r_hv, r_lg = run(int(n), labels, args.repeat, args.parts, args.floor, args.bounds)
+            r_hv, r_lg = run(int(n), labels, args.repeat, args.parts, args.floor, args.bounds,
+                             args.heads)
             a, b = TARGETS[labels]
             print(f"           target Hv <= {a}: {'met' if r_hv <= a else 'MISSED'}; "
                   f"loss+grad <= {b}: {'met' if r_lg <= b else 'MISSED'}", flush=True)

@@ -308,7 +308,7 @@ def test_unit_weight_sweeps_equal_the_weighted_ones_bit_for_bit(n, one_level_max
 
 
 def _fenwick_below_by_walks_that_stop(acc, d):
-    # the textbook query (walk until node 0), the oracle of the fixed-step walks
+    # the textbook query (walk until node 0), the oracle of the walks with unconditional steps
     out, i = 0.0, d
     while i > 0:
         out += acc[i]
@@ -317,40 +317,56 @@ def _fenwick_below_by_walks_that_stop(acc, d):
 
 
 @pytest.mark.kernel
-@pytest.mark.parametrize("size", [1, 2, 3, 5, 8, 37, 512, 1000])
-def test_fixed_step_fenwick_walks_equal_walks_that_stop_bit_for_bit(size):
-    # the loss sweep's digit levels' walks run a fixed number of steps (spare slots
-    # past the tree, node 0 read as 0); every prefix sum must be the bits of the
-    # walks that stop, in one, two and three columns
+@pytest.mark.parametrize("size", [1, 2, 3, 5, 8, 37, 512, 1000, 100_000])
+@pytest.mark.parametrize("head", ["none", "one", "half", "full"])
+def test_fenwick_walks_with_unconditional_steps_equal_walks_that_stop_bit_for_bit(size, head):
+    # the loss sweep's walks run `head` steps unconditionally (spare slots past the
+    # tree, node 0 read as 0), then stop where they end; for every head (none, some,
+    # all of them) every prefix sum must be the bits of the walks that stop, in one,
+    # two and three columns
     from birank._kernels.pair_sweep import (_bit_length, _fen_add, _fen_add3, _fen_below,
                                             _fen_below3, _fen_rows)
 
     rng = np.random.default_rng(size)
-    add_steps, below_steps = _bit_length(size), _bit_length(size - 1)
+    full = _bit_length(size)
+    steps = {"none": 0, "one": 1, "half": (full + 1) // 2, "full": full}[head]
     fixed = np.zeros(_fen_rows(size))
     early = np.zeros(size + 1)
     fixed2 = np.zeros((_fen_rows(size), 3))
     fixed3 = np.zeros((_fen_rows(size), 3))
-    values = rng.normal(size=(4 * size + 8, 3)) * rng.choice([0.0, 1.0, 1e8], size=(4 * size + 8, 1))
+    n_ops = min(4 * size + 8, 3000)
+    values = rng.normal(size=(n_ops, 3)) * rng.choice([0.0, 1.0, 1e8], size=(n_ops, 1))
     for v in values:
         d = int(rng.integers(0, size))
-        _fen_add(fixed, size, add_steps, d, v[0])
+        _fen_add(fixed, size, steps, d, v[0])
         i = d + 1
         while i <= size:  # the textbook insertion
             early[i] += v[0]
             i += i & -i
-        _fen_add3(fixed2, size, add_steps, d, v[0], v[1], v[2], False)
-        _fen_add3(fixed3, size, add_steps, d, v[0], v[1], v[2])
+        _fen_add3(fixed2, size, steps, d, v[0], v[1], v[2], False)
+        _fen_add3(fixed3, size, steps, d, v[0], v[1], v[2])
         q = int(rng.integers(0, size))
         want = np.float64(_fenwick_below_by_walks_that_stop(early, q)).tobytes()
-        assert np.float64(_fen_below(fixed, below_steps, q)).tobytes() == want
-        three = np.array(_fen_below3(fixed3, below_steps, q))
+        assert np.float64(_fen_below(fixed, steps, q)).tobytes() == want
+        three = np.array(_fen_below3(fixed3, steps, q))
         assert three[:1].tobytes() == want
-        two = np.array(_fen_below3(fixed2, below_steps, q, False))
+        two = np.array(_fen_below3(fixed2, steps, q, False))
         assert two[:2].tobytes() == three[:2].tobytes() and two[2] == 0.0
     np.testing.assert_array_equal(fixed[: size + 1], early)  # the tree itself, node for node
     assert fixed[0] == 0.0
     assert not fixed2[:, 2].any()  # two columns: the third never written
+
+
+@pytest.mark.kernel
+def test_fenwick_head_is_a_valid_number_of_unconditional_steps():
+    # the unconditional steps may not outrun the spare slots (an insertion over 2^bits
+    # digits takes at most bits + 1 steps), and wide digits take none (every walk stops)
+    from birank._kernels.pair_sweep import FEN_HEAD_MAX_BITS, _bit_length, _fen_head
+
+    for bits in range(1, 21):
+        head = _fen_head(bits)
+        assert 0 <= head <= _bit_length(1 << bits)
+        assert (head > 0) == (bits <= FEN_HEAD_MAX_BITS)
 
 
 @pytest.mark.kernel

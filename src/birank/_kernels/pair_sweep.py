@@ -296,62 +296,94 @@ def _bit_length(k):
     return nb
 
 
-# The walks over the trees of the digit levels run a fixed number of steps: a
-# walk's length depends on its digit, and a loop exiting on it mispredicted
-# about once a walk, which cost 32%
-# of the walks' time at 10-bit digits and 61% at 4 bits (scratch A/B of the walks
-# alone, 10^6 rows, as in bench_limit's floor). An insertion's steps past the
-# last node land on spare slots after it (``size + 1 + k``, written, never
-# read); a query's steps past node 0 add ``acc[0]``, which nothing writes, so the
-# sums are the same bits as a walk that stops. A tree of ``size`` digits is
+# The walks over the trees of the digit levels run ``head`` steps unconditionally,
+# then a loop that stops (:func:`_fen_head`). A walk's length depends on its digit,
+# and a loop exiting on it mispredicts about once a walk; steps past the end cost a
+# few instructions on cached slots instead. An insertion's steps past the last
+# node land on spare slots after it (``size + 1 + k``, written, never read); a
+# query's steps past node 0 add ``acc[0]``, which nothing writes, so the sums are
+# the same bits as a walk that stops. A tree of ``size`` digits is
 # ``size + 1 + _bit_length(size)`` rows long.
+#: unconditional steps of a Fenwick walk over digits of up to ``FEN_HEAD_MAX_BITS``
+#: bits: about the mean walk (bits / 2) plus two standard deviations, so the loop
+#: after them rarely runs. Over wider digits every walk stops where it ends: there
+#: the tree spills out of L2 and the extra steps cost more than the misprediction.
+#: Scratch A/B of pass "hi" (pointer walk and three columns, random digits), ms:
+#: 10 bits 10^6 rows all fixed 29.5, head 8 26.5, stopping 30.5; 13 bits 10^5 rows
+#: 3.61 / 3.21 / 3.32; 17 bits 10^5 rows 5.78 / 4.48 / 4.12, 10^6 rows 59.4 / 45.5 / 41.6.
+FEN_HEAD_STEPS = 8
+FEN_HEAD_MAX_BITS = 13
 
 
 @njit(cache=True, inline="always")
-def _fen_add(acc, size, steps, d, v):
-    """Add v to the running sum of digit d of the Fenwick tree ``acc`` (1-based);
-    ``steps = _bit_length(size)``."""
+def _fen_head(bits):
+    """Unconditional steps of the Fenwick walks over ``bits``-bit digits (see above)."""
+    return min(FEN_HEAD_STEPS, bits + 1) if bits <= FEN_HEAD_MAX_BITS else 0
+
+
+@njit(cache=True, inline="always")
+def _fen_add(acc, size, head, d, v):
+    """Add v to the running sum of digit d of the Fenwick tree ``acc`` (1-based):
+    ``head`` unconditional steps (at most ``_bit_length(size)``), then the rest."""
     i = d + 1
-    for k in range(steps):
+    for k in range(head):
         acc[i if i <= size else size + 1 + k] += v
+        i += i & -i
+    while i <= size:
+        acc[i] += v
         i += i & -i
 
 
 @njit(cache=True, inline="always")
-def _fen_below(acc, steps, d):
-    """Sum of the running sums of the digits below d (``d < size``,
-    ``steps = _bit_length(size - 1)``)."""
+def _fen_below(acc, head, d):
+    """Sum of the running sums of the digits below d (``d < size``): ``head``
+    unconditional steps (at most ``_bit_length(size - 1)``), then the rest."""
     out = 0.0
     i = d
-    for _ in range(steps):
+    for _ in range(head):
+        out += acc[i]
+        i -= i & -i
+    while i > 0:
         out += acc[i]
         i -= i & -i
     return out
 
 
 @njit(cache=True, inline="always")
-def _fen_add3(acc, size, steps, d, v0, v1, v2, three=True):
+def _fen_add3(acc, size, head, d, v0, v1, v2, three=True):
     """:func:`_fen_add` on a tree of three columns (``acc[:, c]``), one walk for all
     (``three=False``: the first two; pass "lo" keeps no sum of squares)."""
     i = d + 1
-    for k in range(steps):
+    for k in range(head):
         j = i if i <= size else size + 1 + k
         acc[j, 0] += v0
         acc[j, 1] += v1
         if three:
             acc[j, 2] += v2
         i += i & -i
+    while i <= size:
+        acc[i, 0] += v0
+        acc[i, 1] += v1
+        if three:
+            acc[i, 2] += v2
+        i += i & -i
 
 
 @njit(cache=True, inline="always")
-def _fen_below3(acc, steps, d, three=True):
+def _fen_below3(acc, head, d, three=True):
     """:func:`_fen_below` of the three columns at once (``three=False``: the first
     two, the third returned as 0)."""
     o0 = 0.0
     o1 = 0.0
     o2 = 0.0
     i = d
-    for _ in range(steps):
+    for _ in range(head):
+        o0 += acc[i, 0]
+        o1 += acc[i, 1]
+        if three:
+            o2 += acc[i, 2]
+        i -= i & -i
+    while i > 0:
         o0 += acc[i, 0]
         o1 += acc[i, 1]
         if three:
@@ -401,15 +433,17 @@ def _level_gather(t0, t1, rows, s, lab, sw, unit, scores_sorted, cs, cw, cg, cd,
 
 
 @njit(cache=True, inline="always")
-def _loss_hi(p, q, cs, cw, cl, shift, bits, unit, theta, loss_kind, cg, cd, lv_hi, a, acc):
+def _loss_hi(p, q, cs, cw, cl, shift, bits, unit, theta, loss_kind, cg, cd, lv_hi, a, acc,
+             head=-1):
     """Pass "hi" of :func:`_radix_levels` over the node ``p .. q-1``: rows by
     descending score against their active partners with a lower digit (Fenwick
     tree ``acc``, three columns); writes the pointers ``lv_hi[t] = a + ptr``, adds
-    the upper rows' gradient and diagonal, returns the node's loss."""
+    the upper rows' gradient and diagonal, returns the node's loss. ``head``: the
+    walks' unconditional steps (default :func:`_fen_head`; ``benchmarks/
+    bench_limit.py --heads`` times others)."""
     radix = 1 << bits
     mask = radix - 1
-    add_steps = _bit_length(radix)
-    below_steps = _bit_length(radix - 1)
+    head = _fen_head(bits) if head < 0 else head
     acc[:, :] = 0.0
     loss = 0.0
     ptr = q
@@ -419,13 +453,13 @@ def _loss_hi(p, q, cs, cw, cl, shift, bits, unit, theta, loss_kind, cg, cd, lv_h
             ptr -= 1
             wj = 1.0 if unit else cw[ptr]
             sj = cs[ptr]
-            _fen_add3(acc, radix, add_steps, (cl[ptr] >> shift) & mask, wj, wj * sj,
+            _fen_add3(acc, radix, head, (cl[ptr] >> shift) & mask, wj, wj * sj,
                       wj * sj * sj)
         lv_hi[t] = a + ptr
         di = (cl[t] >> shift) & mask
         if di == 0:
             continue
-        W, S1, S2 = _fen_below3(acc, below_steps, di)
+        W, S1, S2 = _fen_below3(acc, head, di)
         if W != 0.0:
             wi = 1.0 if unit else cw[t]
             loss += _upper_row(loss_kind, t, wi, W, S1, S2, theta - cs[t], cg, cd)
@@ -433,29 +467,29 @@ def _loss_hi(p, q, cs, cw, cl, shift, bits, unit, theta, loss_kind, cg, cd, lv_h
 
 
 @njit(cache=True, inline="always")
-def _loss_lo(p, q, cs, cw, cl, shift, bits, unit, theta, loss_kind, cg, cd, lv_lo, a, acc):
+def _loss_lo(p, q, cs, cw, cl, shift, bits, unit, theta, loss_kind, cg, cd, lv_lo, a, acc,
+             head=-1):
     """Pass "lo": rows by ascending score against their active partners with a higher
     digit (the tree indexed by the reversed digit ``mask - d``, so "digits above d"
     is again a prefix: no difference of two large sums); adds the lower rows'
     gradient and diagonal."""
     radix = 1 << bits
     mask = radix - 1
-    add_steps = _bit_length(radix)
-    below_steps = _bit_length(radix - 1)
+    head = _fen_head(bits) if head < 0 else head
     acc[:, :] = 0.0
     ptr = p
     for t in range(p, q):
         sj = cs[t]
         while ptr < q and cs[ptr] - theta < sj:
             wk = 1.0 if unit else cw[ptr]
-            _fen_add3(acc, radix, add_steps, mask - ((cl[ptr] >> shift) & mask), wk,
+            _fen_add3(acc, radix, head, mask - ((cl[ptr] >> shift) & mask), wk,
                       wk * cs[ptr], 0.0, False)
             ptr += 1
         lv_lo[t] = a + ptr
         dj = mask - ((cl[t] >> shift) & mask)
         if dj == 0:
             continue
-        W, S1, _ = _fen_below3(acc, below_steps, dj, False)
+        W, S1, _ = _fen_below3(acc, head, dj, False)
         if W != 0.0:
             wj = 1.0 if unit else cw[t]
             _lower_row(loss_kind, t, wj, W, S1, theta + sj, cg, cd)
