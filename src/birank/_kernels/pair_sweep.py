@@ -441,10 +441,17 @@ def _loss_hi(p, q, cs, cw, cl, shift, bits, unit, theta, loss_kind, cg, cd, lv_h
     the upper rows' gradient and diagonal, returns the node's loss. ``head``: the
     walks' unconditional steps (default :func:`_fen_head`; ``benchmarks/
     bench_limit.py --heads`` times others)."""
-    radix = 1 << bits
-    mask = radix - 1
+    mask = (1 << bits) - 1
     head = _fen_head(bits) if head < 0 else head
-    acc[:, :] = 0.0
+    # a tree over the node's digits only: the insertions stop at its largest digit,
+    # and the queries (below a digit of the node) read the same nodes, with the
+    # same sums, as in a tree over all 2^bits (at 10^5 real-valued rows 10^5 of the
+    # 2^17 digits occur: the loss sweep took 0.97-0.99x the time, scratch A/B in
+    # one process). Pass "lo" keeps all 2^bits: its reversed digits would move.
+    size = 0
+    for t in range(p, q):
+        size = max(size, ((cl[t] >> shift) & mask) + 1)
+    acc[:size + 1, :] = 0.0  # (the spare slots after it are written, never read)
     loss = 0.0
     ptr = q
     for t in range(q - 1, p - 1, -1):
@@ -453,7 +460,7 @@ def _loss_hi(p, q, cs, cw, cl, shift, bits, unit, theta, loss_kind, cg, cd, lv_h
             ptr -= 1
             wj = 1.0 if unit else cw[ptr]
             sj = cs[ptr]
-            _fen_add3(acc, radix, head, (cl[ptr] >> shift) & mask, wj, wj * sj,
+            _fen_add3(acc, size, head, (cl[ptr] >> shift) & mask, wj, wj * sj,
                       wj * sj * sj)
         lv_hi[t] = a + ptr
         di = (cl[t] >> shift) & mask
@@ -619,7 +626,7 @@ def _radix_levels(order, a, b, s, lab, nlab, sw, unit, theta, loss_kind, grad_s,
                   levels[0, LV_ROW, a:b], levels[0, LV_LABEL, a:b])
     L, bits = _digit_bits(nlab, levels.shape[0])
     radix = 1 << bits
-    acc = np.zeros((_fen_rows(radix), 3))  # Fenwick tree over the digits, 1-based
+    acc = np.empty((_fen_rows(radix), 3))  # Fenwick tree over the digits (passes zero it)
     cnt = np.zeros(radix if L > 1 else 0, dtype=np.int64)  # the counting sorts' scratch
     loss = 0.0
     for level in range(L):
