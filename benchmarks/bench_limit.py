@@ -28,7 +28,9 @@ per level of digits (one level of up to 17 bits, else levels of up to 10), one
 insertion and one prefix query in each of its two passes, on Fenwick trees;
 the Hessian product makes the same on its prefix sums (one column). A loop
 doing only those, on random digits in structures of the sweeps' sizes and with
-no other memory traffic, is a lower bound of each design.
+no other memory traffic, is a lower bound of each design. (Its Fenwick walks run
+their full length, the fastest alone; inside the sweep, between the pointer
+walk's exits, stopping them early is faster: ``--heads``.)
 
 ``--bounds`` (real-valued labels) also prints both sweeps with a regular
 interleave of insertions and queries, as ratios of the bare products: exactly one
@@ -73,8 +75,8 @@ def _floors(n, nlab, n_levels):
     Hessian replay's prefix sums (one column)."""
     from numba import njit
 
-    from birank._kernels.pair_sweep import (_acc_add, _acc_below, _acc_empty, _digit_bits,
-                                            _fen_add, _fen_below, _fen_head)
+    from birank._kernels.pair_sweep import (_acc_add, _acc_below, _acc_empty, _bit_length,
+                                            _digit_bits, _fen_add, _fen_below)
 
     levels, bits = _digit_bits(nlab, n_levels)
     digits = np.random.default_rng(3).integers(0, 1 << bits, size=(levels, n))
@@ -83,7 +85,9 @@ def _floors(n, nlab, n_levels):
     def sums(digits, bits, fenwick):
         radix = 1 << bits
         acc = _acc_empty(bits + 1)  # aligned, and room for a Fenwick tree of 2^bits digits
-        head = _fen_head(bits)  # the sweep's unconditional steps a walk
+        # every walk at its full length: alone, with no pointer walk between them, the
+        # walks are cheapest so (the sweep stops them early, --heads)
+        head = _bit_length(radix)
         tot = 0.0
         for level in range(digits.shape[0]):
             d = digits[level]
