@@ -308,9 +308,11 @@ def _bit_length(k):
 #: bits: about the mean walk (bits / 2) plus two standard deviations, so the loop
 #: after them rarely runs. Over wider digits every walk stops where it ends: there
 #: the tree spills out of L2 and the extra steps cost more than the misprediction.
-#: Scratch A/B of pass "hi" (pointer walk and three columns, random digits), ms:
-#: 10 bits 10^6 rows all fixed 29.5, head 8 26.5, stopping 30.5; 13 bits 10^5 rows
-#: 3.61 / 3.21 / 3.32; 17 bits 10^5 rows 5.78 / 4.48 / 4.12, 10^6 rows 59.4 / 45.5 / 41.6.
+#: ``benchmarks/bench_limit.py --heads`` (the loss sweep's two passes, as a fraction
+#: of full-length walks): 10-bit digits at 10^6 rows head 8 0.84-0.87, none 1.06;
+#: 17 bits at 10^5 rows head 8 0.66-0.75, none 0.61-0.70. The cut between 13 and
+#: 14 bits is from a scratch A/B of pass "hi" on random digits (ms, full / 8 /
+#: none): 13 bits 3.61 / 3.21 / 3.32, 14 bits 4.05 / 3.54 / 3.47 (10^5 rows).
 FEN_HEAD_STEPS = 8
 FEN_HEAD_MAX_BITS = 13
 
