@@ -326,7 +326,8 @@ def _fen_head(bits):
 @njit(cache=True, inline="always")
 def _fen_add(acc, size, head, d, v):
     """Add v to the running sum of digit d of the Fenwick tree ``acc`` (1-based):
-    ``head`` unconditional steps (at most ``_bit_length(size)``), then the rest."""
+    ``head`` unconditional steps, then the rest (``acc`` has ``size + 1 + head`` rows
+    or more: the steps past node ``size`` land on the rows after it)."""
     i = d + 1
     for k in range(head):
         acc[i if i <= size else size + 1 + k] += v
@@ -339,7 +340,7 @@ def _fen_add(acc, size, head, d, v):
 @njit(cache=True, inline="always")
 def _fen_below(acc, head, d):
     """Sum of the running sums of the digits below d (``d < size``): ``head``
-    unconditional steps (at most ``_bit_length(size - 1)``), then the rest."""
+    unconditional steps (past node 0 they add ``acc[0]``, kept 0), then the rest."""
     out = 0.0
     i = d
     for _ in range(head):
