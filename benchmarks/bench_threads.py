@@ -71,18 +71,9 @@ def _rounds(fns, repeat):
     return [np.array(t) for t in times]
 
 
-class Speedup(float):
-    """``n_jobs=1`` time / ``n_jobs=2`` time: the median over the rounds of each round's
-    ratio (the two runs of a round are next to each other, so they meet the same load
-    from the machine's other work; that load drifts between rounds). ``of_medians``:
-    the ratio of the two median times, printed beside it."""
-
-    of_medians: float
-
-
 def _one_against_two(run, repeat):
     """``run(1)`` and ``run(2)`` alternately: (median time 1, median time 2, last results,
-    :class:`Speedup`)."""
+    the two runs' times round by round, for :func:`_speedup`)."""
     out = {}
 
     def job(k):
@@ -91,14 +82,18 @@ def _one_against_two(run, repeat):
         return call
 
     t1, t2 = _rounds([job(1), job(2)], repeat)
-    speedup = Speedup(np.median(t1 / t2))
-    speedup.of_medians = float(np.median(t1) / np.median(t2))
-    return float(np.median(t1)), float(np.median(t2)), out[1], out[2], speedup
+    return float(np.median(t1)), float(np.median(t2)), out[1], out[2], (t1, t2)
 
 
-def _speedup(sp, target=None):
-    """``speed-up 1.xx (ratio of medians 1.yy)``, and the target's verdict."""
-    text = f"speed-up {sp:.2f}x (ratio of the medians {sp.of_medians:.2f}x)"
+def _speedup(rounds, target=None):
+    """``n_jobs=1`` time / ``n_jobs=2`` time from ``rounds = (t1, t2)``, their times over
+    the same rounds: the median of each round's ratio (the two runs of a round are next
+    to each other, so they meet the same load from the machine's other work; that load
+    drifts between rounds), the ratio of the median times beside it, and the target's
+    verdict."""
+    t1, t2 = rounds
+    sp = float(np.median(t1 / t2))
+    text = f"speed-up {sp:.2f}x (ratio of the medians {np.median(t1) / np.median(t2):.2f}x)"
     if target is not None:
         text += f" (target >= {target}: {'met' if sp >= target else 'MISSED'})"
     return text
@@ -142,22 +137,19 @@ def main(argv=None):
          lambda: (p2.matvec(v), p2.rmatvec(u))], 3 * args.repeat)
     two.close()
     r1, r2, t_scipy, t1, t2 = (float(np.median(t)) for t in rounds)
-    read_sp, prod_sp = Speedup(np.median(rounds[0] / rounds[1])), \
-        Speedup(np.median(rounds[3] / rounds[4]))
-    read_sp.of_medians, prod_sp.of_medians = r1 / r2, t1 / t2
     print(f"reading X ({m * 12 / 1e6:.0f} MB): 1 thread {r1 * 1e3:.1f} ms, 2 threads "
-          f"{r2 * 1e3:.1f} ms: {_speedup(read_sp)} (the memory ceiling)", flush=True)
+          f"{r2 * 1e3:.1f} ms: {_speedup(rounds[0:2])} (the memory ceiling)", flush=True)
     print(f"products X v + X'u: scipy {t_scipy * 1e3:.1f} ms, n_jobs=1 {t1 * 1e3:.1f} ms, "
-          f"n_jobs=2 {t2 * 1e3:.1f} ms: {_speedup(prod_sp, 1.6)}; same bits: {same}; "
+          f"n_jobs=2 {t2 * 1e3:.1f} ms: {_speedup(rounds[3:5], 1.6)}; same bits: {same}; "
           f"n_jobs=2 at {2 * r2 / t2:.2f} of two reads of X on two threads", flush=True)
 
     def fit(k):
         return RankSVM(C=1e-6, n_jobs=k).fit(X, y)
 
     fit(1)  # compile
-    f1, f2, m1, m2, sp = _one_against_two(fit, args.repeat)
+    f1, f2, m1, m2, times = _one_against_two(fit, args.repeat)
     print(f"RankSVM(C=1e-6) fit: n_jobs=1 {f1:.2f} s, n_jobs=2 {f2:.2f} s: "
-          f"{_speedup(sp, 1.6)}; same coefficients: {np.array_equal(m1.coef_, m2.coef_)} (threshold and "
+          f"{_speedup(times, 1.6)}; same coefficients: {np.array_equal(m1.coef_, m2.coef_)} (threshold and "
           f"probabilities: {m1.intercept_ == m2.intercept_ and np.array_equal(m1.probability_, m2.probability_)}); Newton iterations "
           f"{m1.n_iter_}", flush=True)
     # graded or real-valued labels, one group: the Hessian product's replay
@@ -173,24 +165,24 @@ def main(argv=None):
     def loss(k):
         return objs[k].loss_at_scores(s_real), objs[k].grad_s.copy()
 
-    l1, l2, lg1, lg2, sp = _one_against_two(loss, args.repeat)
+    l1, l2, lg1, lg2, times = _one_against_two(loss, args.repeat)
     print(f"RankSVM real-valued labels, sort + loss sweep: n_jobs=1 {l1 * 1e3:.1f} ms, "
-          f"n_jobs=2 {l2 * 1e3:.1f} ms: {_speedup(sp)}; same bits: "
+          f"n_jobs=2 {l2 * 1e3:.1f} ms: {_speedup(times)}; same bits: "
           f"{lg1[0] == lg2[0] and np.array_equal(lg1[1], lg2[1])}", flush=True)
     u_real = objs[1].scores(rng.normal(size=X.shape[1]))
-    h1, h2, hv1, hv2, sp = _one_against_two(lambda k: objs[k].hess_scores(u_real).copy(),
+    h1, h2, hv1, hv2, times = _one_against_two(lambda k: objs[k].hess_scores(u_real).copy(),
                                             args.repeat)
     print(f"RankSVM real-valued labels, Hessian product's pair replay: n_jobs=1 "
-          f"{h1 * 1e3:.1f} ms, n_jobs=2 {h2 * 1e3:.1f} ms: {_speedup(sp)}; "
+          f"{h1 * 1e3:.1f} ms, n_jobs=2 {h2 * 1e3:.1f} ms: {_speedup(times)}; "
           f"same bits: {np.array_equal(hv1, hv2)}", flush=True)
     del objs
 
     def fit_real(k):
         return RankSVM(C=1e-6, n_jobs=k).fit(X, y_real)
 
-    g1, g2, mr1, mr2, sp = _one_against_two(fit_real, args.repeat)
+    g1, g2, mr1, mr2, times = _one_against_two(fit_real, args.repeat)
     print(f"RankSVM(C=1e-6) fit, real-valued labels: n_jobs=1 {g1:.2f} s, n_jobs=2 "
-          f"{g2:.2f} s: {_speedup(sp)}; same coefficients: "
+          f"{g2:.2f} s: {_speedup(times)}; same coefficients: "
           f"{np.array_equal(mr1.coef_, mr2.coef_)}; Newton iterations {mr1.n_iter_}",
           flush=True)
     # the solver alone (the estimator's fit adds the input checks, single-threaded, and
@@ -198,19 +190,19 @@ def main(argv=None):
     from birank.solvers.all_pairs import solve_all_pairs
 
     yf = y.astype(np.float64)
-    s1, s2, r1, r2, sp = _one_against_two(
+    s1, s2, r1, r2, times = _one_against_two(
         lambda k: solve_all_pairs(X, yf, C=1e-6, n_jobs=k), args.repeat)
     print(f"solve_all_pairs (RankSVM's solver): n_jobs=1 {s1:.2f} s, n_jobs=2 {s2:.2f} s: "
-          f"{_speedup(sp, 1.6)}; same coefficients: {np.array_equal(r1.coef, r2.coef)}", flush=True)
+          f"{_speedup(times, 1.6)}; same coefficients: {np.array_equal(r1.coef, r2.coef)}", flush=True)
     from birank import WeightedSVM
 
     def wfit(k):
         return WeightedSVM(loss="squared_hinge", solver="newton", n_jobs=k).fit(X, y)
 
     wfit(1)  # compile
-    w1, w2, v1, v2, sp = _one_against_two(wfit, args.repeat)
+    w1, w2, v1, v2, times = _one_against_two(wfit, args.repeat)
     print(f"WeightedSVM(loss='squared_hinge') Newton fit: n_jobs=1 {w1:.2f} s, n_jobs=2 "
-          f"{w2:.2f} s: {_speedup(sp)}; same coefficients: "
+          f"{w2:.2f} s: {_speedup(times)}; same coefficients: "
           f"{np.array_equal(v1.coef_, v2.coef_)}; Newton iterations {v1.n_iter_}", flush=True)
     from birank.metrics import roc_auc
 
@@ -218,10 +210,10 @@ def main(argv=None):
     ya = rng.random(m) < 0.3
     sa = np.round(rng.standard_normal(m), 4)  # ties
     roc_auc(ya[:300_000], sa[:300_000], n_jobs=2)  # compile
-    a1, a2, auc1, auc2, sp = _one_against_two(lambda k: roc_auc(ya, sa, n_jobs=k),
+    a1, a2, auc1, auc2, times = _one_against_two(lambda k: roc_auc(ya, sa, n_jobs=k),
                                               args.repeat)
     print(f"roc_auc ({m:,d} rows): n_jobs=1 {a1 * 1e3:.0f} ms, n_jobs=2 {a2 * 1e3:.0f} ms: "
-          f"{_speedup(sp)}; same value: {auc1 == auc2}")
+          f"{_speedup(times)}; same value: {auc1 == auc2}")
 
 
 if __name__ == "__main__":
