@@ -114,8 +114,8 @@ def _head_passes(obj, s):
     from numba import njit
 
     from birank._kernels.losses import SQUARED_HINGE
-    from birank._kernels.pair_sweep import (LV_LABEL, _bit_length, _digit_bits, _fen_head,
-                                            _fen_rows, _loss_hi, _loss_lo, _node_end)
+    from birank._kernels.pair_sweep import (FEN_HEAD_STEPS, LV_LABEL, _bit_length, _digit_bits,
+                                            _fen_head, _fen_rows, _loss_node, _node_end)
 
     levels, bits = _digit_bits(int(obj.nlab.max()), len(obj.levels))
     shift = bits * (levels - 1)
@@ -134,15 +134,13 @@ def _head_passes(obj, s):
         while p < m:
             q = _node_end(cl, p, m, shift + bits)
             if q - p > 1:
-                loss += _loss_hi(p, q, cs, cs, cl, shift, bits, True, 1.0, SQUARED_HINGE, cg,
-                                 cd, ptrs, 0, acc, head)
-                _loss_lo(p, q, cs, cs, cl, shift, bits, True, 1.0, SQUARED_HINGE, cg, cd, ptrs,
-                         0, acc, head)
+                loss += _loss_node(p, q, cs, cs, cl, shift, bits, True, 1.0, SQUARED_HINGE, cg,
+                                   cd, ptrs, ptrs, 0, acc, head)
             p = q
         return loss, cg, cd
 
-    heads = {"full": _bit_length(1 << bits), "8": min(8, bits + 1), "none": 0,
-             "default": _fen_head(bits)}
+    heads = {"full": _bit_length(1 << bits), str(FEN_HEAD_STEPS): min(FEN_HEAD_STEPS, bits + 1),
+             "none": 0, "default": _fen_head(bits)}
     results = [passes(cs, cl, shift, bits, ptrs, acc, h) for h in heads.values()]
     for loss, cg, cd in results[1:]:  # the same bits whatever the head
         assert np.float64(loss).tobytes() == np.float64(results[0][0]).tobytes()

@@ -507,12 +507,12 @@ def _loss_lo(p, q, cs, cw, cl, shift, bits, unit, theta, loss_kind, cg, cd, lv_l
 
 @njit(cache=True, inline="always")
 def _loss_node(p, q, cs, cw, cl, shift, bits, unit, theta, loss_kind, cg, cd, lv_hi, lv_lo, a,
-               acc):
-    """Both passes of the node ``p .. q-1`` (:func:`_loss_hi`, then :func:`_loss_lo`);
-    returns the node's loss."""
+               acc, head=-1):
+    """Both passes of the node ``p .. q-1`` (:func:`_loss_hi`, then :func:`_loss_lo`, with
+    the walks' ``head``); returns the node's loss."""
     loss = _loss_hi(p, q, cs, cw, cl, shift, bits, unit, theta, loss_kind, cg, cd, lv_hi, a,
-                    acc)
-    _loss_lo(p, q, cs, cw, cl, shift, bits, unit, theta, loss_kind, cg, cd, lv_lo, a, acc)
+                    acc, head)
+    _loss_lo(p, q, cs, cw, cl, shift, bits, unit, theta, loss_kind, cg, cd, lv_lo, a, acc, head)
     return loss
 
 
@@ -1053,7 +1053,8 @@ def count_pairs(members, seg, lab, nlab, sw):
         wsum = np.bincount(lab, weights=sw, minlength=int(nlab[0]))
         n = int(lab.shape[0])
         wtot = float(np.sum(sw))
-        return (n * n - int(np.dot(cnt, cnt))) // 2, 0.5 * (wtot * wtot - float(np.dot(wsum, wsum)))
+        return ((n * n - int(np.dot(cnt, cnt))) // 2,
+                0.5 * (wtot * wtot - float(np.dot(wsum, wsum))))
     sizes = np.diff(seg)
     group = np.repeat(np.arange(nseg), sizes)  # segment of members[t]
     offset = np.concatenate(([0], np.cumsum(nlab)[:-1]))
