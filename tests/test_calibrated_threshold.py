@@ -100,6 +100,51 @@ def test_platt_sums_kernel_equals_numpy(weighted):
     assert np.isfinite(platt_sums(rows._replace(inv_scale=rows.inv_scale * 1e3), 1e3, 0.0)).all()
 
 
+@pytest.mark.kernel
+@pytest.mark.parametrize("n", [300, 5000])
+def test_class_weighted_sums_equal_the_row_weighted_ones(n):
+    # a weight per class (no weight array; the log-loss's logs taken per chunk of rows as
+    # the log of a product) against the same weights given per row (a log1p a row): the
+    # gradient and Hessian the same bits, the log-loss equal to rounding, also where
+    # e^-|z| rounds away next to 1 and over chunks cut short by the block's end
+    import birank._calibration as cal
+    from birank._kernels.platt import LOG_CHUNK
+
+    s, y01, _ = _scores(n, seed=6)
+    pos = y01 == 1
+    w = np.where(pos, 2.5, 0.75)
+    rows, t = _rows(s, y01, w, s.mean(), s.std())
+    by_class = rows._replace(w=np.zeros(0), w_pos=2.5, w_neg=0.75)
+    assert cal._arrays(s, y01, w)[2][1:] == (2.5, 0.75)
+    assert cal._arrays(s, y01, w)[2][0].size == 0
+    for a, b in ((1.3, -0.4), (60.0, 2.0), (-0.2, 0.0)):
+        row, cls = platt_sums(rows, a, b), platt_sums(by_class, a, b)
+        assert cls[1:] == row[1:]
+        assert cls[0] == pytest.approx(row[0], rel=1e-13)
+    assert n < 2 * LOG_CHUNK or n % LOG_CHUNK  # a short last chunk
+
+
+def test_class_constant_weights_read_as_class_weights():
+    # _arrays keeps a weight array only when some class's rows differ in weight; the
+    # calibration of class weights equals that of the same weights per row to rounding
+    import birank._calibration as cal
+
+    s, y01, w = _scores(3000, seed=2)
+    pos = y01 == 1
+    assert cal._arrays(s, y01, None)[2][1:] == (1.0, 1.0)
+    np.testing.assert_array_equal(cal._arrays(s, y01, w)[2][0], w)
+    one_class = cal._arrays(s, np.ones_like(y01), np.full(s.size, 3.0))[2]
+    assert one_class[0].size == 0 and one_class[1:] == (3.0, 1.0)
+    cw = np.where(pos, 4.0, 0.5)
+    nearly = cw.copy()
+    nearly[0] = np.nextafter(nearly[0], 9.0)  # one row apart: a weight array
+    line, near = cal.platt_line(s, y01, cw), cal.platt_line(s, y01, nearly)
+    assert cal._arrays(s, y01, nearly)[2][0].size == s.size
+    assert line == pytest.approx(near, rel=1e-9)
+    assert cal.platt_fit(s - line[0], y01, cw) == pytest.approx(
+        cal.platt_fit(s - line[0], y01, nearly), rel=1e-9)
+
+
 @pytest.mark.parametrize("seed", [21, 33, 126])
 def test_one_side_slope_lands_on_its_optimum_in_few_passes(monkeypatch, seed):
     # one side of the threshold, imbalanced: near the optimum the loss is flat to rounding,
@@ -117,7 +162,7 @@ def test_one_side_slope_lands_on_its_optimum_in_few_passes(monkeypatch, seed):
     t = platt_targets(y, w)
     passes = []
     monkeypatch.setattr(cal, "platt_sums", lambda *a: passes.append(1) or platt_sums(*a))
-    a = cal._slope(s, y == 1, np.zeros(0), *cal._targets(float(y.sum()), float(n - y.sum())))
+    a = cal._slope(s, y == 1, (np.zeros(0), 1.0, 1.0), *cal._targets(float(y.sum()), float(n - y.sum())))
     assert len(passes) <= 15
     ref = minimize(lambda v: platt_objective(v[0], s, t, w), [a], method="Nelder-Mead",
                    options={"xatol": 1e-12, "fatol": 1e-14}).x[0]
@@ -128,14 +173,20 @@ def test_one_side_slope_lands_on_its_optimum_in_few_passes(monkeypatch, seed):
     assert abs(grad) <= 1e-9 * abs(np.sum(w * (0.5 - t) * s))
 
 
-def test_platt_sums_over_blocks_same_bits_for_any_threads(monkeypatch):
+@pytest.mark.parametrize("by_class", [False, True])
+def test_platt_sums_over_blocks_same_bits_for_any_threads(monkeypatch, by_class):
     # blocks fixed by the number of rows, added in block order: one thread and two give
-    # the same bits, and the blocked sums equal the one-block sums to rounding
+    # the same bits, and the blocked sums equal the one-block sums to rounding (weights
+    # per row, or per class: the products of the log-loss cut at the blocks too)
     import birank._calibration as cal
     from birank._parallel import Threads
 
     s, y01, w = _scores(5000, seed=8)
+    if by_class:
+        w = np.where(y01 == 1, 1.5, 0.5)
     rows, _ = _rows(s, y01, w, s.mean(), s.std())
+    if by_class:
+        rows = rows._replace(w=np.zeros(0), w_pos=1.5, w_neg=0.5)
     whole = platt_sums(rows, 1.1, 0.3)
     monkeypatch.setattr(cal, "PLATT_BLOCK", 333)
     two = Threads(2)
@@ -211,7 +262,7 @@ def test_slopes_from_a_subsample_fit_reach_the_same_optimum_in_fewer_passes(monk
 
 
 @pytest.mark.kernel
-@pytest.mark.parametrize("weighted", [True, False])
+@pytest.mark.parametrize("weighted", [True, False, "class"])
 def test_calibration_passes_equal_numpy(weighted):
     # the passes that prepare Platt's rows without copies: class weights, weighted sum and
     # extremes, the weighted mean square about a centre and the slope derivative at 0,
@@ -221,16 +272,17 @@ def test_calibration_passes_equal_numpy(weighted):
     s, y01, w = _scores(3000, seed=9)
     s[::7] = 0.0
     pos = y01 == 1
-    wk = w if weighted else np.zeros(0)
-    w = w if weighted else np.ones_like(s)
+    w_pos, w_neg = (1.7, 0.3) if weighted == "class" else (1.0, 1.0)
+    wk = w if weighted is True else np.zeros(0)
+    w = w if weighted is True else np.where(pos, w_pos, w_neg)
     out = np.empty((1, 5))
-    platt_moments(s, pos, wk, 1 << 20, out, 0, 1)
+    platt_moments(s, pos, wk, w_pos, w_neg, 1 << 20, out, 0, 1)
     assert out[0] == pytest.approx([w[pos].sum(), w[~pos].sum(), w @ s, s.max(), s.min()],
                                    rel=1e-12)
     c, big, t_pos, t_neg = 0.3, 9.0, 0.9, 0.01
     t = np.where(pos, t_pos, t_neg)
     spread = np.empty((1, 2))
-    platt_spread(s, pos, wk, c, big, t_pos, t_neg, 1 << 20, spread, 0, 1)
+    platt_spread(s, pos, wk, w_pos, w_neg, c, big, t_pos, t_neg, 1 << 20, spread, 0, 1)
     assert spread[0] == pytest.approx([w @ ((s - c) / big) ** 2, w @ ((0.5 - t) * (s - c))],
                                       rel=1e-12)
     n = s.shape[0]
@@ -242,7 +294,7 @@ def test_calibration_passes_equal_numpy(weighted):
     np.testing.assert_array_equal(s_out[n - above:], s[hi][::-1])
     np.testing.assert_array_equal(pos_out[:below], pos[lo])
     np.testing.assert_array_equal(pos_out[n - above:], pos[hi][::-1])
-    if weighted:
+    if weighted is True:
         np.testing.assert_array_equal(w_out[:below], w[lo])
         np.testing.assert_array_equal(w_out[n - above:], w[hi][::-1])
 

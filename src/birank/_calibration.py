@@ -61,8 +61,8 @@ class PlattRows(NamedTuple):
     """Platt's rows as the caller holds them, read by the kernels without copies.
 
     ``u = (s - center) * inv_scale`` (the scores, centred and scaled), targets
-    ``t_pos`` where ``pos`` else ``t_neg``, weights ``w`` (an empty array: all 1)
-    of sum ``weight``.
+    ``t_pos`` where ``pos`` else ``t_neg``, weights ``w`` (an empty array: ``w_pos``
+    where ``pos`` else ``w_neg``, :func:`_arrays`) of sum ``weight``.
     """
 
     s: FloatArray
@@ -73,6 +73,8 @@ class PlattRows(NamedTuple):
     t_pos: float
     t_neg: float
     weight: float
+    w_pos: float = 1.0
+    w_neg: float = 1.0
 
     @property
     def n(self) -> int:
@@ -82,8 +84,13 @@ class PlattRows(NamedTuple):
         """Every k-th row (copies: a strided subsample is read k times faster)."""
         w = np.ascontiguousarray(self.w[::k])
         s = np.ascontiguousarray(self.s[::k])
-        return self._replace(s=s, pos=np.ascontiguousarray(self.pos[::k]), w=w,
-                             weight=float(w.sum()) if w.size else float(s.shape[0]))
+        pos = np.ascontiguousarray(self.pos[::k])
+        if w.size:
+            weight = float(w.sum())
+        else:
+            n_pos = int(np.count_nonzero(pos))
+            weight = n_pos * self.w_pos + (s.shape[0] - n_pos) * self.w_neg
+        return self._replace(s=s, pos=pos, w=w, weight=float(weight))
 
 
 def _blocks(kernel, n, columns, args, threads):
@@ -110,14 +117,15 @@ def platt_sums(rows, a, b, threads=None):
     at ``z = a u + b``, its gradient and Hessian in ``(a, b)``
     (:func:`birank._kernels.platt.platt_block_sums`), the blocks on ``threads``."""
     out = _blocks(platt_block_sums, rows.n, 6,
-                  (rows.s, rows.pos, rows.w, rows.center, rows.inv_scale, rows.t_pos, rows.t_neg,
-                   float(a), float(b)), threads)
+                  (rows.s, rows.pos, rows.w, rows.w_pos, rows.w_neg, rows.center, rows.inv_scale,
+                   rows.t_pos, rows.t_neg, float(a), float(b)), threads)
     return tuple(float(x) for x in _in_block_order(out))
 
 
 def _moments(s, pos, w, threads):
-    """``(weight of pos, weight of the rest, weighted sum of s, max s, min s)``."""
-    out = _blocks(platt_moments, s.shape[0], MOMENTS, (s, pos, w), threads)
+    """``(weight of pos, weight of the rest, weighted sum of s, max s, min s)``; ``w``: the
+    weights as :func:`_arrays` gives them."""
+    out = _blocks(platt_moments, s.shape[0], MOMENTS, (s, pos, *w), threads)
     wp, wn, ws = (float(x) for x in _in_block_order(out[:, :3]))
     return wp, wn, ws, float(out[:, 3].max()), float(out[:, 4].min())
 
@@ -132,11 +140,12 @@ def _rows(s, pos, w, center, t_pos, t_neg, threads, moments):
     if not weight > 0.0 or not big > 0.0 or not np.isfinite(big):  # (no rows: weight 0)
         return None
     q, chance = _in_block_order(_blocks(platt_spread, s.shape[0], 2,
-                                        (s, pos, w, center, big, t_pos, t_neg), threads))
+                                        (s, pos, *w, center, big, t_pos, t_neg), threads))
     scale = big * float(np.sqrt(q / weight))
     if not scale > 0.0 or not np.isfinite(scale) or not np.isfinite(1.0 / scale):
         return None
-    return PlattRows(s, pos, w, float(center), 1.0 / scale, t_pos, t_neg, weight), float(chance)
+    return PlattRows(s, pos, w[0], float(center), 1.0 / scale, t_pos, t_neg, weight,
+                     w[1], w[2]), float(chance)
 
 
 def _targets(wp, wn):
@@ -145,18 +154,30 @@ def _targets(wp, wn):
 
 
 def _arrays(scores, y01, sample_weight):
-    """Scores, positive mask and weights (empty for none) as the kernels read them."""
+    """Scores, positive mask and weights as the kernels read them: the weights are
+    ``(w, w_pos, w_neg)``, ``w`` a weight per row, or empty when every row of a class
+    has the same weight (``w_pos``, ``w_neg``: 1 and 1 without weights). Class weights
+    (``class_weight``, and the loss's class costs of the threshold) are the common
+    case: the kernels then read no weight array, and the log-loss takes its logs per
+    chunk of rows (:func:`birank._kernels.platt.platt_block_sums`)."""
     s = np.ascontiguousarray(scores, dtype=np.float64).reshape(-1)
     pos = np.ascontiguousarray(np.asarray(y01).reshape(-1) == 1)
-    w = np.zeros(0) if sample_weight is None else \
-        np.ascontiguousarray(sample_weight, dtype=np.float64).reshape(-1)
-    return s, pos, w
+    none = np.zeros(0)
+    if sample_weight is None:
+        return s, pos, (none, 1.0, 1.0)
+    w = np.ascontiguousarray(sample_weight, dtype=np.float64).reshape(-1)
+    w_pos, w_neg = w[pos], w[~pos]
+    one_pos = w_pos.size == 0 or bool(np.all(w_pos == w_pos[0]))
+    if one_pos and (w_neg.size == 0 or bool(np.all(w_neg == w_neg[0]))):
+        return s, pos, (none, float(w_pos[0]) if w_pos.size else 1.0,
+                        float(w_neg[0]) if w_neg.size else 1.0)
+    return s, pos, (w, 1.0, 1.0)
 
 
 def _slope(s, pos, w, t_pos, t_neg, max_iter=100, tol=1e-12, threads=None, start=0.0):
     """``argmin_{a >= 0}`` of :func:`platt_objective` on one side (Newton, halving steps),
     from the slope ``start`` (a convex problem: any start >= 0 reaches the optimum);
-    None for no row (or no weight), 0.0 below chance."""
+    None for no row (or no weight), 0.0 below chance. ``w``: as :func:`_arrays`."""
     found = _rows(s, pos, w, 0.0, t_pos, t_neg, threads, _moments(s, pos, w, threads))
     if found is None:
         return None
@@ -342,9 +363,11 @@ def platt_fit(scores, y01, sample_weight=None, *, n_jobs=None, start=0.0):
         t_pos, t_neg = _targets(*_moments(s, pos, w, threads)[:2])
         # each side's rows copied once (one pass, into one buffer: below 0 at the front,
         # above at the back), then read by every Newton pass of its slope
-        s_side, pos_side, w_side = np.empty(n), np.empty(n, dtype=np.bool_), np.empty(w.size)
-        below, above = split_sides(s, pos, w, s_side, pos_side, w_side)
-        a_neg, a_pos = [_slope(s_side[lo:hi], pos_side[lo:hi], w_side[lo:hi] if w.size else w,
+        rw = w[0]
+        s_side, pos_side, w_side = np.empty(n), np.empty(n, dtype=np.bool_), np.empty(rw.size)
+        below, above = split_sides(s, pos, rw, s_side, pos_side, w_side)
+        a_neg, a_pos = [_slope(s_side[lo:hi], pos_side[lo:hi],
+                               (w_side[lo:hi], *w[1:]) if rw.size else w,
                                t_pos, t_neg, threads=threads, start=start)
                         for lo, hi in ((0, below), (n - above, n))]
     finally:

@@ -160,10 +160,13 @@ class ProbabilityMixin:
 
     def _set_threshold(self, X, y01, learned_bias=False, sample_weight=None, *,
                        proba_weight="same"):
-        """:func:`set_two_class_output` on the training scores of ``X``."""
-        set_two_class_output(self, self._training_scores(X), y01, learned_bias=learned_bias,
+        """:func:`set_two_class_output` on the training scores of ``X``; returns them
+        (without ``intercept_``), for :func:`warn_if_worse_than_chance`."""
+        scores = self._training_scores(X)
+        set_two_class_output(self, scores, y01, learned_bias=learned_bias,
                              sample_weight=sample_weight, proba_weight=proba_weight,
                              n_jobs=getattr(self, "n_jobs", None))
+        return scores
 
     def predict_proba(self, X: MatrixLike) -> FloatArray:
         """Calibrated class probabilities (Platt's sigmoid fitted on the training scores).
@@ -491,12 +494,15 @@ def warn_if_badly_scaled(estimator: object, X: Matrix) -> None:
 
 
 def warn_if_worse_than_chance(estimator: LinearScorerMixin, X: Matrix, y01: ArrayLike,
-                              sample_weight: ArrayLike | None = None) -> None:
+                              sample_weight: ArrayLike | None = None, *,
+                              scores: FloatArray | None = None) -> None:
     """Warn when the fitted scores rank the training data below chance (AUC < 0.5).
 
     A model that learned anything ranks its own training data at least as well
     as chance; below it means the fit was swamped (e.g. 1 positive in 10^5 rows
-    without class weights) and should not be used as is. O(N log N).
+    without class weights) and should not be used as is. O(N log N). ``scores``:
+    the training scores ``X @ coef_`` when the caller has them (the threshold's,
+    :meth:`ProbabilityMixin._set_threshold`), else computed.
     """
     import warnings
 
@@ -506,7 +512,8 @@ def warn_if_worse_than_chance(estimator: LinearScorerMixin, X: Matrix, y01: Arra
     n_pos = int(y01.sum())
     if n_pos == 0 or n_pos == y01.shape[0]:
         return
-    scores = matvec(X, estimator.coef_)
+    if scores is None:
+        scores = matvec(X, estimator.coef_)
     auc = roc_auc(y01, scores, sample_weight=sample_weight)
     if auc < 0.5:
         warnings.warn(

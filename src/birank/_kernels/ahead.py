@@ -90,9 +90,10 @@ ENTRIES = (
     # a Newton step's gradient and preconditioner products in one pass
     *(("blocked_products", "csr_grad_diag_block", none(data, I4, I4, F8, F8, F8_2, i8, i8, b1))
       for data in (F8, none)),
-    ("platt", "platt_block_sums", none(F8, B1, F8, f8, f8, f8, f8, f8, f8, i8, F8_2, i8, i8)),
-    ("platt", "platt_moments", none(F8, B1, F8, i8, F8_2, i8, i8)),
-    ("platt", "platt_spread", none(F8, B1, F8, f8, f8, f8, f8, i8, F8_2, i8, i8)),
+    ("platt", "platt_block_sums",
+     none(F8, B1, F8, f8, f8, f8, f8, f8, f8, f8, f8, i8, F8_2, i8, i8)),
+    ("platt", "platt_moments", none(F8, B1, F8, f8, f8, i8, F8_2, i8, i8)),
+    ("platt", "platt_spread", none(F8, B1, F8, f8, f8, f8, f8, f8, f8, i8, F8_2, i8, i8)),
     ("platt", "split_sides", nt.UniTuple(i8, 2)(F8, B1, F8, F8, B1, F8)),
     # ActiveRankSVM: sampling, the pair rows, dual coordinate descent (WeightedSVM's too)
     ("soft_sample", "soft_sample",

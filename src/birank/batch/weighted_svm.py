@@ -176,9 +176,9 @@ class WeightedSVM(BinaryRankerMixin, BaseEstimator):
         self.intercept_ = float(res.intercept) if self.fit_intercept else 0.0
         self.n_iter_ = int(res.n_iter)
         self.objective_ = float(res.objective)
-        self._set_threshold(X, y01, learned_bias=self.fit_intercept, sample_weight=C_point,
-                            proba_weight=sw)
-        warn_if_worse_than_chance(self, X, y01)
+        scores = self._set_threshold(X, y01, learned_bias=self.fit_intercept,
+                                     sample_weight=C_point, proba_weight=sw)
+        warn_if_worse_than_chance(self, X, y01, scores=scores)
         return self
 
     def _class_C(self, classes, y01, sw=None):
@@ -249,7 +249,7 @@ class WeightedSVM(BinaryRankerMixin, BaseEstimator):
         del solver  # the pool (about 40 bytes a row) goes before the threshold's sort
         # the threshold (the sigmoid's 1/2) is weighted like the loss (class and
         # sample weights), so a weight of k acts as k copies of the row
-        self._set_threshold(X, y01, learned_bias=self.fit_intercept, sample_weight=C_point,
-                            proba_weight=sw)
-        warn_if_worse_than_chance(self, X, y01)
+        scores = self._set_threshold(X, y01, learned_bias=self.fit_intercept,
+                                     sample_weight=C_point, proba_weight=sw)
+        warn_if_worse_than_chance(self, X, y01, scores=scores)
         return self
