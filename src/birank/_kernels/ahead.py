@@ -50,6 +50,7 @@ F8 = nt.float64[::1]
 F8_2 = nt.float64[:, ::1]
 F8_3 = nt.float64[:, :, ::1]
 I8 = nt.int64[::1]
+U8 = nt.uint64[::1]
 I8_2 = nt.int64[:, ::1]
 I4 = nt.int32[::1]
 I4_2 = nt.int32[:, ::1]
@@ -82,6 +83,8 @@ ENTRIES = (
     ("pair_sweep", "_digit_bits", nt.UniTuple(i8, 2)(i8, i8)),
     # rows sorted by score within each query (fewer than RADIX_MIN rows)
     ("radix_sort", "argsort_groups", none(F8, I8, I8, I8, F8)),
+    # one array of scores sorted (every size: radix_sort.argsort_scores)
+    ("radix_sort", "_radix_argsort", b1(F8, I8, U8, U8, I8, F8)),
     ("blocked_products", "csr_matvec_block", none(F8, I4, I4, F8, F8, i8, i8)),
     ("blocked_products", "csr_rmatvec_block", none(F8, I4, I4, F8, F8, i8, i8, b1)),
     # the same on indicator features (values all 1, not passed)

@@ -19,8 +19,12 @@ from numba import njit
 __all__ = ["argsort_scores", "argsort_scores64", "sort_by_segment", "argsort_groups",
            "fix_ties", "RADIX_MIN"]
 
-#: below this many keys numpy's stable argsort is used: the radix kernel saves
-#: about 1 ms a sort at 2^16 keys, less than its first compilation costs a small fit
+#: from this many rows the rows of several groups are sorted by one radix argsort
+#: of all scores, then a stable counting sort by group (below: a sort per group,
+#: :func:`argsort_groups`), the threads sort by chunks (below: :func:`argsort_scores`
+#: on one thread), and the label order comes from the radix argsort (below: numpy's
+#: lexsort). One array of scores is sorted by the radix kernel at every size
+#: (:func:`argsort_scores`).
 RADIX_MIN = 1 << 16
 _BITS = 8
 _RADIX = 1 << _BITS
@@ -181,14 +185,12 @@ def argsort_scores(s, order, scratch=None, sorted_out=None):
     across calls. ``sorted_out``: optional float64 array of n entries that
     receives ``s[order]``; the radix path writes it in its last pass anyway,
     so a caller that needs the sorted scores saves a gather (a random read a
-    row).
+    row). The radix kernel at every size (compiled at install, :mod:`.ahead`):
+    numpy's stable argsort took 0.016 / 1.2 / 5.9 ms at 2^10 / 2^14 / 2^16 random
+    scores, the kernel 0.007 / 0.10 / 0.43 ms (scratch, with the gather of
+    ``s[order]``).
     """
     n = s.shape[0]
-    if n < RADIX_MIN:
-        order[:] = np.argsort(s, kind="stable")
-        if sorted_out is not None:
-            np.take(s, order, out=sorted_out)
-        return order
     if scratch is None:
         scratch = radix_scratch(n, order.dtype)
     keys, keys2, tmp, ss = scratch
