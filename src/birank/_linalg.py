@@ -19,9 +19,10 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._kernels.blocked_products import csr_grad_diag_block, csr_matvec_block, csr_rmatvec_block
+from ._dots import dot, norm
 from ._kernels.dual_cd import all_ones
 
-__all__ = ["RowOperator", "matvec", "rmatvec", "sq_rmatvec", "grad_diag_rmatvec", "dot",
+__all__ = ["RowOperator", "matvec", "rmatvec", "sq_rmatvec", "grad_diag_rmatvec", "dot", "norm",
            "is_indicator"]
 
 
@@ -170,22 +171,3 @@ def split_grad_diag(out, with_mean):
     return (np.ascontiguousarray(out[:, 0]),
             np.ascontiguousarray(out[:, 1]) if with_mean else None,
             np.ascontiguousarray(out[:, 2]))
-
-
-def dot(a, b):
-    """``a . b`` of two 1-D float arrays, on this thread.
-
-    Not ``a @ b``: OpenBLAS runs a dot product of more than about 10^4 entries on
-    all its threads, and its workers then spin for a while on the other cores
-    waiting for more work, so every fit that takes a few such dots (a loss value,
-    Platt's calibration) used twice its wall time in CPU on a 2-core machine (the
-    CPU ratios of ``benchmarks/bench_references.py``) and took a core from other
-    jobs. numpy's einsum runs its own vectorized loop in the calling thread.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> dot(np.array([1.0, 2.0]), np.array([3.0, 4.0]))
-    11.0
-    """
-    return float(np.einsum("i,i->", a, b))

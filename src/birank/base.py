@@ -12,7 +12,7 @@ import numpy as np
 from sklearn.base import ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
-from ._linalg import matvec
+from ._linalg import dot, matvec, norm
 from ._validation import check_X
 from .metrics import best_accuracy_threshold
 
@@ -440,7 +440,7 @@ def _row_size(X: Matrix, measure: str) -> float:
         return m
     mean_sq = float(sq.mean())
     mu = np.asarray(X.mean(axis=0), dtype=np.float64).ravel()
-    v = mean_sq - float(mu @ mu)
+    v = mean_sq - dot(mu, mu)
     if not v > 1e-8 * mean_sq:  # no spread (or all of it lost to rounding)
         return m
     if measure == "spread":
@@ -455,9 +455,9 @@ def _row_size(X: Matrix, measure: str) -> float:
     u = np.random.default_rng(0).standard_normal(mu.size)
     lam = 0.0
     for _ in range(30):  # slow convergence: close top eigenvalues, any of them will do
-        u /= np.linalg.norm(u)
-        cu = np.asarray(X.T @ np.asarray(X @ u).ravel()).ravel() / n - mu * float(mu @ u)
-        rayleigh, u = float(u @ cu), cu
+        u /= norm(u)
+        cu = np.asarray(X.T @ np.asarray(X @ u).ravel()).ravel() / n - mu * dot(mu, u)
+        rayleigh, u = dot(u, cu), cu
         done = abs(rayleigh - lam) <= 1e-3 * abs(rayleigh)
         lam = rayleigh
         if done:

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ._dots import dot
 from ._validation import check_groups
 
 if TYPE_CHECKING:
@@ -285,7 +286,7 @@ def roc_auc(y_true: ArrayLike, y_score: ArrayLike, sample_weight: ArrayLike | No
     pos_b = np.add.reduceat(wp, starts)
     neg_b = np.add.reduceat(wn, starts)
     neg_below = np.cumsum(neg_b) - neg_b
-    num = float(np.dot(pos_b, neg_below + 0.5 * neg_b))
+    num = dot(pos_b, neg_below + 0.5 * neg_b)
     return num / (w_pos_total * w_neg_total)
 
 
@@ -318,7 +319,7 @@ def _pair_counts(y_true, y_score, groups, sample_weight):
     wy = w[oy]
     lab_sum = np.add.reduceat(wy, np.flatnonzero(new))
     grp_sum = np.add.reduceat(wy, np.flatnonzero(gnew))
-    total = 0.5 * (float(np.dot(grp_sum, grp_sum)) - float(np.dot(lab_sum, lab_sum)))
+    total = 0.5 * (dot(grp_sum, grp_sum) - dot(lab_sum, lab_sum))
     # sweep by (group, score, label)
     os_ = np.lexsort((y, s, g))
     gs, ss, ys, ws = g[os_], s[os_], y[os_], w[os_]
@@ -330,7 +331,7 @@ def _pair_counts(y_true, y_score, groups, sample_weight):
     block_start = np.concatenate((np.flatnonzero(bnew), [n])).astype(np.int64)
     blk_sum = np.add.reduceat(ws, block_start[:-1])
     blk_lab_sum = np.add.reduceat(ws, np.flatnonzero(lnew))
-    tied = 0.5 * (float(np.dot(blk_sum, blk_sum)) - float(np.dot(blk_lab_sum, blk_lab_sum)))
+    tied = 0.5 * (dot(blk_sum, blk_sum) - dot(blk_lab_sum, blk_lab_sum))
     conc = _concordant_weight(os_, block_start, ys, gs, ws, w, yrank, gstart, n_ranks)
     return conc, tied, total
 
@@ -368,7 +369,7 @@ def _concordant_weight(order, block_start, y_sorted, g_sorted, w_sorted, w, yran
     for level in levels[1:]:  # (the lowest level is below nothing)
         below = np.concatenate(([0.0], np.cumsum(np.where(y_sorted < level, w_sorted, 0.0))))
         at = np.flatnonzero(y_sorted == level)
-        total += float(np.dot(w_sorted[at], below[block_of[at]] - below[group_of[at]]))
+        total += dot(w_sorted[at], below[block_of[at]] - below[group_of[at]])
     return total
 
 

@@ -1053,8 +1053,11 @@ def count_pairs(members, seg, lab, nlab, sw):
         wsum = np.bincount(lab, weights=sw, minlength=int(nlab[0]))
         n = int(lab.shape[0])
         wtot = float(np.sum(sw))
-        return ((n * n - int(np.dot(cnt, cnt))) // 2,
-                0.5 * (wtot * wtot - float(np.dot(wsum, wsum))))
+        # (einsum, not np.dot: OpenBLAS runs a float dot of this length on all its
+        # threads, whose workers then spin on the other cores through the fit,
+        # birank._dots)
+        return ((n * n - int(np.einsum("i,i->", cnt, cnt))) // 2,
+                0.5 * (wtot * wtot - float(np.einsum("i,i->", wsum, wsum))))
     sizes = np.diff(seg)
     group = np.repeat(np.arange(nseg), sizes)  # segment of members[t]
     offset = np.concatenate(([0], np.cumsum(nlab)[:-1]))

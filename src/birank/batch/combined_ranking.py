@@ -9,7 +9,7 @@ from sklearn.base import BaseEstimator
 
 from .._kernels.losses import loss_code
 from .._kernels.sgd import crr_sgd
-from .._linalg import dot, matvec
+from .._linalg import dot, matvec, norm
 from .._kernels.sparse_rows import rng_init
 from .._progress import make_progress
 from .._validation import (
@@ -207,7 +207,7 @@ class CombinedRanking(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
                               steps, float(self.rank_probability), loss_code(self.loss),
                               bool(self.projection), bool(self.fit_intercept), state)
             done += steps
-            report(done, self.max_iter, f"|w|={np.sqrt(w @ w):.4g}")
+            report(done, self.max_iter, f"|w|={norm(w):.4g}" if self.verbose else "")
         self.t_ += self.max_iter
         self.n_iter_ = self.max_iter
         self.n_rank_steps_ = int(n_rank)
@@ -228,7 +228,7 @@ class CombinedRanking(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
         if self.loss == "squared_hinge":
             xi = xi * xi
         point = dot(sw, xi) / sw.sum()
-        reg = 0.5 * self.alpha_ * (self.coef_ @ self.coef_ + self.intercept_**2)
+        reg = 0.5 * self.alpha_ * (dot(self.coef_, self.coef_) + self.intercept_**2)
         p = self.rank_probability
         obj = reg + (1.0 - p) * point
         pos, neg = y01 == 1, y01 == 0

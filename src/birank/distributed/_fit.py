@@ -10,7 +10,7 @@ from scipy.sparse.linalg import LinearOperator
 from sklearn.utils import check_array
 from sklearn.utils.validation import check_is_fitted
 
-from .._linalg import matvec, rmatvec, sq_rmatvec
+from .._linalg import dot, matvec, rmatvec, sq_rmatvec
 from .._validation import as_csr_or_dense, check_random_state, encode_binary, validate_params
 from ..base import reset_fitted, set_two_class_output
 from ..batch.active_ranksvm import ActiveRankSVM
@@ -221,8 +221,8 @@ class DaskAllPairsOperator(LinearOperator):
             return self.dense_ @ v
         out = self.engine.map_combine(_gram_block, np.add, self.X, self.y01,
                                       args=(v, self.n1, self.n0))
-        out = out - (self.m1 * (self.m1 @ v) + self.m0 * (self.m0 @ v))
-        return out + self.mu * (self.mu @ v)
+        out = out - (self.m1 * dot(self.m1, v) + self.m0 * dot(self.m0, v))
+        return out + self.mu * dot(self.mu, v)
 
     def _rmatvec(self, v):
         return self._matvec(v)

@@ -36,6 +36,7 @@ import warnings
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
+from .._linalg import dot, norm
 from ._result import SolverResult
 
 __all__ = ["solve_ball_quadratic", "solve_ball_quadratic_eigh", "solve_ball_quadratic_cg",
@@ -73,7 +74,7 @@ class BallQuadraticResult(SolverResult):
     w = property(lambda self: self.coef)
 
     def __repr__(self):
-        return (f"BallQuadraticResult(|w|={np.linalg.norm(self.w):.6g}, lam={self.lam:.6g}, "
+        return (f"BallQuadraticResult(|w|={norm(self.w):.6g}, lam={self.lam:.6g}, "
                 f"n_iter={self.n_iter}, case={self.case!r})")
 
 
@@ -145,14 +146,14 @@ def _solve_in_eigenbasis(evals, Q, g, radius, ridge=0.0, rtol=1e-14, max_iter=20
     """:func:`solve_ball_quadratic_eigh` given ``H = Q diag(evals) Q'`` (ascending evals)."""
     gt = Q.T @ g
     d = evals.shape[0]
-    gnorm = float(np.linalg.norm(g))
+    gnorm = norm(g)
     scale = max(float(np.max(np.abs(evals))) if d else 0.0, np.finfo(float).tiny)
     tiny = 10.0 * d * np.finfo(float).eps * scale
     evals = np.where(np.abs(evals) <= tiny, 0.0, evals)
     lam_min = float(evals[0]) if d else 0.0
     # components of g on the eigenspace of the bottom eigenvalue decide the hard case
     bottom = evals <= lam_min + tiny
-    g_bottom = float(np.linalg.norm(gt[bottom]))
+    g_bottom = norm(gt[bottom])
     g_orth_bottom = g_bottom <= 1e-10 * max(gnorm, np.finfo(float).tiny)
     if gnorm == 0.0:
         return BallQuadraticResult(np.zeros(d), max(0.0, -lam_min), 0, "zero-gradient")
@@ -185,12 +186,12 @@ def _solve_in_eigenbasis(evals, Q, g, radius, ridge=0.0, rtol=1e-14, max_iter=20
     if lam_min > 0 or (lam_min == 0 and g_orth_bottom):
         coef = w_of(0.0)
         coef[evals <= 0.0] = 0.0
-        if np.linalg.norm(coef) <= radius:
+        if norm(coef) <= radius:
             return BallQuadraticResult(Q @ coef, 0.0, 0, "interior")
     lo = max(0.0, -lam_min)
     if g_orth_bottom:
         coef = w_of(lo, drop_bottom=True)
-        nrm = float(np.linalg.norm(coef))
+        nrm = norm(coef)
         if nrm <= radius:
             # hard case: lam = -lambda_min, move along the bottom eigenvector to the sphere
             tau = np.sqrt(max(radius * radius - nrm * nrm, 0.0))
@@ -204,7 +205,7 @@ def _solve_in_eigenbasis(evals, Q, g, radius, ridge=0.0, rtol=1e-14, max_iter=20
     def norm_and_slope(lam):
         den = evals + lam
         c = np.where(den > 0, gt_use / np.where(den > 0, den, 1.0), 0.0)
-        return float(np.linalg.norm(c)), float(np.sum(c * c / np.where(den > 0, den, np.inf)))
+        return norm(c), float(np.sum(c * c / np.where(den > 0, den, np.inf)))
 
     hi = gnorm / radius - lam_min
     hi = max(hi, lo)
@@ -233,28 +234,28 @@ def conjugate_gradient(matvec, b, *, shift=0.0, x0=None, atol=0.0, max_iter=1000
     """
     x = np.zeros_like(b) if x0 is None else np.array(x0, dtype=np.float64)
     r = b - (matvec(x) + shift * x) if x0 is not None else b.copy()
-    if np.sqrt(float(r @ r)) <= atol:
+    if np.sqrt(dot(r, r)) <= atol:
         return x, 0, "converged"
     minv = None if diag is None else 1.0 / (diag + shift)
     watch = radius is not None and x0 is None and minv is None
     zv = r if minv is None else minv * r
     p = zv.copy()
-    rz = float(r @ zv)
+    rz = dot(r, zv)
     for k in range(1, max_iter + 1):
         Ap = matvec(p) + shift * p
-        pAp = float(p @ Ap)
+        pAp = dot(p, Ap)
         if pAp <= 0:
-            ok = np.sqrt(float(r @ r)) <= max(atol, 1e-300)
+            ok = np.sqrt(dot(r, r)) <= max(atol, 1e-300)
             return x, k, "converged" if ok else "max_iter"
         alpha = rz / pAp
         x += alpha * p
-        if watch and float(x @ x) > radius * radius:
+        if watch and dot(x, x) > radius * radius:
             return x, k, "outside"
         r -= alpha * Ap
-        if np.sqrt(float(r @ r)) <= atol:
+        if np.sqrt(dot(r, r)) <= atol:
             return x, k, "converged"
         zv = r if minv is None else minv * r
-        rz_new = float(r @ zv)
+        rz_new = dot(r, zv)
         p = zv + (rz_new / rz) * p
         rz = rz_new
     return x, max_iter, "max_iter"
@@ -316,7 +317,7 @@ def solve_ball_quadratic_lanczos(matvec, g, radius, *, tol=1e-10, max_iter=1000)
 
     g = np.asarray(g, dtype=np.float64)
     d = g.shape[0]
-    gnorm = float(np.linalg.norm(g))
+    gnorm = norm(g)
     if gnorm == 0.0:
         return BallQuadraticResult(np.zeros(d), 0.0, 0, "zero-gradient")
     kmax = min(max_iter, d)
@@ -336,13 +337,13 @@ def solve_ball_quadratic_lanczos(matvec, g, radius, *, tol=1e-10, max_iter=1000)
     for k in range(kmax):
         q = basis[k]
         v = np.asarray(matvec(q), dtype=np.float64).reshape(-1)
-        alpha[k] = float(q @ v)
+        alpha[k] = dot(q, v)
         v = v - alpha[k] * q
         if k > 0:
             v -= beta[k] * basis[k - 1]
         for _ in range(2):  # full reorthogonalization against q_0 .. q_k
             v -= basis[:k + 1].T @ (basis[:k + 1] @ v)
-        beta[k + 1] = float(np.linalg.norm(v))
+        beta[k + 1] = norm(v)
         hnorm = max(hnorm, abs(alpha[k]) + beta[k] + beta[k + 1])
         m = k + 1
         # beta ~ 0: K_m is an invariant subspace of H, the restricted solution is exact
@@ -367,7 +368,7 @@ def solve_ball_quadratic_lanczos(matvec, g, radius, *, tol=1e-10, max_iter=1000)
                       f"{m} iterations; increase max_iter.", ConvergenceWarning, stacklevel=3)
     w = basis[:m].T @ h
     case = "interior" if lam == 0.0 else "boundary"
-    nw = float(np.linalg.norm(w))
+    nw = norm(w)
     if radius is not None and nw > radius:
         w *= radius / nw  # rounding only: |h| <= radius and the basis is orthonormal
     return BallQuadraticResult(w, float(lam), 0, case, m)
@@ -393,7 +394,7 @@ def solve_ball_quadratic_cg(matvec, g, radius, *, ridge=0.0, tol=1e-10, max_iter
     """
     _check_radius(radius)
     g = np.asarray(g, dtype=np.float64)
-    gnorm = float(np.linalg.norm(g))
+    gnorm = norm(g)
     d = g.shape[0]
     if gnorm == 0.0:
         return BallQuadraticResult(np.zeros(d), 0.0, 0, "zero-gradient")
@@ -414,7 +415,7 @@ def solve_ball_quadratic_cg(matvec, g, radius, *, ridge=0.0, tol=1e-10, max_iter
     w, k, status = conjugate_gradient(matvec, g, atol=atol, max_iter=max_iter, radius=radius,
                                       diag=diag)
     total_cg += k
-    if status == "converged" and np.linalg.norm(w) <= radius:
+    if status == "converged" and norm(w) <= radius:
         return BallQuadraticResult(w, 0.0, 0, "interior", total_cg)
 
     state = {"w": None, "lam": None, "q": None}
@@ -425,13 +426,13 @@ def solve_ball_quadratic_cg(matvec, g, radius, *, ridge=0.0, tol=1e-10, max_iter
                                        max_iter=max_iter, diag=diag)
         # the slope only steers Newton (the stopping test uses |w| alone), so
         # q = (H + lam I)^{-1} w is solved loosely, warm-started from the last q
-        nw = float(np.linalg.norm(wl))
+        nw = norm(wl)
         q, k2, _ = conjugate_gradient(matvec, wl, shift=lam, x0=state["q"],
                                       atol=1e-6 * max(nw, np.finfo(float).tiny),
                                       max_iter=max_iter, diag=diag)
         total_cg += k1 + k2
         state["w"], state["lam"], state["q"] = wl, lam, q
-        return nw, float(wl @ q)
+        return nw, dot(wl, q)
 
     hi = gnorm / radius  # |w(lam)| <= |g| / lam for H >= 0
     lam, it, ok = _secular_newton(norm_and_slope, 0.0, hi, radius, hi, rtol, max_newton,
@@ -442,7 +443,7 @@ def solve_ball_quadratic_cg(matvec, g, radius, *, ridge=0.0, tol=1e-10, max_iter
         warnings.warn(f"ball-constrained quadratic: secular Newton did not converge in "
                       f"{max_newton} iterations.", ConvergenceWarning, stacklevel=2)
     w = state["w"]
-    nw = float(np.linalg.norm(w))
+    nw = norm(w)
     if nw > radius:
         # inexact CG can leave |w| a hair above the radius; pull it onto the sphere
         # (changes the KKT residual by (|w| - radius)/|w| * |g|, below tolerance)

@@ -237,11 +237,11 @@ class DualCD:
     def primal_objective(self):
         """``1/2 (|w|^2 + theta^2) + sum_p C_p loss(1 - w.z_p)``."""
         if self.loss == "logistic":  # C_p log(1 + exp(-w.z_p))
-            return float(0.5 * self.w @ self.w + dot(self.C_, np.logaddexp(0.0, -self.margins())))
+            return 0.5 * dot(self.w, self.w) + dot(self.C_, np.logaddexp(0.0, -self.margins()))
         xi = np.maximum(0.0, 1.0 - self.margins())
         if self.loss == "squared_hinge":
             xi = xi * xi
-        return float(0.5 * self.w @ self.w + dot(self.C_, xi))
+        return 0.5 * dot(self.w, self.w) + dot(self.C_, xi)
 
     def dual_objective(self):
         """``sum alpha - 1/2 |w(alpha)|^2 - sum alpha^2 D_pp`` (the primal value at the optimum)."""
@@ -253,8 +253,8 @@ class DualCD:
             with np.errstate(divide="ignore", invalid="ignore"):
                 ent = (np.where(al > 0, al * np.log(al), 0.0)
                        + np.where(C - al > 0, (C - al) * np.log(C - al), 0.0))
-            return float(-0.5 * w @ w - ent.sum() + dot(C, np.log(C)))
-        val = al.sum() - 0.5 * w @ w
+            return -0.5 * dot(w, w) - float(ent.sum()) + dot(C, np.log(C))
+        val = al.sum() - 0.5 * dot(w, w)
         if self.loss == "squared_hinge":
             val -= float(np.sum(al * al * (0.25 / self.C_)))  # D_pp alpha^2 / 2 = alpha^2 / (4C)
         return float(val)

@@ -17,6 +17,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._kernels.kernel_dual_cd import kernel_dual_cd, mirror_upper, pair_diag, rbf_from_gram
+from .._linalg import dot
 from .._validation import check_random_state, draw_seed
 from ._result import SolverResult
 
@@ -242,11 +243,11 @@ class KernelPairDualCD:
         xi = np.maximum(0.0, 1.0 - self.margins())
         if self.loss == "squared_hinge":
             xi = xi * xi
-        return float(0.5 * c @ self._f + self._C @ xi)
+        return 0.5 * dot(c, self._f) + dot(self._C, xi)
 
     def dual_objective(self):
         al = self.alpha_
-        val = al.sum() - 0.5 * self.point_coef_ @ self._f
+        val = al.sum() - 0.5 * dot(self.point_coef_, self._f)
         if self.loss == "squared_hinge":
             val -= float(np.sum(al * al * (0.25 / self._C)))
         return float(val)

@@ -36,6 +36,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._kernels.losses import HINGE
+from .._linalg import dot
 from ._result import SolverResult
 from .newton import PairObjective
 
@@ -110,8 +111,8 @@ class _HuberScores:
         a = -C * self.grad_s
         h1 = self.o1.sweep_sorted(s, loss_kind=HINGE)
         h2 = self.o2.sweep_sorted(s, loss_kind=HINGE)
-        dual = (C / self.delta) * (h1 - h2) - 0.5 * float(a @ (K @ a))
-        primal = 0.5 * float(beta @ s) + C * h1
+        dual = (C / self.delta) * (h1 - h2) - 0.5 * dot(a, K @ a)
+        primal = 0.5 * dot(beta, s) + C * h1
         self.loss_at_scores(s)
         return primal, dual
 
@@ -134,7 +135,7 @@ class KernelPairObjective:
     def fun_grad(self, beta):
         s = self.K @ beta
         loss = self.scores_loss.loss_at_scores(s)
-        f = 0.5 * float(beta @ s) + self.C * loss
+        f = 0.5 * dot(beta, s) + self.C * loss
         return f, self.K @ (beta + self.C * self.scores_loss.grad_s)
 
     def hess_vec(self, v):
@@ -149,11 +150,11 @@ def _k_cg(K, hess_scores, C, r, Kr, rtol, max_cg):
     Kd = np.zeros_like(r)
     rho, Krho = -r, -Kr
     p, Kp = rho.copy(), Krho.copy()
-    rr = float(rho @ Krho)
+    rr = dot(rho, Krho)
     it = 0
     while it < max_cg and np.sqrt(max(rr, 0.0)) > rtol:
         Ap = p + C * hess_scores(Kp)
-        pAp = float(Kp @ Ap)  # p' K A p
+        pAp = dot(Kp, Ap)  # p' K A p
         if pAp <= 0.0:
             break
         step = rr / pAp
@@ -161,7 +162,7 @@ def _k_cg(K, hess_scores, C, r, Kr, rtol, max_cg):
         Kd += step * Kp
         rho = rho - step * Ap
         Krho = Krho - step * (K @ Ap)
-        rr_new = float(rho @ Krho)
+        rr_new = dot(rho, Krho)
         p = rho + (rr_new / rr) * p
         Kp = Krho + (rr_new / rr) * Kp
         rr = rr_new
@@ -183,16 +184,16 @@ def kernel_newton(K, score_loss, C, beta0, tol=1e-4, max_iter=100, gnorm0=None, 
     if gnorm0 is None:
         score_loss.loss_at_scores(np.zeros(n))
         g0 = C * score_loss.grad_s
-        gnorm0 = float(np.sqrt(max(g0 @ (K @ g0), 0.0)))
+        gnorm0 = float(np.sqrt(max(dot(g0, K @ g0), 0.0)))
     loss = score_loss.loss_at_scores(s)
-    f = 0.5 * float(beta @ s) + C * loss
+    f = 0.5 * dot(beta, s) + C * loss
     converged = False
     n_iter = 0
     for n_iter in range(max_iter + 1):
         gs = score_loss.grad_s
         r = beta + C * gs
         Kr = s + C * (K @ gs)
-        gnorm = float(np.sqrt(max(r @ Kr, 0.0)))
+        gnorm = float(np.sqrt(max(dot(r, Kr), 0.0)))
         if gnorm <= tol * gnorm0 or gnorm0 == 0.0:
             converged = True
             break
@@ -200,10 +201,10 @@ def kernel_newton(K, score_loss, C, beta0, tol=1e-4, max_iter=100, gnorm0=None, 
             break
         eta = min(0.1, np.sqrt(gnorm / gnorm0))
         d, Kd, ncg = _k_cg(K, score_loss.hess_scores, C, r, Kr, eta * gnorm, max_cg)
-        gd = float(d @ Kr)  # grad' d = r' K d
+        gd = dot(d, Kr)  # grad' d = r' K d
         if gd >= 0.0:
             d, Kd, gd = -r, -Kr, -gnorm * gnorm
-        bs, ds, dKd = float(beta @ s), float(d @ s), float(d @ Kd)
+        bs, ds, dKd = dot(beta, s), dot(d, s), dot(d, Kd)
         step = 1.0
         while True:
             loss_t = score_loss.loss_at_scores(s + step * Kd)

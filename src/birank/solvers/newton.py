@@ -32,8 +32,8 @@ import scipy.sparse as sp
 from .._kernels.labels import two_values
 from .._kernels.losses import HINGE, SQUARED_HINGE
 from .._kernels.pair_sweep_ops import csr_rows_gram_matvec, signed_unit_rows
-from .._linalg import (RowOperator, dot, grad_diag_rmatvec, is_indicator, matvec, rmatvec,
-                       sq_rmatvec)
+from .._linalg import (RowOperator, dot, grad_diag_rmatvec, is_indicator, matvec, norm,
+                       rmatvec, sq_rmatvec)
 from .._kernels.pair_sweep import (ONE_LEVEL_MAX_BITS, WORK_ROWS, binary_signed_weights,
                                    count_pairs, level_cache, sweep_hess_vec,
                                    sweep_hess_vec_binary, sweep_loss_grad, sweep_loss_grad_binary,
@@ -141,7 +141,7 @@ class _WeightSpace(_Products):
         if s is None:
             s = self.scores(w)
         loss = self.loss_at_scores(s)
-        return 0.5 * float(w @ w) + self.C * loss, self.grad_from_last(w), loss
+        return 0.5 * dot(w, w) + self.C * loss, self.grad_from_last(w), loss
 
     def grad_from_last(self, w):
         return w + self.C * self.rmv(self.grad_s)
@@ -432,21 +432,21 @@ def _cg(hess_vec_scores, g, rtol, max_cg, M=None):
     r = -g.copy()
     z = r / M if M is not None else r
     p = z.copy()
-    rz = float(r @ z)
-    rnorm = float(np.linalg.norm(r))
+    rz = dot(r, z)
+    rnorm = norm(r)
     it = 0
     while it < max_cg and rnorm > rtol:
         Hp, xp = hess_vec_scores(p)
-        pHp = float(p @ Hp)
+        pHp = dot(p, Hp)
         if pHp <= 0.0:  # cannot happen for I + PSD; guard against round-off
             break
         alpha = rz / pHp
         d += alpha * p
         xd = None if xp is None or xd is None else xd + alpha * xp
         r -= alpha * Hp
-        rnorm = float(np.linalg.norm(r))
+        rnorm = norm(r)
         z = r / M if M is not None else r
-        rz_new = float(r @ z)
+        rz_new = dot(r, z)
         p *= rz_new / rz
         p += z
         rz = rz_new
@@ -473,13 +473,13 @@ def newton_cg(obj, w0, tol=1e-4, max_iter=100, report=None, max_cg=None, precond
         max_cg = max(50, 2 * d_feat)
     s = obj.scores(w)
     # reference gradient norm: at w = 0, as LIBLINEAR (|grad f(0)| = C |X' grad_s(0)|)
-    gnorm0 = float(np.linalg.norm(obj.fun_grad(np.zeros_like(w))[1])) if np.any(w) else None
-    f = 0.5 * float(w @ w) + obj.C * obj.loss_at_scores(s)  # (fun_grad's f)
+    gnorm0 = norm(obj.fun_grad(np.zeros_like(w))[1]) if np.any(w) else None
+    f = 0.5 * dot(w, w) + obj.C * obj.loss_at_scores(s)  # (fun_grad's f)
     if precondition:  # the gradient and the first preconditioner in one pass over X
         g, M = obj.grad_and_diag(w)
     else:
         g, M = obj.grad_from_last(w), None
-    gnorm = float(np.linalg.norm(g))
+    gnorm = norm(g)
     if gnorm0 is None:
         gnorm0 = gnorm
     total_cg = 0
@@ -496,14 +496,14 @@ def newton_cg(obj, w0, tol=1e-4, max_iter=100, report=None, max_cg=None, precond
         d, ncg, z = _cg(obj.hess_vec_scores, g, max(eta * gnorm, 0.5 * tol * gnorm0), max_cg,
                         M)
         total_cg += ncg
-        gd = float(g @ d)
+        gd = dot(g, d)
         if gd >= 0.0:  # not a descent direction (round-off); fall back to -g
             d = -g
             gd = -gnorm * gnorm
             z = None
         if z is None:
             z = obj.scores(d)
-        ww, wd, dd = float(w @ w), float(w @ d), float(d @ d)
+        ww, wd, dd = dot(w, w), dot(w, d), dot(d, d)
         step = 1.0
         while True:
             loss_t = obj.loss_at_scores(s + step * z)
@@ -519,7 +519,7 @@ def newton_cg(obj, w0, tol=1e-4, max_iter=100, report=None, max_cg=None, precond
             g, M = obj.grad_and_diag(w)
         else:
             g = obj.grad_from_last(w)
-        gnorm = float(np.linalg.norm(g))
+        gnorm = norm(g)
         if report is not None:
             report(n_iter, None, f"f={f:.10g} |g|={gnorm:.3e} cg={ncg} step={step:g}")
         if gnorm <= tol * gnorm0:
@@ -670,7 +670,7 @@ class HuberPairObjective(_Products):
         if s is None:
             s = self.scores(w)
         loss = self.loss_at_scores(s)
-        f = 0.5 * float(w @ w) + self.C * loss
+        f = 0.5 * dot(w, w) + self.C * loss
         return f, self.grad_from_last(w), loss
 
     def grad_from_last(self, w):
@@ -716,8 +716,8 @@ class HuberPairObjective(_Products):
         w_alpha = -(C / (2.0 * delta)) * G
         h1 = self.o1.hinge_sweep_sorted(s)
         h2 = self.o2.hinge_sweep_sorted(s)
-        dual = (C / delta) * (h1 - h2) - 0.5 * float(w_alpha @ w_alpha)
-        primal = 0.5 * float(w @ w) + C * h1
+        dual = (C / delta) * (h1 - h2) - 0.5 * dot(w_alpha, w_alpha)
+        primal = 0.5 * dot(w, w) + C * h1
         return primal, dual
 
 
@@ -838,7 +838,7 @@ def _rows_dual_point(Z, cost, w, loss, widths):
     for delta in widths:
         alpha = cost * np.clip(slack / delta, 0.0, 1.0)
         w_alpha = rmatvec(Z, alpha)  # sum_p alpha_p z_p
-        norm2, total = float(w_alpha @ w_alpha), float(alpha.sum())
+        norm2, total = dot(w_alpha, w_alpha), float(alpha.sum())
         t = 1.0 if norm2 == 0.0 else min(1.0, total / norm2)
         dual = t * total - 0.5 * t * t * norm2
         if dual > best_dual:

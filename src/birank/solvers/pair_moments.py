@@ -48,7 +48,7 @@ import scipy.sparse as sp
 from scipy.sparse.linalg import LinearOperator
 
 from .._kernels.pair_sweep_ops import csr_gram_matvec, csr_rows_gram_matvec, csr_rows_sq_sum
-from .._linalg import rmatvec, sq_rmatvec
+from .._linalg import dot, rmatvec, sq_rmatvec
 from .._kernels.pair_moments import (
     class_scatter_csr,
     naive_pair_moments_csr,
@@ -460,9 +460,9 @@ class GramPairsOperator(LinearOperator):
         v = np.asarray(v, dtype=np.float64).ravel()
         if self.dense_ is not None:
             return self.dense_ @ v
-        out = self.pos.matvec(v) / self.n1 - self.m1 * (self.m1 @ v)
-        out += self.neg.matvec(v) / self.n0 - self.m0 * (self.m0 @ v)
-        out += self.mu * (self.mu @ v)
+        out = self.pos.matvec(v) / self.n1 - self.m1 * dot(self.m1, v)
+        out += self.neg.matvec(v) / self.n0 - self.m0 * dot(self.m0, v)
+        out += self.mu * dot(self.mu, v)
         return out
 
     def _rmatvec(self, v):
@@ -475,9 +475,9 @@ class GramPairsOperator(LinearOperator):
 
     def trace(self):
         """trace(Sigma_N) = sum_c (mean |x|^2 - |m_c|^2) + |mu|^2."""
-        t = self.pos.diagonal().sum() / self.n1 - self.m1 @ self.m1
-        t += self.neg.diagonal().sum() / self.n0 - self.m0 @ self.m0
-        return float(t + self.mu @ self.mu)
+        t = self.pos.diagonal().sum() / self.n1 - dot(self.m1, self.m1)
+        t += self.neg.diagonal().sum() / self.n0 - dot(self.m0, self.m0)
+        return float(t + dot(self.mu, self.mu))
 
 
 class SecondMomentOperator(LinearOperator):
