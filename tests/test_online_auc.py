@@ -52,6 +52,36 @@ def test_every_update_equals_numpy_reference(make, reference, layout, rng):
 
 
 @pytest.mark.kernel
+@pytest.mark.parametrize("alpha, eta0", [(1e-2, 0.1), (3e3, 0.5)])
+def test_spam_l2_over_a_long_stream_equals_the_dense_algorithm(alpha, eta0, layout, rng):
+    # SPAM-L2 keeps w and the class means as scales times stored vectors and their
+    # inner products by sparse updates, in one call over the whole stream: the
+    # products are recomputed every 64 rows here (d = 8) and, at alpha = 3e3, the
+    # prox's scale falls below 1e-100 and is folded into w. Every row's w against
+    # Natole et al.'s Algorithm 1 written densely.
+    X, y01 = _stream(rng, n=700, d=8)
+    expected = spam_reference(X, y01, eta0, 0.5, alpha)
+    model = SPAM(eta0=eta0, power_t=0.5, alpha=alpha).fit(layout(X), y01)
+    np.testing.assert_allclose(model.coef_, expected[-1], rtol=1e-10, atol=1e-300)
+    m = [X[y01 == k].mean(axis=0) for k in (0, 1)]
+    np.testing.assert_allclose(model.class_mean_, m, rtol=1e-12, atol=1e-15)
+
+
+def test_spam_penalty_changed_between_partial_fits_continues_the_stream(rng):
+    # SPAM-NET works on the plain vectors and SPAM-L2 on scaled ones: a stream whose
+    # penalty changes between calls continues from the same w and means
+    X, y01 = _stream(rng, n=120, d=6)
+    model = SPAM(eta0=0.1, alpha=1e-2)
+    model.partial_fit(X[:60], y01[:60], classes=[0, 1])
+    model.set_params(penalty="elasticnet", l1_ratio=0.0)  # SPAM-NET without L1: same steps
+    model.partial_fit(X[60:90], y01[60:90])
+    model.set_params(penalty="l2")
+    model.partial_fit(X[90:], y01[90:])
+    expected = spam_reference(X, y01, 0.1, 0.5, 1e-2)
+    np.testing.assert_allclose(model.coef_, expected[-1], rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.kernel
 def test_opaucr_equals_algorithm_2_with_the_drawn_sketch(layout, rng):
     X, y01 = _stream(rng, n=30, d=6)
     tau = 3

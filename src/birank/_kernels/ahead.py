@@ -138,7 +138,7 @@ ENTRIES = (
     ("sparse_rows", "rng_init", I8(i8)),
     *(("opauc", "opauc_full_pass",
        none(rows, I1, F8, i8, i8, F8, F8, F8_2, F8_3, f8, f8, F8, F8, F8)) for rows in (CSR, F8_2)),
-    *(("spam", "spam_pass", i8(rows, I1, F8, i8, i8, F8, F8, F8_2, i8, f8, f8, f8, f8))
+    *(("spam", "spam_pass", i8(rows, I1, F8, i8, i8, F8, F8, F8_2, F8, F8, i8, f8, f8, f8, f8))
       for rows in (CSR, F8_2)),
     *(("uniexp", "uniexp_pass", i8(rows, I1, F8, i8, i8, F8, F8, f8, f8)) for rows in (CSR, F8_2)),
     ("adaoam_updates", "adaoam_stream",

@@ -115,8 +115,10 @@ class SPAM(WeightVectorMixin, StreamRanker):
         self.eta0_ = data_scaled(self.eta0, X, 0.3, measure="covariance")
 
     def _init_state(self, d):
+        # w = scales[0] * state w, class mean k = scales[1 + k] * means[k], dots: their
+        # stored vectors' products (birank._kernels.spam._spam_l2_pass)
         self._state = {"w": np.zeros(d), "counts": np.zeros(2), "means": np.zeros((2, d)),
-                       "t": 0}
+                       "scales": np.ones(3), "dots": np.zeros(2), "t": 0}
 
     def _kernel_rows(self, X):
         return kernel_rows(X)
@@ -127,7 +129,11 @@ class SPAM(WeightVectorMixin, StreamRanker):
         l1 = float(self.l1_ratio) if self.penalty == "elasticnet" else 0.0
         beta, beta1 = float(self.alpha) * (1.0 - l1), float(self.alpha) * l1
         st["t"] = spam_pass(X, y01, weight, start, stop, st["w"], st["counts"], st["means"],
-                            st["t"], float(self.eta0_), float(self.power_t), beta, beta1)
+                            st["scales"], st["dots"], st["t"], float(self.eta0_),
+                            float(self.power_t), beta, beta1)
         self.t_ = int(st["t"])
-        self.class_mean_ = st["means"].copy()
+        self.class_mean_ = st["means"] * st["scales"][1:, None]
+
+    def _coef(self):
+        return super()._coef() * self._state["scales"][0]
 
