@@ -28,8 +28,10 @@ class SPAM(WeightVectorMixin, StreamRanker):
     (Natole et al. eqs. (3)-(4)); each arriving instance takes a stochastic
     gradient step in ``w`` and the proximal step of the regularizer
     (Algorithm 1): SPAM-L2 (``penalty='l2'``) or SPAM-NET (``'elasticnet'``).
-    The class prior and the class means are running estimates. O(d) per instance.
-    See :mod:`birank._kernels.spam` for the update.
+    The class prior and the class means are running estimates. Cost per
+    instance: O(non-zeros of the row) for SPAM-L2 (``w`` and the means are kept
+    as scaled vectors), O(d) for SPAM-NET (its soft threshold moves every
+    coordinate). See :mod:`birank._kernels.spam` for the update.
 
     Parameters
     ----------
