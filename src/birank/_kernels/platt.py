@@ -28,6 +28,15 @@ def _weight(w, unit, is_pos, w_pos, w_neg, i):
     return w[i]
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _add_derivatives(g_a, g_b, h_aa, h_ab, h_bb, wi, p, t, u):
+    """The running gradient and Hessian in ``(a, b)`` with a row of weight ``wi``,
+    sigmoid ``p``, target ``t`` and scaled score ``u`` added."""
+    r = wi * (p - t)
+    d = wi * p * (1.0 - p)
+    return g_a + r * u, g_b + r, h_aa + d * u * u, h_ab + d * u, h_bb + d
+
+
 #: rows per product of the factors ``1 + e^-|z|`` in :func:`platt_block_sums` (class
 #: weights): each factor is in (1, 2], so the product stays below 2^256 (no overflow)
 #: and its rounding (at most 256 roundings of 2^-53) is that of summing 256 logs
@@ -65,13 +74,8 @@ def _class_weighted_sums(s, pos, w_pos, w_neg, center, inv_scale, t_pos, t_neg, 
             q = 1.0 / one_e
             p = q if z > 0.0 else e * q
             f += wi * (max(z, 0.0) - t * z)
-            r = wi * (p - t)
-            d = wi * p * (1.0 - p)
-            g_a += r * u
-            g_b += r
-            h_aa += d * u * u
-            h_ab += d * u
-            h_bb += d
+            g_a, g_b, h_aa, h_ab, h_bb = _add_derivatives(g_a, g_b, h_aa, h_ab, h_bb, wi, p,
+                                                          t, u)
         log_pos += math.log(prod_pos)
         log_neg += math.log(prod_neg)
     return f + w_pos * log_pos + w_neg * log_neg, g_a, g_b, h_aa, h_ab, h_bb
@@ -96,13 +100,7 @@ def _row_weighted_sums(s, pos, w, center, inv_scale, t_pos, t_neg, a, b, i0, i1)
         p = q if z > 0.0 else e * q
         wi = w[i]
         f += wi * (softplus - t * z)
-        r = wi * (p - t)
-        d = wi * p * (1.0 - p)
-        g_a += r * u
-        g_b += r
-        h_aa += d * u * u
-        h_ab += d * u
-        h_bb += d
+        g_a, g_b, h_aa, h_ab, h_bb = _add_derivatives(g_a, g_b, h_aa, h_ab, h_bb, wi, p, t, u)
     return f, g_a, g_b, h_aa, h_ab, h_bb
 
 

@@ -70,6 +70,13 @@ def spam_pass(X, y01, sw, t0, t1, w, counts, means, scales, dots, step, eta, pow
 
 
 @njit(cache=True, inline="always")
+def _count_row(counts, k, s):
+    """Row of class k and weight s counted; its share ``f = s / count`` of the class."""
+    counts[k] += s
+    return s / counts[k]
+
+
+@njit(cache=True, inline="always")
 def _step_size(X, t, s, k, p, step, eta, power_t):
     """``eta_t = eta / step^power_t``, capped at the row's inverse curvature (module
     docstring)."""
@@ -112,8 +119,7 @@ def _spam_l2_pass(X, y01, sw, t0, t1, w, counts, means, scales, dots, step, eta,
             continue
         step += 1
         k = y01[t]
-        counts[k] += s
-        f = s / counts[k]
+        f = _count_row(counts, k, s)
         keep = 1.0 - f
         if keep * scales[1 + k] < _RESCALE_BELOW:  # the class's first row (f = 1)
             _fold(means[k], scales[1 + k] * keep)
@@ -175,8 +181,7 @@ def _spam_dense_pass(X, y01, sw, t0, t1, w, counts, means, scales, dots, step, e
             continue
         step += 1
         k = y01[t]
-        counts[k] += s
-        f = s / counts[k]
+        f = _count_row(counts, k, s)
         c = means[k]
         for j in range(d):
             c[j] *= 1.0 - f
