@@ -88,8 +88,11 @@ def uniexp_reference(X, y01, eta, max_exponent=30.0):
 
 
 def spam_reference(X, y01, eta, power_t, beta, beta1=0.0):
-    """Natole et al. 2018, Algorithm 1 with running p and class means (SPAM-L2 / SPAM-NET)."""
+    """Natole et al. 2018, Algorithm 1 with running p and class means (SPAM-L2 / SPAM-NET);
+    ``beta`` and ``beta1`` may also give one value per row."""
     d = X.shape[1]
+    beta = np.broadcast_to(np.asarray(beta, dtype=float), (len(y01),))
+    beta1 = np.broadcast_to(np.asarray(beta1, dtype=float), (len(y01),))
     w = np.zeros(d)
     n = np.zeros(2)
     m = np.zeros((2, d))
@@ -109,8 +112,8 @@ def spam_reference(X, y01, eta, power_t, beta, beta1=0.0):
         if step * curvature > 1:  # birank's stability cap (not in the paper)
             step = 1 / curvature
         v = w - step * grad
-        v = np.sign(v) * np.maximum(np.abs(v) - step * beta1, 0.0)
-        w = v / (1 + step * beta)
+        v = np.sign(v) * np.maximum(np.abs(v) - step * beta1[t - 1], 0.0)
+        w = v / (1 + step * beta[t - 1])
         out.append(w.copy())
     return out
 

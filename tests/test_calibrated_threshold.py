@@ -162,7 +162,8 @@ def test_one_side_slope_lands_on_its_optimum_in_few_passes(monkeypatch, seed):
     t = platt_targets(y, w)
     passes = []
     monkeypatch.setattr(cal, "platt_sums", lambda *a: passes.append(1) or platt_sums(*a))
-    a = cal._slope(s, y == 1, (np.zeros(0), 1.0, 1.0), *cal._targets(float(y.sum()), float(n - y.sum())))
+    a = cal._slope(s, y == 1, (np.zeros(0), 1.0, 1.0),
+                   *cal._targets(float(y.sum()), float(n - y.sum())))
     assert len(passes) <= 15
     ref = minimize(lambda v: platt_objective(v[0], s, t, w), [a], method="Nelder-Mead",
                    options={"xatol": 1e-12, "fatol": 1e-14}).x[0]

@@ -69,16 +69,20 @@ def test_spam_l2_over_a_long_stream_equals_the_dense_algorithm(alpha, eta0, layo
 
 def test_spam_penalty_changed_between_partial_fits_continues_the_stream(rng):
     # SPAM-NET works on the plain vectors and SPAM-L2 on scaled ones: a stream whose
-    # penalty changes between calls continues from the same w and means
+    # penalty changes between calls continues from the same w and means (rows 60-89 with
+    # Natole et al.'s beta = beta1 = 5e-3, the others beta = 1e-2, beta1 = 0)
     X, y01 = _stream(rng, n=120, d=6)
     model = SPAM(eta0=0.1, alpha=1e-2)
     model.partial_fit(X[:60], y01[:60], classes=[0, 1])
-    model.set_params(penalty="elasticnet", l1_ratio=0.0)  # SPAM-NET without L1: same steps
+    model.set_params(penalty="elasticnet", l1_ratio=0.5)
     model.partial_fit(X[60:90], y01[60:90])
     model.set_params(penalty="l2")
     model.partial_fit(X[90:], y01[90:])
-    expected = spam_reference(X, y01, 0.1, 0.5, 1e-2)
+    net = (np.arange(120) >= 60) & (np.arange(120) < 90)
+    expected = spam_reference(X, y01, 0.1, 0.5, np.where(net, 5e-3, 1e-2), np.where(net, 5e-3, 0.0))
     np.testing.assert_allclose(model.coef_, expected[-1], rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(model.class_mean_, [X[y01 == k].mean(axis=0) for k in (0, 1)],
+                               rtol=1e-12, atol=1e-15)
 
 
 @pytest.mark.kernel

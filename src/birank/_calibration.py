@@ -166,12 +166,18 @@ def _arrays(scores, y01, sample_weight):
     if sample_weight is None:
         return s, pos, (none, 1.0, 1.0)
     w = np.ascontiguousarray(sample_weight, dtype=np.float64).reshape(-1)
-    w_pos, w_neg = w[pos], w[~pos]
-    one_pos = w_pos.size == 0 or bool(np.all(w_pos == w_pos[0]))
-    if one_pos and (w_neg.size == 0 or bool(np.all(w_neg == w_neg[0]))):
-        return s, pos, (none, float(w_pos[0]) if w_pos.size else 1.0,
-                        float(w_neg[0]) if w_neg.size else 1.0)
-    return s, pos, (w, 1.0, 1.0)
+    w_pos, w_neg = _one_value(w[pos]), _one_value(w[~pos])
+    if w_pos is None or w_neg is None:
+        return s, pos, (w, 1.0, 1.0)
+    return s, pos, (none, w_pos, w_neg)
+
+
+def _one_value(v):
+    """The value every entry of ``v`` has (1.0 for none), or None when they differ."""
+    if v.size == 0:
+        return 1.0
+    first = float(v[0])
+    return first if bool(np.all(v == first)) else None
 
 
 def _slope(s, pos, w, t_pos, t_neg, max_iter=100, tol=1e-12, threads=None, start=0.0):

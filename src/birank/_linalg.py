@@ -18,8 +18,8 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from ._kernels.blocked_products import csr_grad_diag_block, csr_matvec_block, csr_rmatvec_block
 from ._dots import dot, norm
+from ._kernels.blocked_products import csr_grad_diag_block, csr_matvec_block, csr_rmatvec_block
 from ._kernels.dual_cd import all_ones
 
 __all__ = ["RowOperator", "matvec", "rmatvec", "sq_rmatvec", "grad_diag_rmatvec", "dot", "norm",

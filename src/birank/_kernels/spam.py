@@ -151,6 +151,7 @@ def _spam_l2_pass(X, y01, sw, t0, t1, w, counts, means, scales, dots, step, eta,
 
 @njit(cache=True, inline="always")
 def _dense_dot(u, v):
+    """``u . v`` of two dense vectors, in index order."""
     out = 0.0
     for j in range(u.shape[0]):
         out += u[j] * v[j]
@@ -171,7 +172,6 @@ def _spam_dense_pass(X, y01, sw, t0, t1, w, counts, means, scales, dots, step, e
     """:func:`spam_pass` written densely, O(d) a row: SPAM-NET's soft threshold. Works on
     the plain vectors (folds the scales first) and leaves them so, with their products
     in ``dots``."""
-    d = w.shape[0]
     for c in range(3):
         _fold(w if c == 0 else means[c - 1], scales[c])
         scales[c] = 1.0
@@ -182,34 +182,24 @@ def _spam_dense_pass(X, y01, sw, t0, t1, w, counts, means, scales, dots, step, e
         step += 1
         k = y01[t]
         f = _count_row(counts, k, s)
-        c = means[k]
-        for j in range(d):
-            c[j] *= 1.0 - f
-        row_axpy(X, c, f, t)  # c <- c + f (x - c)
+        _fold(means[k], 1.0 - f)
+        row_axpy(X, means[k], f, t)  # m_k <- m_k + f (x - m_k)
         p = counts[1] / (counts[0] + counts[1])
-        a = 0.0
-        b = 0.0
-        for j in range(d):
-            a += w[j] * means[1, j]
-            b += w[j] * means[0, j]
-        coef = _coefficient(k, p, row_dot_w(X, w, t), a, b)
+        coef = _coefficient(k, p, row_dot_w(X, w, t), _dense_dot(w, means[1]),
+                            _dense_dot(w, means[0]))
         eta_t = _step_size(X, t, s, k, p, step, eta, power_t)
         row_axpy(X, w, -eta_t * s * coef, t)
         shrink = 1.0 / (1.0 + eta_t * beta)
-        if beta1 > 0.0:
-            thr = eta_t * beta1
-            for j in range(d):
-                v = w[j]
-                if v > thr:
-                    v -= thr
-                elif v < -thr:
-                    v += thr
-                else:
-                    v = 0.0
-                w[j] = v * shrink
-        elif shrink != 1.0:
-            for j in range(d):
-                w[j] *= shrink
+        thr = eta_t * beta1  # prox of beta1 |w|_1 + beta/2 |w|^2: soft threshold, shrink
+        for j in range(w.shape[0]):
+            v = w[j]
+            if v > thr:
+                v -= thr
+            elif v < -thr:
+                v += thr
+            else:
+                v = 0.0
+            w[j] = v * shrink
     for c in range(2):
         dots[c] = _dense_dot(w, means[c])
     return step

@@ -234,7 +234,7 @@ def conjugate_gradient(matvec, b, *, shift=0.0, x0=None, atol=0.0, max_iter=1000
     """
     x = np.zeros_like(b) if x0 is None else np.array(x0, dtype=np.float64)
     r = b - (matvec(x) + shift * x) if x0 is not None else b.copy()
-    if np.sqrt(dot(r, r)) <= atol:
+    if norm(r) <= atol:
         return x, 0, "converged"
     minv = None if diag is None else 1.0 / (diag + shift)
     watch = radius is not None and x0 is None and minv is None
@@ -245,14 +245,14 @@ def conjugate_gradient(matvec, b, *, shift=0.0, x0=None, atol=0.0, max_iter=1000
         Ap = matvec(p) + shift * p
         pAp = dot(p, Ap)
         if pAp <= 0:
-            ok = np.sqrt(dot(r, r)) <= max(atol, 1e-300)
+            ok = norm(r) <= max(atol, 1e-300)
             return x, k, "converged" if ok else "max_iter"
         alpha = rz / pAp
         x += alpha * p
         if watch and dot(x, x) > radius * radius:
             return x, k, "outside"
         r -= alpha * Ap
-        if np.sqrt(dot(r, r)) <= atol:
+        if norm(r) <= atol:
             return x, k, "converged"
         zv = r if minv is None else minv * r
         rz_new = dot(r, zv)
