@@ -49,7 +49,8 @@ def _class_weighted_sums(s, pos, w_pos, w_neg, center, inv_scale, t_pos, t_neg, 
 
     ``log(1 + e^-|z|)`` is summed per class as the log of a product over
     ``LOG_CHUNK`` rows, one ``log`` per chunk instead of a ``log1p`` a row: a
-    pass takes 0.4x the time (the ``log1p`` was 60% of it; 5x10^4 rows, scratch)."""
+    pass takes 0.48x the time of the same weights given per row
+    (``benchmarks/bench_overheads.py``, 5x10^4 scores)."""
     f = 0.0
     g_a = 0.0
     g_b = 0.0

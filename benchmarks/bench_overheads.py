@@ -1,0 +1,136 @@
+"""The sort, the calibration pass and SPAM's step, each against the way it was done before.
+
+Three kernels that every fit of some estimator runs, each timed in one process,
+alternating with a reference that computes the same thing (medians of
+``--repeat`` rounds; the ratio is kernel time / reference time):
+
+* **sort**: ``radix_sort.argsort_scores`` (the radix kernel at every size)
+  against numpy's stable argsort plus the gather of ``s[order]``, which it used
+  below 2^16 rows, on 2^10 .. 2^16 normal scores; the two orders are checked
+  equal.
+* **calibration pass**: ``platt.platt_block_sums`` with class weights (no weight
+  array; one ``log`` per 256 rows of a class, of a product) against the same
+  weights given per row (a ``log1p`` a row), on ``--rows`` scores; the gradient
+  and Hessian are checked to be the same bits.
+* **SPAM's step**: ``spam._spam_l2_pass`` (``w`` and the class means as scaled
+  vectors, O(non-zeros) a row) against ``spam._spam_dense_pass`` with
+  ``beta1 = 0`` (the same algorithm written densely, O(d) a row), one pass over
+  ``make_sparse_bipartite`` rows at 123 and 2^20 features; the two ``w`` are
+  checked equal to 1e-10.
+
+Usage::
+
+    python benchmarks/bench_overheads.py [--rows 50000] [--repeat 9]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+import numpy as np
+
+from birank._kernels.platt import platt_block_sums
+from birank._kernels.radix_sort import argsort_scores, radix_scratch
+from birank._kernels.spam import _spam_dense_pass, _spam_l2_pass
+from birank._validation import kernel_rows
+from birank.datasets import make_sparse_bipartite
+
+
+def alternate(first, second, repeat):
+    """Median times of two callables run alternately (after one call of each)."""
+    first(), second()
+    a, b = [], []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        first()
+        a.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        second()
+        b.append(time.perf_counter() - t0)
+    return float(np.median(a)), float(np.median(b))
+
+
+def sorts(repeat):
+    rng = np.random.default_rng(0)
+    print("sort (radix kernel vs numpy's stable argsort + gather):")
+    for bits in (10, 14, 15, 16):
+        n = 1 << bits
+        s = rng.normal(size=n)
+        order, ss, scratch = np.empty(n, dtype=np.int64), np.empty(n), radix_scratch(n)
+        ref_order, ref_ss = np.empty(n, dtype=np.int64), np.empty(n)
+
+        def numpy_sort():
+            ref_order[:] = np.argsort(s, kind="stable")
+            np.take(s, ref_order, out=ref_ss)
+
+        t_k, t_n = alternate(lambda: argsort_scores(s, order, scratch, sorted_out=ss),
+                             numpy_sort, repeat)
+        same = np.array_equal(order, ref_order) and np.array_equal(ss, ref_ss)
+        print(f"  2^{bits}: kernel {t_k * 1e3:7.3f} ms, numpy {t_n * 1e3:7.3f} ms: "
+              f"ratio {t_k / t_n:.2f}; same order: {same}")
+
+
+def calibration(n, repeat):
+    rng = np.random.default_rng(1)
+    s = rng.normal(size=n)
+    pos = rng.random(n) < 0.3
+    w_rows = np.where(pos, 1.5, 0.5)
+    out_c, out_r = np.empty((1, 6)), np.empty((1, 6))
+    common = (0.0, 1.0, 0.9, 0.1, 1.3, -0.2, 1 << 30)
+
+    def by_class():
+        platt_block_sums(s, pos, np.zeros(0), 1.5, 0.5, *common, out_c, 0, 1)
+
+    def by_row():
+        platt_block_sums(s, pos, w_rows, 1.0, 1.0, *common, out_r, 0, 1)
+
+    t_c, t_r = alternate(by_class, by_row, repeat)
+    same = np.array_equal(out_c[0, 1:], out_r[0, 1:])
+    rel = abs(out_c[0, 0] - out_r[0, 0]) / abs(out_r[0, 0])
+    print(f"calibration pass, {n:,} scores: class weights {t_c / n * 1e9:.1f} ns a row, "
+          f"weights per row {t_r / n * 1e9:.1f} ns a row: ratio {t_c / t_r:.2f}; gradient and "
+          f"Hessian the same bits: {same}; log-loss {rel:.1e} apart (relative)")
+
+
+def spam(repeat):
+    print("SPAM-L2, one pass (scaled vectors vs the dense algorithm):")
+    for d, n in ((123, 20_000), (1 << 20, 1_000)):
+        X, y, _ = make_sparse_bipartite(n, d, 20, random_state=0)
+        rows = kernel_rows(X)
+        y01 = (y > 0).astype(np.int8)
+        sw = np.ones(n)
+        results = {}
+
+        def run(kernel, key):
+            w, counts, means = np.zeros(d), np.zeros(2), np.zeros((2, d))
+            scales, dots = np.ones(3), np.zeros(2)
+            args = (rows, y01, sw, 0, n, w, counts, means, scales, dots, 0, 0.1, 0.5, 1e-4)
+            if kernel is _spam_dense_pass:
+                kernel(*args, 0.0)
+            else:
+                kernel(*args)
+            results[key] = w * scales[0]
+
+        t_l, t_d = alternate(lambda: run(_spam_l2_pass, "l2"), lambda: run(_spam_dense_pass, "d"),
+                             repeat)
+        close = np.allclose(results["l2"], results["d"], rtol=1e-10, atol=1e-12)
+        print(f"  {d:>9,} features, {n:,} rows: scaled {t_l * 1e3:9.2f} ms, dense "
+              f"{t_d * 1e3:9.2f} ms: ratio {t_l / t_d:.4f}; same w (1e-10): {close}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rows", type=float, default=5e4)
+    ap.add_argument("--repeat", type=int, default=9)
+    args = ap.parse_args()
+    print(f"medians of {args.repeat} alternating rounds; load average {os.getloadavg()[0]:.1f} "
+          f"on {os.cpu_count()} cores; ratio = kernel / reference")
+    sorts(args.repeat)
+    calibration(int(args.rows), args.repeat)
+    spam(max(3, args.repeat // 3))
+
+
+if __name__ == "__main__":
+    main()
