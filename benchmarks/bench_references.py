@@ -19,7 +19,8 @@ Usage::
         [--svmperf PATH/svm_perf_learn] \\
         [--tools DIR]  # DIR/ranksvm/train, DIR/liblinear/train, DIR/sofia/sofia-ml,
                        # DIR/svmperf/svm_perf_learn
-        [--only a9a-ranksvm mq2008 svmperf wsvm sofia curves] [--c-perf 1 10] [--repeat 3]
+        [--only a9a-ranksvm mq2008 svmperf wsvm sofia curves dense] [--c-perf 1 10]
+        [--repeat 3]
 
 ``curves`` (with --liblinear) prints WeightedSVM's objective against CPU time,
 birank over a ladder of ``tol`` and LIBLINEAR over a ladder of ``-e``, for
@@ -34,6 +35,10 @@ The hinge rows (``-s 3``) also time WeightedSVM at the tool's pass cap
 before its own ``-e 0.1`` is met, while birank's default (1000 passes) runs on
 to the tolerance (about 800 passes, a lower objective): the default row then
 compares unequal work, the capped line equal pass budgets.
+
+``dense`` (with --liblinear; not in the default set) runs the WeightedSVM rows of
+``-s 2`` and ``-s 3`` on dense generated rows (10^5 x 100, ``make_classification``):
+the tool reads every value from its file, birank takes the array.
 
 SVMperf's ``-c C_perf`` is RankSVM's hinge ``C = 100 C_perf / n_pairs`` (its
 ROC-area loss is in percent of the pairs); both weight vectors are scored by
@@ -328,19 +333,33 @@ def main(argv=None):
     else:
         print("(c) SVMperf skipped:", _why_skipped(args, "svmperf", args.svmperf, "--svmperf"))
 
-    if "wsvm" in args.only and args.liblinear and args.liblinear.exists():
-        w8a_X, w8a_y = load_svmlight_file(str(args.data / "w8a" / "w8a"), n_features=300)
-        perm = np.random.default_rng(0).permutation(w8a_X.shape[0])
-        cut = int(0.75 * perm.shape[0])
-        w8a_X, w8a_y = w8a_X[perm[:cut]], w8a_y[perm[:cut]]
+    if {"wsvm", "dense"} & set(args.only) and args.liblinear and args.liblinear.exists():
         from sklearn.datasets import dump_svmlight_file
-        w8a_file = tmp / "w8a.train"
-        dump_svmlight_file(w8a_X, w8a_y, str(w8a_file), zero_based=False)
-        for name, Xw, yw, path in (("a9a", X, y, a9a), ("w8a", w8a_X, w8a_y, w8a_file)):
+        sets = []
+        if "wsvm" in args.only:
+            w8a_X, w8a_y = load_svmlight_file(str(args.data / "w8a" / "w8a"), n_features=300)
+            perm = np.random.default_rng(0).permutation(w8a_X.shape[0])
+            cut = int(0.75 * perm.shape[0])
+            w8a_X, w8a_y = w8a_X[perm[:cut]], w8a_y[perm[:cut]]
+            w8a_file = tmp / "w8a.train"
+            dump_svmlight_file(w8a_X, w8a_y, str(w8a_file), zero_based=False)
+            sets += [("a9a", X, y, a9a), ("w8a", w8a_X, w8a_y, w8a_file)]
+        if "dense" in args.only:
+            # dense rows (a tabular shape): 10^5 x 100, half the features informative,
+            # 5% of the labels flipped; the tool reads the same values from a file
+            from sklearn.datasets import make_classification
+            Xd, yd = make_classification(n_samples=100_000, n_features=100, n_informative=50,
+                                         flip_y=0.05, random_state=0)
+            yd = np.where(yd > 0, 1.0, -1.0)
+            dense_file = tmp / "dense.train"
+            dump_svmlight_file(Xd, yd, str(dense_file), zero_based=False)
+            sets += [("dense 1e5x100", Xd, yd, dense_file)]
+        for name, Xw, yw, path in sets:
             yw01 = (yw > 0).astype(np.float64)
             cls = WeightedSVM(C=1.0, class_weight="balanced", random_state=0).fit(Xw, yw01)
             cw = cls.class_C_  # (C-, C+)
-            for loss, s in (("squared_hinge", "2"), ("squared_hinge", "1"), ("hinge", "3")):
+            solvers = (("squared_hinge", "2"), ("squared_hinge", "1"), ("hinge", "3"))
+            for loss, s in solvers[::2] if name.startswith("dense") else solvers:
                 cmd = [str(args.liblinear), "-s", s, "-c", "1", "-w1", repr(float(cw[1])),
                        "-w-1", repr(float(cw[0]))]
                 if s != "2":

@@ -540,26 +540,26 @@ def test_row_index_width_does_not_change_the_solution(layout, compact_rows):
 @pytest.mark.kernel
 @pytest.mark.parametrize("squared", [False, True])
 @pytest.mark.parametrize("fit_threshold", [False, True])
-@pytest.mark.parametrize("binary", [False, True])
-def test_point_kernel_equals_generic_kernel_bit_for_bit(squared, fit_threshold, binary):
-    # a pool of pseudo-pairs on CSR rows runs dual_cd_points; it must reproduce the
-    # generic pair-row kernel exactly (same random stream, same arithmetic), also
-    # when the values are all 1 and the point kernel skips reading them
+@pytest.mark.parametrize("rows", ["dense", "csr", "csr of ones"])
+def test_point_kernel_equals_generic_kernel_bit_for_bit(squared, fit_threshold, rows):
+    # a pool of pseudo-pairs runs dual_cd_points; it must reproduce the generic pair-row
+    # kernel exactly (same random stream, same arithmetic) on dense rows, on CSR rows,
+    # and when the values are all 1 and the point kernel skips reading them
     from birank._kernels.dual_cd import dual_cd, dual_cd_points
     from birank.solvers.pair_pool import PairPool
 
     rng = np.random.default_rng(4)
     dense = sp.random(80, 12, density=0.3, random_state=2).toarray()
     dense[79] = 0.0  # an empty last row: the kernel's look-ahead must not read past nnz
-    X = sp.csr_matrix(dense)
-    if binary:
-        X.data[:] = 1.0
+    if rows == "csr of ones":
+        dense[dense != 0.0] = 1.0
+    X = dense if rows == "dense" else sp.csr_matrix(dense)
     y01 = rng.integers(0, 2, 80)
     a = np.where(y01 == 1, np.arange(80), -1)
     b = np.where(y01 == 1, -1, np.arange(80))
     C = rng.uniform(0.1, 2.0, 80)
     outs = []
-    for kernel in ("generic", "points"):
+    for kernel in ("generic", "points", "pool"):
         pool = PairPool(X, fit_threshold=fit_threshold)
         pool.add_rows(a, b, C)
         assert pool._points_only
@@ -567,16 +567,18 @@ def test_point_kernel_equals_generic_kernel_bit_for_bit(squared, fit_threshold, 
         if kernel == "generic":
             it, gap = dual_cd(pool._xa, w, pool._abk, pool._rf, pool.n_rows, squared,
                               pool._kthr, 7, 1e-6, 50, True)
-        else:
-            data, ind, ptr = pool._xa
-            it, gap = dual_cd_points(data, ind, ptr, binary, w, pool._abk, pool._rf,
+        elif kernel == "points":
+            dense, csr = (pool._xa, (None,) * 3) if rows == "dense" else (None, pool._xa)
+            it, gap = dual_cd_points(dense, *csr, rows == "csr of ones", w, pool._abk, pool._rf,
                                      pool.n_rows, squared, pool._kthr, 7, 1e-6, 50, True)
-            assert pool.cd_passes(np.zeros(pool.state_size), squared, 7, 1e-6, 0, True)[0] == 0
-            assert pool._binary == binary  # the pool detects the 0/1 values itself
+        else:  # the pool picks the point kernel and detects the values all 1 itself
+            it, gap = pool.cd_passes(w, squared, 7, 1e-6, 50, True)
+            assert pool._binary == (rows == "csr of ones")
         outs.append((it, gap, w, pool.alpha_.copy()))
-    assert outs[0][0] == outs[1][0] and outs[0][1] == outs[1][1]
-    np.testing.assert_array_equal(outs[0][2], outs[1][2])
-    np.testing.assert_array_equal(outs[0][3], outs[1][3])
+    for out in outs[1:]:
+        assert out[0] == outs[0][0] and out[1] == outs[0][1]
+        np.testing.assert_array_equal(out[2], outs[0][2])
+        np.testing.assert_array_equal(out[3], outs[0][3])
     # a real pair in the pool switches to the generic kernel
     pool = PairPool(X)
     pool.add_rows([0, 1], [2, -1], [1.0, 1.0])

@@ -118,8 +118,9 @@ ENTRIES = (
     *(("dual_cd", "dual_cd", nt.Tuple((i8, f8))(rows, F8, pairs, F8_2, i8, b1, b1, i8, f8, i8, b1))
       for rows, pairs in ((CSR_I8, I8_2), (CSR, I4_2), (F8_2, I4_2))),
     *(("dual_cd", "pair_margins", F8(rows, F8, I4_2, i8, b1)) for rows in (CSR, F8_2)),
-    ("dual_cd", "dual_cd_points",
-     nt.Tuple((i8, f8))(F8, I4, I4, b1, F8, I4_2, F8_2, i8, b1, b1, i8, f8, i8, b1)),
+    *(("dual_cd", "dual_cd_points",
+       nt.Tuple((i8, f8))(*rows, b1, F8, I4_2, F8_2, i8, b1, b1, i8, f8, i8, b1))
+      for rows in ((none, F8, I4, I4), (F8_2, none, none, none))),
     # BBR, LCBR
     ("pair_moments", "class_scatter_csr", nt.Tuple((F8, F8_2))(F8, I4, I4, i8, I8)),
     ("pair_moments", "sampled_pair_sums_csr", nt.Tuple((F8, F8_2))(F8, I4, I4, i8, I8, I8)),

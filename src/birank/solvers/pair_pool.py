@@ -280,14 +280,17 @@ class PairPool:
     # ------------------------------------------------- the driver's operations
     def cd_passes(self, w, squared, seed, tol, max_iter, shrinking):
         """Dual CD passes over the rows from the current alpha; returns ``(n_iter, gap)``."""
-        if self._points_only and isinstance(self._xa, tuple):
-            # only pseudo-pairs on CSR rows: the point-wise kernel (same results)
-            data, indices, indptr = self._xa
-            if self._binary is None:  # X is not copied nor changed by the pool: check once
-                self._binary = bool(all_ones(data))
-            return dual_cd_points(data, indices, indptr, self._binary, w, self._abk, self._rf,
-                                  self.n_rows, squared, self._kthr, seed, tol, max_iter,
-                                  shrinking)
+        if self._points_only:  # only pseudo-pairs: the point-wise kernel (same results)
+            if isinstance(self._xa, tuple):
+                dense, (data, indices, indptr) = None, self._xa
+                if self._binary is None:  # X is not copied nor changed by the pool: once
+                    self._binary = bool(all_ones(data))
+            else:
+                dense, data, indices, indptr = self._xa, None, None, None
+                self._binary = False
+            return dual_cd_points(dense, data, indices, indptr, self._binary, w, self._abk,
+                                  self._rf, self.n_rows, squared, self._kthr, seed, tol,
+                                  max_iter, shrinking)
         return dual_cd(self._xa, w, self._abk, self._rf, self.n_rows, squared, self._kthr,
                        seed, tol, max_iter, shrinking)
 
