@@ -34,8 +34,8 @@ from .sparse_rows import (
     pair_dot_w,
     rng_init,
     rng_shuffle,
-    row_dot_w,
     rows_dot,
+    split_rows,
 )
 
 _INF = np.inf
@@ -179,7 +179,22 @@ def dual_cd(X, w, ab, rf, n_rows, squared, fit_threshold, seed, tol, max_iter, s
         Outer iterations done (``max_iter`` when the tolerance was not met).
     gap : float
         The final ``PGmax - PGmin`` (on the last pass).
+
+    The rows are read in place by loops written out per layout (:func:`_pair_passes`)
+    rather than through the primitives of :mod:`.sparse_rows`: called once or twice a
+    step, those cost a quarter of a pass on 2 x 10^5 a9a pairs (scratch A/B in one
+    process, same bits; ``benchmarks/bench_point_kernel.py --pairs``).
     """
+    dense, data, indices, indptr = split_rows(X)
+    return _pair_passes(dense, data, indices, indptr, w, ab, rf, n_rows, squared, fit_threshold,
+                        seed, tol, max_iter, shrinking)
+
+
+@njit(cache=True)
+def _pair_passes(dense, data, indices, indptr, w, ab, rf, n_rows, squared, fit_threshold, seed,
+                 tol, max_iter, shrinking):
+    """The passes of :func:`dual_cd` on X's dense rows or CSR arrays (the other None:
+    numba drops the branches of the absent layout when it compiles)."""
     state = rng_init(seed)
     index = np.empty(n_rows, dtype=np.int64)  # (np.arange: one more overload to compile)
     for i in range(n_rows):
@@ -208,15 +223,29 @@ def dual_cd(X, w, ab, rf, n_rows, squared, fit_threshold, seed, tol, max_iter, s
             else:
                 U = Cp
                 Dp = 0.0
-            # G = (Q alpha + D alpha - e)_p = w . z_p - 1 + D_pp alpha_p
-            # (the row kind is tested here rather than inside pair_dot_w: measurably
-            # faster in this loop, see benchmarks/bench_dual_cd.py)
+            # G = (Q alpha + D alpha - e)_p = w . z_p - 1 + D_pp alpha_p, with the
+            # arithmetic of row_dot_w (one condition a line: see _pair_passes)
+            ga = gb = 0.0
+            if dense is not None:
+                if ap >= 0:
+                    for j in range(dense.shape[1]):
+                        ga += w[j] * dense[ap, j]
+                if bp >= 0:
+                    for j in range(dense.shape[1]):
+                        gb += w[j] * dense[bp, j]
+            if indptr is not None:
+                if ap >= 0:
+                    for q in range(indptr[ap], indptr[ap + 1]):
+                        ga += w[indices[q]] * data[q]
+                if bp >= 0:
+                    for q in range(indptr[bp], indptr[bp + 1]):
+                        gb += w[indices[q]] * data[q]
             if bp < 0:
-                G = row_dot_w(X, w, ap)
+                G = ga
             elif ap < 0:
-                G = -row_dot_w(X, w, bp)
+                G = -gb
             else:
-                G = row_dot_w(X, w, ap) - row_dot_w(X, w, bp)
+                G = ga - gb
             G += tp * w[last] - 1.0 + Dp * alpha_p
             PG, shrink = _projected_gradient(G, alpha_p, U, PGmax_old, PGmin_old, shrinking)
             if shrink:  # swap row p behind the active rows
@@ -231,8 +260,21 @@ def dual_cd(X, w, ab, rf, n_rows, squared, fit_threshold, seed, tol, max_iter, s
                 new = _new_alpha(G, alpha_p, U, rf[p, RF_Q] + Dp)
                 rf[p, RF_ALPHA] = new
                 d = new - alpha_p
-                if d != 0.0:
-                    pair_axpy(X, w, d, ap, bp)
+                if d != 0.0:  # w += d z_p, as pair_axpy
+                    if dense is not None:
+                        if ap >= 0:
+                            for j in range(dense.shape[1]):
+                                w[j] += d * dense[ap, j]
+                        if bp >= 0:
+                            for j in range(dense.shape[1]):
+                                w[j] += -d * dense[bp, j]
+                    if indptr is not None:
+                        if ap >= 0:
+                            for q in range(indptr[ap], indptr[ap + 1]):
+                                w[indices[q]] += d * data[q]
+                        if bp >= 0:
+                            for q in range(indptr[bp], indptr[bp + 1]):
+                                w[indices[q]] += -d * data[q]
                     w[last] += d * tp
             s += 1
         it += 1

@@ -40,6 +40,7 @@ from .._kernels.dual_cd import (
 )
 from .._kernels.dual_cd_logistic import dual_cd_logistic
 from .._kernels.index import index_dtype
+from .._kernels.sparse_rows import split_rows
 from .._validation import as_csr_or_dense, kernel_rows
 
 __all__ = ["PairPool", "check_costs"]
@@ -281,13 +282,9 @@ class PairPool:
     def cd_passes(self, w, squared, seed, tol, max_iter, shrinking):
         """Dual CD passes over the rows from the current alpha; returns ``(n_iter, gap)``."""
         if self._points_only:  # only pseudo-pairs: the point-wise kernel (same results)
-            if isinstance(self._xa, tuple):
-                dense, (data, indices, indptr) = None, self._xa
-                if self._binary is None:  # X is not copied nor changed by the pool: once
-                    self._binary = bool(all_ones(data))
-            else:
-                dense, data, indices, indptr = self._xa, None, None, None
-                self._binary = False
+            dense, data, indices, indptr = split_rows(self._xa)
+            if self._binary is None:  # X is not copied nor changed by the pool: check once
+                self._binary = data is not None and bool(all_ones(data))
             return dual_cd_points(dense, data, indices, indptr, self._binary, w, self._abk,
                                   self._rf, self.n_rows, squared, self._kthr, seed, tol,
                                   max_iter, shrinking)
