@@ -182,8 +182,8 @@ def dual_cd(X, w, ab, rf, n_rows, squared, fit_threshold, seed, tol, max_iter, s
 
     The rows are read in place by loops written out per layout (:func:`_pair_passes`)
     rather than through the primitives of :mod:`.sparse_rows`: called once or twice a
-    step, those cost a quarter of a pass on 2 x 10^5 a9a pairs (scratch A/B in one
-    process, same bits; ``benchmarks/bench_point_kernel.py --pairs``).
+    step, those cost a third of a pass on 2 x 10^5 a9a pairs, up to a fifth on generated
+    rows of 20 features (same bits; ``benchmarks/bench_point_kernel.py pairs``).
     """
     dense, data, indices, indptr = split_rows(X)
     return _pair_passes(dense, data, indices, indptr, w, ab, rf, n_rows, squared, fit_threshold,
@@ -304,7 +304,7 @@ def dual_cd_points(dense, data, indices, indptr, binary, w, ab, rf, n_rows, squa
     each layout gets its own loop, rather than calling the layout-dispatched primitives of
     :mod:`.sparse_rows`: a helper taking arrays, called in this loop, made a
     pass on a9a 1.4-1.7x slower, even inlined (scratch A/B). Against :func:`dual_cd` on the same pool this kernel
-    takes 0.70-0.95x the time per pass on dense rows and 0.54-0.83x on CSR
+    takes 0.65-0.77x the time per pass on dense rows and 0.37-0.85x on CSR
     rows (``benchmarks/bench_point_kernel.py``).
 
     Two things LIBLINEAR does not do, both leaving the arithmetic unchanged:

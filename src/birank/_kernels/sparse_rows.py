@@ -107,7 +107,7 @@ def split_rows(X):
     None for the layout it is not. A kernel that takes them as arguments can test a
     layout by ``is not None`` alone, one condition a line: numba then drops the other
     layout's branches when it compiles, so its loops read the rows in place (calling
-    :func:`row_dot_w` once a step cost a quarter of dual CD's pass, see
+    :func:`row_dot_w` once a step cost up to a third of dual CD's pass, see
     ``_kernels.dual_cd.dual_cd``)."""
     if isinstance(X, tuple):
         return None, X[0], X[1], X[2]
