@@ -362,6 +362,7 @@ def main(argv=None):
                                   random_state=0).fit(Xw, yw01)
             cw = cls.class_C_  # (C-, C+)
             solvers = (("squared_hinge", "2"), ("squared_hinge", "1"), ("hinge", "3"))
+            # the dense set: -s 2 and -s 3 only (-s 1 is the squared hinge again)
             for loss, s in solvers[::2] if name.startswith("dense") else solvers:
                 cmd = [str(args.liblinear), "-s", s, "-c", "1", "-w1", repr(float(cw[1])),
                        "-w-1", repr(float(cw[0]))]

@@ -546,6 +546,7 @@ def test_point_kernel_equals_generic_kernel_bit_for_bit(squared, fit_threshold, 
     # kernel exactly (same random stream, same arithmetic) on dense rows, on CSR rows,
     # and when the values are all 1 and the point kernel skips reading them
     from birank._kernels.dual_cd import dual_cd, dual_cd_points
+    from birank._kernels.sparse_rows import split_rows
     from birank.solvers.pair_pool import PairPool
 
     rng = np.random.default_rng(4)
@@ -568,9 +569,9 @@ def test_point_kernel_equals_generic_kernel_bit_for_bit(squared, fit_threshold, 
             it, gap = dual_cd(pool._xa, w, pool._abk, pool._rf, pool.n_rows, squared,
                               pool._kthr, 7, 1e-6, 50, True)
         elif kernel == "points":
-            dense, csr = (pool._xa, (None,) * 3) if rows == "dense" else (None, pool._xa)
-            it, gap = dual_cd_points(dense, *csr, rows == "csr of ones", w, pool._abk, pool._rf,
-                                     pool.n_rows, squared, pool._kthr, 7, 1e-6, 50, True)
+            it, gap = dual_cd_points(*split_rows(pool._xa), rows == "csr of ones", w,
+                                     pool._abk, pool._rf, pool.n_rows, squared, pool._kthr, 7,
+                                     1e-6, 50, True)
         else:  # the pool picks the point kernel and detects the values all 1 itself
             it, gap = pool.cd_passes(w, squared, 7, 1e-6, 50, True)
             assert pool._binary == (rows == "csr of ones")
@@ -583,6 +584,33 @@ def test_point_kernel_equals_generic_kernel_bit_for_bit(squared, fit_threshold, 
     pool = PairPool(X)
     pool.add_rows([0, 1], [2, -1], [1.0, 1.0])
     assert not pool._points_only
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("fit_threshold", [False, True])
+def test_point_kernel_on_dense_rows_of_no_features(fit_threshold):
+    # the look-ahead reads no element of a row that has none; the result is the generic
+    # kernel's (w is the threshold alone)
+    from birank._kernels.dual_cd import dual_cd
+    from birank.solvers.pair_pool import PairPool
+
+    X = np.zeros((6, 0))
+    a = np.array([0, 1, 2, -1, -1, -1])
+    b = np.array([-1, -1, -1, 3, 4, 5])
+    outs = []
+    for kernel in ("generic", "pool"):
+        pool = PairPool(X, fit_threshold=fit_threshold)
+        pool.add_rows(a, b, np.full(6, 0.5))
+        w = np.zeros(pool.state_size)
+        if kernel == "generic":
+            dual_cd(pool._xa, w, pool._abk, pool._rf, pool.n_rows, False, pool._kthr, 3,
+                    1e-6, 20, True)
+        else:
+            pool.cd_passes(w, False, 3, 1e-6, 20, True)
+        outs.append((w, pool.alpha_.copy()))
+    np.testing.assert_array_equal(outs[0][0], outs[1][0])
+    np.testing.assert_array_equal(outs[0][1], outs[1][1])
+    assert np.all(outs[1][1] > 0.0)
 
 
 @pytest.mark.kernel

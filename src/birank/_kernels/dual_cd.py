@@ -299,13 +299,15 @@ def dual_cd_points(dense, data, indices, indptr, binary, w, ab, rf, n_rows, squa
     loss are fixed per call (hinge: C_p, 0; squared hinge: inf, 1 / (2 C_p)).
 
     The rows of X are ``dense`` (C-contiguous, n x d; ``data``, ``indices``,
-    ``indptr`` None) or, when ``dense`` is None, the CSR arrays. Numba drops
-    the branches of the layout whose arguments are None when it compiles, so
-    each layout gets its own loop, rather than calling the layout-dispatched primitives of
+    ``indptr`` None) or, when ``dense`` is None, the CSR arrays
+    (:func:`~.sparse_rows.split_rows`). Numba drops the branches of the layout
+    whose arguments are None when it compiles, so each layout gets its own
+    loop, rather than calling the layout-dispatched primitives of
     :mod:`.sparse_rows`: a helper taking arrays, called in this loop, made a
-    pass on a9a 1.4-1.7x slower, even inlined (scratch A/B). Against :func:`dual_cd` on the same pool this kernel
-    takes 0.65-0.77x the time per pass on dense rows and 0.37-0.85x on CSR
-    rows (``benchmarks/bench_point_kernel.py``).
+    pass on a9a 1.4-2x slower, even inlined (scratch A/B). Against
+    :func:`dual_cd` on the same pool this kernel takes 0.65-0.77x the time per
+    pass on dense rows and 0.37-0.85x on CSR rows
+    (``benchmarks/bench_point_kernel.py``).
 
     Two things LIBLINEAR does not do, both leaving the arithmetic unchanged:
 
@@ -357,7 +359,8 @@ def dual_cd_points(dense, data, indices, indptr, binary, w, ab, rf, n_rows, squa
                 pn = index[s + 1]
                 kn = ab[pn, 0] + ab[pn, 1] + 1
                 if dense is not None:
-                    touched += dense[kn, 0] > 0.0
+                    if dense.shape[1] > 0:  # (rows of no features: nothing to load)
+                        touched += dense[kn, 0] > 0.0
                 if indptr is not None:
                     l0 = indptr[kn]
                     if l0 < indptr[kn + 1]:
