@@ -86,6 +86,23 @@ def test_pair_weight0_budget_covering_every_point_is_weighted_svm(layout, thresh
     np.testing.assert_array_equal(model.predict(X), ref.predict(X))
 
 
+@pytest.mark.parametrize("strategy", ["soft-correct", "soft-close"])
+def test_zero_one_features_same_model_dense_and_sparse(strategy):
+    """0/1 features: the soft sampler reads the CSR rows without their values (all 1)
+    and draws what it draws on the dense array (the same pairs, the same rejections);
+    the solver then reaches the same model (its dense and CSR sums differ in order)."""
+    rng = np.random.default_rng(2)
+    X = (rng.random((90, 12)) < 0.3).astype(np.float64)
+    y = (X[:, :4].sum(axis=1) + rng.normal(scale=0.7, size=90) > 1.2).astype(int)
+    kw = dict(budget=400, batch_size=40, strategy=strategy, random_state=5)
+    dense = ActiveRankSVM(**kw).fit(X, y)
+    sparse = ActiveRankSVM(**kw).fit(sp.csr_matrix(X), y)
+    assert sparse.rejections_.sum() > 0  # the acceptance test ran on scores
+    np.testing.assert_array_equal(sparse.chosen_ids_, dense.chosen_ids_)
+    np.testing.assert_array_equal(sparse.rejections_, dense.rejections_)
+    np.testing.assert_allclose(sparse.coef_, dense.coef_, rtol=1e-10, atol=1e-12)
+
+
 @pytest.mark.filterwarnings("ignore:ActiveRankSVM. soft-correct sampling found only")
 @pytest.mark.parametrize("strategy", STRATEGIES)
 @pytest.mark.parametrize("weight", [1.0, 0.5, "uniform"])

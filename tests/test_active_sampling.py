@@ -173,9 +173,47 @@ def test_item_margins_equal_numpy(gamma):
     ids = rng.integers(space.lo, space.hi, 40)
     s_ext = np.append(X @ w + 0.25, 0.0)
     want = space.margins(s_ext, ids)
-    for Xl in (X, sp.csr_matrix(X)):
-        got = sampler.margins(xargs(Xl), w, 0.25, ids)
+    for rows in (xargs(X), xargs(sp.csr_matrix(X))):
+        got = sampler.margins(rows, w, 0.25, ids)
         np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+    # 0/1 rows, their values not read: the same margins as the dense rows, bit for bit
+    B = (X != 0).astype(np.float64)
+    ones = xargs(sp.csr_matrix(B), indicator=True)
+    assert ones[0] is None
+    assert (sampler.margins(ones, w, 0.25, ids).tobytes()
+            == sampler.margins(xargs(B), w, 0.25, ids).tobytes())
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("code_name", ["SOFT_CORRECT", "SOFT_CLOSE"])
+def test_soft_sample_same_draws_on_every_rows_layout(code_name):
+    """One 0/1 matrix as dense rows, CSR rows and CSR rows whose values are not read
+    (``kernel_rows(X, indicator=True)``): the same accepted ids, probabilities and
+    counts, bit for bit (the scores are the same sums in the same order)."""
+    import scipy.sparse as sp
+
+    from birank._kernels import soft_sample as ks
+    from birank._kernels.id_set import new_table, table_insert
+    from birank._validation import kernel_rows
+
+    rng = np.random.default_rng(11)
+    X = (rng.random((60, 9)) < 0.3).astype(np.float64)
+    y = rng.random(60) < 0.4
+    pos = np.flatnonzero(y).astype(np.int64)
+    neg = np.flatnonzero(~y).astype(np.int64)
+    n_pair = pos.size * neg.size
+    chosen = new_table(8)
+    table_insert(chosen, rng.choice(n_pair + 60, 8, replace=False).astype(np.int64))
+    w = rng.normal(size=9)
+    csr = sp.csr_matrix(X)
+    layouts = [X, kernel_rows(csr), kernel_rows(csr, indicator=True)]
+    assert layouts[2][0] is None  # the values are not passed
+    runs = [ks.soft_sample(rows, w, 0.3, pos, neg, y, n_pair, 0, n_pair + 60, 0.7,
+                           getattr(ks, code_name), chosen, 25, 10_000, 4) for rows in layouts]
+    for got in runs[1:]:
+        for a, b in zip(runs[0], got):
+            assert np.asarray(a).tobytes() == np.asarray(b).tobytes()
+    assert runs[0][0].size == 25 and runs[0][2] > 0  # some candidates were rejected
 
 
 @pytest.mark.kernel

@@ -61,7 +61,8 @@ i8, f8, b1, none = nt.int64, nt.float64, nt.boolean, nt.none
 #: a CSR matrix as the kernels take it: (data, indices, indptr)
 CSR = nt.Tuple((F8, I4, I4))
 CSR_I8 = nt.Tuple((F8, I4, I8))  # (rows built by the solver: int64 row pointers)
-#: a CSR matrix whose stored values are all 1, without them (CombinedRanking's SGD)
+#: a CSR matrix whose stored values are all 1, without them (CombinedRanking's SGD,
+#: ActiveRankSVM's sampling)
 CSR_ONES = nt.Tuple((none, I4, I4))
 
 #: (kernel module, kernel, signature): what the README example, ``birank demo`` and
@@ -99,12 +100,10 @@ ENTRIES = (
     ("platt", "platt_spread", none(F8, B1, F8, f8, f8, f8, f8, f8, f8, i8, F8_2, i8, i8)),
     ("platt", "split_sides", nt.UniTuple(i8, 2)(F8, B1, F8, F8, B1, F8)),
     # ActiveRankSVM: sampling, the pair rows, dual coordinate descent (WeightedSVM's too)
-    ("soft_sample", "soft_sample",
-     nt.Tuple((I8, F8, i8, i8, b1))(CSR, F8, f8, I8, I8, B1, i8, i8, i8, f8, i8, I8, i8, i8,
-                                    i8)),
-    ("soft_sample", "soft_sample",
-     nt.Tuple((I8, F8, i8, i8, b1))(F8_2, F8, f8, I8, I8, B1, i8, i8, i8, f8, i8, I8, i8, i8,
-                                    i8)),
+    *(("soft_sample", "soft_sample",
+       nt.Tuple((I8, F8, i8, i8, b1))(rows, F8, f8, I8, I8, B1, i8, i8, i8, f8, i8, I8, i8, i8,
+                                      i8))
+      for rows in (CSR, CSR_ONES, F8_2)),
     ("soft_sample", "item_rows", nt.UniTuple(I8, 2)(I8, I8, I8, B1, i8)),
     ("id_set", "new_table", I8(i8)),
     ("id_set", "take_new", i8(I8, I8, I8, I8, i8)),

@@ -261,6 +261,8 @@ class ActiveRankSVM(BinaryRankerMixin, BaseEstimator):
         b = min(int(self.batch_size), budget)
         hard = self.strategy.startswith("hard")
         sampler = None if hard else SoftSampler(space, self.strategy, budget, self.max_draws)
+        # the rows the soft sampler scores, checked once: 0/1 values are not read
+        rows = None if hard else kernel_rows(X, indicator=True)
         solver = PairDualCD(X, loss=self.loss, fit_threshold=self.fit_intercept, tol=self.tol,
                             max_iter=self.max_iter, compact_rows=True, pair_rows=True,
                             random_state=draw_seed(rng))
@@ -287,7 +289,8 @@ class ActiveRankSVM(BinaryRankerMixin, BaseEstimator):
             if hard:
                 ids, p, n_rej = self._select_hard(X, solver, space, need, pool.chosen)
             else:
-                ids, p, n_rej, exhausted = self._select_soft(solver, sampler, need, pool, rng)
+                ids, p, n_rej, exhausted = self._select_soft(rows, solver, sampler, need,
+                                                             pool, rng)
                 stopped = exhausted
             rounds.rejections.append(int(n_rej))
             select_s = time.perf_counter() - t1
@@ -331,10 +334,11 @@ class ActiveRankSVM(BinaryRankerMixin, BaseEstimator):
         ids = hard_select(space, s_ext, need, self.strategy, chosen)
         return ids, np.ones(ids.size), 0
 
-    def _select_soft(self, solver, sampler, need, pool, rng):
-        """Soft strategies (Algorithm 2): only the rows of drawn candidates are scored."""
+    def _select_soft(self, rows, solver, sampler, need, pool, rng):
+        """Soft strategies (Algorithm 2): only the rows of drawn candidates are scored
+        (``rows``: X as the kernels take it)."""
         ids, p, n_rej, _, exhausted = sampler.sample(
-            kernel_rows(solver.pool.X), solver.coef_, solver.intercept_, need, pool.chosen, rng)
+            rows, solver.coef_, solver.intercept_, need, pool.chosen, rng)
         if exhausted:
             warnings.warn(
                 f"ActiveRankSVM: {self.strategy} sampling found only {ids.size} of "
