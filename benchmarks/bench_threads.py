@@ -34,9 +34,17 @@ ranks and the used-column scan of the estimators' fits, RankSVM with groups
 beyond the products, WeightedSVM's dual coordinate descent (the hinge), the
 weighted ``roc_auc``.
 
+``--tasks A B`` instead times only RankSVM's ``n_jobs=2`` fit with ``A`` and with ``B``
+tasks a thread per parallel phase (:data:`birank._parallel.TASKS_PER_THREAD`: runs of
+consecutive blocks or chunks a thread takes from the shared list; more tasks even out
+the threads' finish, at a few microseconds of hand-over each), alternating which goes
+first, and prints the medians, their ratio and whether the coefficients are the same
+bits (the blocks and chunks, hence the sums, do not depend on it).
+
 Usage::
 
     python benchmarks/bench_threads.py [--rows 1e6] [--auc-rows 1e7] [--repeat 5]
+    python benchmarks/bench_threads.py --tasks 2 6 [--repeat 21]
 """
 
 from __future__ import annotations
@@ -99,12 +107,42 @@ def _speedup(rounds, target=None):
     return text
 
 
+def _tasks(args):
+    """RankSVM's n_jobs=2 fit with two values of TASKS_PER_THREAD, alternating."""
+    import birank._parallel as parallel
+    from birank import RankSVM
+    from birank.datasets import make_sparse_bipartite
+
+    X, y, _ = make_sparse_bipartite(int(args.rows), 10_000, 20, random_state=0)
+    default = parallel.TASKS_PER_THREAD
+    times = {k: [] for k in args.tasks}
+    coefs = {}
+    try:
+        for r in range(args.repeat + 1):  # the first round compiles, untimed
+            for k in (args.tasks if r % 2 else args.tasks[::-1]):
+                parallel.TASKS_PER_THREAD = k
+                t0 = time.perf_counter()
+                coefs[k] = RankSVM(C=1e-6, n_jobs=2).fit(X, y).coef_
+                if r:
+                    times[k].append(time.perf_counter() - t0)
+    finally:
+        parallel.TASKS_PER_THREAD = default
+    (a, ta), (b, tb) = ((k, float(np.median(times[k]))) for k in args.tasks)
+    print(f"load average {os.getloadavg()[0]:.1f}; RankSVM(C=1e-6, n_jobs=2) fit, medians of "
+          f"{args.repeat}: {a} tasks a thread {ta:.3f} s, {b} tasks a thread {tb:.3f} s: "
+          f"ratio {tb / ta:.3f} (the library's default: {default}); same coefficients: "
+          f"{coefs[a].tobytes() == coefs[b].tobytes()}")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", type=float, default=1e6)
     ap.add_argument("--auc-rows", type=float, default=1e7)
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--tasks", type=int, nargs=2, default=None, metavar=("A", "B"))
     args = ap.parse_args(argv)
+    if args.tasks:
+        return _tasks(args)
     from birank import RankSVM
     from birank._parallel import BlockedProducts
     from birank.datasets import make_sparse_bipartite

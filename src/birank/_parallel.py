@@ -42,8 +42,13 @@ MIN_BLOCK_NNZ = 1 << 18
 MAX_BLOCKS = 64
 
 
-#: tasks handed to each thread per product (runs of consecutive blocks)
-TASKS_PER_THREAD = 2
+#: tasks per thread of a parallel phase (runs of consecutive blocks or chunks, taken from
+#: one shared list as the threads finish): more runs even out the threads' finish when
+#: one starts late or runs slower, at a few microseconds of hand-over each.
+#: ``benchmarks/bench_threads.py --tasks 2 6`` (RankSVM's two-thread fit at 10^6 rows):
+#: 0.99x the time with 6 against 2 (medians of 21, alternating), 0.97x in a scratch
+#: run of the same; the sums do not depend on it
+TASKS_PER_THREAD = 6
 
 
 def _run_jobs(fn, jobs):
