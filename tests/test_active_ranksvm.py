@@ -87,14 +87,21 @@ def test_pair_weight0_budget_covering_every_point_is_weighted_svm(layout, thresh
 
 
 @pytest.mark.parametrize("strategy", ["soft-correct", "soft-close"])
-def test_zero_one_features_same_model_dense_and_sparse(strategy):
-    """0/1 features: the soft sampler reads the CSR rows without their values (all 1)
-    and draws what it draws on the dense array (the same pairs, the same rejections);
-    the solver then reaches the same model (its dense and CSR sums differ in order)."""
+@pytest.mark.parametrize("budget", [400, 20])
+def test_zero_one_features_same_model_dense_and_sparse(strategy, budget):
+    """0/1 features: the soft sampler reads the CSR rows without their values (all 1;
+    budget 400) or with them (budget 20: more than INDICATOR_ROWS_PER_BUDGET rows per
+    unit, the check is skipped) and draws what it draws on the dense array (the same
+    pairs, the same rejections); the solver then reaches the same model (its dense
+    and CSR sums differ in order)."""
+    from birank.batch.active_ranksvm import INDICATOR_ROWS_PER_BUDGET
+
     rng = np.random.default_rng(2)
-    X = (rng.random((90, 12)) < 0.3).astype(np.float64)
-    y = (X[:, :4].sum(axis=1) + rng.normal(scale=0.7, size=90) > 1.2).astype(int)
-    kw = dict(budget=400, batch_size=40, strategy=strategy, random_state=5)
+    n = 400
+    X = (rng.random((n, 12)) < 0.3).astype(np.float64)
+    y = (X[:, :4].sum(axis=1) + rng.normal(scale=0.7, size=n) > 1.2).astype(int)
+    assert (n <= INDICATOR_ROWS_PER_BUDGET * budget) == (budget == 400)
+    kw = dict(budget=budget, batch_size=budget // 4, strategy=strategy, random_state=5)
     dense = ActiveRankSVM(**kw).fit(X, y)
     sparse = ActiveRankSVM(**kw).fit(sp.csr_matrix(X), y)
     assert sparse.rejections_.sum() > 0  # the acceptance test ran on scores

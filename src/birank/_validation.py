@@ -357,8 +357,11 @@ def kernel_rows(X, *, sparse=False, indicator=False):
     if sparse and not sp.issparse(X):
         X = as_csr_or_dense(sp.csr_matrix(X))
     if sp.issparse(X):
-        if indicator and X.nnz and bool(np.all(X.data == 1.0)):
-            return (None, X.indices, X.indptr)
+        if indicator and X.nnz:
+            from ._kernels.dual_cd import all_ones  # (no temporary; stops at a value != 1)
+
+            if all_ones(X.data):
+                return (None, X.indices, X.indptr)
         return (X.data, X.indices, X.indptr)
     return X
 
