@@ -235,11 +235,11 @@ def _pair_passes(dense, data, indices, indptr, w, ab, rf, n_rows, squared, fit_t
                         gb += w[j] * dense[bp, j]
             if indptr is not None:
                 if ap >= 0:
-                    for q in range(indptr[ap], indptr[ap + 1]):
-                        ga += w[indices[q]] * data[q]
+                    for q in range(np.uint64(indptr[ap]), np.uint64(indptr[ap + 1])):
+                        ga += w[np.uint64(indices[q])] * data[q]
                 if bp >= 0:
-                    for q in range(indptr[bp], indptr[bp + 1]):
-                        gb += w[indices[q]] * data[q]
+                    for q in range(np.uint64(indptr[bp]), np.uint64(indptr[bp + 1])):
+                        gb += w[np.uint64(indices[q])] * data[q]
             if bp < 0:
                 G = ga
             elif ap < 0:
@@ -270,11 +270,11 @@ def _pair_passes(dense, data, indices, indptr, w, ab, rf, n_rows, squared, fit_t
                                 w[j] += -d * dense[bp, j]
                     if indptr is not None:
                         if ap >= 0:
-                            for q in range(indptr[ap], indptr[ap + 1]):
-                                w[indices[q]] += d * data[q]
+                            for q in range(np.uint64(indptr[ap]), np.uint64(indptr[ap + 1])):
+                                w[np.uint64(indices[q])] += d * data[q]
                         if bp >= 0:
-                            for q in range(indptr[bp], indptr[bp + 1]):
-                                w[indices[q]] += -d * data[q]
+                            for q in range(np.uint64(indptr[bp]), np.uint64(indptr[bp + 1])):
+                                w[np.uint64(indices[q])] += -d * data[q]
                     w[last] += d * tp
             s += 1
         it += 1
@@ -381,19 +381,19 @@ def dual_cd_points(dense, data, indices, indptr, binary, w, ab, rf, n_rows, squa
                 U = Cp
                 Dp = 0.0
             dot = 0.0
-            lo = hi = 0
+            lo = hi = np.uint64(0)
             if dense is not None:
                 for j in range(dense.shape[1]):
                     dot += w[j] * dense[k, j]
             if indptr is not None:
-                lo = indptr[k]
-                hi = indptr[k + 1]
+                lo = np.uint64(indptr[k])
+                hi = np.uint64(indptr[k + 1])
                 if binary:
                     for q in range(lo, hi):
-                        dot += w[indices[q]]
+                        dot += w[np.uint64(indices[q])]
                 else:
                     for q in range(lo, hi):
-                        dot += w[indices[q]] * data[q]
+                        dot += w[np.uint64(indices[q])] * data[q]
             # G = y_k w.x_k + t_p theta - 1 + D_pp alpha_p, t_p = -y_k (shen-lin eq. (8))
             G = yk * dot
             G += -yk * thr * w[last] - 1.0 + Dp * alpha_p
@@ -418,10 +418,10 @@ def dual_cd_points(dense, data, indices, indptr, binary, w, ab, rf, n_rows, squa
                     if indptr is not None:
                         if binary:
                             for q in range(lo, hi):
-                                w[indices[q]] += c
+                                w[np.uint64(indices[q])] += c
                         else:
                             for q in range(lo, hi):
-                                w[indices[q]] += c * data[q]
+                                w[np.uint64(indices[q])] += c * data[q]
                     w[last] += d * (-yk * thr)
             s += 1
         it += 1

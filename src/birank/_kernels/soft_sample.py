@@ -76,7 +76,7 @@ def _score(dense, data, indices, indptr, w, intercept, r):
             s += w[j] * dense[r, j]
     if indptr is not None:
         for q in range(indptr[r], indptr[r + 1]):
-            s += w[indices[q]] * stored(data, q)
+            s += w[np.uint64(indices[q])] * stored(data, q)  # (unsigned: no wraparound test)
     return s + intercept
 
 
