@@ -17,7 +17,7 @@ that the scoring reads the rows in a loop of its own layout instead of through
 the layout-dispatched :func:`.sparse_rows.row_dot_w`. ``ActiveRankSVM`` passes a
 CSR X of 0/1 values without them (checked once per fit, when X is small against
 the budget: ``INDICATOR_ROWS_PER_BUDGET``), so the values are not read.
-``benchmarks/bench_soft_sample.py`` replays the sampling rounds of a fit: 0.70-0.75x
+``benchmarks/bench_soft_sample.py`` replays the sampling rounds of a fit: 0.59-0.75x
 the time of the loop before on a9a and w8a, the same draws bit for bit.
 """
 

@@ -31,7 +31,7 @@ NEWTON_TOL = 1e-4
 #: the soft sampler reads a CSR X of 0/1 values without them when X has at most this
 #: many rows per unit of budget. Finding that every value is 1 reads all of them once,
 #: while the sampler reads only the rows it draws (a few per chosen item): on a9a
-#: (4 rows per unit of budget 8000) the sampling rounds take 0.70-0.75x the time
+#: (4 rows per unit of budget 8000) the sampling rounds take 0.59-0.75x the time
 #: (benchmarks/bench_soft_sample.py); at 10^6 rows (125 per unit) the check costs
 #: about what it saves (scratch timing of the whole fit, 0.19-0.22 s either way)
 INDICATOR_ROWS_PER_BUDGET = 16
