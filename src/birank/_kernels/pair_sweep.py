@@ -358,17 +358,18 @@ def _fen_add3(acc, size, head, d, v0, v1, v2, three=True):
     (``three=False``: the first two; pass "lo" keeps no sum of squares)."""
     i = d + 1
     for k in range(head):
-        j = i if i <= size else size + 1 + k
+        j = np.uint64(i if i <= size else size + 1 + k)
         acc[j, 0] += v0
         acc[j, 1] += v1
         if three:
             acc[j, 2] += v2
         i += i & -i
     while i <= size:
-        acc[i, 0] += v0
-        acc[i, 1] += v1
+        j = np.uint64(i)
+        acc[j, 0] += v0
+        acc[j, 1] += v1
         if three:
-            acc[i, 2] += v2
+            acc[j, 2] += v2
         i += i & -i
 
 
@@ -381,16 +382,18 @@ def _fen_below3(acc, head, d, three=True):
     o2 = 0.0
     i = d
     for _ in range(head):
-        o0 += acc[i, 0]
-        o1 += acc[i, 1]
+        j = np.uint64(i)
+        o0 += acc[j, 0]
+        o1 += acc[j, 1]
         if three:
-            o2 += acc[i, 2]
+            o2 += acc[j, 2]
         i -= i & -i
     while i > 0:
-        o0 += acc[i, 0]
-        o1 += acc[i, 1]
+        j = np.uint64(i)
+        o0 += acc[j, 0]
+        o1 += acc[j, 1]
         if three:
-            o2 += acc[i, 2]
+            o2 += acc[j, 2]
         i -= i & -i
     return o0, o1, o2
 
@@ -412,10 +415,12 @@ LV_CHANNELS = 5
 def _node_end(lab, p, stop, sh):
     """End of the node starting at position p: rows sharing the label bits above ``sh``."""
     node = lab[p] >> sh
-    q = p + 1
-    while q < stop and (lab[q] >> sh) == node:
-        q += 1
-    return q
+    one = np.uint64(1)
+    q = np.uint64(p + 1)
+    end = np.uint64(stop)
+    while q < end and (lab[q] >> sh) == node:
+        q += one
+    return np.int64(q)
 
 
 @njit(cache=True, inline="always")
@@ -423,14 +428,15 @@ def _level_gather(t0, t1, rows, s, lab, sw, unit, scores_sorted, cs, cw, cg, cd,
     """Positions ``t0 .. t1-1`` of level 0 of :func:`_radix_levels` (``rows``: the
     segment's rows in score order): score, weight, row id and label; the gradient
     and diagonal zeroed."""
-    for t in range(t0, t1):
+    for t in range(np.uint64(t0), np.uint64(t1)):
         r = rows[t]
+        ur = np.uint64(r)
         if not scores_sorted:
-            cs[t] = s[r]
+            cs[t] = s[ur]
         ci[t] = r
-        cl[t] = lab[r]
+        cl[t] = lab[ur]
         if not unit:
-            cw[t] = sw[r]
+            cw[t] = sw[ur]
         cg[t] = 0.0
         cd[t] = 0.0
 
@@ -456,16 +462,19 @@ def _loss_hi(p, q, cs, cw, cl, shift, bits, unit, theta, loss_kind, cg, cd, lv_h
         size = max(size, ((cl[t] >> shift) & mask) + 1)
     acc[:size + 1, :] = 0.0  # (the spare slots after it are written, never read)
     loss = 0.0
-    ptr = q
-    for t in range(q - 1, p - 1, -1):
+    one = np.uint64(1)
+    first = np.uint64(p)
+    ptr = np.uint64(q)
+    for r in range(q - p):
+        t = np.uint64(q - 1 - r)
         thr = cs[t] - theta
-        while ptr > p and cs[ptr - 1] > thr:
-            ptr -= 1
+        while ptr > first and cs[ptr - one] > thr:
+            ptr -= one
             wj = 1.0 if unit else cw[ptr]
             sj = cs[ptr]
             _fen_add3(acc, size, head, (cl[ptr] >> shift) & mask, wj, wj * sj,
                       wj * sj * sj)
-        lv_hi[t] = a + ptr
+        lv_hi[t] = a + np.int64(ptr)
         di = (cl[t] >> shift) & mask
         if di == 0:
             continue
@@ -487,15 +496,17 @@ def _loss_lo(p, q, cs, cw, cl, shift, bits, unit, theta, loss_kind, cg, cd, lv_l
     mask = radix - 1
     head = _fen_head(bits) if head < 0 else head
     acc[:, :] = 0.0
-    ptr = p
-    for t in range(p, q):
+    one = np.uint64(1)
+    end = np.uint64(q)
+    ptr = np.uint64(p)
+    for t in range(np.uint64(p), end):
         sj = cs[t]
-        while ptr < q and cs[ptr] - theta < sj:
+        while ptr < end and cs[ptr] - theta < sj:
             wk = 1.0 if unit else cw[ptr]
             _fen_add3(acc, radix, head, mask - ((cl[ptr] >> shift) & mask), wk,
                       wk * cs[ptr], 0.0, False)
-            ptr += 1
-        lv_lo[t] = a + ptr
+            ptr += one
+        lv_lo[t] = a + np.int64(ptr)
         dj = mask - ((cl[t] >> shift) & mask)
         if dj == 0:
             continue
@@ -521,8 +532,8 @@ def _digit_counts(t0, t1, cl, shift, bits, cnt):
     """``cnt[e]`` = rows at positions ``t0 .. t1-1`` whose digit is e."""
     mask = (1 << bits) - 1
     cnt[:] = 0
-    for t in range(t0, t1):
-        cnt[(cl[t] >> shift) & mask] += 1
+    for t in range(np.uint64(t0), np.uint64(t1)):
+        cnt[np.uint64((cl[t] >> shift) & mask)] += 1
 
 
 @njit(cache=True, inline="always")
@@ -544,18 +555,19 @@ def _split_rows(t0, t1, cl, shift, bits, unit, cnt, cs, cw, cg, cd, ci, ns, nw, 
     the next place of digit e, advanced), with everything they carry; ``lv_src``
     keeps where each came from (``a +`` its position)."""
     mask = (1 << bits) - 1
-    for t in range(t0, t1):
-        e = (cl[t] >> shift) & mask
+    for t in range(np.uint64(t0), np.uint64(t1)):
+        e = np.uint64((cl[t] >> shift) & mask)
         dst = cnt[e]
         cnt[e] = dst + 1
-        lv_src[dst] = a + t
-        ns[dst] = cs[t]
-        ni[dst] = ci[t]
-        nl[dst] = cl[t]
+        ud = np.uint64(dst)
+        lv_src[ud] = a + np.int64(t)
+        ns[ud] = cs[t]
+        ni[ud] = ci[t]
+        nl[ud] = cl[t]
         if not unit:
-            nw[dst] = cw[t]
-        ng[dst] = cg[t]
-        nd[dst] = cd[t]
+            nw[ud] = cw[t]
+        ng[ud] = cg[t]
+        nd[ud] = cd[t]
 
 
 @njit(cache=True, inline="always")
@@ -572,8 +584,8 @@ def _split_node(p, q, cl, shift, bits, unit, cnt, cs, cw, cg, cd, ci, ns, nw, ng
 def _level_scatter(t0, t1, ci, cg, cd, grad_s, diag):
     """Each row's gradient and diagonal to its row id (assigned: the caller does not
     zero them)."""
-    for t in range(t0, t1):
-        r = ci[t]
+    for t in range(np.uint64(t0), np.uint64(t1)):
+        r = np.uint64(ci[t])
         grad_s[r] = cg[t]
         diag[r] = cd[t]
 
@@ -765,11 +777,13 @@ def _replay_hi(p, q, lab, shift, mask, bits, lv_hi, val, tot, acc):
     """Pass "hi" of a digit level's node: ``tot[t]`` += the ``val`` of the active
     partners with a smaller digit (running sums ``acc``, :func:`_acc_add`)."""
     acc[:_acc_rows(bits)] = 0.0
-    ptr = q
-    for t in range(q - 1, p - 1, -1):
-        stop = lv_hi[t]
+    one = np.uint64(1)
+    ptr = np.uint64(q)
+    for r in range(q - p):
+        t = np.uint64(q - 1 - r)
+        stop = np.uint64(lv_hi[t])
         while ptr > stop:
-            ptr -= 1
+            ptr -= one
             _acc_add(acc, bits, (lab[ptr] >> shift) & mask, val[ptr])
         tot[t] += _acc_below(acc, bits, (lab[t] >> shift) & mask)
 
@@ -778,12 +792,13 @@ def _replay_hi(p, q, lab, shift, mask, bits, lv_hi, val, tot, acc):
 def _replay_lo(p, q, lab, shift, mask, bits, lv_lo, val, tot, acc):
     """Pass "lo": the active partners with a larger digit (keys ``mask - digit``)."""
     acc[:_acc_rows(bits)] = 0.0
-    ptr = p
-    for t in range(p, q):
-        stop = lv_lo[t]
+    one = np.uint64(1)
+    ptr = np.uint64(p)
+    for t in range(np.uint64(p), np.uint64(q)):
+        stop = np.uint64(lv_lo[t])
         while ptr < stop:
             _acc_add(acc, bits, mask - ((lab[ptr] >> shift) & mask), val[ptr])
-            ptr += 1
+            ptr += one
         tot[t] += _acc_below(acc, bits, mask - ((lab[t] >> shift) & mask))
 
 
@@ -791,12 +806,12 @@ def _replay_lo(p, q, lab, shift, mask, bits, lv_lo, val, tot, acc):
 def _gather_wu(a, b, rows, u, sw, unit, val, tot):
     """``val[t] = w u`` of the row at position t (``unit``: w = 1, no gather), ``tot = 0``."""
     if unit:
-        for t in range(a, b):
-            val[t] = u[rows[t]]
+        for t in range(np.uint64(a), np.uint64(b)):
+            val[t] = u[np.uint64(rows[t])]
             tot[t] = 0.0
     else:
-        for t in range(a, b):
-            r = rows[t]
+        for t in range(np.uint64(a), np.uint64(b)):
+            r = np.uint64(rows[t])
             val[t] = sw[r] * u[r]
             tot[t] = 0.0
 
@@ -805,11 +820,11 @@ def _gather_wu(a, b, rows, u, sw, unit, val, tot):
 def _scatter_wtot(a, b, rows, sw, unit, tot, out):
     """``out[row] -= 2 w tot`` for the row at each position (``unit``: w = 1)."""
     if unit:
-        for t in range(a, b):
-            out[rows[t]] -= 2.0 * tot[t]
+        for t in range(np.uint64(a), np.uint64(b)):
+            out[np.uint64(rows[t])] -= 2.0 * tot[t]
     else:
-        for t in range(a, b):
-            r = rows[t]
+        for t in range(np.uint64(a), np.uint64(b)):
+            r = np.uint64(rows[t])
             out[r] -= 2.0 * sw[r] * tot[t]
 
 
@@ -848,8 +863,8 @@ def _levels_hess_vec(a, b, nlab, levels, u, sw, unit, out, work, acc):
 def _move_level(a, b, src, val_up, tot_up, val, tot):
     """A row's value and running sum at positions ``a .. b-1`` of a digit level, from
     its position at the level above (``src``, the level cache's ``LV_SRC``)."""
-    for t in range(a, b):
-        e = src[t]
+    for t in range(np.uint64(a), np.uint64(b)):
+        e = np.uint64(src[t])
         val[t] = val_up[e]
         tot[t] = tot_up[e]
 
