@@ -42,8 +42,8 @@ Joachims 2006).
 
 Positions, row ids and tree nodes computed at run time are read as unsigned
 (``np.uint64``) throughout: numba then adds no negative-index test to the access
-(a third of the two-label sweep's time; 0.79-0.87x the many-label loss sweep at
-10^6 real-valued rows, ``benchmarks/bench_limit.py`` before and after in
+(a third of the two-label sweep's time; the many-label loss sweep took 0.79-0.87x
+at 10^6 real-valued rows, and ``benchmarks/bench_limit.py``'s ratios fell by 8-10%:
 docs/results/solvers.md). A variable holds one kind or the other, never both:
 numba would unify int64 and uint64 to float64.
 """
