@@ -35,6 +35,8 @@ from .sparse_rows import (
     rng_init,
     rng_shuffle,
     rows_dot,
+    split_row_axpy,
+    split_row_dot,
     split_rows,
 )
 
@@ -180,10 +182,12 @@ def dual_cd(X, w, ab, rf, n_rows, squared, fit_threshold, seed, tol, max_iter, s
     gap : float
         The final ``PGmax - PGmin`` (on the last pass).
 
-    The rows are read in place by loops written out per layout (:func:`_pair_passes`)
-    rather than through the primitives of :mod:`.sparse_rows`: called once or twice a
-    step, those cost a third of a pass on 2 x 10^5 a9a pairs, up to a fifth on generated
-    rows of 20 features (same bits; ``benchmarks/bench_point_kernel.py pairs``).
+    The rows argument is split once (:func:`.sparse_rows.split_rows`) and the passes
+    (:func:`_pair_passes`) read the rows through :func:`.sparse_rows.split_row_dot` and
+    :func:`.sparse_rows.split_row_axpy`, compiled for the one layout present, rather than
+    through the layout-dispatched primitives: called once or twice a step, those cost a
+    third of a pass on 2 x 10^5 a9a pairs, up to a fifth on generated rows of 20 features
+    (same bits; ``benchmarks/bench_point_kernel.py pairs``).
     """
     dense, data, indices, indptr = split_rows(X)
     return _pair_passes(dense, data, indices, indptr, w, ab, rf, n_rows, squared, fit_threshold,
@@ -223,29 +227,14 @@ def _pair_passes(dense, data, indices, indptr, w, ab, rf, n_rows, squared, fit_t
             else:
                 U = Cp
                 Dp = 0.0
-            # G = (Q alpha + D alpha - e)_p = w . z_p - 1 + D_pp alpha_p, with the
-            # arithmetic of row_dot_w (one condition a line: see _pair_passes)
-            ga = gb = 0.0
-            if dense is not None:
-                if ap >= 0:
-                    for j in range(dense.shape[1]):
-                        ga += w[j] * dense[ap, j]
-                if bp >= 0:
-                    for j in range(dense.shape[1]):
-                        gb += w[j] * dense[bp, j]
-            if indptr is not None:
-                if ap >= 0:
-                    for q in range(np.uint64(indptr[ap]), np.uint64(indptr[ap + 1])):
-                        ga += w[np.uint64(indices[q])] * data[q]
-                if bp >= 0:
-                    for q in range(np.uint64(indptr[bp]), np.uint64(indptr[bp + 1])):
-                        gb += w[np.uint64(indices[q])] * data[q]
+            # G = (Q alpha + D alpha - e)_p = w . z_p - 1 + D_pp alpha_p
             if bp < 0:
-                G = ga
+                G = split_row_dot(dense, data, indices, indptr, w, ap)
             elif ap < 0:
-                G = -gb
+                G = -split_row_dot(dense, data, indices, indptr, w, bp)
             else:
-                G = ga - gb
+                G = (split_row_dot(dense, data, indices, indptr, w, ap)
+                     - split_row_dot(dense, data, indices, indptr, w, bp))
             G += tp * w[last] - 1.0 + Dp * alpha_p
             PG, shrink = _projected_gradient(G, alpha_p, U, PGmax_old, PGmin_old, shrinking)
             if shrink:  # swap row p behind the active rows
@@ -261,20 +250,10 @@ def _pair_passes(dense, data, indices, indptr, w, ab, rf, n_rows, squared, fit_t
                 rf[p, RF_ALPHA] = new
                 d = new - alpha_p
                 if d != 0.0:  # w += d z_p, as pair_axpy
-                    if dense is not None:
-                        if ap >= 0:
-                            for j in range(dense.shape[1]):
-                                w[j] += d * dense[ap, j]
-                        if bp >= 0:
-                            for j in range(dense.shape[1]):
-                                w[j] += -d * dense[bp, j]
-                    if indptr is not None:
-                        if ap >= 0:
-                            for q in range(np.uint64(indptr[ap]), np.uint64(indptr[ap + 1])):
-                                w[np.uint64(indices[q])] += d * data[q]
-                        if bp >= 0:
-                            for q in range(np.uint64(indptr[bp]), np.uint64(indptr[bp + 1])):
-                                w[np.uint64(indices[q])] += -d * data[q]
+                    if ap >= 0:
+                        split_row_axpy(dense, data, indices, indptr, w, d, ap)
+                    if bp >= 0:
+                        split_row_axpy(dense, data, indices, indptr, w, -d, bp)
                     w[last] += d * tp
             s += 1
         it += 1

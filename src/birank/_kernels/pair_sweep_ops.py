@@ -3,7 +3,7 @@
 Row pointers and column indices are read as unsigned (``np.uint64``), as in
 :mod:`.blocked_products`: numba then adds no negative-index wraparound test to
 each access. The arithmetic is unchanged (the same bits); the Gram products took
-0.43-0.56x the time on a9a's rows and 0.56-0.85x on 10^6 generated rows of 20
+0.43-0.64x the time on a9a's rows and 0.54-0.83x on 10^6 generated rows of 20
 entries (``benchmarks/bench_gram.py``).
 """
 

@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit
 
 from .id_set import new_table, slot
-from .sparse_rows import rng_init, rng_next, rng_uniform, split_rows, stored
+from .sparse_rows import rng_init, rng_next, rng_uniform, split_row_dot, split_rows
 
 #: strategy codes of :func:`accept_p`
 RANDOM, SOFT_CLOSE, SOFT_CORRECT, SOFT_HYBRID = 0, 1, 2, 3
@@ -66,18 +66,10 @@ def accept_p_array(margins, code):
 @njit(cache=True, inline="always")
 def _score(dense, data, indices, indptr, w, intercept, r):
     """``w . x_r + intercept``, 0 for the origin ``r = -1``; the rows split as
-    :func:`.sparse_rows.split_rows` gives them (one layout test a line: numba drops
-    the absent layout's loop when it compiles)."""
+    :func:`.sparse_rows.split_rows` gives them."""
     if r < 0:
         return 0.0
-    s = 0.0
-    if dense is not None:
-        for j in range(dense.shape[1]):
-            s += w[j] * dense[r, j]
-    if indptr is not None:
-        for q in range(indptr[r], indptr[r + 1]):
-            s += w[np.uint64(indices[q])] * stored(data, q)  # (unsigned: no wraparound test)
-    return s + intercept
+    return split_row_dot(dense, data, indices, indptr, w, r) + intercept
 
 
 @njit(cache=True, inline="always")

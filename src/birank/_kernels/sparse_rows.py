@@ -108,7 +108,9 @@ def split_rows(X):
     layout by ``is not None`` alone, one condition a line: numba then drops the other
     layout's branches when it compiles, so its loops read the rows in place (calling
     :func:`row_dot_w` once a step cost up to a third of dual CD's pass, see
-    ``_kernels.dual_cd.dual_cd``)."""
+    ``_kernels.dual_cd.dual_cd``). :func:`split_row_dot` and :func:`split_row_axpy`
+    are such loops; a kernel with more per-row work of its own (``dual_cd_points``)
+    writes them out."""
     if isinstance(X, tuple):
         return None, X[0], X[1], X[2]
     return X, None, None, None
@@ -121,6 +123,32 @@ def stored(data, k):
     multiplication by it folds away (``x * 1.0`` is ``x`` exactly).
     """
     return 1.0 if data is None else data[k]
+
+
+@njit(cache=True, inline="always")
+def split_row_dot(dense, data, indices, indptr, w, r):
+    """``w . x_r`` (``r >= 0``) of the rows as :func:`split_rows` gives them: the loop of
+    the layout present (numba drops the other when it compiles), indices read unsigned
+    (no negative-index test), the same sum as :func:`row_dot_w`."""
+    s = 0.0
+    if dense is not None:
+        for j in range(dense.shape[1]):
+            s += w[j] * dense[r, j]
+    if indptr is not None:
+        for q in range(np.uint64(indptr[r]), np.uint64(indptr[r + 1])):
+            s += w[np.uint64(indices[q])] * stored(data, q)
+    return s
+
+
+@njit(cache=True, inline="always")
+def split_row_axpy(dense, data, indices, indptr, w, c, r):
+    """``w += c x_r`` (``r >= 0``), as :func:`split_row_dot` reads the row."""
+    if dense is not None:
+        for j in range(dense.shape[1]):
+            w[j] += c * dense[r, j]
+    if indptr is not None:
+        for q in range(np.uint64(indptr[r]), np.uint64(indptr[r + 1])):
+            w[np.uint64(indices[q])] += c * stored(data, q)
 
 
 @overload(split_rows)
