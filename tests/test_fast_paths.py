@@ -20,6 +20,8 @@ def _scores(kind, n, rng):
         return s
     if kind == "close":  # closer than float32 resolves: the 64-bit fallback
         return 1.0 + 1e-12 * rng.normal(size=n)
+    if kind == "near":  # small runs that tie as float32 only: the insertion pass moves rows
+        return np.round(rng.normal(size=n), 4) + 1e-10 * rng.normal(size=n)
     return np.r_[rng.normal(size=max(n - 3, 0)), 1e300, -1e300, 5e-324][:n]  # "extreme"
 
 
@@ -27,7 +29,7 @@ def _scores(kind, n, rng):
 # the float32 key of +-1e300 is +-inf by design (monotone, then the 64-bit fallback orders
 # them); only numpy, when the kernel runs as Python (NUMBA_DISABLE_JIT), warns about the cast
 @pytest.mark.filterwarnings("ignore:overflow encountered in cast:RuntimeWarning")
-@pytest.mark.parametrize("kind", ["normal", "ties", "close", "extreme"])
+@pytest.mark.parametrize("kind", ["normal", "ties", "near", "close", "extreme"])
 @pytest.mark.parametrize("n", [0, 1, 5, 3000, 70000])  # the radix kernel at every size
 def test_radix_argsort_equals_numpy_stable_argsort(kind, n):
     rng = np.random.default_rng(n)
@@ -40,6 +42,15 @@ def test_radix_argsort_equals_numpy_stable_argsort(kind, n):
     argsort_scores(s, order, radix_scratch(n), sorted_out=sorted_out)
     np.testing.assert_array_equal(order, np.argsort(s, kind="stable"))
     np.testing.assert_array_equal(sorted_out, s[order])
+    # a 0/1 flag per row carried through the sort beside the row (ties moved by the
+    # insertion pass carry it too; the 64-bit fallback gathers it)
+    upper = (rng.random(n) < 0.4).astype(np.int8)
+    signs = np.full(n, np.nan)
+    argsort_scores(s, order, radix_scratch(n), sorted_out=sorted_out, upper=upper,
+                   signs_out=signs)
+    np.testing.assert_array_equal(order, np.argsort(s, kind="stable"))
+    np.testing.assert_array_equal(sorted_out, s[order])
+    np.testing.assert_array_equal(signs, np.where(upper[order] == 1, 1.0, -1.0))
 
 
 @pytest.mark.kernel
@@ -299,7 +310,18 @@ def test_sweep_on_the_sorts_scores_equals_the_gathering_sweep(kind):
     y = rng.integers(0, 2, n).astype(float)
     s = _scores(kind, n, rng)
     handed = PairObjective(np.zeros((n, 1)), y)
+    assert handed.upper is not None  # unit weights: the sort carries the signed weights too
     gathered = PairObjective(np.zeros((n, 1)), y)
+    loss = handed.loss_at_scores(s)
+    gathered.order[:] = np.argsort(s, kind="stable")
+    assert loss == gathered.sweep_sorted(s)
+    for name in ("grad_s", "diag", "ptr_hi", "ptr_lo"):
+        np.testing.assert_array_equal(getattr(handed, name), getattr(gathered, name))
+    # weights: the sort hands the scores only, the sweep gathers the weights
+    sw = rng.uniform(0.5, 2.0, n)
+    handed = PairObjective(np.zeros((n, 1)), y, sample_weight=sw)
+    assert handed.upper is None
+    gathered = PairObjective(np.zeros((n, 1)), y, sample_weight=sw)
     loss = handed.loss_at_scores(s)
     gathered.order[:] = np.argsort(s, kind="stable")
     assert loss == gathered.sweep_sorted(s)

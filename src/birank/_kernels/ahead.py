@@ -74,7 +74,7 @@ ENTRIES = (
     # RankSVM: two-label and many-label sweeps, calibration, products
     ("labels", "two_values", nt.Tuple((i8, f8, f8))(F8)),
     ("pair_sweep", "sweep_loss_grad_binary",
-     f8(F8, I8, I8, I8, F8, i8, F8, F8, I8, I8, F8_2, f8, b1)),
+     f8(F8, I8, I8, I8, F8, i8, F8, F8, I8, I8, F8_2, f8, b1, b1)),
     ("pair_sweep", "sweep_hess_vec_binary", none(F8, I8, I8, I8, F8, I8, I8, F8, F8_2)),
     ("pair_sweep", "two_label_diag_rows", none(I8, I8, I8, F8_2, F8)),
     ("pair_sweep", "sweep_loss_grad",
@@ -85,7 +85,7 @@ ENTRIES = (
     # rows sorted by score within each query (fewer than RADIX_MIN rows)
     ("radix_sort", "argsort_groups", none(F8, I8, I8, I8, F8)),
     # one array of scores sorted (every size: radix_sort.argsort_scores)
-    ("radix_sort", "_radix_argsort", b1(F8, I8, U8, U8, I8, F8)),
+    ("radix_sort", "_radix_argsort", b1(F8, I8, U8, U8, I8, F8, I1, F8)),
     ("blocked_products", "csr_matvec_block", none(F8, I4, I4, F8, F8, i8, i8)),
     ("blocked_products", "csr_rmatvec_block", none(F8, I4, I4, F8, F8, i8, i8, b1)),
     # the same on indicator features (values all 1, not passed)

@@ -101,24 +101,31 @@ def _lsd(keys, keys2, order, tmp, n_passes):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def fix_ties(order, ss, limit):
+def fix_ties(order, ss, limit, carry):
     """Stable insertion sort of ``order`` by ``ss = s[order]`` (nearly sorted: the
     rows whose float32 keys tie); False after ``limit`` element moves (then
-    ``order`` is to be sorted again)."""
+    ``order`` is to be sorted again). ``carry``: empty (nothing carried), or an
+    array of the same length moved along with ``order``."""
     n = order.shape[0]
+    carried = carry.shape[0] > 0
     moves = 0
     for i in range(1, n):
         x = ss[i]
         if x >= ss[i - 1]:
             continue
         r = order[i]
+        c = carry[i] if carried else 0.0
         j = i - 1
         while j >= 0 and ss[j] > x:
             ss[j + 1] = ss[j]
             order[j + 1] = order[j]
+            if carried:
+                carry[j + 1] = carry[j]
             j -= 1
         ss[j + 1] = x
         order[j + 1] = r
+        if carried:
+            carry[j + 1] = c
         moves += i - 1 - j
         if moves > limit:
             return False
@@ -126,7 +133,7 @@ def fix_ties(order, ss, limit):
 
 
 @njit(cache=True)
-def _radix_argsort(s, order, keys, keys2, tmp, ss):
+def _radix_argsort(s, order, keys, keys2, tmp, ss, upper, signs):
     """``order`` = rows of ``s`` by ascending score (stable); the rest: n scratch.
 
     By the 32-bit keys of the scores rounded to float32 (4 passes instead of
@@ -137,13 +144,23 @@ def _radix_argsort(s, order, keys, keys2, tmp, ss):
     when the insertion pass gives up after ``4 n`` moves (scores packed closer
     than float32 resolves): then :func:`_radix_argsort64` sorts (compiled only
     if ever needed).
+
+    ``upper``: empty, or a 0/1 flag per row (n < 2^31) that travels in bit 31 of
+    the word, beside the row, into ``signs``: +1.0 or -1.0 in sorted order (the
+    two-label sweep's signed unit weights, which it would otherwise gather by
+    row: a random read a row fewer).
     """
     n = s.shape[0]
+    tagged = upper.shape[0] > 0
     counts = np.zeros((4, _RADIX), dtype=np.int64)
     low = np.uint32(_RADIX - 1)
+    flag = np.uint64(31)
     for i in range(n):
         k = _key32(s[i])
-        keys[i] = (np.uint64(k) << np.uint64(32)) | np.uint64(i)
+        word = (np.uint64(k) << np.uint64(32)) | np.uint64(i)
+        if tagged and upper[i] != 0:
+            word |= np.uint64(1) << flag
+        keys[i] = word
         counts[0, k & low] += 1
         counts[1, (k >> np.uint32(_BITS)) & low] += 1
         counts[2, (k >> np.uint32(2 * _BITS)) & low] += 1
@@ -161,12 +178,21 @@ def _radix_argsort(s, order, keys, keys2, tmp, ss):
             c[e] += 1
             dst[p] = x
         src, dst = dst, src
-    row = np.uint64(0xFFFFFFFF)
-    for i in range(n):
-        r = src[i] & row
-        order[i] = r
-        ss[i] = s[r]
-    return fix_ties(order, ss, 4 * n)
+    if tagged:
+        row = np.uint64(0x7FFFFFFF)
+        for i in range(n):
+            x = src[i]
+            r = x & row
+            order[i] = r
+            ss[i] = s[r]
+            signs[i] = 1.0 if (x >> flag) & np.uint64(1) else -1.0
+    else:
+        row = np.uint64(0xFFFFFFFF)
+        for i in range(n):
+            r = src[i] & row
+            order[i] = r
+            ss[i] = s[r]
+    return fix_ties(order, ss, 4 * n, signs)
 
 
 @njit(cache=True)
@@ -178,14 +204,17 @@ def _radix_argsort64(s, order, keys, keys2, tmp):
     _lsd(keys, keys2, order, tmp, _PASSES)
 
 
-def argsort_scores(s, order, scratch=None, sorted_out=None):
+def argsort_scores(s, order, scratch=None, sorted_out=None, upper=None, signs_out=None):
     """``order[:] = `` a stable ascending argsort of float64 ``s``; returns ``order``.
 
     ``scratch``: optional arrays of n entries (:func:`radix_scratch`) reused
     across calls. ``sorted_out``: optional float64 array of n entries that
     receives ``s[order]``; the radix path writes it in its last pass anyway,
     so a caller that needs the sorted scores saves a gather (a random read a
-    row). The radix kernel at every size (compiled at install, :mod:`.ahead`):
+    row). ``upper`` (int8, 0/1 per row) with ``signs_out`` (float64, n): also
+    ``signs_out[:] = where(upper[order], 1.0, -1.0)``, carried through the sort
+    rather than gathered (the two-label sweep's signed unit weights). The radix
+    kernel at every size (compiled at install, :mod:`.ahead`):
     it takes 0.38 / 0.09 / 0.08 / 0.09 of the time of numpy's stable argsort and
     the gather of ``s[order]`` at 2^10 / 2^14 / 2^15 / 2^16 normal scores
     (``benchmarks/bench_overheads.py``).
@@ -196,9 +225,20 @@ def argsort_scores(s, order, scratch=None, sorted_out=None):
     keys, keys2, tmp, ss = scratch
     if sorted_out is not None:
         ss = sorted_out
-    if n >= 1 << 32 or not _radix_argsort(s, order, keys, keys2, tmp, ss):
+    tagged = upper is not None
+    flags = upper if tagged else _NO_FLAGS
+    signs = signs_out if tagged else _NO_SIGNS
+    if (n >= (1 << 31 if tagged else 1 << 32)
+            or not _radix_argsort(s, order, keys, keys2, tmp, ss, flags, signs)):
         argsort_scores64(s, order, scratch, sorted_out)
+        if tagged:
+            np.copyto(signs_out, np.where(upper[order] != 0, 1.0, -1.0))
     return order
+
+
+#: the untagged sort's empty ``upper`` and ``signs`` (one compiled signature for both)
+_NO_FLAGS = np.empty(0, dtype=np.int8)
+_NO_SIGNS = np.empty(0)
 
 
 def argsort_scores64(s, order, scratch, sorted_out=None):

@@ -84,7 +84,7 @@ class ChunkedSweep:
             self._each(radix_scatter, src, dst, 32 + 8 * d, self.shift, (start,))
             src, dst = dst, src
         self._each(radix_rows, src, s, order, ss, self.shift, ())
-        if not fix_ties(order, ss, 4 * n):  # scores closer than float32 resolves
+        if not fix_ties(order, ss, 4 * n, np.empty(0)):  # scores closer than float32 resolves
             argsort_scores64(s, order, scratch, sorted_out=ss)
         return order
 
