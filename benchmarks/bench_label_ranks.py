@@ -5,9 +5,11 @@ A graded or real-valued RankSVM fit first ranks the labels inside each group
 first digit where the ranks differ). It sorts the rows by group, then label:
 from ``RADIX_MIN`` rows by the scores' radix argsort of the labels and a
 counting sort by group. The reference, run alternately in the same process, is
-the sort that replaced: numpy's ``lexsort((y, groups))``, followed by the same
-rank computation (``newton._ranks_in_order``). Both must give the same ranks and
-counts (checked).
+the sort that replaced: numpy's ``lexsort((y, groups))``, followed by the rank
+computation in numpy passes that the kernel ``birank._kernels.labels.ranks_in_order``
+replaced (kept here, :func:`numpy_ranks`, as what it is measured against). A second
+line per case times the two rank computations alone on the same order. All must give
+the same ranks and counts (checked).
 
 Data: all-distinct real-valued labels ``y + 0.5 U(0, 1)`` as in
 ``bench_limit.py``, in one group and in groups of about 100 rows (a query id).
@@ -27,16 +29,43 @@ import numpy as np
 from bench_limit import _median_times
 
 
+def numpy_ranks(y, gid, o, n_groups):
+    """The ranks from ``o`` (rows by group, then label) in numpy passes: the reference."""
+    n = y.shape[0]
+    ys, gs = y[o], gid[o]
+    new_group = np.ones(n, dtype=bool)
+    new_group[1:] = gs[1:] != gs[:-1]
+    new_label = new_group.copy()
+    new_label[1:] |= ys[1:] != ys[:-1]
+    rank = np.cumsum(new_label) - 1
+    first_rank = np.maximum.accumulate(np.where(new_group, rank, 0))
+    lab = np.empty(n, dtype=np.int64)
+    lab[o] = rank - first_rank
+    nlab = np.bincount(gs[new_label], minlength=n_groups).astype(np.int64)
+    return lab, nlab
+
+
+def kernel_ranks(y, gid, o, n_groups):
+    """The library's rank pass from the same order (its one-group path reads the labels
+    in order from the sort; here they are gathered, as for several groups)."""
+    from birank._kernels.labels import ranks_in_order
+
+    lab = np.empty(y.shape[0], dtype=np.int64)
+    nlab = np.empty(n_groups, dtype=np.int64)
+    ranks_in_order(y[o], gid[o], o, lab, nlab)
+    return lab, nlab
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rows", type=float, nargs="+", default=[1e5, 1e6])
     ap.add_argument("--repeat", type=int, default=7)
     args = ap.parse_args(argv)
 
-    from birank.solvers.newton import _ranks_in_order, label_ranks
+    from birank.solvers.newton import label_ranks
 
     def lexsort_ranks(y, gid, n_groups):
-        return _ranks_in_order(y, gid, np.lexsort((y, gid)), n_groups)
+        return numpy_ranks(y, gid, np.lexsort((y, gid)), n_groups)
 
     print(f"load average {os.getloadavg()[0]:.1f}; medians of {args.repeat} alternating runs "
           "(CPU time); ratio = radix / lexsort")
@@ -54,7 +83,15 @@ def main(argv=None):
             print(f"{n:>10,d} rows, {name:>15}: radix {t_new * 1e3:7.1f} ms, lexsort "
                   f"{t_ref * 1e3:7.1f} ms: ratio {t_new / t_ref:4.2f}; same ranks: {same}",
                   flush=True)
-            if not same:
+            o = np.lexsort((y, gid))
+            same_pass = all(np.array_equal(a, b) for a, b in zip(
+                kernel_ranks(y, gid, o, n_groups), numpy_ranks(y, gid, o, n_groups)))
+            t_k, t_np = _median_times([lambda: kernel_ranks(y, gid, o, n_groups),
+                                       lambda: numpy_ranks(y, gid, o, n_groups)], args.repeat)
+            print(f"{'':>10}  the ranks alone from one order: kernel {t_k * 1e3:6.1f} ms, numpy "
+                  f"passes {t_np * 1e3:6.1f} ms: ratio {t_k / t_np:4.2f}; same ranks: {same_pass}",
+                  flush=True)
+            if not (same and same_pass):
                 raise SystemExit("the ranks differ")
 
 

@@ -73,6 +73,7 @@ CSR_ONES = nt.Tuple((none, I4, I4))
 ENTRIES = (
     # RankSVM: two-label and many-label sweeps, calibration, products
     ("labels", "two_values", nt.Tuple((i8, f8, f8))(F8)),
+    ("labels", "ranks_in_order", none(F8, I8, I8, I8, I8)),
     ("pair_sweep", "sweep_loss_grad_binary",
      f8(F8, I8, I8, I8, F8, i8, F8, F8, I8, I8, F8_2, f8, b1, b1)),
     ("pair_sweep", "sweep_hess_vec_binary", none(F8, I8, I8, I8, F8, I8, I8, F8, F8_2)),

@@ -1,5 +1,7 @@
-"""Label scans that replace a sort of all labels (``np.unique``) in the common binary case."""
+"""Label scans: the common binary case without a sort of all labels (``np.unique``), and
+each row's label rank in one pass over a sorted order."""
 
+import numpy as np
 from numba import njit
 
 
@@ -30,3 +32,33 @@ def two_values(y):
     if k == 2 and v1 < v0:
         return 2, v1, v0
     return k, v0, v1
+
+
+@njit(cache=True)
+def ranks_in_order(ys, gs, order, lab, nlab):
+    """Dense label ranks from ``order``, the rows by group then label (stable sort).
+
+    ``ys[t]``, ``gs[t]``: the label and group of the row at position t of ``order``
+    (``gs`` empty: one group). Writes ``lab[order[t]]``, the row's rank among its
+    group's distinct labels (0 = lowest; equal labels, -0.0 and 0.0 included, share
+    one), and ``nlab[g]``, group g's number of distinct labels (0 for a group without
+    rows). One pass: a rank moves up where the label changes and restarts where the
+    group does (the numpy passes it replaces took 26 ms at 10^6 rows, serial in every
+    fit of many labels).
+    """
+    nlab[:] = 0
+    grouped = gs.shape[0] > 0
+    rank = 0
+    prev_g = -1
+    prev_y = 0.0
+    for t in range(order.shape[0]):
+        g = gs[t] if grouped else 0
+        v = ys[t]
+        if g != prev_g:
+            rank = 0
+            prev_g = g
+        elif v != prev_y:
+            rank += 1
+        prev_y = v
+        lab[np.uint64(order[t])] = rank
+        nlab[np.uint64(g)] = rank + 1

@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from .._kernels.labels import two_values
+from .._kernels.labels import ranks_in_order, two_values
 from .._kernels.losses import HINGE, SQUARED_HINGE
 from .._kernels.pair_sweep_ops import csr_rows_gram_matvec, signed_unit_rows
 from .._linalg import (RowOperator, dot, grad_diag_rmatvec, is_indicator, matvec, norm,
@@ -186,24 +186,22 @@ def label_ranks(y, gid, n_groups, seg=None):
         if k == 1 or k == 2:
             lab = (y == hi) if k == 2 else np.zeros(n, dtype=bool)
             return lab.astype(np.int64), np.array([k], dtype=np.int64)
-    return _ranks_in_order(y, gid, _by_group_then_label(y, gid, n_groups, seg), n_groups)
-
-
-def _ranks_in_order(y, gid, o, n_groups):
-    """:func:`label_ranks` from ``o``, the rows ordered by group, then label."""
-    n = y.shape[0]
-    ys, gs = y[o], gid[o]
-    new_group = np.ones(n, dtype=bool)
-    new_group[1:] = gs[1:] != gs[:-1]
-    new_label = new_group.copy()
-    new_label[1:] |= ys[1:] != ys[:-1]
-    rank = np.cumsum(new_label) - 1
-    first_rank = np.maximum.accumulate(np.where(new_group, rank, 0))
+    y = np.ascontiguousarray(y, dtype=np.float64)
     lab = np.empty(n, dtype=np.int64)
-    lab[o] = rank - first_rank
-    # a group's distinct labels: its rows that start a new label in sorted order
-    nlab = np.bincount(gs[new_label], minlength=n_groups).astype(np.int64)
+    nlab = np.empty(n_groups, dtype=np.int64)
+    if n_groups == 1 and n >= RADIX_MIN:  # the sort hands the labels in order
+        order, ys = np.empty(n, dtype=np.int64), np.empty(n)
+        argsort_scores(y, order, sorted_out=ys)
+        ranks_in_order(ys, _ONE_GROUP, order, lab, nlab)
+    else:
+        order = _by_group_then_label(y, gid, n_groups, seg)
+        gs = _ONE_GROUP if n_groups == 1 else np.ascontiguousarray(gid, dtype=np.int64)[order]
+        ranks_in_order(y[order], gs, order, lab, nlab)
     return lab, nlab
+
+
+#: ``ranks_in_order``'s group ids for one group (none)
+_ONE_GROUP = np.empty(0, dtype=np.int64)
 
 
 def _by_group_then_label(y, gid, n_groups, seg=None):
