@@ -64,7 +64,6 @@ def test_loss_grad_hessvec_match_bruteforce(layout, labels, grouped, weighted, t
             assert _rel(obj.hess_vec(v), pair_hess_vec(w, v, X, y, C, groups, sw)) <= 1e-10
         I, J, c = all_pairs(y, groups, sw)
         assert obj.n_pairs == len(I)
-        assert obj.pair_weight == pytest.approx(c.sum(), rel=1e-12)
 
 
 @pytest.mark.kernel
@@ -111,13 +110,11 @@ def test_count_pairs_matches_enumeration(n_groups):
     rng = np.random.default_rng(5)
     y = rng.integers(0, 3, 25).astype(float)
     groups = rng.integers(0, n_groups, 25) if n_groups > 1 else None
-    sw = rng.uniform(0.5, 1.5, 25)
-    obj = PairObjective(np.zeros((25, 1)), y, groups, sw)
-    I, J, c = all_pairs(y, groups, sw)
+    obj = PairObjective(np.zeros((25, 1)), y, groups)
+    I, J, c = all_pairs(y, groups, None)
     members = obj.members if obj.members is not None else np.arange(25)
-    n, wsum = count_pairs(members, obj.seg, obj.lab, obj.nlab, obj.sw)
-    assert int(n) == len(I)
-    assert wsum == pytest.approx(c.sum(), rel=1e-12)
+    n = count_pairs(members, obj.seg, obj.lab, obj.nlab)
+    assert isinstance(n, int) and n == len(I) > 0
 
 
 def test_count_pairs_with_empty_groups():
@@ -127,10 +124,7 @@ def test_count_pairs_with_empty_groups():
     seg = np.array([0, 3, 3, 6, 6])
     lab = np.array([0, 1, 1, 0, 0, 1])
     nlab = np.array([2, 0, 2, 0])
-    sw = np.array([1.0, 2.0, 3.0, 1.0, 1.0, 4.0])
-    n, wsum = count_pairs(members, seg, lab, nlab, sw)
-    assert n == 4
-    assert wsum == pytest.approx(1.0 * 2.0 + 1.0 * 3.0 + 1.0 * 4.0 + 1.0 * 4.0, rel=1e-15)
+    assert count_pairs(members, seg, lab, nlab) == 4
 
 
 def test_sparse_and_dense_give_same_sweep(rng):

@@ -1064,43 +1064,32 @@ def level_cache(nlab, n, one_level_max_bits=ONE_LEVEL_MAX_BITS):
     return np.empty((n_levels, LV_CHANNELS, n), dtype=index_dtype(n))
 
 
-def count_pairs(members, seg, lab, nlab, sw):
-    """Number of pairs (unweighted, int64) and total pair weight, per segment sums.
+def count_pairs(members, seg, lab, nlab):
+    """Number of pairs (rows of different labels in one segment; int).
 
-    Within a segment with label counts n_r: pairs = ((sum n_r)^2 - sum n_r^2) / 2;
-    weights likewise with sums of sample weights. Counted once per fit, with
-    numpy's ``bincount`` (not compiled: it would add to the first fit's time).
+    Within a segment with label counts n_r: pairs = ((sum n_r)^2 - sum n_r^2) / 2.
+    Counted once per fit, with numpy's ``bincount`` (not compiled: it would add to
+    the first fit's time).
     """
     nseg = seg.shape[0] - 1
     if nseg <= 0 or members.shape[0] == 0:
-        return 0, 0.0
+        return 0
     if nseg == 1:  # every row, in any order: no gathers nor group arrays (30 -> 6 ms at 10^6)
         cnt = np.bincount(lab, minlength=int(nlab[0])).astype(np.int64)
-        wsum = np.bincount(lab, weights=sw, minlength=int(nlab[0]))
         n = int(lab.shape[0])
-        wtot = float(np.sum(sw))
-        # (einsum, not np.dot: OpenBLAS runs a float dot of this length on all its
-        # threads, whose workers then spin on the other cores through the fit,
-        # birank._dots)
-        return ((n * n - int(np.einsum("i,i->", cnt, cnt))) // 2,
-                0.5 * (wtot * wtot - float(np.einsum("i,i->", wsum, wsum))))
+        # (einsum, not np.dot: OpenBLAS runs a dot of this length on all its threads,
+        # whose workers then spin on the other cores through the fit, birank._dots)
+        return (n * n - int(np.einsum("i,i->", cnt, cnt))) // 2
     sizes = np.diff(seg)
     group = np.repeat(np.arange(nseg), sizes)  # segment of members[t]
     offset = np.concatenate(([0], np.cumsum(nlab)[:-1]))
     slot = offset[group] + lab[members]  # one slot per (segment, label)
-    n_slots = int(np.sum(nlab))
-    cnt = np.bincount(slot, minlength=n_slots).astype(np.int64)
-    wsum = np.bincount(slot, weights=sw[members], minlength=n_slots)
-    slot_group = np.repeat(np.arange(nseg), nlab)
+    cnt = np.bincount(slot, minlength=int(np.sum(nlab))).astype(np.int64)
     tot = np.bincount(group, minlength=nseg).astype(np.int64)
-    wtot = np.bincount(group, weights=sw[members], minlength=nseg)
     # each group's slots are consecutive, from offset[g]: exact int64 sums without
     # np.add.at (20 ms at 10^6 slots); an empty group has no slot and sums to 0
     sq = np.zeros(nseg, dtype=np.int64)
     has = nlab > 0
     if np.any(has):
         sq[has] = np.add.reduceat(cnt * cnt, offset[has])
-    wsq = np.bincount(slot_group, weights=wsum * wsum, minlength=nseg)
-    npairs = int(np.sum((tot * tot - sq) // 2))
-    wpairs = float(np.sum(0.5 * (wtot * wtot - wsq)))
-    return npairs, wpairs
+    return int(np.sum((tot * tot - sq) // 2))

@@ -274,7 +274,9 @@ class PairObjective(_WeightSpace):
         self.gid = None if self.single else gid
         self.order_all = None if self.single else np.empty(n, dtype=np.int64)
         self.sort_scratch = radix_scratch(n)
-        self.bw = binary_signed_weights(lab, self.sw)  # the two-label sweeps' one gather
+        # the two-label sweeps' one gather (every segment of more labels: never read)
+        self.bw = (binary_signed_weights(lab, self.sw) if np.any(nlab <= 2)
+                   else np.empty(0))
         # one group of two labels, unit weights: the upper label's flag, which the sort
         # carries beside each row into bw[order] (+1 / -1), so the sweep gathers
         # nothing (bench_limit.py: 0.94x the sort and sweep at 10^6 rows, scratch)
@@ -291,9 +293,8 @@ class PairObjective(_WeightSpace):
         # many-label segments' sweep state; its levels set the label digits
         self.levels = level_cache(nlab, n, one_level_max_bits)
         self.work = np.zeros((WORK_ROWS if len(self.levels) else WORK_ROWS - 1, n + 1))
-        self.n_pairs, self.pair_weight = count_pairs(members, self.seg, lab, nlab, self.sw)
+        self.n_pairs = count_pairs(members, self.seg, lab, nlab)
         del members
-        self.n_pairs = int(self.n_pairs)
         # n_jobs given, one group of at most two labels: the sort and the sweeps on
         # threads too, over chunks fixed by n (the same bits for every n_jobs)
         self.chunked = None
