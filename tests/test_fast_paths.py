@@ -528,7 +528,7 @@ def test_indicator_rows_give_the_same_sgd_bits(projection):
 
 
 @pytest.mark.parametrize("kind", ["normal", pytest.param("ties", marks=pytest.mark.kernel),
-                                  "close", "extreme"])
+                                  "near", "close", "extreme"])
 def test_chunked_argsort_and_sweep_equal_the_sequential_ones(kind):
     # from RADIX_MIN rows on, n_jobs given: the radix sort by per-chunk digit counts on
     # threads is the one stable order, and the chunked sweep keeps the sequential one's
@@ -539,24 +539,36 @@ def test_chunked_argsort_and_sweep_equal_the_sequential_ones(kind):
     rng = np.random.default_rng(5)
     n = RADIX_MIN + 77
     s = _scores(kind, n, rng)
+    upper = (rng.random(n) < 0.3).astype(np.int8)
     for n_jobs, shift in ((1, 14), (2, 14), (2, 9)):
         order, ss = np.empty(n, dtype=np.int64), np.empty(n)
         ChunkedSweep(n, n_jobs, shift).argsort(s, order, radix_scratch(n), ss)
         np.testing.assert_array_equal(order, np.argsort(s, kind="stable"))
         np.testing.assert_array_equal(ss, s[order])
-    y = (rng.random(n) < 0.3).astype(float)
-    chunked, plain = PairObjective(np.zeros((n, 1)), y, n_jobs=2), PairObjective(
-        np.zeros((n, 1)), y)
-    loss = chunked.loss_at_scores(s)
-    ref = plain.loss_at_scores(s)
-    assert loss == pytest.approx(ref, rel=1e-12) or (np.isinf(loss) and loss == ref)
-    for name in ("ptr_hi", "ptr_lo", "diag"):
-        np.testing.assert_array_equal(getattr(chunked, name), getattr(plain, name))
-    u = rng.normal(size=n)
-    # another summation order: equal to rounding relative to the largest entry (an entry
-    # near 0 can be a difference of large sums)
-    for a, b in ((chunked.grad_s, plain.grad_s), (chunked.hess_scores(u), plain.hess_scores(u))):
-        assert np.max(np.abs(a - b)) <= 1e-12 * max(1.0, float(np.max(np.abs(b))))
+        # a 0/1 flag per row carried by the chunks' sort (moved by the tie fix too)
+        signs = np.full(n, np.nan)
+        ChunkedSweep(n, n_jobs, shift).argsort(s, order, radix_scratch(n), ss, upper, signs)
+        np.testing.assert_array_equal(order, np.argsort(s, kind="stable"))
+        np.testing.assert_array_equal(signs, np.where(upper[order] == 1, 1.0, -1.0))
+    y = upper.astype(float)
+    # unit weights: the sort hands the signed weights over; weights: the sweep gathers them
+    for sw in (None, rng.uniform(0.5, 2.0, n)):
+        chunked, plain = (PairObjective(np.zeros((n, 1)), y, sample_weight=sw, n_jobs=2),
+                          PairObjective(np.zeros((n, 1)), y, sample_weight=sw))
+        assert (chunked.upper is None) == (sw is not None)
+        loss = chunked.loss_at_scores(s)
+        ref = plain.loss_at_scores(s)
+        assert loss == pytest.approx(ref, rel=1e-12) or (np.isinf(loss) and loss == ref)
+        for name in ("ptr_hi", "ptr_lo"):
+            np.testing.assert_array_equal(getattr(chunked, name), getattr(plain, name))
+        if sw is None:  # weighted counts of whole numbers: any order sums them exactly
+            np.testing.assert_array_equal(chunked.diag, plain.diag)
+        u = rng.normal(size=n)
+        # another summation order: equal to rounding relative to the largest entry (an
+        # entry near 0 can be a difference of large sums)
+        for a, b in ((chunked.grad_s, plain.grad_s), (chunked.diag, plain.diag),
+                     (chunked.hess_scores(u), plain.hess_scores(u))):
+            assert np.max(np.abs(a - b)) <= 1e-12 * max(1.0, float(np.max(np.abs(b))))
 
 
 @pytest.mark.parametrize("n", [500, 70_000])  # numpy's lexsort; the radix sorts (>= RADIX_MIN)

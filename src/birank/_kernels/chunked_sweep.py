@@ -60,10 +60,11 @@ def _bounds(c, shift, n):
 
 
 @njit(cache=True, nogil=True)
-def chunk_totals(s, rows, bw, ss, mw, gather_scores, shift, c_from, c_to, tot, marks,
-                 mark_shift):
-    """First pass over chunks ``c_from .. c_to - 1``: ``mw = bw[rows]`` (and
-    ``ss = s[rows]`` when ``gather_scores``), each chunk's sums (:data:`TOTALS`)
+def chunk_totals(s, rows, bw, ss, mw, gather_scores, gather_signs, shift, c_from, c_to, tot,
+                 marks, mark_shift):
+    """First pass over chunks ``c_from .. c_to - 1``: ``mw = bw[rows]`` when
+    ``gather_signs`` (else the sort left them there), ``ss = s[rows]`` when
+    ``gather_scores``, each chunk's sums (:data:`TOTALS`)
     and, every ``2^mark_shift`` positions p, the chunk-local sums the second pass
     starts its pointers from: ``marks[p >> mark_shift]`` = the lower-label sums
     over p .. chunk end (columns 0-2) and the upper-label sums over chunk start
@@ -81,12 +82,13 @@ def chunk_totals(s, rows, bw, ss, mw, gather_scores, shift, c_from, c_to, tot, m
                 k = np.uint64((c0 + t) >> mark_shift)
                 marks[k, 3] = uw
                 marks[k, 4] = u1
-            j = np.uint64(rows_c[t])
-            if gather_scores:
-                ss_c[t] = s[j]
-            b = bw[j]
-            mw_c[t] = b
-            b = max(b, 0.0)
+            if gather_scores or gather_signs:
+                j = np.uint64(rows_c[t])
+                if gather_scores:
+                    ss_c[t] = s[j]
+                if gather_signs:
+                    mw_c[t] = bw[j]
+            b = max(mw_c[t], 0.0)
             uw += b
             u1 += b * ss_c[t]
         if c == n >> shift and n & every == 0:  # the mark at position n
@@ -252,12 +254,15 @@ def chunk_hess_out(rows, mw, ds, uo, cu, cl, hi, lo, shift, c_from, c_to, off, o
 
 
 @njit(cache=True, nogil=True)
-def radix_keys(s, keys, shift, c_from, c_to, counts):
+def radix_keys(s, keys, shift, c_from, c_to, counts, upper):
     """The packed keys of :func:`.radix_sort._radix_argsort` (float32 key high, row
-    low) of the rows of chunks ``c_from .. c_to - 1``, and each chunk's counts of the
-    lowest digit (``counts[c]``)."""
+    low, and ``upper``'s flag in bit 31 when ``upper`` is not empty) of the rows of
+    chunks ``c_from .. c_to - 1``, and each chunk's counts of the lowest digit
+    (``counts[c]``)."""
     n = s.shape[0]
     low = np.uint32(_RADIX - 1)
+    tagged = upper.shape[0] > 0
+    flag = np.uint64(1) << np.uint64(31)
     for c in range(c_from, c_to):
         c0, c1 = _bounds(c, shift, n)
         cnt = counts[c]
@@ -265,7 +270,10 @@ def radix_keys(s, keys, shift, c_from, c_to, counts):
         s_c, keys_c = s[c0:c1], keys[c0:c1]
         for i in range(c1 - c0):
             k = _key32(s_c[i])
-            keys_c[i] = (np.uint64(k) << np.uint64(32)) | np.uint64(c0 + i)
+            word = (np.uint64(k) << np.uint64(32)) | np.uint64(c0 + i)
+            if tagged and upper[c0 + i] != 0:
+                word |= flag
+            keys_c[i] = word
             cnt[k & low] += 1
 
 
@@ -306,14 +314,21 @@ def radix_scatter(src, dst, digit_shift, shift, c_from, c_to, start):
 
 
 @njit(cache=True, nogil=True)
-def radix_rows(src, s, order, ss, shift, c_from, c_to):
-    """``order`` = the row ids of the sorted packed keys and ``ss = s[order]``."""
+def radix_rows(src, s, order, ss, shift, c_from, c_to, signs):
+    """``order`` = the row ids of the sorted packed keys and ``ss = s[order]``; with
+    ``signs`` not empty, the keys carry a flag in bit 31 (:func:`radix_keys`) and
+    ``signs`` gets +1.0 / -1.0 by it."""
     n = src.shape[0]
-    row = np.uint64(0xFFFFFFFF)
+    tagged = signs.shape[0] > 0
+    row = np.uint64(0x7FFFFFFF if tagged else 0xFFFFFFFF)
+    flag = np.uint64(31)
     for c in range(c_from, c_to):
         c0, c1 = _bounds(c, shift, n)
         src_c, order_c, ss_c = src[c0:c1], order[c0:c1], ss[c0:c1]
         for i in range(c1 - c0):
-            r = src_c[i] & row
+            x = src_c[i]
+            r = x & row
             order_c[i] = r
             ss_c[i] = s[r]
+            if tagged:
+                signs[c0 + i] = 1.0 if (x >> flag) & np.uint64(1) else -1.0

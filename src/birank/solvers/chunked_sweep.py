@@ -17,8 +17,8 @@ from .._kernels.chunked_sweep import (MARK_SHIFT, TOTALS, chunk_count, chunk_dia
                                       chunk_hess_out, chunk_hess_prefix, chunk_loss_grad,
                                       chunk_totals, radix_count, radix_keys, radix_rows,
                                       radix_scatter)
-from .._kernels.radix_sort import (_RADIX, RADIX_MIN, argsort_scores, argsort_scores64,
-                                   fix_ties)
+from .._kernels.radix_sort import (_NO_FLAGS, _NO_SIGNS, _RADIX, RADIX_MIN, argsort_scores,
+                                   argsort_scores64, fix_ties)
 from .._parallel import Threads
 
 __all__ = ["ChunkedSweep", "CHUNK_SHIFT", "digit_chunk_starts"]
@@ -64,15 +64,20 @@ class ChunkedSweep:
         self.threads.run(fn, [(*head, a, b, *tail) for a, b in self.runs])
 
     # -- sort --------------------------------------------------------------------
-    def argsort(self, s, order, scratch, ss):
-        """``order`` = stable ascending argsort of ``s``, ``ss = s[order]``
+    def argsort(self, s, order, scratch, ss, upper=None, signs=None):
+        """``order`` = stable ascending argsort of ``s``, ``ss = s[order]``, and with
+        ``upper`` (0/1 per row) ``signs = where(upper[order], 1.0, -1.0)``
         (:func:`birank._kernels.radix_sort.argsort_scores`' result)."""
         n = self.n
-        if n < RADIX_MIN or n >= 1 << 32:  # numpy's sort, or the 64-bit keys
-            return argsort_scores(s, order, scratch, sorted_out=ss)
+        tagged = upper is not None
+        if n < RADIX_MIN or n >= (1 << 31 if tagged else 1 << 32):  # the sequential sort
+            return argsort_scores(s, order, scratch, sorted_out=ss, upper=upper,
+                                  signs_out=signs)
+        flags = upper if tagged else _NO_FLAGS
+        signs_out = signs if tagged else _NO_SIGNS
         keys, keys2 = scratch[0], scratch[1]
         counts = self.counts
-        self._each(radix_keys, s, keys, self.shift, (counts,))
+        self._each(radix_keys, s, keys, self.shift, (counts, flags))
         src, dst = keys, keys2
         for d in range(4):
             if d > 0:
@@ -83,23 +88,26 @@ class ChunkedSweep:
             start = digit_chunk_starts(counts)
             self._each(radix_scatter, src, dst, 32 + 8 * d, self.shift, (start,))
             src, dst = dst, src
-        self._each(radix_rows, src, s, order, ss, self.shift, ())
-        if not fix_ties(order, ss, 4 * n, np.empty(0)):  # scores closer than float32 resolves
+        self._each(radix_rows, src, s, order, ss, self.shift, (signs_out,))
+        if not fix_ties(order, ss, 4 * n, signs_out):  # scores closer than float32 resolves
             argsort_scores64(s, order, scratch, sorted_out=ss)
+            if tagged:
+                np.copyto(signs, np.where(upper[order] != 0, 1.0, -1.0))
         return order
 
     # -- sweeps -----------------------------------------------------------------
     def loss_grad(self, s, order, bw, loss_kind, theta, grad_s, ptr_hi, ptr_lo, work,
-                  scores_sorted):
+                  scores_sorted, signs_sorted=False):
         """:func:`birank._kernels.pair_sweep.sweep_loss_grad_binary` for one group of
         two labels, the same work-array rows (3: signed weights, 4: diag, 5: scores
         in sorted order, kept for :meth:`hess_vec`; 2: the score gradient in
-        sorted order); returns the loss."""
+        sorted order); returns the loss. ``scores_sorted`` / ``signs_sorted``: the sort
+        already wrote rows 5 / 3 (:meth:`argsort`), so they are not gathered."""
         n = self.n
         ss, mw, ds, gs = work[5, :n], work[3, :n], work[4, :n], work[2, :n]
         tot, off = self.tot, self.off
-        self._each(chunk_totals, s, order, bw, ss, mw, not scores_sorted, self.shift,
-                   (tot, self.marks, self.mark_shift))
+        self._each(chunk_totals, s, order, bw, ss, mw, not scores_sorted, not signs_sorted,
+                   self.shift, (tot, self.marks, self.mark_shift))
         # lower-label sums of the chunks after each one, upper-label of those before
         off[:, :3] = _exclusive_suffix(tot[:, :3])
         off[:, 3:] = _exclusive_prefix(tot[:, 3:])

@@ -278,8 +278,9 @@ class PairObjective(_WeightSpace):
         self.bw = (binary_signed_weights(lab, self.sw) if np.any(nlab <= 2)
                    else np.empty(0))
         # one group of two labels, unit weights: the upper label's flag, which the sort
-        # carries beside each row into bw[order] (+1 / -1), so the sweep gathers
-        # nothing (bench_limit.py: 0.94x the sort and sweep at 10^6 rows, scratch)
+        # (sequential or chunked) carries beside each row into bw[order] (+1 / -1), so
+        # the sweep gathers nothing (sort + sweep 37.9 -> 35.9 ms at 10^6 rows, scratch;
+        # bench_limit.py's loss + gradient 1.77 -> 1.74x)
         self.upper = (lab.astype(np.int8) if n_groups == 1 and self.unit_weights
                       and int(nlab[0]) == 2 and n < 1 << 31 else None)
         # work arrays, reused by every evaluation
@@ -301,7 +302,6 @@ class PairObjective(_WeightSpace):
         if n_jobs is not None and self.single and not len(self.levels):
             self.chunked = _chunked.ChunkedSweep(n, n_jobs, _chunked.CHUNK_SHIFT,
                                                  _chunked.MARK_SHIFT)
-            self.upper = None  # (the chunked sort gathers)
         # more than one thread, one group of more labels: the loss sweep and the
         # Hessian product's replay on threads (level_threads.LevelSweeps: the same
         # bits as on one thread, where it would only add passes, pass "lo"'s own sums)
@@ -315,10 +315,13 @@ class PairObjective(_WeightSpace):
         """Sort, sweep; returns the pair loss and keeps grad_s / active set."""
         if self.chunked is not None:
             n = s.shape[0]
-            self.chunked.argsort(s, self.order, self.sort_scratch, self.work[5, :n])
+            signs = self.work[3, :n] if self.upper is not None else None
+            self.chunked.argsort(s, self.order, self.sort_scratch, self.work[5, :n],
+                                 upper=self.upper, signs=signs)
             self._diag_in_rows = False
             return self.chunked.loss_grad(s, self.order, self.bw, self.loss_kind, self.theta,
-                                          self.grad_s, self.ptr_hi, self.ptr_lo, self.work, True)
+                                          self.grad_s, self.ptr_hi, self.ptr_lo, self.work, True,
+                                          self.upper is not None)
         if self.single and not len(self.levels):
             # the sort writes s[order] where the two-label sweep keeps it, and with unit
             # weights the signed weights bw[order] too (carried by the sort, not gathered)
