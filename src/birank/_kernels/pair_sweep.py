@@ -211,16 +211,15 @@ def _binary_loss_grad(s, order, a, b, bw, loss_kind, grad_s, ptr_hi, ptr_lo, wor
     hi = ptr_hi[a:b]
     lo = ptr_lo[a:b]
     sq = loss_kind == SQUARED_HINGE
-    if signs_sorted:  # the sort left s[order] in ss and bw[order] in mw
-        pass
-    elif scores_sorted:  # the sort left s[order] in ss
-        for t in range(m):
-            mw[t] = bw[np.uint64(rows[t])]
-    else:
+    if not scores_sorted:
         for t in range(m):
             j = np.uint64(rows[t])
             ss[t] = s[j]
             mw[t] = bw[j]
+    elif not signs_sorted:  # the sort left s[order] in ss
+        for t in range(m):
+            mw[t] = bw[np.uint64(rows[t])]
+    # (else the sort left bw[order] in mw as well: nothing to gather)
     # upper rows i against their active lower partners, the positions from "hi"
     # (first position with a score above s_i - theta) on; then lower rows j against
     # their active upper partners, the positions before "lo" (first position whose
