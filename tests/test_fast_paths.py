@@ -571,6 +571,27 @@ def test_chunked_argsort_and_sweep_equal_the_sequential_ones(kind):
             assert np.max(np.abs(a - b)) <= 1e-12 * max(1.0, float(np.max(np.abs(b))))
 
 
+@pytest.mark.kernel
+def test_chunked_argsort_fixes_a_tie_across_a_chunk_boundary():
+    # float32 keys equal, float64 scores in the other order, at the sorted positions 511 and
+    # 512: the first chunk of 2^9 ends and the next begins between them, and no chunk holds
+    # a descent of its own; the insertion pass must still run
+    from birank._kernels.radix_sort import RADIX_MIN
+    from birank.solvers.chunked_sweep import ChunkedSweep
+
+    n = RADIX_MIN + 77
+    s = np.arange(n, dtype=np.float64)
+    s[511], s[512] = 511.5 + 1e-9, 511.5
+    assert np.float32(s[511]) == np.float32(s[512])
+    upper = (np.arange(n) % 3 == 0).astype(np.int8)
+    for n_jobs in (1, 2):
+        order, ss, signs = np.empty(n, dtype=np.int64), np.empty(n), np.empty(n)
+        ChunkedSweep(n, n_jobs, 9).argsort(s, order, radix_scratch(n), ss, upper, signs)
+        np.testing.assert_array_equal(order, np.argsort(s, kind="stable"))
+        np.testing.assert_array_equal(ss, np.sort(s))
+        np.testing.assert_array_equal(signs, np.where(upper[order] == 1, 1.0, -1.0))
+
+
 @pytest.mark.parametrize("n", [500, 70_000])  # numpy's lexsort; the radix sorts (>= RADIX_MIN)
 @pytest.mark.parametrize("kind", ["binary", "constant", "graded", "grouped", "real",
                                   "real_grouped"])
