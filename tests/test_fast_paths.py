@@ -277,6 +277,22 @@ def test_dense_in_fact_matrix_gives_the_same_pair_objective():
 
 
 @pytest.mark.parametrize("loss", ["squared_hinge", "hinge"])
+@pytest.mark.parametrize("y", [[0.0, 1.0, 0.0, 1.0], [0.1, 0.5, 0.2, 0.9]])
+def test_threads_fit_a_csr_matrix_without_entries(loss, y):
+    # every column unused, so the products run over no column at all: w = 0 on threads as
+    # on one (the sums' split over the threads once had a zero step there)
+    from birank import RankSVM, WeightedSVM
+
+    X, y = sp.csr_matrix((4, 3)), np.asarray(y)
+    one = RankSVM(C=0.1, loss=loss).fit(X, y)
+    two = RankSVM(C=0.1, loss=loss, n_jobs=2).fit(X, y)
+    np.testing.assert_array_equal(two.coef_, np.zeros(3))
+    np.testing.assert_array_equal(two.coef_, one.coef_)
+    wsvm = WeightedSVM(loss="squared_hinge", solver="newton", n_jobs=2).fit(X, y > 0.3)
+    np.testing.assert_array_equal(wsvm.coef_, np.zeros(3))
+
+
+@pytest.mark.parametrize("loss", ["squared_hinge", "hinge"])
 def test_ranksvm_same_coefficients_for_one_and_two_jobs(loss, monkeypatch):
     import birank._calibration
     from birank import RankSVM

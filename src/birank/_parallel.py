@@ -168,7 +168,7 @@ class BlockedProducts:
                                        b[k + 1], squared) for k in range(self.n_blocks)])
         d = X.shape[1]
         out = np.empty(d)
-        step = -(-d // self.n_threads)
+        step = max(1, -(-d // self.n_threads))  # (no column: no run, and no zero step)
         self._run(sum_partials, [(P, out, c, min(c + step, d)) for c in range(0, d, step)])
         return out
 
@@ -190,7 +190,7 @@ class BlockedProducts:
                                          b[k + 1], with_mean) for k in range(self.n_blocks)])
         flat = P.reshape(self.n_blocks, 3 * d)
         out = np.empty(3 * d)
-        step = -(-3 * d // self.n_threads)
+        step = max(1, -(-3 * d // self.n_threads))
         self._run(sum_partials, [(flat, out, c, min(c + step, 3 * d))
                                  for c in range(0, 3 * d, step)])
         return split_grad_diag(out.reshape(d, 3), with_mean)
