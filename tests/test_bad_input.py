@@ -61,8 +61,11 @@ def test_single_class_or_all_labels_tied(estimator):
     X, _ = _data()
     y = np.ones(X.shape[0])
     if is_binary_ranker(estimator):
-        with pytest.raises(ValueError, match="only one class"):
+        # the class as the user wrote it (1.0, True), not numpy's repr (np.float64(1.0))
+        with pytest.raises(ValueError, match=r"only one class \(1\.0\)"):
             clone(estimator).fit(X, y)
+        with pytest.raises(ValueError, match=r"only one class \(True\)"):
+            clone(estimator).fit(X, y > 0)
     else:  # a ranker of real labels: no pair to rank, said out loud
         with pytest.warns(UserWarning, match="no pair of rows has different labels"):
             clone(estimator).fit(X, y)

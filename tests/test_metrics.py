@@ -162,7 +162,7 @@ def test_roc_auc_label_encodings():
 @pytest.mark.parametrize(
     "y, s, kw, match",
     [
-        ([1, 1, 1], [0.1, 0.2, 0.3], {}, "only one class"),
+        ([1, 1, 1], [0.1, 0.2, 0.3], {}, r"only one class \(1\)"),
         ([0, 1, 2], [0.1, 0.2, 0.3], {}, "exactly two label values"),
         ([0, 1, 1], [0.1, np.nan, 0.3], {}, "NaN or infinite"),
         ([0, 1, 1], [0.1, np.inf, 0.3], {}, "NaN or infinite"),

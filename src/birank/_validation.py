@@ -401,11 +401,12 @@ def encode_binary(y, *, name="y"):
         )
     classes, y01 = np.unique(y, return_inverse=True)
     if len(classes) < 2:
+        if not len(classes):
+            raise ValueError(f"{name} is empty.")
+        only = classes[0].item() if isinstance(classes[0], np.generic) else classes[0]
         raise ValueError(
-            f"{name} has only one class ({classes[0]!r} if any); bipartite ranking "
-            "needs samples of both classes, so there are no pairs to rank."
-            if len(classes) else f"{name} is empty."
-        )
+            f"{name} has only one class ({only!r}); bipartite ranking needs samples of "
+            "both classes, so there are no pairs to rank.")
     if len(classes) > 2 or kind not in ("binary",):
         raise ValueError(
             f"{name} must hold exactly two label values for bipartite ranking; got "
