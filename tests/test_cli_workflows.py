@@ -111,6 +111,19 @@ def test_csv_columns_without_header_and_junk_named(tmp_path):
     assert "line 2" in r.stderr and "'job'" in r.stderr and "read as csv" in r.stderr
 
 
+def test_csv_row_of_another_width_named_by_its_line():
+    # numpy's own wording ("at row 3; use `usecols`") is not the reader's: the file line,
+    # both widths, and the way out when the first line made a LIBSVM file look like CSV
+    from birank.datasets._formats import load_table
+
+    with pytest.raises(ValueError, match=r"t\.csv \(read as csv\), line 5: 2 column\(s\) "
+                                         r"where the first data line has 3$"):
+        load_table(b"a,b,y\n1,2,0\n# c\n\n3,4\n", "t.csv")
+    with pytest.raises(ValueError, match=r"line 2: 1 column\(s\) .* line 2 looks like LIBSVM "
+                                         r".*--format libsvm"):
+        load_table(b"1,2,3\n-1 1:0.2 2:0.2\n", "f.svm")
+
+
 # ------------------------------------------------------------------------ evaluation (29.2)
 def _three_queries(tmp_path):
     # q1: labels 1 0 1 scored in that order; q2: 0 1; q3: no relevant document

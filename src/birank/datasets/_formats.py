@@ -165,6 +165,16 @@ def _delimited(data, name, fmt, label_column, qid_column):
             colname = f" ({header[col - 1]!r})" if header and col - 1 < len(header) else ""
             raise ValueError(f"{where}, line {lineno}, column {col}{colname}: not a number"
                              f"{what}; encode categorical columns as numbers first") from None
+        m = re.search(r"number of columns changed from (\d+) to (\d+) at row (\d+)", msg)
+        if m:  # (numpy counts these rows from 1, and suggests its own `usecols`)
+            was, now, row = (int(g) for g in m.groups())
+            lineno = _nth_data_line(lines, start, row - 1)
+            hint = ""
+            if re.search(r"(^|\s)\d+:", lines[lineno - 1]):
+                hint = (f"; line {lineno} looks like LIBSVM (index:value): the format was "
+                        f"sniffed from line {first + 1}, give it as libsvm (--format libsvm)")
+            raise ValueError(f"{where}, line {lineno}: {now} column(s) where the first data "
+                             f"line has {was}{hint}") from None
         raise ValueError(f"{where}: {msg}") from None
     if M.shape[0] == 0:
         raise ValueError(f"{where}: no data lines")
