@@ -111,6 +111,19 @@ def test_csv_columns_without_header_and_junk_named(tmp_path):
     assert "line 2" in r.stderr and "'job'" in r.stderr and "read as csv" in r.stderr
 
 
+def test_warnings_are_one_line_naming_the_command(tmp_path):
+    # a fit's warning reads like the command's errors, not like Python's (source path and
+    # code line); --traceback keeps Python's form
+    one = tmp_path / "one.svm"
+    one.write_text("1 1:1\n1 1:2\n")
+    env = dict(os.environ, PYTHONWARNINGS="")  # (the other tests silence warnings)
+    r = birank("train", one, "-o", tmp_path / "m.json", check=0, env=env)
+    assert "birank train: warning: RankSVM: no pair of rows has different labels" in r.stderr
+    assert ".py:" not in r.stderr and "model.fit" not in r.stderr
+    r = birank("--traceback", "train", one, "-o", tmp_path / "m2.json", check=0, env=env)
+    assert "UserWarning: RankSVM: no pair" in r.stderr
+
+
 def test_csv_row_of_another_width_named_by_its_line():
     # numpy's own wording ("at row 3; use `usecols`") is not the reader's: the file line,
     # both widths, and the way out when the first line made a LIBSVM file look like CSV

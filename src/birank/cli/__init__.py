@@ -15,6 +15,7 @@ import importlib
 import os
 import re
 import sys
+import warnings
 
 from ..exceptions import UserError  # defined low so that experiments can raise it
 
@@ -122,8 +123,25 @@ def main(argv=None):
             os.environ.pop("BIRANK_COMPILE_NOTICE", None)
 
 
+def _warning_printer(command):
+    """``warnings.showwarning`` for a command: one line naming the command, as its errors
+    do, instead of Python's source path and code line (kept with --traceback)."""
+    def show(message, category, filename, lineno, file=None, line=None):
+        kind = "" if category is UserWarning else f" ({category.__name__})"
+        print(f"birank {command}: warning{kind}: {message}",
+              file=sys.stderr if file is None else file)
+    return show
+
+
 def _run(args):
     debug = args.traceback or os.environ.get("BIRANK_DEBUG", "") not in ("", "0")
+    with warnings.catch_warnings():
+        if not debug:
+            warnings.showwarning = _warning_printer(args.command)
+        return _run_command(args, debug)
+
+
+def _run_command(args, debug):
     try:
         result = args.func(args)
     except BrokenPipeError:  # `birank predict ... | head`: the reader left; not an error
