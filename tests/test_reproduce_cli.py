@@ -65,6 +65,18 @@ def test_missing_data_is_a_nonzero_exit_naming_each_set(tmp_path):
     proc = _run(["reproduce", "donmez", "--quick", "--datasets", "MQ2008", "--output", "out"],
                 tmp_path, tmp_path)
     assert proc.returncode != 0 and "MQ2008" in proc.stderr
+    # every paper refuses before any work: shen-lin used to run a9a first and stop at letter
+    # (its partial results left in a temporary folder), lin-jan-lin to run its artificial part
+    # and then refuse, its files already written
+    proc = _run(["reproduce", "shen-lin", "--quick", "--datasets", "a9a", "letter", "--output",
+                 "out"], tmp_path, tmp_path)
+    assert proc.returncode != 0 and "letter" in proc.stderr and "a9a" not in proc.stderr
+    assert "birank datasets fetch letter" in proc.stderr and "partial results" not in proc.stderr
+    assert not (tmp_path / "out").exists()
+    proc = _run(["reproduce", "lin-jan-lin", "--quick", "--datasets", "housing", "--output",
+                 "out"], tmp_path, tmp_path)
+    assert proc.returncode != 0 and "housing" in proc.stderr and "--download" in proc.stderr
+    assert not (tmp_path / "out").exists()
 
 
 def test_gultekin_uses_the_bundled_sets_when_the_data_folder_lacks_them(tmp_path):

@@ -783,6 +783,24 @@ def add_arguments(parser):
     parser.add_argument("--no-progress", action="store_true", help="do not show progress")
 
 
+def missing_data(names, data_dir, download=False):
+    """``[(name, where to get it)]`` for the named real data sets with no file under
+    ``data_dir`` (none with ``download``: they are fetched), so that a run is refused
+    before any work, not after the artificial part (the CLI reads this function's
+    presence as "checks its own data")."""
+    if download:
+        return []
+    out = []
+    for name in names:
+        if name not in REAL_FILES:  # a file given by its path (checked to exist)
+            continue
+        candidates, libsvm_name = REAL_FILES[name]
+        if data_dir is None or not any((Path(data_dir) / rel).is_file() for rel in candidates):
+            out.append((name, f"none of {', '.join(candidates)}; --download fetches LIBSVM's "
+                              f"{libsvm_name!r}"))
+    return out
+
+
 def run(args):
     """Run the reproduction; returns 0."""
     from ..exceptions import UserError
@@ -798,6 +816,11 @@ def run(args):
     bad = [p for p in args.skip if p not in SKIP_PARTS]
     if bad:
         raise UserError(f"--skip: unknown {', '.join(bad)}; known: {', '.join(SKIP_PARTS)}.")
+    missing = missing_data(args.datasets, args.data_dir, args.download)
+    if missing and not getattr(args, "skip_missing", False):
+        raise UserError("data not found for " + "; ".join(f"{n} ({w})" for n, w in missing)
+                        + f" under {args.data_dir}. Give --data-dir, pass --datasets with the "
+                          "sets you have, --download, or --skip-missing.")
     quick = bool(args.quick)
     cfg = {"seed": args.seed, "d": 10, "quick": quick,
            "noises": [0.0, 1.0] if quick else list(pub.NOISES),

@@ -138,17 +138,36 @@ def _svm_scale(Xtr, Xte):
     return np.ascontiguousarray(f(Xtr)), np.ascontiguousarray(f(Xte))
 
 
+def _missing_file(spec, data_dir):
+    """The first file of ``spec`` (training, then test) neither under ``data_dir`` nor
+    bundled with birank, or None."""
+    from ..datasets import BUNDLED
+
+    for rel in (*spec.train, *spec.test):
+        p = Path(data_dir) / rel if not Path(rel).is_absolute() else Path(rel)
+        if not p.exists() and p.name not in BUNDLED:
+            return p
+    return None
+
+
+def missing_data(specs, data_dir):
+    """``[(name, where to get it)]`` for the data sets of ``specs`` (name -> spec) whose
+    files are missing, so that a run is refused before any work rather than after the
+    sets found first (the CLI reads this function's presence as "checks its own data")."""
+    return [(name, f"{_missing_file(spec, data_dir)} not found; `birank datasets fetch "
+                   f"{name}`") for name, spec in specs.items()
+            if _missing_file(spec, data_dir) is not None]
+
+
 def load_splits(spec, data_dir, n_folds=5, max_folds=None):
     """``(info, [(X_train, y_train, X_test, y_test), ...])`` with y in {0, 1}."""
     data_dir = Path(data_dir)
     paths = [data_dir / p if not Path(p).is_absolute() else Path(p) for p in spec.train]
-    from ..datasets import BUNDLED
-
-    for p in paths:
-        if not p.exists() and p.name not in BUNDLED:
-            raise FileNotFoundError(f"data set {spec.name!r}: file {p} not found (give "
-                                    f"--data-dir, `birank datasets fetch {spec.name}`, or "
-                                    "--train).")
+    missing = _missing_file(spec, data_dir)
+    if missing is not None:
+        raise FileNotFoundError(f"data set {spec.name!r}: file {missing} not found (give "
+                                f"--data-dir, `birank datasets fetch {spec.name}`, or "
+                                "--train).")
     X, y = _load_files(paths)
     y01 = (y == spec.positive).astype(np.int8)
     if spec.test:
@@ -896,6 +915,16 @@ def run(args):
             scale=args.scale, note="user file")}
     else:
         specs = {d: SPECS[d] for d in args.datasets}
+        missing = missing_data(specs, args.data_dir)
+        if missing:
+            from ..exceptions import UserError
+
+            if not getattr(args, "skip_missing", False) or len(missing) == len(specs):
+                raise UserError("data not found for " + "; ".join(f"{n} ({w})" for n, w in missing)
+                                + f" under {args.data_dir}. Give --data-dir, pass --datasets "
+                                  "with the sets you have, or --skip-missing.")
+            for name, _ in missing:  # (the report lists the sets not run)
+                del specs[name]
     methods = []
     if tables & {"2", "3", "4", "6"}:
         methods += ["WSVM", "ERankSVM", "CRR", "Random", "Soft-Close", "Soft-Correct"]
