@@ -73,10 +73,22 @@ def test_missing_data_is_a_nonzero_exit_naming_each_set(tmp_path):
     assert proc.returncode != 0 and "letter" in proc.stderr and "a9a" not in proc.stderr
     assert "birank datasets fetch letter" in proc.stderr and "partial results" not in proc.stderr
     assert not (tmp_path / "out").exists()
-    proc = _run(["reproduce", "lin-jan-lin", "--quick", "--datasets", "housing", "--output",
-                 "out"], tmp_path, tmp_path)
-    assert proc.returncode != 0 and "housing" in proc.stderr and "--download" in proc.stderr
+    proc = _run(["reproduce", "lin-jan-lin", "--quick", "--datasets", "housing", "bodyfat",
+                 "--output", "out"], tmp_path, tmp_path)
+    assert proc.returncode != 0 and "bodyfat" in proc.stderr and "--download" in proc.stderr
+    assert "housing" not in proc.stderr  # bundled with birank
     assert not (tmp_path / "out").exists()
+
+
+def test_lin_jan_lin_uses_the_bundled_housing_when_the_data_folder_lacks_it(tmp_path):
+    # housing ships with birank (raw values); the protocol scales every set to [-1, 1]
+    from birank.experiments import lin_jan_lin
+
+    X, y, src = lin_jan_lin.load_real("housing", tmp_path)
+    assert X.shape == (506, 13) and "bundled" in src
+    assert X.min() == -1.0 and X.max() == 1.0 and y.min() == 5.0 and y.max() == 50.0
+    assert lin_jan_lin.missing_data(["housing", "bodyfat"], tmp_path) == [
+        ("bodyfat", lin_jan_lin.missing_data(["bodyfat"], tmp_path)[0][1])]
 
 
 def test_gultekin_uses_the_bundled_sets_when_the_data_folder_lacks_them(tmp_path):

@@ -171,6 +171,11 @@ def load_real(name, data_dir=None, download=False):
             if path.is_file():
                 X, y = load_svmlight(path)
                 return _scale(X), np.asarray(y, dtype=float), str(path)
+    from ..datasets import BUNDLED, load_bundled
+
+    if libsvm_name in BUNDLED:  # the copy shipped with birank (raw values, scaled here too)
+        X, y = load_bundled(libsvm_name)[:2]
+        return _scale(X), np.asarray(y, dtype=float), f"bundled {libsvm_name!r}"
     if not download:
         raise FileNotFoundError(
             f"{name}: none of {', '.join(candidates)} under --data-dir {data_dir}; pass "
@@ -788,6 +793,8 @@ def missing_data(names, data_dir, download=False):
     ``data_dir`` (none with ``download``: they are fetched), so that a run is refused
     before any work, not after the artificial part (the CLI reads this function's
     presence as "checks its own data")."""
+    from ..datasets import BUNDLED
+
     if download:
         return []
     out = []
@@ -795,6 +802,8 @@ def missing_data(names, data_dir, download=False):
         if name not in REAL_FILES:  # a file given by its path (checked to exist)
             continue
         candidates, libsvm_name = REAL_FILES[name]
+        if libsvm_name in BUNDLED:  # (load_real falls back on the copy shipped with birank)
+            continue
         if data_dir is None or not any((Path(data_dir) / rel).is_file() for rel in candidates):
             out.append((name, f"none of {', '.join(candidates)}; --download fetches LIBSVM's "
                               f"{libsvm_name!r}"))
