@@ -31,7 +31,7 @@ from numba import njit
 
 from .losses import SQUARED_HINGE
 from .pair_sweep import add_lower, lower_pass, upper_pass
-from .radix_sort import _RADIX, _key32
+from .radix_sort import _RADIX, _key32, pack_key, unpack_row
 
 __all__ = ["chunk_count", "chunk_totals", "chunk_loss_grad", "chunk_diag_rows",
            "chunk_hess_prefix", "chunk_hess_out", "radix_keys", "radix_count", "radix_scatter",
@@ -262,7 +262,6 @@ def radix_keys(s, keys, shift, c_from, c_to, counts, upper):
     n = s.shape[0]
     low = np.uint32(_RADIX - 1)
     tagged = upper.shape[0] > 0
-    flag = np.uint64(1) << np.uint64(31)
     for c in range(c_from, c_to):
         c0, c1 = _bounds(c, shift, n)
         cnt = counts[c]
@@ -270,10 +269,7 @@ def radix_keys(s, keys, shift, c_from, c_to, counts, upper):
         s_c, keys_c = s[c0:c1], keys[c0:c1]
         for i in range(c1 - c0):
             k = _key32(s_c[i])
-            word = (np.uint64(k) << np.uint64(32)) | np.uint64(c0 + i)
-            if tagged and upper[c0 + i] != 0:
-                word |= flag
-            keys_c[i] = word
+            keys_c[i] = pack_key(k, c0 + i, tagged and upper[c0 + i] != 0)
             cnt[k & low] += 1
 
 
@@ -320,15 +316,12 @@ def radix_rows(src, s, order, ss, shift, c_from, c_to, signs):
     ``signs`` gets +1.0 / -1.0 by it."""
     n = src.shape[0]
     tagged = signs.shape[0] > 0
-    row = np.uint64(0x7FFFFFFF if tagged else 0xFFFFFFFF)
-    flag = np.uint64(31)
     for c in range(c_from, c_to):
         c0, c1 = _bounds(c, shift, n)
         src_c, order_c, ss_c = src[c0:c1], order[c0:c1], ss[c0:c1]
         for i in range(c1 - c0):
-            x = src_c[i]
-            r = x & row
+            r, sign = unpack_row(src_c[i], tagged)
             order_c[i] = r
             ss_c[i] = s[r]
             if tagged:
-                signs[c0 + i] = 1.0 if (x >> flag) & np.uint64(1) else -1.0
+                signs[c0 + i] = sign

@@ -29,6 +29,9 @@ RADIX_MIN = 1 << 16
 _BITS = 8
 _RADIX = 1 << _BITS
 _PASSES = (64 + _BITS - 1) // _BITS
+#: a tagged sort's flag: bit 31 of the packed word (float32 key high, row low), free
+#: while rows < 2^31
+_FLAG = np.uint64(1) << np.uint64(31)
 
 
 @njit(cache=True, inline="always")
@@ -48,6 +51,29 @@ def _key32(x):
     if b >> np.uint32(31):
         return ~b
     return b | np.uint32(1 << 31)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def pack_key(k, row, flagged):
+    """The word a radix pass moves: float32 key ``k`` high, ``row`` low, and with
+    ``flagged`` the row's flag in bit 31 (:data:`_FLAG`)."""
+    word = (np.uint64(k) << np.uint64(32)) | np.uint64(row)
+    return word | _FLAG if flagged else word
+
+
+@njit(cache=True, nogil=True, inline="always")
+def unpack_row(word, tagged):
+    """``(row, sign)`` of a packed word: the sign +1.0 / -1.0 by its flag in a tagged
+    sort (the row then has 31 bits), 0.0 otherwise."""
+    if tagged:
+        return word & np.uint64(0x7FFFFFFF), 1.0 if word & _FLAG else -1.0
+    return word & np.uint64(0xFFFFFFFF), 0.0
+
+
+def signs_by_gather(upper, order, signs_out):
+    """``signs_out = where(upper[order], 1.0, -1.0)``: the signs of a sort that carried no
+    flag (the 64-bit fallback)."""
+    np.copyto(signs_out, np.where(upper[order] != 0, 1.0, -1.0))
 
 
 @njit(cache=True, inline="always")
@@ -154,13 +180,9 @@ def _radix_argsort(s, order, keys, keys2, tmp, ss, upper, signs):
     tagged = upper.shape[0] > 0
     counts = np.zeros((4, _RADIX), dtype=np.int64)
     low = np.uint32(_RADIX - 1)
-    flag = np.uint64(31)
     for i in range(n):
         k = _key32(s[i])
-        word = (np.uint64(k) << np.uint64(32)) | np.uint64(i)
-        if tagged and upper[i] != 0:
-            word |= np.uint64(1) << flag
-        keys[i] = word
+        keys[i] = pack_key(k, i, tagged and upper[i] != 0)
         counts[0, k & low] += 1
         counts[1, (k >> np.uint32(_BITS)) & low] += 1
         counts[2, (k >> np.uint32(2 * _BITS)) & low] += 1
@@ -178,20 +200,12 @@ def _radix_argsort(s, order, keys, keys2, tmp, ss, upper, signs):
             c[e] += 1
             dst[p] = x
         src, dst = dst, src
-    if tagged:
-        row = np.uint64(0x7FFFFFFF)
-        for i in range(n):
-            x = src[i]
-            r = x & row
-            order[i] = r
-            ss[i] = s[r]
-            signs[i] = 1.0 if (x >> flag) & np.uint64(1) else -1.0
-    else:
-        row = np.uint64(0xFFFFFFFF)
-        for i in range(n):
-            r = src[i] & row
-            order[i] = r
-            ss[i] = s[r]
+    for i in range(n):
+        r, sign = unpack_row(src[i], tagged)
+        order[i] = r
+        ss[i] = s[r]
+        if tagged:
+            signs[i] = sign
     return fix_ties(order, ss, 4 * n, signs)
 
 
@@ -232,7 +246,7 @@ def argsort_scores(s, order, scratch=None, sorted_out=None, upper=None, signs_ou
             or not _radix_argsort(s, order, keys, keys2, tmp, ss, flags, signs)):
         argsort_scores64(s, order, scratch, sorted_out)
         if tagged:
-            np.copyto(signs_out, np.where(upper[order] != 0, 1.0, -1.0))
+            signs_by_gather(upper, order, signs_out)
     return order
 
 

@@ -18,7 +18,7 @@ from .._kernels.chunked_sweep import (MARK_SHIFT, TOTALS, chunk_count, chunk_dia
                                       chunk_totals, radix_count, radix_keys, radix_rows,
                                       radix_scatter)
 from .._kernels.radix_sort import (_NO_FLAGS, _NO_SIGNS, _RADIX, RADIX_MIN, argsort_scores,
-                                   argsort_scores64, fix_ties)
+                                   argsort_scores64, fix_ties, signs_by_gather)
 from .._parallel import Threads
 
 __all__ = ["ChunkedSweep", "CHUNK_SHIFT", "digit_chunk_starts"]
@@ -92,7 +92,7 @@ class ChunkedSweep:
         if not fix_ties(order, ss, 4 * n, signs_out):  # scores closer than float32 resolves
             argsort_scores64(s, order, scratch, sorted_out=ss)
             if tagged:
-                np.copyto(signs, np.where(upper[order] != 0, 1.0, -1.0))
+                signs_by_gather(upper, order, signs)
         return order
 
     # -- sweeps -----------------------------------------------------------------

@@ -313,9 +313,10 @@ class PairObjective(_WeightSpace):
     # -- score-space primitives ----------------------------------------------
     def loss_at_scores(self, s):
         """Sort, sweep; returns the pair loss and keeps grad_s / active set."""
+        # one group of two labels, unit weights: the sort writes bw[order] in work row 3
+        signs = self.work[3, :s.shape[0]] if self.upper is not None else None
         if self.chunked is not None:
             n = s.shape[0]
-            signs = self.work[3, :n] if self.upper is not None else None
             self.chunked.argsort(s, self.order, self.sort_scratch, self.work[5, :n],
                                  upper=self.upper, signs=signs)
             self._diag_in_rows = False
@@ -326,7 +327,6 @@ class PairObjective(_WeightSpace):
             # the sort writes s[order] where the two-label sweep keeps it, and with unit
             # weights the signed weights bw[order] too (carried by the sort, not gathered)
             n = s.shape[0]
-            signs = self.work[3, :n] if self.upper is not None else None
             argsort_scores(s, self.order, self.sort_scratch, sorted_out=self.work[5, :n],
                            upper=self.upper, signs_out=signs)
             self._diag_in_rows = False
