@@ -137,3 +137,12 @@ def default_data_dir():
     from ..datasets import get_data_home
 
     return get_data_home()
+
+
+def missing_data_error(missing, advice):
+    """The one refusal of a reproduction whose data sets are missing, before any work:
+    ``missing`` is ``[(name, how to get it)]``, ``advice`` what to pass instead."""
+    from ..exceptions import UserError
+
+    return UserError("data not found for " + "; ".join(f"{n} ({how})" for n, how in missing)
+                     + ". " + advice)

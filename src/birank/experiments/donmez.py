@@ -31,7 +31,8 @@ import numpy as np
 
 from .._progress import make_progress
 from ..datasets import letor_fold_parts
-from ._report import markdown_table, new_figure, run_metadata, save_figure, write_json, write_text
+from ._report import (markdown_table, missing_data_error, new_figure, run_metadata,
+                      save_figure, write_json, write_text)
 from ._stats import nanmean
 from .donmez_published import PROTOCOL, SIGNIFICANCE, TABLE1, TABLE2_TD2003
 
@@ -733,9 +734,8 @@ def run(args):
         args.datasets = list(args.datasets) + [name]
     missing = missing_data(args.datasets, args.data_dir)
     if missing and not args.skip_missing:
-        raise UserError("data not found for " + "; ".join(f"{n}: {w}" for n, w in missing)
-                        + ". Give --data-dir, pass --datasets with the sets you have, or "
-                          "--skip-missing.")
+        raise missing_data_error(missing, "Give --data-dir, pass --datasets with the sets "
+                                 "you have, or --skip-missing.")
     out_dir = Path(args.output)
     report = make_progress(not args.quiet, "donmez")
     suffix = "-quick" if args.quick else ""

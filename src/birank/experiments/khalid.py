@@ -67,8 +67,8 @@ import scipy.sparse as sp
 from .._progress import make_progress
 from . import khalid_published as pub
 from ._grid import GridEdgeWarning
-from ._report import (format_mean_std, markdown_table, mean_std, new_figure, run_metadata,
-                      save_figure, write_json, write_text)
+from ._report import (format_mean_std, markdown_table, mean_std, missing_data_error,
+                      new_figure, run_metadata, save_figure, write_json, write_text)
 from ._stats import nanmean
 
 __all__ = ["BENCH_SETS", "HD_SETS", "BENCH_METHODS", "HD_METHODS", "load_dataset",
@@ -1280,7 +1280,6 @@ def run(args):
     import sys
 
     from ..datasets import get_data_home
-    from ..exceptions import UserError
 
     quick = bool(args.quick)
     stem = args.stem + ("-quick" if quick and not args.stem.endswith("-quick") else "")
@@ -1307,9 +1306,8 @@ def run(args):
     missing = missing_sets(bench_names, data_dir) + \
         missing_sets(hd_names, data_dir, high_dimensional=True)
     if missing and not args.skip_missing:
-        raise UserError("data not found for " + "; ".join(f"{d} ({how})" for d, how in missing)
-                        + ". Pass --skip-missing to run the sets that were found, or "
-                          "--datasets/--hd-datasets with fewer sets.")
+        raise missing_data_error(missing, "Pass --skip-missing to run the sets that were "
+                                 "found, or --datasets/--hd-datasets with fewer sets.")
     gone = {d for d, _ in missing}
     bench_names = [d for d in bench_names if d not in gone]
     hd_names = [d for d in hd_names if d not in gone]

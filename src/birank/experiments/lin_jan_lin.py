@@ -96,6 +96,7 @@ from . import lin_jan_lin_published as pub
 from ._report import (
     format_mean_std,
     markdown_table,
+    missing_data_error,
     new_figure,
     run_metadata,
     save_figure,
@@ -827,9 +828,9 @@ def run(args):
         raise UserError(f"--skip: unknown {', '.join(bad)}; known: {', '.join(SKIP_PARTS)}.")
     missing = missing_data(args.datasets, args.data_dir, args.download)
     if missing and not getattr(args, "skip_missing", False):
-        raise UserError("data not found for " + "; ".join(f"{n} ({w})" for n, w in missing)
-                        + f" under {args.data_dir}. Give --data-dir, pass --datasets with the "
-                          "sets you have, --download, or --skip-missing.")
+        raise missing_data_error(missing, f"Give --data-dir (now {args.data_dir}), pass "
+                                 "--datasets with the sets you have, --download, or "
+                                 "--skip-missing.")
     quick = bool(args.quick)
     cfg = {"seed": args.seed, "d": 10, "quick": quick,
            "noises": [0.0, 1.0] if quick else list(pub.NOISES),

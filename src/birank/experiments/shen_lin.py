@@ -48,8 +48,8 @@ import scipy.sparse as sp
 from .._progress import make_progress
 from .._registry import estimator_class
 from . import shen_lin_published as pub
-from ._report import (format_mean_std, markdown_table, new_figure, run_metadata,
-                      save_figure, write_json, write_text)
+from ._report import (format_mean_std, markdown_table, missing_data_error, new_figure,
+                      run_metadata, save_figure, write_json, write_text)
 from ._stats import nanmean
 
 __all__ = ["SPECS", "DatasetSpec", "add_arguments", "run", "load_splits"]
@@ -154,9 +154,9 @@ def missing_data(specs, data_dir):
     """``[(name, where to get it)]`` for the data sets of ``specs`` (name -> spec) whose
     files are missing, so that a run is refused before any work rather than after the
     sets found first (the CLI reads this function's presence as "checks its own data")."""
-    return [(name, f"{_missing_file(spec, data_dir)} not found; `birank datasets fetch "
-                   f"{name}`") for name, spec in specs.items()
-            if _missing_file(spec, data_dir) is not None]
+    found = {name: _missing_file(spec, data_dir) for name, spec in specs.items()}
+    return [(name, f"{path} not found; `birank datasets fetch {name}`")
+            for name, path in found.items() if path is not None]
 
 
 def load_splits(spec, data_dir, n_folds=5, max_folds=None):
@@ -917,12 +917,10 @@ def run(args):
         specs = {d: SPECS[d] for d in args.datasets}
         missing = missing_data(specs, args.data_dir)
         if missing:
-            from ..exceptions import UserError
-
             if not getattr(args, "skip_missing", False) or len(missing) == len(specs):
-                raise UserError("data not found for " + "; ".join(f"{n} ({w})" for n, w in missing)
-                                + f" under {args.data_dir}. Give --data-dir, pass --datasets "
-                                  "with the sets you have, or --skip-missing.")
+                raise missing_data_error(missing, f"Give --data-dir (now {args.data_dir}), "
+                                         "pass --datasets with the sets you have, or "
+                                         "--skip-missing.")
             for name, _ in missing:  # (the report lists the sets not run)
                 del specs[name]
     methods = []
