@@ -366,6 +366,12 @@ def kernel_rows(X, *, sparse=False, indicator=False):
     return X
 
 
+def as_written(value):
+    """A numpy scalar as the Python value it holds (``1``, ``True``, ``'a'``) for a message,
+    where its repr would read ``np.int64(1)``; anything else as it is."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
 def encode_binary(y, *, name="y"):
     """Map two-valued labels to {0, 1}: the larger label is the positive class.
 
@@ -403,10 +409,9 @@ def encode_binary(y, *, name="y"):
     if len(classes) < 2:
         if not len(classes):
             raise ValueError(f"{name} is empty.")
-        only = classes[0].item() if isinstance(classes[0], np.generic) else classes[0]
         raise ValueError(
-            f"{name} has only one class ({only!r}); bipartite ranking needs samples of "
-            "both classes, so there are no pairs to rank.")
+            f"{name} has only one class ({as_written(classes[0])!r}); bipartite ranking "
+            "needs samples of both classes, so there are no pairs to rank.")
     if len(classes) > 2 or kind not in ("binary",):
         raise ValueError(
             f"{name} must hold exactly two label values for bipartite ranking; got "

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ._dots import dot
-from ._validation import check_groups
+from ._validation import as_written, check_groups
 
 if TYPE_CHECKING:
     from typing import Any, Callable, Literal
@@ -147,11 +147,9 @@ def _binary_mask(y_true, pos_label=None):
             pos_label = classes[1]
         mask = y == pos_label if n_classes >= 1 else None
     if n_classes == 1:
-        only = np.asarray(y).ravel()[0]
-        only = only.item() if isinstance(only, np.generic) else only  # (1, not np.int64(1))
         raise ValueError(
-            f"y_true has only one class ({only!r}); ROC AUC needs both a positive and a "
-            "negative sample."
+            f"y_true has only one class ({as_written(np.asarray(y).ravel()[0])!r}); ROC AUC "
+            "needs both a positive and a negative sample."
         )
     if n_classes > 2:
         raise ValueError(
