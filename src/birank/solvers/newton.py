@@ -279,8 +279,8 @@ class PairObjective(_WeightSpace):
                    else np.empty(0))
         # one group of two labels, unit weights: the upper label's flag, which the sort
         # (sequential or chunked) carries beside each row into bw[order] (+1 / -1), so
-        # the sweep gathers nothing (sort + sweep 37.9 -> 35.9 ms at 10^6 rows, scratch;
-        # bench_limit.py's loss + gradient 1.77 -> 1.74x)
+        # the sweep gathers nothing (bench_limit.py --parts at 10^6 rows: sort + sweep
+        # 0.82-0.84 -> 0.80-0.81x the bare products, loss + gradient 1.77 -> 1.74x)
         self.upper = (lab.astype(np.int8) if n_groups == 1 and self.unit_weights
                       and int(nlab[0]) == 2 and n < 1 << 31 else None)
         # work arrays, reused by every evaluation
