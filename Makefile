@@ -18,9 +18,10 @@ $(VENV)/.demo-installed: pyproject.toml
 	$(PY) -m pip install -q -e ".[plot]"
 	touch $@
 
+# --force: birank_demo is the demo's own folder, rewritten on every run
 demo: $(VENV)/.demo-installed
 	-$(PY) -m birank._kernels
-	$(VENV)/bin/birank demo --output birank_demo
+	$(VENV)/bin/birank demo --output birank_demo --force
 
 # `python -m birank._kernels`: the kernels compiled ahead of time (src/birank/_kernels/ahead.py)
 # are built by the install; after a kernel changed this rebuilds them in place (at once when

@@ -102,6 +102,11 @@ def test_parameter_constraints_describe_what_is_allowed():
     assert not Interval("integer", 1, None).accepts(2.0)
     assert not Interval("real", 0, 1).accepts(True)
     assert not Interval("real", None, None).accepts(float("nan"))
+    # Python ints beyond int64 / float64: refused, not a TypeError from np.isfinite
+    assert not Interval("integer", 1, None).accepts(10**30)
+    assert Interval("integer", 1, None).accepts(2**63 - 1)
+    assert not Interval("real", 0, None).accepts(10**400)
+    assert Interval("real", 0, None).accepts(10**30)
     assert str(Interval("real", 0, 1, closed="left")) == "a float in [0, 1)"
     assert Options("a", "b").accepts("a") and not Options("a").accepts("c")
 

@@ -159,3 +159,137 @@ def test_reproduce_lists_both_papers(capsys):
         main(["reproduce", "--help"])
     text = capsys.readouterr().out
     assert "shen-lin" in text and "gultekin" in text
+
+
+# ------------------------------------------------- session 47 audit: wrong output, late checks
+def _tiny_svm(path, zero_based):
+    base = 0 if zero_based else 1
+    rows = ["1 {a}:1.0 {b}:0.5", "-1 {b}:1.0", "1 {a}:0.8 {c}:0.2", "-1 {c}:1.0 {b}:0.3"]
+    path.write_text("\n".join(r.format(a=base, b=base + 1, c=base + 2) for r in rows) + "\n")
+    return path
+
+
+def test_predict_refuses_a_table_narrower_than_the_model(tmp_path, capsys):
+    """A CSV without its label column lost a column and was scored anyway (exit 0, wrong
+    scores): a table must have the model's width; a LIBSVM row may omit trailing zeros."""
+    model = tmp_path / "m.json"
+    assert main(["train", "-q", str(_tiny_svm(tmp_path / "t.svm", False)), "-o",
+                 str(model)]) == 0
+    nolabel = tmp_path / "nolabel.csv"
+    nolabel.write_text("0.5,1.0,0\n1.5,0,0.2\n")
+    assert main(["predict", str(model), str(nolabel)]) == 2
+    err = capsys.readouterr().err
+    assert "has 2 feature columns, but the model" in err and "label column" in err
+    full = tmp_path / "full.csv"
+    full.write_text("1,0.5,1.0,0\n-1,1.5,0,0.2\n")
+    assert main(["predict", str(model), str(full)]) == 0
+    assert len(capsys.readouterr().out.split()) == 2
+    short = tmp_path / "short.svm"  # (features 2 and 3 absent: zeros, as LIBSVM means)
+    short.write_text("1 1:1.0\n")
+    assert main(["predict", str(model), str(short)]) == 0
+
+
+def test_csv_first_line_with_one_bad_cell_is_data_not_a_header(tmp_path, capsys):
+    """The first line was taken as a header when any cell was not a number: a typo there
+    silently dropped a row. A header has no number or names the label / query column."""
+    bad = tmp_path / "bad.csv"
+    bad.write_text("1,0.5,abc,0\n-1,1.5,0,0.2\n")
+    assert main(["train", "-q", str(bad), "-o", str(tmp_path / "m.json")]) == 2
+    assert "line 1, column 3" in capsys.readouterr().err
+    for head in ("label,f1,f2,f3", "y,0,1,2"):  # named header; numbered features
+        ok = tmp_path / "ok.csv"
+        ok.write_text(head + "\n1,0.5,1,0\n-1,1.5,0,0.2\n0,1,1,1\n")
+        assert main(["train", "-q", "--json", "-m", "ranksvm", str(ok), "-o",
+                     str(tmp_path / "m.json"), "--force"]) == 0
+        assert json.loads(capsys.readouterr().out)["n_samples"] == 3
+
+
+def test_batch_models_record_the_index_base_for_predict(tmp_path, capsys, monkeypatch):
+    """A 0-based training file: predict read 1-based test files (no index 0) shifted by one
+    feature, as the online models' files already said which base they used."""
+    import io
+
+    model = tmp_path / "m.json"
+    assert main(["train", "-q", str(_tiny_svm(tmp_path / "t.svm", True)), "-o",
+                 str(model)]) == 0
+    assert load_model(model).doc["extra"]["zero_based"] is True
+    probe = tmp_path / "probe.svm"  # indices 1 and 2 only: no 0, so "auto" alone says 1-based
+    probe.write_text("1 1:1.0\n-1 2:1.0\n")
+    est = load_model(model).estimator()
+    want = est.decision_function(np.array([[0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]))
+    for source in (str(probe), "-"):  # a file is streamed; standard input is read whole
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(probe.read_bytes())))
+        assert main(["predict", str(model), source]) == 0
+        np.testing.assert_allclose(np.array(capsys.readouterr().out.split(), dtype=float),
+                                   want, rtol=1e-12)
+
+
+def test_train_json_to_stdout_conflict_is_refused_before_the_fit(heart_file, capsys):
+    path, _, _ = heart_file
+    assert main(["train", "-q", str(path), "-o", "-", "--json"]) == 2
+    out = capsys.readouterr()
+    assert out.out == "" and "both write to standard output" in out.err
+
+
+def test_demo_keeps_existing_files_and_checks_options_first(tmp_path, capsys):
+    out = tmp_path / "d"
+    out.mkdir()
+    (out / "results.md").write_text("my notes")
+    assert main(["demo", "-q", "--scale", "0.05", "--output", str(out)]) == 2
+    assert "use --force" in capsys.readouterr().err
+    assert (out / "results.md").read_text() == "my notes"
+    for argv in (["--scale", "nan"], ["--scale", "0"], ["--output", str(out / "results.md")]):
+        assert main(["demo", "-q", "--output", str(tmp_path / "e")] + argv) == 2
+        assert "error:" in capsys.readouterr().err
+    assert not (tmp_path / "e").exists()
+
+
+def test_small_cli_messages_name_the_right_thing(tmp_path, capsys):
+    """--classes -1,1 works as written; a root option after the command says where it goes;
+    --n-features errors quote the number given; .npz string labels and a header-only CSV
+    get one line each (no numpy text)."""
+    one = tmp_path / "one.svm"  # a first chunk of one class: --classes needed
+    one.write_text("1 1:1\n1 2:1\n-1 1:0.5\n-1 2:0.1\n")
+    assert main(["train", "-q", "-m", "oam", "--chunk-size", "2", str(one), "-o",
+                 str(tmp_path / "o.json"), "--classes", "-1,1"]) == 0
+    with pytest.raises(SystemExit):
+        main(["train", str(one), "-o", str(tmp_path / "x.json"), "--traceback"])
+    assert "--traceback goes before the command" in capsys.readouterr().err
+    assert main(["train", "-q", str(one), "-o", str(tmp_path / "x.json"),
+                 "--n-features", "1"]) == 2
+    assert "feature index 2 exceeds n_features=1" in capsys.readouterr().err
+    npz = tmp_path / "s.npz"
+    np.savez(npz, X=np.eye(4), y=np.array(["a", "b", "a", "b"]))
+    assert main(["train", "-q", str(npz), "-o", str(tmp_path / "n.json")]) == 2
+    err = capsys.readouterr().err
+    assert "'y' must hold numbers" in err and str(npz) in err
+    head = tmp_path / "head.csv"
+    head.write_text("label,f1,f2\n")
+    assert main(["train", "-q", str(head), "-o", str(tmp_path / "h.json")]) == 2
+    err = capsys.readouterr().err
+    assert "no data lines" in err and "loadtxt" not in err
+
+
+def test_active_learn_query_checks_its_state_path_before_writing(tmp_path, capsys):
+    """The rows to label were written, then saving the state failed: a person would label
+    rows that no state had asked for. Both paths are now checked first."""
+    pool = tmp_path / "pool.svm"
+    pool.write_text("".join(f"? qid:{1 + i // 5} 1:{i / 10:.2f} 2:{(i * 7 % 10) / 10:.2f}\n"
+                            for i in range(15)))
+    ask = tmp_path / "ask.tsv"
+    assert main(["active-learn", "query", str(pool), "--state",
+                 str(tmp_path / "missing" / "s.json"), "-o", str(ask), "-q"]) == 2
+    assert "does not exist" in capsys.readouterr().err and not ask.exists()
+    assert main(["active-learn", "query", str(pool), "--state", str(tmp_path / "s.json"),
+                 "-q"]) == 0
+    assert len([x for x in capsys.readouterr().out.splitlines()
+                if not x.startswith("#")]) > 0
+    not_a_dir = tmp_path / "f.txt"
+    not_a_dir.write_text("x")
+    labels = tmp_path / "l.txt"
+    labels.write_text("\n".join(["1", "0", "0", "1", "0"] * 3) + "\n")
+    numbered = tmp_path / "numbered.svm"  # simulate reads a pool with numeric labels
+    numbered.write_text(pool.read_text().replace("? ", "0 "))
+    assert main(["active-learn", "simulate", str(numbered), "--labels", str(labels),
+                 "--out-dir", str(not_a_dir)]) == 2
+    assert "--out-dir" in capsys.readouterr().err and not_a_dir.read_text() == "x"

@@ -186,3 +186,33 @@ def test_groups_through_gridsearch_with_metadata_routing(estimator):
     assert search.cv_results_["split0_test_score"][0] == pytest.approx(expected)
     across = pairwise_accuracy(y[test], model.decision_function(X[test]))
     assert expected != pytest.approx(across)  # within-query scoring is not the global one
+
+
+@pytest.mark.skipif(not GROUP_RANKERS, reason="no public estimator takes groups")
+@pytest.mark.parametrize("estimator", GROUP_RANKERS, ids=[type(e).__name__ for e in GROUP_RANKERS])
+def test_score_in_a_pipeline_with_metadata_routing(estimator):
+    """Pipeline.score passes sample_weight by name when routing is on: a ranker's score
+    takes it (keyword-only, with groups), weighting a pair by w_i w_j; score requests
+    route groups and weights to it."""
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    rng = np.random.default_rng(1)
+    X = rng.standard_normal((90, 4))
+    y = np.round(X @ rng.standard_normal(4) + 0.5 * rng.standard_normal(90))
+    groups = np.repeat(np.arange(9), 10)
+    w = rng.uniform(0.5, 2.0, 90)
+    model = clone(estimator).fit(X, y)
+    s = model.decision_function(X)
+    assert model.score(X, y, sample_weight=w, groups=groups) == pytest.approx(
+        pairwise_accuracy(y, s, groups=groups, sample_weight=w))
+    assert model.score(X, y, sample_weight=w) != pytest.approx(model.score(X, y))
+    with pytest.raises(TypeError):
+        model.score(X, y, groups)  # positional: weights or query ids? refused
+    with sklearn.config_context(enable_metadata_routing=True):
+        pipe = make_pipeline(StandardScaler(), clone(estimator)).fit(X, y)
+        scaled = pipe[-1].decision_function(pipe[0].transform(X))
+        assert pipe.score(X, y) == pytest.approx(pairwise_accuracy(y, scaled))
+        pipe[-1].set_score_request(sample_weight=True, groups=True)
+        assert pipe.score(X, y, sample_weight=w, groups=groups) == pytest.approx(
+            pairwise_accuracy(y, scaled, groups=groups, sample_weight=w))

@@ -236,3 +236,55 @@ def test_row_operator_products_equal_numpy(client, request, data):
     op.grad_diag(u, D)
     assert op.n_products == before[0] + 1
     assert op.bytes_moved == before[1] + 16 * n + 3 * 8 * op.n_blocks * d
+
+
+UNEVEN = [(100, 37, 133, 480, 250), (400, 0, 350, 0, 250), (1,) * 20 + (980,)]
+
+
+@pytest.mark.parametrize("chunks", UNEVEN, ids=["uneven", "empty", "tiny"])
+@pytest.mark.parametrize("make", [lambda: BBR(radius=1.0), lambda: OAM(random_state=0)],
+                         ids=["BBR", "OAM"])
+def test_uneven_row_chunks_fit_as_even_ones(client, dense_data, chunks, make):
+    """X chunked unevenly (empty and one-row blocks too), y as a numpy array or a dask
+    array chunked otherwise: y follows X's row chunks, and the model is the one of
+    partial_fit over those blocks in order (BBR: the fit on all the data)."""
+    X, y = dense_data
+    Xd = da.from_array(X, chunks=(chunks, X.shape[1]))
+    ref = make()
+    start = 0
+    for size in chunks:
+        if size:
+            ref.partial_fit(X[start:start + size], y[start:start + size], classes=[0, 1])
+        start += size
+    for yd in (y, da.from_array(y, chunks=300)):
+        got = bd.fit(make(), Xd, yd)
+        np.testing.assert_allclose(got.coef_, ref.coef_, rtol=1e-10, atol=1e-14)
+
+
+@pytest.mark.parametrize("pool_size", [-5, 0, 2.5, True, "10"])
+def test_pool_size_is_checked(client, dense_data, pool_size):
+    with pytest.raises(ValueError, match="pool_size must be an int >= 1"):
+        bd.fit(ActiveRankSVM(), *_dask(*dense_data), pool_size=pool_size)
+
+
+@pytest.mark.parametrize("metric", [bd.roc_auc, bd.pairwise_accuracy])
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_metrics_refuse_non_finite_scores(client, metric, bad):
+    y = np.arange(600) % 2
+    s = np.linspace(0.0, 1.0, 600)
+    s[433] = bad  # in the third block
+    with pytest.raises(ValueError, match=r"y_score contains NaN or infinite values \(at index 433"):
+        metric(da.from_array(y, chunks=200), da.from_array(s, chunks=200))
+
+
+def test_metrics_skip_empty_blocks(client):
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 3, size=500).astype(float)
+    s = np.round(y + rng.normal(size=500), 1)
+    chunks = ((200, 0, 300, 0),)
+    yd, sd = da.from_array(y, chunks=chunks), da.from_array(s, chunks=chunks)
+    assert abs(bd.pairwise_accuracy(yd, sd) - pairwise_accuracy(y, s)) < 1e-12
+    yb = (y > 0).astype(int)
+    assert abs(bd.roc_auc(da.from_array(yb, chunks=chunks), sd) - roc_auc(yb, s)) < 1e-12
+    with pytest.raises(ValueError, match="y_true contains NaN"):
+        bd.roc_auc(da.from_array(np.where(np.arange(500) == 7, np.nan, yb), chunks=chunks), sd)

@@ -152,3 +152,37 @@ def test_download_if_missing_false_and_bad_names(tmp_path):
         fetch_libsvm("heart", subset="test")
     with pytest.raises(ValueError, match="subset must be"):
         fetch_libsvm("a9a", subset="valid")
+
+
+@pytest.mark.parametrize("sidecar", [b"", b"\xff\xfe\x00garbage", b"abc123  binary__heart_scale\n"],
+                         ids=["empty", "binary", "short"])
+def test_corrupted_checksum_file_is_named(server, tmp_path, sidecar):
+    server.files["/libsvm/binary/heart_scale"] = bundled_bytes("heart_scale.xz")
+    home = str(tmp_path)
+    fetch_libsvm("heart", data_home=home, base_url=server.base_url)
+    side = os.path.join(home, "libsvm", "binary__heart_scale.sha256")
+    with open(side, "wb") as fh:
+        fh.write(sidecar)
+    with pytest.raises(ValueError,
+                       match=r"checksum file .*binary__heart_scale\.sha256 is corrupted"):
+        fetch_libsvm("heart", data_home=home, base_url=server.base_url)
+    # refresh=True replaces both with a checked download
+    download_libsvm("heart", data_home=home, base_url=server.base_url, refresh=True)
+    assert fetch_libsvm("heart", data_home=home, base_url=server.base_url)[0].shape == \
+        load_heart()[0].shape
+
+
+def test_failed_refresh_keeps_the_cached_copy(server, tmp_path):
+    body = bundled_bytes("heart_scale.xz")
+    server.files["/libsvm/binary/heart_scale"] = body
+    home = str(tmp_path)
+    fetch_libsvm("heart", data_home=home, base_url=server.base_url)
+    before = cache_files(home)
+    del server.files["/libsvm/binary/heart_scale"]  # the mirror answers 404 now
+    with pytest.raises(ConnectionError):
+        download_libsvm("heart", data_home=home, base_url=server.base_url, refresh=True)
+    assert cache_files(home) == before
+    with open(os.path.join(home, "libsvm", "binary__heart_scale"), "rb") as fh:
+        assert fh.read() == body
+    assert fetch_libsvm("heart", data_home=home, base_url=server.base_url)[0].shape == \
+        load_heart()[0].shape

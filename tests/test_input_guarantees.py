@@ -182,6 +182,24 @@ def test_nan_query_ids_are_refused(cls):
         make_fast(cls).fit(X, y, groups=g)
 
 
+@pytest.mark.parametrize("cls", [c for c in public_estimator_classes()
+                                 if supports_groups(make_fast(c))])
+@pytest.mark.parametrize("kind", ["none", "mixed"])
+def test_missing_or_incomparable_query_ids_are_refused(cls, kind):
+    """A None id, or ids of two types (strings and ints), got numpy's TypeError from the
+    sort deep inside the fit; now one ValueError that names the problem."""
+    X, y = _data()
+    g = np.repeat(np.arange(8), 10).astype(object)
+    if kind == "none":
+        g[13] = None
+        match = "groups contains None .* at index 13"
+    else:
+        g[:40] = [f"q{v}" for v in g[:40]]
+        match = "groups mixes query ids of types that do not compare \\(int, str\\)"
+    with pytest.raises(ValueError, match=match):
+        make_fast(cls).fit(X, y, groups=g)
+
+
 def test_active_rank_learner_has_score():
     """Fails on the old main: ActiveRankLearner had no score (GridSearchCV needed a scorer)."""
     from birank.metrics import pairwise_accuracy
@@ -324,3 +342,11 @@ def test_ranksvm_solves_in_the_used_columns_of_wide_sparse_data(monkeypatch, los
     assert model.coef_.shape == (d,) and not model.coef_[np.setdiff1d(np.arange(50), used)].any()
     narrow = birank.RankSVM(loss=loss).fit(X[:, used], y)
     np.testing.assert_allclose(model.coef_[used], narrow.coef_, rtol=1e-12, atol=1e-15)
+
+
+def test_active_rank_learner_refuses_string_labels_by_name():
+    """ActiveRankLearner.fit on string labels raised float()'s "could not convert string";
+    now RankSVM's message (relevance labels are numbers)."""
+    X, y = _data()
+    with pytest.raises(ValueError, match="Unknown label type for ActiveRankLearner"):
+        birank.ActiveRankLearner().fit(X, np.where(y > 0, "high", "low"))

@@ -30,7 +30,7 @@ LAYERS = {
     "metrics": 1, "pairs": 1, "datasets": 1, "_validation": 1, "_progress": 1,
     "exceptions": 1, "_memory": 1, "model_selection": 1,
     "solvers": 2,
-    "base": 3,
+    "base": 3, "_threshold_tail": 3,
     "batch": 4, "online": 4, "active_learning": 4, "distributed": 4,
     "_linalg": 1, "_dots": 1, "_parallel": 1, "_calibration": 1, "_extras": 1, "_typing": 1,
     "__init__": 5, "_registry": 5, "model_io": 5,

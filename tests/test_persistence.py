@@ -69,6 +69,42 @@ def test_json_model_file_round_trip(estimator, tmp_path):
             assert rebuilt.get_params()[key] == value
 
 
+@pytest.mark.parametrize("labels", ["bool", "str", "float"])
+def test_json_model_file_keeps_the_label_type(labels, tmp_path):
+    """A model fitted on boolean (``y > 0``), string or float labels saves and loads, and
+    the rebuilt estimator predicts those labels."""
+    X, y = _data()
+    y = {"bool": y > 0, "str": np.where(y > 0, "yes", "no"), "float": y.astype(float)}[labels]
+    est = _fit(birank.BBR(), X, y)
+    rebuilt = load_model(save_model(est, tmp_path / "m.json")).estimator()
+    np.testing.assert_array_equal(rebuilt.classes_, est.classes_)
+    np.testing.assert_array_equal(rebuilt.predict(X), est.predict(X))
+    assert rebuilt.predict(X).dtype.kind == est.predict(X).dtype.kind
+
+
+def test_loaded_model_checks_what_it_scores(tmp_path):
+    """LinearModel.decision_function refuses what the estimator refuses, with a message
+    naming the problem; a sparse X may lack trailing all-zero features, a dense one not."""
+    import scipy.sparse as sp
+
+    X, y = _data()
+    est = _fit(birank.RankSVM(), X, y)
+    model = load_model(save_model(est, tmp_path / "m.json"))
+    nan = X.copy()
+    nan[3, 1] = np.nan
+    for bad, match in [(X[0], "2-D"), (np.array([["a"] * 5]), "numbers"), (nan, "NaN"),
+                       (X[:, :4], "4 features, but the model"),
+                       (np.zeros((2, 6)), "6 features, but the model"),
+                       (sp.csr_matrix(np.zeros((2, 6))), "6 features, but the model")]:
+        with pytest.raises(ValueError, match=match):
+            model.decision_function(bad)
+    narrow = X.copy()
+    narrow[:, 4] = 0.0
+    np.testing.assert_allclose(model.decision_function(sp.csr_matrix(narrow[:, :4])),
+                               est.decision_function(narrow), rtol=1e-12)
+    np.testing.assert_array_equal(model.decision_function(X.tolist()), est.decision_function(X))
+
+
 @each
 def test_same_random_state_is_bit_identical_in_process(estimator):
     X, y = _data()

@@ -39,6 +39,14 @@ __all__ = [
 ]
 
 
+def _finite(value):
+    """A real number that is finite as a float64 (an int beyond it is not)."""
+    try:
+        return bool(np.isfinite(float(value)))
+    except OverflowError:
+        return False
+
+
 class Interval:
     """A numeric parameter constraint ``low <op> value <op> high``.
 
@@ -57,11 +65,10 @@ class Interval:
         if isinstance(value, bool):
             return False
         if self.kind == "integer":
-            if not isinstance(value, numbers.Integral):
+            # (a Python int may exceed int64, which the kernels take, and np.isfinite)
+            if not isinstance(value, numbers.Integral) or not -2**63 <= value < 2**63:
                 return False
-        elif not isinstance(value, numbers.Real):
-            return False
-        if not np.isfinite(value):
+        elif not isinstance(value, numbers.Real) or not _finite(value):
             return False
         lo_ok = self.low is None or (
             value >= self.low if self.closed in ("both", "left") else value > self.low
@@ -304,7 +311,8 @@ def check_groups(groups: ArrayLike | None, n: int) -> NDArray[Any] | None:
     Raises
     ------
     ValueError
-        One message per problem: wrong shape, NaN or infinite ids.
+        One message per problem: wrong shape, NaN or infinite ids, missing (None)
+        ids, ids of types that do not compare.
     """
     if groups is None:
         return None
@@ -321,6 +329,16 @@ def check_groups(groups: ArrayLike | None, n: int) -> NDArray[Any] | None:
             bad = False
         if bad:
             raise ValueError("groups contains NaN or infinity: query ids must be finite.")
+        missing = [i for i, v in enumerate(g) if v is None]
+        if missing:
+            raise ValueError(f"groups contains None (a missing query id) at index "
+                             f"{missing[0]}: every sample needs a query id.")
+        try:  # the fits sort the ids: they must compare with each other
+            np.unique(g)
+        except TypeError:
+            kinds = sorted({type(v).__name__ for v in g})
+            raise ValueError(f"groups mixes query ids of types that do not compare "
+                             f"({', '.join(kinds)}): use one type, e.g. all strings.") from None
     return g
 
 

@@ -273,11 +273,16 @@ class RankerMixin(ProbabilityMixin, LinearScorerMixin):
         """Logarithm of :meth:`predict_proba`."""
         return super().predict_log_proba(X)
 
-    def score(self, X: MatrixLike, y: ArrayLike, groups: ArrayLike | None = None) -> float:
-        """Pairwise accuracy of the scores on ``(X, y)``, within ``groups`` if given."""
+    def score(self, X: MatrixLike, y: ArrayLike, *, groups: ArrayLike | None = None,
+              sample_weight: ArrayLike | None = None) -> float:
+        """Pairwise accuracy of the scores on ``(X, y)``, within ``groups`` if given, a
+        pair weighted by ``sample_weight_i * sample_weight_j`` (both keyword-only:
+        scikit-learn passes ``sample_weight`` by name, and a positional third argument
+        could mean either)."""
         from .metrics import pairwise_accuracy
 
-        return pairwise_accuracy(y, self.decision_function(X), groups=groups)
+        return pairwise_accuracy(y, self.decision_function(X), groups=groups,
+                                 sample_weight=sample_weight)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()  # type: ignore[misc]  # BaseEstimator's, later in the MRO

@@ -224,15 +224,39 @@ class LinearModel:
         self.n_features = int(doc["n_features"])
 
     def decision_function(self, X: Matrix) -> FloatArray:
-        if X.shape[1] > self.n_features:
-            raise ValueError(f"data has {X.shape[1]} features but the model in {self.path} "
-                             f"was trained on {self.n_features}.")
-        if X.shape[1] < self.n_features:  # a LIBSVM file whose last features are all zero
-            import scipy.sparse as sp
+        """Scores ``X @ coef + intercept`` of the rows of X.
 
+        X is a 2-D array of numbers or a scipy sparse matrix with ``n_features``
+        columns; a sparse X may have fewer (a LIBSVM file whose last features are
+        all zero), a dense one may not. NaN, infinity and other shapes are refused,
+        naming the problem (scikit-learn is not imported to check them).
+        """
+        import scipy.sparse as sp
+
+        if sp.issparse(X):
             X = sp.csr_matrix(X)
+            if X.dtype.kind not in "biuf":
+                raise ValueError(f"X must hold numbers; got dtype {X.dtype}.")
+            values = X.data
+        else:
+            X = np.asarray(X)
+            if X.dtype.kind not in "biuf":
+                try:
+                    X = X.astype(np.float64)
+                except (TypeError, ValueError):
+                    raise ValueError(f"X must hold numbers; got dtype {X.dtype}.") from None
+            if X.ndim != 2:
+                raise ValueError(f"X must be 2-D (rows, features); got shape {X.shape}.")
+            values = X
+        if values.dtype.kind == "f" and not np.isfinite(values).all():
+            raise ValueError("X contains NaN or infinite values.")
+        width = X.shape[1]
+        if width > self.n_features or (width < self.n_features and not sp.issparse(X)):
+            raise ValueError(f"X has {width} features, but the model in {self.path} was "
+                             f"trained on {self.n_features}.")
+        if width < self.n_features:  # a LIBSVM file whose last features are all zero
             X.resize((X.shape[0], self.n_features))
-        return np.asarray(X @ self.coef).reshape(-1) + self.intercept
+        return np.asarray(X @ self.coef, dtype=np.float64).reshape(-1) + self.intercept
 
     def estimator(self) -> BaseEstimator:
         """The fitted estimator object, rebuilt from the file.
@@ -384,8 +408,10 @@ def _check_doc(doc, path):
                          "linear model (coef), and a kernel model cannot be rebuilt from it.")
     if "classes" in doc:
         classes = doc["classes"]
-        if not isinstance(classes, list) or len(classes) != 2 or \
-                not all(_is_number(c) or isinstance(c, str) for c in classes):
+        # two numbers, two strings or the booleans (a model fitted on y > 0)
+        if not isinstance(classes, list) or len(classes) != 2 or not (
+                all(_is_number(c) or isinstance(c, str) for c in classes)
+                or all(isinstance(c, bool) for c in classes)):
             raise ValueError(f"{path}: classes must be a list of two labels; got "
                              f"{classes!r:.60}.")
         for i, c in enumerate(classes):

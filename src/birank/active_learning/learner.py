@@ -19,8 +19,8 @@ from sklearn.base import BaseEstimator, clone
 from sklearn.utils.extmath import safe_sparse_dot
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import (Interval, Options, check_groups, check_random_state, check_X,
-                           check_X_y, validate_params)
+from .._validation import (Interval, Options, check_graded_labels, check_groups,
+                           check_random_state, check_X, check_X_y, validate_params)
 from ..base import reset_fitted
 from ..metrics import mean_average_precision, ndcg_at_k, roc_auc
 from .oracle import LabelOracle
@@ -411,13 +411,15 @@ class ActiveRankLearner(BaseEstimator):
         # the same checks (and messages) as every birank estimator: finite X and y,
         # numeric labels, at least one row, one label per row
         X, y = check_X_y(self, X, y, reset=True, y_numeric=True)
+        y = check_graded_labels(self, y)  # (strings: RankSVM's message, not float()'s)
         self._bind_pool(X, groups, validated=True)
         self.teach(np.arange(y.shape[0]), y)
         self.refit()
         if self.estimator_ is None:
             warnings.warn(
                 f"ActiveRankLearner: no pair of rows has different labels ({y.shape[0]} "
-                f"rows, relevance_threshold={self.relevance_threshold}): there is nothing to "
+                f"row{'s' * (y.shape[0] != 1)}, relevance_threshold="
+                f"{self.relevance_threshold}): there is nothing to "
                 "rank and the scores are all 0.", UserWarning, stacklevel=2)
         return self
 
@@ -433,14 +435,17 @@ class ActiveRankLearner(BaseEstimator):
         X = check_X(self, X, reset=False)
         return self._scores(X)
 
-    def score(self, X: MatrixLike, y: ArrayLike, groups: ArrayLike | None = None) -> float:
-        """Pairwise accuracy of the scores on ``(X, y)`` (ties count 1/2), within ``groups``.
+    def score(self, X: MatrixLike, y: ArrayLike, *, groups: ArrayLike | None = None,
+              sample_weight: ArrayLike | None = None) -> float:
+        """Pairwise accuracy of the scores on ``(X, y)`` (ties count 1/2), within ``groups``,
+        a pair weighted by ``sample_weight_i * sample_weight_j`` (keyword-only).
 
         As for :class:`~birank.RankSVM`: the ROC AUC when ``y`` has two values.
         """
         from ..metrics import pairwise_accuracy
 
-        return pairwise_accuracy(y, self.decision_function(X), groups=groups)
+        return pairwise_accuracy(y, self.decision_function(X), groups=groups,
+                                 sample_weight=sample_weight)
 
     # ------------------------------------------------------------------ simulation
     def simulate(self, X: MatrixLike, y: ArrayLike, groups: ArrayLike, X_test: MatrixLike,

@@ -15,6 +15,7 @@ import numpy as np
 from sklearn.base import BaseEstimator
 
 from .._progress import make_progress
+from .._threshold_tail import ThresholdTail
 from .._validation import (
     Interval,
     Options,
@@ -57,7 +58,7 @@ class _PairMomentRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
     """Shared fit/partial_fit path (:class:`~birank.base.OnlineRankerMixin`); subclasses
     add each chunk's pairs to bounded moment state and re-solve."""
 
-    _online_private_state = ("_state", "_solver_used", "_rng")
+    _online_private_state = ("_state", "_solver_used", "_rng", "_tail")
 
     _parameter_constraints = {
         "radius": [None, Interval("real", 0, None, closed="neither")],
@@ -95,7 +96,13 @@ class _PairMomentRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
         self._accumulate(X, y01, sw, refit)
         report(1, 2, "solving the ball-constrained quadratic")
         self._solve()
-        self._set_threshold(X, y01, sample_weight=sw)
+        if first:
+            self._tail = ThresholdTail()
+        self._tail.update(X, y01, sw)
+        if refit:  # fit: the cut on every training row
+            self._set_threshold(X, y01, sample_weight=sw)
+        else:  # partial_fit: the chunks seen, by their tails (birank._threshold_tail)
+            self._tail.set_output(self)
         report(2, 2, "done")
         return self
 
@@ -254,8 +261,11 @@ class BBR(_PairMomentRanker):
     classes_ : ndarray of shape (2,)
     coef_ : ndarray of shape (n_features,)
     intercept_ : float
-        Pairwise losses do not see a bias; this is minus the score cut with the best
-        accuracy on the (last) training chunk, so ``predict`` is ``decision_function > 0``.
+        Pairwise losses do not see a bias; this is minus the calibrated score cut on
+        the training rows, so ``predict`` is ``decision_function > 0``. After
+        ``partial_fit`` the rows are the last 1000 of each class over all chunks,
+        weighted to the class's total (:mod:`birank._threshold_tail`; exact while no
+        class has more).
     pair_mean_ : ndarray of shape (n_features,)
         mu over all pairs.
     pair_second_moment_ : ndarray of shape (n_features, n_features) or LinearOperator

@@ -12,6 +12,7 @@ from .._kernels.sgd import crr_sgd
 from .._linalg import dot, matvec, norm
 from .._kernels.sparse_rows import rng_init
 from .._progress import make_progress
+from .._threshold_tail import ThresholdTail
 from .._validation import (
     Interval,
     Options,
@@ -114,7 +115,9 @@ class CombinedRanking(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
         The weight of the bias feature when it was learned (``fit_intercept``
         and ``rank_probability < 1``); otherwise minus the score where the
         training sigmoid is 1/2 (:func:`birank.base.decision_cut`), so that
-        ``predict`` is ``decision_function > 0``.
+        ``predict`` is ``decision_function > 0``. After ``partial_fit`` the
+        sigmoid and the cut come from the last 1000 rows of each class over all
+        chunks, weighted to the class's total (:mod:`birank._threshold_tail`).
     t_ : int
         Total SGD steps taken (the step counter of the learning rate).
     n_iter_ : int
@@ -154,7 +157,7 @@ class CombinedRanking(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
         "verbose": ["boolean", Interval("integer", 0, None)],
     }
 
-    _online_private_state = ("_rng", "_bias")
+    _online_private_state = ("_rng", "_bias", "_tail")
 
     def __init__(self, alpha: float | Literal["auto"] = "auto", *, rank_probability: float = 0.5,
                  max_iter: int = 100000, loss: Literal["hinge", "squared_hinge"] = "hinge",
@@ -217,8 +220,14 @@ class CombinedRanking(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
         self.objective_ = self._objective(X, y01, y_pm, sw)
         # only classification steps move the bias; without them choose the cut
         learned = self.fit_intercept and self.rank_probability < 1.0
-        if y01.min() < y01.max():  # (a one-class chunk of partial_fit has no cut)
-            self._set_threshold(X, y01, learned_bias=learned)
+        if reset:
+            self._tail = ThresholdTail()
+        self._tail.update(X, y01, sw)
+        if refit:  # fit: the cut on every training row
+            self._set_threshold(X, y01, learned_bias=learned,
+                                sample_weight=None if sample_weight is None else sw)
+        else:  # partial_fit: the chunks seen, by their tails (one class in a chunk is fine)
+            self._tail.set_output(self, learned_bias=learned)
         return self
 
     def _objective(self, X, y01, y_pm, sw):

@@ -319,7 +319,8 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
             warnings.warn(
                 "PrunedRankSVM: no pair of rows has different labels"
                 + (" within a group" if groups is not None else "")
-                + f" ({X.shape[0]} rows): there is nothing to rank and the model is w = 0.",
+                + f" ({X.shape[0]} row{'s' * (X.shape[0] != 1)}): there is nothing to rank "
+                "and the model is w = 0.",
                 UserWarning, stacklevel=2)
         if self.kernel == "rbf" and self.solver == "newton":
             raise ValueError("solver='newton' solves the chosen pairs of the linear kernel; "

@@ -188,8 +188,10 @@ class RankSVM(RankerMixin, BaseEstimator):
                             groups=groups, sample_weight=sample_weight)
         return self
 
-    def score(self, X: MatrixLike, y: ArrayLike, groups: ArrayLike | None = None) -> float:
-        """Pairwise accuracy (ties count 1/2) of the scores on ``(X, y)``, within ``groups``.
+    def score(self, X: MatrixLike, y: ArrayLike, *, groups: ArrayLike | None = None,
+              sample_weight: ArrayLike | None = None) -> float:
+        """Pairwise accuracy (ties count 1/2) of the scores on ``(X, y)``, within ``groups``,
+        a pair weighted by ``sample_weight_i * sample_weight_j`` (keyword-only).
 
         For a model fit on two-valued labels, ``y`` may use the same two values
         (e.g. strings); the result is then the ROC AUC.
@@ -197,7 +199,7 @@ class RankSVM(RankerMixin, BaseEstimator):
         y = np.asarray(y)
         if hasattr(self, "classes_") and np.all(np.isin(y, self.classes_)):
             y = (y == self.classes_[1]).astype(np.float64)
-        return super().score(X, y, groups=groups)
+        return super().score(X, y, groups=groups, sample_weight=sample_weight)
 
     def _encode_y(self, y):
         return encode_rank_labels(self, y)
@@ -218,7 +220,8 @@ def store_all_pairs_fit(est: RankSVM, res: Any, y_rank: FloatArray,
         warnings.warn(
             "RankSVM: no pair of rows has different labels"
             + (" within a group" if groups is not None else "")
-            + f" ({n} rows): there is nothing to rank and the model is w = 0.",
+            + f" ({n} row{'s' * (n != 1)}): there is nothing to rank and the model is "
+            "w = 0.",
             UserWarning, stacklevel=3)
     if not res.converged:
         why = res.reason or "max_iter reached"

@@ -69,7 +69,14 @@ class Parser(argparse.ArgumentParser):
         if m:
             words = m.group(1).split()
             unknown = [w for w in words if w.startswith("-")] or words
-            hint = _suggest(unknown[0].split("=")[0], self._option_strings())
+            word = unknown[0].split("=")[0]
+            own = [o for a in self._actions for o in a.option_strings]
+            if word in own:  # birank's own option, given after the command
+                hint = f"; {word} goes before the command (birank {word} COMMAND ...)"
+            elif word in self._option_strings():
+                hint = " (an option of another command; see birank COMMAND --help)"
+            else:
+                hint = _suggest(word, self._option_strings())
             message = f"unrecognized argument {unknown[0]!r}{hint}"
         m = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
         if m:
@@ -109,9 +116,25 @@ def build_parser(argv=None):
 _NOTICE_COMMANDS = ("train", "evaluate", "active-learn", "demo", "reproduce")
 
 
+#: options whose value may start with "-" and a digit ("--classes -1,1"): argparse would
+#: read such a value as an unknown option
+_SIGNED_VALUE_OPTIONS = ("--classes",)
+
+
+def _join_signed_values(argv):
+    """``--classes -1,1`` as ``--classes=-1,1`` (LIBSVM's usual labels are -1 and +1)."""
+    out = []
+    for a in argv:
+        if out and out[-1] in _SIGNED_VALUE_OPTIONS and re.match(r"-\d", a):
+            out[-1] = f"{out[-1]}={a}"
+        else:
+            out.append(a)
+    return out
+
+
 def main(argv=None):
     parser = build_parser(argv)
-    args = parser.parse_args(argv)
+    args = parser.parse_args(_join_signed_values(sys.argv[1:] if argv is None else list(argv)))
     notice = (args.command in _NOTICE_COMMANDS and not getattr(args, "quiet", False)
               and not getattr(args, "json", False) and "BIRANK_COMPILE_NOTICE" not in os.environ)
     if notice:

@@ -99,7 +99,10 @@ def register(subparsers):
                     "(each read counted). Round files OUT_DIR/round-NN.txt (row<TAB>qid) and "
                     "OUT_DIR/summary.json; never overwritten without --force.",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    ps.add_argument("pool", metavar="POOL", help="LIBSVM pool with qid: (labels unused)")
+    ps.add_argument("pool", metavar="POOL",
+                    help="pool file with query ids (qid:), in any format `birank train` reads; "
+                         "its labels are not used but must be numbers (the ? of `query` pools "
+                         "is for a person's loop)")
     ps.add_argument("--labels", required=True, metavar="LABELS",
                     help="one label per pool row (a column of numbers, or a LIBSVM file)")
     ps.add_argument("--out-dir", required=True, metavar="OUT_DIR", help="output folder")
@@ -248,7 +251,14 @@ def _check_loop_args(args):
 def _query(args):
     import numpy as np
 
+    from ._common import check_output
+
     _check_loop_args(args)
+    # both outputs checked before any work: a query whose rows were written but whose
+    # state could not be saved would ask for labels that `teach` then refuses
+    check_output(args.state, force=True)  # (the state is rewritten every round)
+    if args.output not in (None, "-"):
+        check_output(args.output, args.force)
     X, y, groups, digest = read_pool(args.pool, args.zero_based)
     state = _load_state(args.state)
     n = X.shape[0]
@@ -329,7 +339,8 @@ def _teach(args):
     state["pending"] = sorted(pending)
     _save_state(args.state, state)
     if not args.quiet:
-        print(f"taught {added} labels ({len(state['labels'])} in all; {len(pending)} of the "
+        print(f"taught {added} label{'s' * (added != 1)} ({len(state['labels'])} in all; "
+              f"{len(pending)} of the "
               "last query still unlabeled)", file=sys.stderr)
     return 0
 
@@ -364,6 +375,8 @@ def _simulate(args):
             raise UserError(f"{args.test}: no qid: tokens (test queries are needed).")
         test = (Xt, yt, gt)
     out = Path(args.out_dir)
+    if out.exists() and not out.is_dir():
+        raise UserError(f"--out-dir {out} is a file; give a folder for the round files")
     names = [out / f"round-{t:02d}.txt" for t in range(args.rounds + 1)]
     existing = [p for p in names + [out / "summary.json"] if p.exists()]
     if existing and not args.force:

@@ -53,8 +53,13 @@ def _opt(args, name, default=None):
 
 
 def read_data(path, n_features=None, with_groups=True, duplicates="error", quiet=True,
-              require_features=False, args=None, check_memory=False):
+              require_features=False, args=None, check_memory=False, info=None,
+              zero_based=None):
     """Read a data file -> (X, y, groups or None).
+
+    ``info``: a dict that receives ``"format"`` (as read) and, for LIBSVM,
+    ``"zero_based"`` (the index base used). ``zero_based``: the base to use when
+    ``--zero-based`` is auto (a model's recorded base), instead of the file's own rule.
 
     LIBSVM groups come from ``qid:`` tokens or a ``<path>.query`` file when
     present; CSV groups from ``--qid-column``. Big files show parsing progress on
@@ -81,15 +86,20 @@ def read_data(path, n_features=None, with_groups=True, duplicates="error", quiet
         from .._progress import Progress
 
         progress = _ByteProgress(Progress(f"reading {os.path.basename(name)}"))
+    info = {} if info is None else info
+    base = _opt(args, "zero_based", "auto")
+    if base == "auto" and zero_based is not None:
+        base = "yes" if zero_based else "no"
     try:
         X, y, qid, fmt = load_table(
-            data, name, fmt=_opt(args, "format", "auto"),
-            zero_based=_opt(args, "zero_based", "auto"), n_features=n_features,
+            data, name, fmt=_opt(args, "format", "auto"), info=info,
+            zero_based=base, n_features=n_features,
             duplicates=_opt(args, "duplicates", duplicates),
             label_column=_opt(args, "label_column"), qid_column=_opt(args, "qid_column"),
             progress=progress)
     except ValueError as exc:
         raise loader_error(exc) from None
+    info["format"] = fmt
     if require_features and (X.shape[1] == 0 or X.nnz == 0):
         raise UserError(f"{name}: the file has labels but no features (every row is "
                         "empty); nothing to learn from or to score")

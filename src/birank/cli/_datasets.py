@@ -29,12 +29,14 @@ def register(subparsers):
     pf.add_argument("--subset", default="all", choices=("all", "train", "test"),
                     help="which files of the set to download (default: all)")
     pf.add_argument("--refresh", action="store_true",
-                    help="delete the cached copy first and download again")
+                    help="download again; the cached copy is replaced once the new one "
+                         "passed its check")
     pf.set_defaults(func=_fetch)
 
     pi = sub.add_parser(
         "info", help="rows, features, nnz, labels and groups of a file or dataset",
-        description="PATH_OR_NAME is a LIBSVM/SVMlight file (plain, .gz, .bz2, .xz), a "
+        description="PATH_OR_NAME is a data file in any format `birank train` reads "
+                    "(LIBSVM/SVMlight, CSV/TSV, .npz, .npy; plain, .gz, .bz2, .xz), a "
                     "bundled dataset name, or a cached LIBSVM dataset name.",
     )
     pi.add_argument("target", metavar="PATH_OR_NAME",

@@ -23,6 +23,8 @@ resources and no method is charged for another's idle worker threads.
 
 from __future__ import annotations
 
+import math
+import os
 import sys
 import time
 from pathlib import Path
@@ -38,10 +40,12 @@ def register(subparsers):
                     "writes results.md, results.json and comparison.png to OUTPUT.")
     p.add_argument("--output", default="birank_demo",
                    help="folder for the table and PNG (default: birank_demo)")
+    p.add_argument("--force", action="store_true",
+                   help="overwrite results.md, results.json and comparison.png in OUTPUT")
     p.add_argument("--seed", type=int, default=0, help="data and model seed (default: 0)")
     p.add_argument("--scale", type=float, default=1.0,
                    help="fraction of the generated data sizes, for a quick look; below 1 the "
-                        "a9a fits are timed once, not three times (default: 1)")
+                        "a9a fits are timed once, not five times (default: 1)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(func=run)
 
@@ -265,9 +269,35 @@ def _bars(ax, rows, lo, hi, xlabel):
     ax.set_xlabel(xlabel)
 
 
+#: what the demo writes into --output
+OUTPUT_FILES = ("results.md", "results.json", "comparison.png")
+
+
+def _check_demo_args(args):
+    """--scale and --output refused before the minute of work, not after it."""
+    from . import UserError
+
+    if not (math.isfinite(args.scale) and args.scale > 0):
+        raise UserError(f"--scale must be a positive number (a fraction of the data sizes); "
+                        f"got {args.scale}")
+    out = Path(args.output)
+    if out.exists() and not out.is_dir():
+        raise UserError(f"--output {out} is a file; give a folder for the demo's "
+                        f"{', '.join(OUTPUT_FILES)}")
+    clashes = [f for f in OUTPUT_FILES if (out / f).exists()]
+    if clashes and not args.force:
+        raise UserError(f"{out} already holds {', '.join(clashes)}; use --force to overwrite "
+                        "them, or --output another folder")
+    existing = next(p for p in (out, *out.absolute().parents) if p.exists())
+    if not os.access(existing, os.W_OK):
+        raise UserError(f"cannot write to {out}: {existing} is not writable")
+
+
 def run(args):
     from ..experiments._report import (markdown_table, new_figure, run_metadata, save_figure,
                                        write_json, write_text)
+
+    _check_demo_args(args)
 
     # (imported here so that their BLAS and OpenMP are loaded before the limit below:
     # threadpoolctl limits the thread pools of the libraries already loaded)

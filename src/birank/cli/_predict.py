@@ -28,11 +28,23 @@ def register(subparsers):
 
 def _chunks(args, n_features, zero_based_hint):
     """Score-ready ``X`` blocks of the data file, streamed when it is a LIBSVM file."""
+    from . import UserError
     from ._common import read_data, resolve_stream_layout
 
     layout = resolve_stream_layout(args.data_file, args, zero_based_hint, n_features)
     if layout is None:
-        X, _, _ = read_data(args.data_file, with_groups=False, quiet=args.quiet, args=args)
+        read = {}
+        X, _, _ = read_data(args.data_file, with_groups=False, quiet=args.quiet, args=args,
+                            info=read, zero_based=zero_based_hint)
+        if read["format"] != "libsvm" and X.shape[1] != n_features:
+            # a LIBSVM row may omit trailing zero features; a table has every column
+            name = "<stdin>" if args.data_file == "-" else args.data_file
+            hint = (" (is its label column there? --label-column names it; the default is "
+                    "the first column, or one named label, y, ...)"
+                    if X.shape[1] == n_features - 1 else "")
+            raise UserError(f"{name} (read as {read['format']}) has {X.shape[1]} feature "
+                            f"columns, but the model in {args.model} was trained on "
+                            f"{n_features}{hint}")
         yield X
         return
     from ..datasets import iter_svmlight_chunks

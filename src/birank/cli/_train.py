@@ -100,6 +100,8 @@ def run(args):
     _check_saveable(model, args.model)
     check_output(args.output, args.force)
     if args.output == "-":
+        if args.json:  # refused before the fit, not after the model was written
+            raise UserError("--json and -o - both write to standard output; give -o FILE")
         stdout_or_error()  # a closed standard output: refused before any work
     from ..online._stream import StreamRanker
 
@@ -111,8 +113,11 @@ def run(args):
     if args.checkpoint or args.resume:
         raise UserError(f"--checkpoint/--resume apply to online models only; {args.model!r} "
                         "is fitted in one go (its fit is not resumable)")
+    read = {}
     X, y, groups = read_data(args.train_file, with_groups=not args.no_groups, quiet=args.quiet,
-                             require_features=True, args=args, check_memory=True)
+                             require_features=True, args=args, check_memory=True, info=read)
+    # the index base the file was read with: `birank predict` reads its files the same way
+    args._zero_based_used = read.get("zero_based")
     t0 = time.perf_counter()
     from ._common import heartbeat
 
@@ -141,9 +146,7 @@ def _save(model, args, info):
         extra["zero_based"] = args._zero_based_used
     save_model(model, args.output, overwrite=args.force, extra=extra)
     summary = {"model": args.model, "output": args.output, **info}
-    if args.json:
-        if args.output == "-":
-            raise UserError("--json and -o - both write to standard output; give -o FILE")
+    if args.json:  # (with -o -, refused before the fit)
         print(json.dumps(summary))
     elif not args.quiet:
         chunks = (f" ({info['chunks']} chunks of <= {info['chunk_size']})"

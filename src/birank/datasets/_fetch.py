@@ -151,8 +151,15 @@ def _expected_hash(remote, local):
         return "md5", _KNOWN_MD5[remote]
     sidecar = local + ".sha256"
     if os.path.exists(sidecar):
-        with open(sidecar) as fh:
-            return "sha256", fh.read().split()[0]
+        with open(sidecar, "rb") as fh:
+            words = fh.read(4096).split()
+        digest = words[0].decode("ascii", "replace").lower() if words else ""
+        if len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
+            raise ValueError(
+                f"checksum file {sidecar} is corrupted (it should start with the sha256 of "
+                f"{os.path.basename(local)}, 64 hexadecimal digits). Delete it and the data "
+                "file to download them again.")
+        return "sha256", digest
     return None
 
 
@@ -171,7 +178,9 @@ def _fetch_file(remote, cache_dir, base_url, download_if_missing, verbose, known
                 raise ValueError(
                     f"cached file {local} does not match its {expected[0]} checksum "
                     f"(expected {expected[1]}, got {got}); it was modified or corrupted. "
-                    "Delete it (or pass refresh=True) to download it again."
+                    + ("Delete it to download it again." if known is not None else
+                       "Delete it, or call download_libsvm(..., refresh=True) (command line: "
+                       "`birank datasets fetch NAME --refresh`), to download it again.")
                 )
         return local
     if not download_if_missing:
@@ -230,7 +239,8 @@ def download_libsvm(name: str, data_home: StrPath | None = None, base_url: str |
         Mirror of the LIBSVM dataset page (default its official address).
     subset : {"all", "train", "test"}
     refresh : bool, default=False
-        Remove the cached file(s) first and download again.
+        Download again; the cached file(s) are replaced once the new download
+        passed its check (a failed download leaves them as they were).
     verbose : bool, default=False
 
     Returns
@@ -251,11 +261,24 @@ def download_libsvm(name: str, data_home: StrPath | None = None, base_url: str |
         if remote is None or subset not in ("all", part):
             continue
         local = os.path.join(cache_dir, remote.replace("/", "__"))
-        if refresh:
-            for p in (local, local + ".sha256"):
-                if os.path.exists(p):
-                    os.remove(p)
-        out[part] = _fetch_file(remote, cache_dir, base_url, True, verbose)
+        if not refresh:
+            out[part] = _fetch_file(remote, cache_dir, base_url, True, verbose)
+            continue
+        # the cached copy is set aside, not deleted, until the new download passed its
+        # check: a failed download (no network, a bad mirror) leaves the cache as it was
+        kept = []
+        for p in (local, local + ".sha256"):
+            if os.path.exists(p):
+                os.replace(p, p + ".before-refresh")
+                kept.append(p)
+        try:
+            out[part] = _fetch_file(remote, cache_dir, base_url, True, verbose)
+        except BaseException:
+            for p in kept:
+                os.replace(p + ".before-refresh", p)
+            raise
+        for p in kept:
+            os.remove(p + ".before-refresh")
     return out
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import io
 import re
 import sys
+import warnings
 
 import numpy as np
 import scipy.sparse as sp
@@ -81,15 +82,21 @@ def _line_of_row(data, row):
     return None
 
 
-def _libsvm(data, name, n_features, zero_based, duplicates, progress):
+def _libsvm(data, name, n_features, zero_based, duplicates, progress, info):
     if zero_based in ("yes", "no"):
+        info["zero_based"] = zero_based == "yes"
         return _svmlight.load_svmlight_bytes(data, name, n_features, zero_based=zero_based == "yes",
                                    duplicates=duplicates, progress=progress)
     # auto (scikit-learn's rule): parse 0-based, then shift when no index 0 occurs
     width = None if n_features is None else n_features + 1
-    X, y, qid = _svmlight.load_svmlight_bytes(data, name, width, zero_based=True,
-                                    duplicates=duplicates, progress=progress)
-    if X.nnz and X.indices.min() == 0:
+    try:
+        X, y, qid = _svmlight.load_svmlight_bytes(data, name, width, zero_based=True,
+                                                  duplicates=duplicates, progress=progress)
+    except ValueError as exc:  # (the limit the user gave, not the read's one more)
+        raise ValueError(str(exc).replace(f"exceeds n_features={width}.",
+                                          f"exceeds n_features={n_features}.")) from None
+    info["zero_based"] = bool(X.nnz and X.indices.min() == 0)
+    if info["zero_based"]:
         if n_features is not None and X.shape[1] > n_features:
             X = X[:, :n_features] if X[:, n_features:].nnz == 0 else None
             if X is None:  # name the line
@@ -139,7 +146,13 @@ def _delimited(data, name, fmt, label_column, qid_column):
     sep = "\t" if fmt == "tsv" else (";" if lines[first].count(";") > lines[first].count(",")
                                        else ",")
     cells = [c.strip().strip('"').strip("'") for c in lines[first].split(sep)]
-    header = None if all(_is_number(c) for c in cells) else cells
+    # a header names columns: no cell is a number, or a cell is a label / query id
+    # name (a header may name features by numbers: "y,0,1,2"). Other first lines are
+    # data, so a bad cell there is reported (line 1, its column), not dropped.
+    names = set(LABEL_NAMES) | set(QID_NAMES) | {str(c) for c in (label_column, qid_column)
+                                                  if c is not None and not _is_number(str(c))}
+    header = cells if (not any(_is_number(c) for c in cells)
+                       or any(c in names for c in cells)) else None
     n_cols = len(cells)
     if n_cols < 2:
         raise ValueError(f"{where}: one column only; need a label column and features")
@@ -152,8 +165,10 @@ def _delimited(data, name, fmt, label_column, qid_column):
     start = first + (1 if header is not None else 0)
     body = "\n".join(lines[start:])
     try:
-        M = np.loadtxt(io.StringIO(body), delimiter=sep, dtype=np.float64, ndmin=2,
-                       comments="#", quotechar='"')
+        with warnings.catch_warnings():  # (no data lines: said below, in the file's name)
+            warnings.filterwarnings("ignore", message=".*input contained no data")
+            M = np.loadtxt(io.StringIO(body), delimiter=sep, dtype=np.float64, ndmin=2,
+                           comments="#", quotechar='"')
     except ValueError as exc:
         msg = str(exc)
         m = re.search(r"at row (\d+), column (\d+)", msg)
@@ -233,7 +248,11 @@ def _numpy(data, name, fmt, label_column):
     else:
         X = sp.csr_matrix((obj["X_data"], obj["X_indices"], obj["X_indptr"]),
                           shape=tuple(obj["X_shape"]), dtype=np.float64)
-    y = np.asarray(obj["y"], dtype=np.float64).reshape(-1)
+    try:
+        y = np.asarray(obj["y"], dtype=np.float64).reshape(-1)
+    except (TypeError, ValueError):
+        raise ValueError(f"{where}: 'y' must hold numbers; got dtype {obj['y'].dtype} "
+                         "(map the labels to numbers first)") from None
     if y.shape[0] != X.shape[0]:
         raise ValueError(f"{where}: 'y' has {y.shape[0]} values but 'X' has {X.shape[0]} rows")
     q = None
@@ -249,11 +268,15 @@ def _numpy(data, name, fmt, label_column):
 
 
 def load_table(data, name, *, fmt="auto", zero_based="auto", n_features=None,
-               duplicates="error", label_column=None, qid_column=None, progress=None):
+               duplicates="error", label_column=None, qid_column=None, progress=None,
+               info=None):
     """Parse ``data`` (bytes, maybe compressed) -> ``(X csr, y, qid or None, format)``.
 
     Errors (``ValueError``) name ``name`` and the format the content was read as.
+    ``info``: a dict that receives ``"zero_based"`` (the index base a LIBSVM file
+    was read with, ``zero_based="auto"`` included), so that a model can record it.
     """
+    info = {} if info is None else info
     if fmt not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}; got {fmt!r}")
     if zero_based not in ZERO_BASED:
@@ -269,7 +292,7 @@ def load_table(data, name, *, fmt="auto", zero_based="auto", n_features=None,
             raise ValueError(f"{_where(name, fmt)}: --label-column/--qid-column apply to CSV, "
                              "TSV and .npy input; a LIBSVM file has its label first and qid:")
         try:
-            X, y, q = _libsvm(data, name, n_features, zero_based, duplicates, progress)
+            X, y, q = _libsvm(data, name, n_features, zero_based, duplicates, progress, info)
         except ValueError as exc:
             msg = str(exc)
             if msg.startswith(name):

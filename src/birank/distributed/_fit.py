@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -60,7 +61,8 @@ def _prepare(est, X, y):
     if y.ndim != 1 or Xc.shape[0] != y.shape[0]:
         raise ValueError(f"y must be 1-D with one label per row of X ({Xc.shape[0]} rows); "
                          f"got shape {y.shape}: X and y are not row-aligned.")
-    y = y.map_blocks(_check_y_block, dtype=y.dtype).rechunk(Xc.chunks[0])
+    # (a tuple of chunks per axis: a bare tuple would be read as one block size for all)
+    y = y.map_blocks(_check_y_block, dtype=y.dtype).rechunk((Xc.chunks[0],))
     values = np.unique(y.map_blocks(np.unique, dtype=y.dtype).compute())
     classes, _ = encode_binary(values)  # the in-memory messages for one or > 2 classes
     y01 = (y == classes[1]).astype(np.int8)
@@ -313,7 +315,9 @@ def _fit_sequential(est, X, y, classes):
     # forget any earlier fit the one way the estimators do (their declared private state)
     reset_fitted(est, getattr(est, "_online_private_state", ()))
     bx, by = DaskEngine.blocks(X, y)
-    for xb, yb in zip(bx, by):
+    for xb, yb, rows in zip(bx, by, X.chunks[0]):
+        if rows == 0:  # an empty block: partial_fit takes one row or more
+            continue
         xb, yb = compute(xb, yb)
         est.partial_fit(xb, yb, classes=classes)
     return est
@@ -396,6 +400,11 @@ def fit(estimator: EstimatorT, X: DaskArray | MatrixLike, y: DaskArray | ArrayLi
         raise TypeError(f"birank.distributed.fit takes groups and sample_weight for RankSVM "
                         f"only; got them for {type(estimator).__name__}.")
     validate_params(estimator)
+    if isinstance(estimator, ActiveRankSVM) and (
+            isinstance(pool_size, bool) or not isinstance(pool_size, numbers.Integral)
+            or pool_size < 1):
+        raise ValueError(f"pool_size must be an int >= 1 (the rows drawn into the candidate "
+                         f"pool); got {pool_size!r}.")
     if isinstance(estimator, (BBR, LCBR, ActiveRankSVM)):
         Xd, y01, classes = _prepare(estimator, X, y)
         if isinstance(estimator, BBR):
@@ -409,7 +418,7 @@ def fit(estimator: EstimatorT, X: DaskArray | MatrixLike, y: DaskArray | ArrayLi
         if yd.ndim != 1 or yd.shape[0] != Xd.shape[0]:
             raise ValueError(f"y must be 1-D with one label per row of X ({Xd.shape[0]} rows); "
                              f"got shape {yd.shape}: X and y are not row-aligned.")
-        yd = yd.rechunk(Xd.chunks[0])
+        yd = yd.rechunk((Xd.chunks[0],))
         classes = np.unique(yd.map_blocks(np.unique, dtype=yd.dtype).compute())
         return _fit_sequential(estimator, Xd, yd, classes)
     raise TypeError(f"birank.distributed.fit does not know {type(estimator).__name__}; "

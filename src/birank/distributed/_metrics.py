@@ -37,9 +37,20 @@ def _labels_and_scores(y_true, y_score):
     if y.shape != s.shape or y.ndim != 1:
         raise ValueError(f"y_true and y_score must be 1-D of the same length; got {y.shape} "
                          f"and {s.shape}.")
-    s = s.rechunk(y.chunks)
+    s = s.rechunk(y.chunks).map_blocks(_check_score_block, dtype=s.dtype)
     return da.map_blocks(_stack, y, s, new_axis=1, dtype=np.float64,
                          chunks=(y.chunks[0], (2,)))
+
+
+def _check_score_block(s, block_info=None):
+    # as the in-memory check (birank.metrics), naming the index in the whole array
+    bad = ~np.isfinite(np.asarray(s, dtype=np.float64))
+    if bad.any():
+        k = int(np.flatnonzero(bad)[0])
+        start = block_info[0]["array-location"][0][0] if block_info else 0
+        raise ValueError(f"y_score contains NaN or infinite values (at index {start + k}: "
+                         f"{float(s[k])!r}).")
+    return s
 
 
 def _auc_block_pair(a, b, positive):
@@ -76,6 +87,8 @@ def roc_auc(y_true: DaskArray | ArrayLike, y_score: DaskArray | ArrayLike, *,
     engine = engine or DaskEngine()
     ys = _labels_and_scores(y_true, y_score)
     labels = np.unique(ys[:, 0].map_blocks(np.unique, dtype=np.float64).compute())
+    if np.isnan(labels).any():  # (as the in-memory roc_auc)
+        raise ValueError("y_true contains NaN.")
     if labels.shape[0] != 2:
         raise ValueError(f"y_true must hold exactly two label values; got {labels.shape[0]}.")
     positive = labels[1]
@@ -86,6 +99,8 @@ def roc_auc(y_true: DaskArray | ArrayLike, y_score: DaskArray | ArrayLike, *,
 
 
 def _pair_counts(ys):
+    if ys.shape[0] == 0:  # an empty block holds no pair
+        return np.zeros(3)
     conc, tied, total = _metrics._pair_counts(ys[:, 0], ys[:, 1], None, None)
     return np.array([conc, tied, total])
 

@@ -773,12 +773,13 @@ def add_arguments(parser):
     parser.add_argument("--output", default="docs/results", help="output folder")
     parser.add_argument("--quick", action="store_true",
                         help="2 rounds each, 3 C values, 2 noise levels, no space_ga")
-    parser.add_argument("--art-rounds", type=int, default=20, help="rounds, artificial (20)")
+    parser.add_argument("--art-rounds", type=int, default=20, help="rounds of the artificial data")
     parser.add_argument("--real-rounds", type=int, default=20,
-                        help="rounds, real data (20, as section III-B's artificial runs)")
+                        help="rounds of the real data (as many as section III-B's "
+                             "artificial runs)")
     parser.add_argument("--real-folds", type=int, default=5,
                         help="cross-validation folds of the training half that choose C on "
-                             "the real data (5)")
+                             "the real data")
     parser.add_argument("--skip", nargs="*", default=[],
                         help="parts to skip among artificial, real (both kernels), "
                              "real-linear, real-rbf, fig1, fig2, fig3")

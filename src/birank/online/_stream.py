@@ -17,13 +17,11 @@ the subclass's ``_learn`` and, optionally, records a held-out AUC trace:
   bit, as ``fit`` over their concatenation.
 
 Threshold. Online learners learn a ranking ``X @ coef_``; ``predict`` needs a
-cut. The base keeps the last ``THRESHOLD_TAIL`` rows of each class (a bounded
-FIFO, whatever the stream length) and after each call sets ``intercept_`` to
-minus the score where Platt's sigmoid fitted on those rows is 1/2
-(:func:`birank.base.decision_cut`), each class weighted by (rows of the class
-seen) / (rows of it kept), i.e. an estimate of the stream's calibrated
-threshold (and ``predict_proba``'s sigmoid is fitted on the same rows). For
-streams with fewer rows per class it is exactly the training cut of ``fit``.
+cut. After each call the base sets ``intercept_`` and ``predict_proba``'s sigmoid
+from the last ``THRESHOLD_TAIL`` rows of each class, weighted by their sample
+weights scaled to the class's weight seen (:class:`birank._threshold_tail.
+ThresholdTail`, shared with the batch rankers' ``partial_fit``): for streams with
+fewer rows per class it is exactly the training cut of ``fit``.
 
 Subclasses implement ``_init_state(n_features)``, ``_learn(rows, y01, weight,
 start, stop)`` (rows ``start .. stop-1`` in order; ``rows`` is what the hook
@@ -37,7 +35,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 from sklearn.utils.extmath import safe_sparse_dot
 
@@ -45,15 +42,13 @@ from .._validation import (check_eval_set, check_random_state, check_sample_weig
                            validate_params)
 from ..base import (BinaryRankerMixin, OnlineRankerMixin, reset_fitted, warn_if_badly_scaled,
                     warn_if_worse_than_chance)
+from .._threshold_tail import THRESHOLD_TAIL, ThresholdTail
 from ..metrics import roc_auc
 
 if TYPE_CHECKING:
     from .._typing import ArrayLike, EvalSet, MatrixLike, Self
 
 __all__ = ["StreamRanker", "THRESHOLD_TAIL"]
-
-#: rows of each class kept to place the decision threshold
-THRESHOLD_TAIL = 1000
 
 
 class StreamRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
@@ -141,7 +136,7 @@ class StreamRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
             self.n_seen_ = 0
             self.class_counts_ = np.zeros(2, dtype=np.int64)
             self.auc_trace_ = np.empty((0, 2))
-            self._tail = [None, None]
+            self._tail = ThresholdTail()
         if shuffle:
             order = self._rng.permutation(X.shape[0])
             X, y01, weight = X[order], y01[order], weight[order]
@@ -165,8 +160,8 @@ class StreamRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
         self.coef_ = self._coef()
         if refit:  # fit only: one pass can be swamped (1 positive in 10^4 rows)
             warn_if_worse_than_chance(self, X, y01, weight)
-        self._update_tail(X, y01, kept)
-        self._set_stream_threshold()
+        self._tail.update(X, y01, weight)
+        self._tail.set_output(self)
         return self
 
     def _set_data_scaled_defaults(self, X):
@@ -191,30 +186,3 @@ class StreamRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
                              f"classes_ {self.classes_!r}.")
         return Xv, (yv == self.classes_[1]).astype(np.int8)
 
-    # -------------------------------------------------------------- threshold
-    def _update_tail(self, X, y01, kept):
-        for c in (0, 1):
-            rows = np.flatnonzero(kept & (y01 == c))[-THRESHOLD_TAIL:]
-            new = sp.csr_matrix(X[rows])
-            old = self._tail[c]
-            if old is not None and new.shape[0] < THRESHOLD_TAIL:
-                new = sp.vstack([old, new], format="csr")[-THRESHOLD_TAIL:]
-            self._tail[c] = new
-
-    def _set_stream_threshold(self):
-        """The estimators' one threshold setter (``_set_threshold``) on the weighted tail."""
-        rows, labels, weights = [], [], []
-        for c in (0, 1):
-            tail = self._tail[c]
-            if tail is None or tail.shape[0] == 0:
-                continue
-            rows.append(tail)
-            labels.append(np.full(tail.shape[0], c, dtype=np.int8))
-            weights.append(np.full(tail.shape[0], self.class_counts_[c] / tail.shape[0]))
-        if not rows:
-            self.intercept_ = 0.0
-            self._fit_probability(np.zeros(0), np.zeros(0, dtype=np.int8))
-            return
-        # the calibrated threshold and predict_proba's sigmoid, on the same rows
-        self._set_threshold(sp.vstack(rows, format="csr"), np.concatenate(labels),
-                            sample_weight=np.concatenate(weights))
