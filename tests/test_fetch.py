@@ -186,3 +186,16 @@ def test_failed_refresh_keeps_the_cached_copy(server, tmp_path):
         assert fh.read() == body
     assert fetch_libsvm("heart", data_home=home, base_url=server.base_url)[0].shape == \
         load_heart()[0].shape
+
+
+def test_cache_folder_problems_say_what_to_do(server, tmp_path):
+    """A data_home that is a file gave NotADirectoryError's errno text; a failed first
+    download left an empty cache folder behind."""
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(NotADirectoryError, match="a file is in the way; give data_home"):
+        fetch_libsvm("heart", data_home=str(blocker), base_url=server.base_url)
+    home = tmp_path / "fresh"
+    with pytest.raises(ConnectionError):  # 404: nothing served
+        fetch_libsvm("heart", data_home=str(home), base_url=server.base_url)
+    assert not (home / "libsvm").exists()

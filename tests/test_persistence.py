@@ -158,3 +158,39 @@ def test_bit_identical_across_processes_and_with_an_unwritable_numba_cache(tmp_p
     blocker.write_text("")
     one = "WeightedSVM" if "WeightedSVM" in here else sorted(here)[0]
     assert _child({"NUMBA_CACHE_DIR": str(blocker / "cache")}, only=[one]) == {one: here[one]}
+
+
+def test_parameters_json_cannot_hold_are_named_and_warned(tmp_path):
+    """WeightedSVM(class_weight={...}) reloaded silently as class_weight='balanced' (the
+    default): the file now names what it could not hold and rebuilding warns."""
+    X, y = _data()
+    est = _fit(birank.WeightedSVM(class_weight={0: 1.0, 1: 5.0}, random_state=0), X, y)
+    path = save_model(est, tmp_path / "m.json")
+    model = load_model(path)
+    assert model.doc["unsaved_params"] == ["class_weight"]
+    with pytest.warns(UserWarning, match="class_weight could not be saved as JSON"):
+        rebuilt = model.estimator()
+    np.testing.assert_array_equal(rebuilt.decision_function(X), est.decision_function(X))
+    plain = load_model(save_model(_fit(birank.WeightedSVM(random_state=0), X, y),
+                                  tmp_path / "p.json"))
+    assert "unsaved_params" not in plain.doc
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        plain.estimator()
+
+
+def test_save_model_paths_and_extra(tmp_path):
+    X, y = _data()
+    est = _fit(birank.RankSVM(), X, y)
+    with pytest.raises(IsADirectoryError, match="is a directory"):
+        save_model(est, tmp_path)
+    with pytest.raises(ValueError, match="path is empty"):
+        save_model(est, "")
+    with pytest.raises(TypeError, match=r"extra\['when'\] is a"):
+        save_model(est, tmp_path / "a.json", extra={"when": object()})
+    assert not (tmp_path / "a.json").exists()
+    path = save_model(est, tmp_path / "b.json", extra={"train_file": tmp_path / "x.svm"})
+    assert load_model(path).doc["extra"]["train_file"] == str(tmp_path / "x.svm")
+    os.chmod(path, 0o600)
+    save_model(est, path, overwrite=True)
+    assert os.stat(path).st_mode & 0o777 == 0o600

@@ -39,6 +39,8 @@ def _plain(value):
         return value.item()
     if isinstance(value, np.ndarray):
         return value.tolist()
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)
     return value
 
 
@@ -63,7 +65,11 @@ def save_model(estimator: BaseEstimator, path: StrPath, *, overwrite: bool = Fal
         The estimator is not fitted or its coefficients are not finite (such a
         model would be refused by :func:`load_model`).
     """
+    if str(path) == "":
+        raise ValueError("path is empty; give a model file name (or '-' for standard output).")
     path = Path(path)
+    if path.is_dir():
+        raise IsADirectoryError(f"{path} is a directory; give a model file name.")
     if not hasattr(estimator, "coef_"):
         # either unfitted or a kernel expansion (PrunedRankSVM(kernel='rbf'))
         raise ValueError(f"{type(estimator).__name__} has no coef_ (not fitted, or a kernel "
@@ -75,7 +81,8 @@ def save_model(estimator: BaseEstimator, path: StrPath, *, overwrite: bool = Fal
     if not np.isfinite(coef).all() or not np.isfinite(getattr(estimator, "intercept_", 0.0)):
         raise ValueError(f"{type(estimator).__name__} has non-finite coefficients (NaN or "
                          "inf; the fit diverged): refusing to save it.")
-    params = {k: _plain(v) for k, v in estimator.get_params(deep=False).items()
+    every = estimator.get_params(deep=False)
+    params = {k: _plain(v) for k, v in every.items()
               if isinstance(_plain(v), (int, float, str, bool, type(None), list))}
     doc = {
         "format": FORMAT,
@@ -90,8 +97,20 @@ def save_model(estimator: BaseEstimator, path: StrPath, *, overwrite: bool = Fal
         doc["classes"] = _plain(np.asarray(estimator.classes_))
     if hasattr(estimator, "probability_"):  # predict_proba's two slopes (birank._calibration)
         doc["probability"] = [float(v) for v in np.asarray(estimator.probability_).reshape(-1)]
+    # parameters a JSON file cannot hold (a class_weight dict, an estimator, a
+    # RandomState): named, so that rebuilding says which ones took their defaults
+    unsaved = sorted(k for k in every if k not in params)
+    if unsaved:
+        doc["unsaved_params"] = unsaved
     if extra:
         doc["extra"] = {k: _plain(v) for k, v in extra.items()}
+        for k, v in doc["extra"].items():
+            try:
+                json.dumps(v)
+            except (TypeError, ValueError):
+                raise TypeError(f"extra[{k!r}] is a {type(v).__name__}, which JSON cannot "
+                                "hold; give numbers, strings, booleans, lists or dicts of "
+                                "them.") from None
     text = json.dumps(doc, indent=1) + "\n"
     if str(path) == "-":  # the CLI's "-o -": standard output
         import sys
@@ -158,6 +177,10 @@ def finish_write(fh: TextIO, tmp: Path | None, path: StrPath, *, overwrite: bool
     target = Path(os.path.realpath(path))
     try:
         if overwrite:
+            try:  # the replaced file's permissions are kept (a 0600 model stays private)
+                os.chmod(tmp, stat.S_IMODE(os.stat(target).st_mode))
+            except FileNotFoundError:
+                pass
             os.replace(tmp, target)
             return
         try:
@@ -266,6 +289,14 @@ class LinearModel:
         validation accepts; ValueError naming the file and the field.
         """
         est = _checked_params(self.doc, self.path)
+        unsaved = self.doc.get("unsaved_params")
+        if unsaved:
+            import warnings
+
+            warnings.warn(f"{self.path}: {', '.join(unsaved)} could not be saved as JSON; the "
+                          f"rebuilt {type(est).__name__} has the default value of "
+                          f"{'each' if len(unsaved) > 1 else 'it'} (the scores are those saved, "
+                          "but a refit may differ).", UserWarning, stacklevel=2)
         est.coef_ = self.coef.copy()
         est.intercept_ = self.intercept
         est.n_features_in_ = self.n_features
@@ -287,7 +318,9 @@ def load_model(path: StrPath) -> LinearModel:
     scalars (and a ``kernel`` other than ``'linear'`` is refused: a kernel
     model has no coefficient vector); ``n_features`` an int in [0, 2**31 - 1];
     ``coef`` that many finite float64 numbers; ``intercept`` a finite float64
-    number; ``classes`` two different labels; ``extra`` an object. Unknown
+    number; ``classes`` two different labels (numbers, strings or the two
+    booleans); ``unsaved_params`` the names of parameters JSON could not hold
+    (``estimator()`` warns that they take their defaults); ``extra`` an object. Unknown
     fields, invalid JSON and JSON nested too deeply are refused.
     :meth:`LinearModel.estimator` then checks the parameters against the class
     (names it has, values its validation accepts: a non-numeric ``C`` is
@@ -341,7 +374,7 @@ def load_model(path: StrPath) -> LinearModel:
 
 #: every top-level field of a model file
 FIELDS = ("format", "estimator", "params", "n_features", "coef", "intercept", "classes",
-          "probability", "extra")
+          "probability", "unsaved_params", "extra")
 #: a bound on n_features (a dense coefficient vector of 2**31 float64 is 16 GB)
 MAX_FEATURES = 2**31 - 1
 
@@ -430,6 +463,9 @@ def _check_doc(doc, path):
                                  ">= 0 (the probability never decreases with the score).")
     if not isinstance(doc.get("extra", {}), dict):
         raise ValueError(f"{path}: extra must be a JSON object.")
+    unsaved = doc.get("unsaved_params", [])
+    if not isinstance(unsaved, list) or not all(isinstance(k, str) for k in unsaved):
+        raise ValueError(f"{path}: unsaved_params must be a list of parameter names.")
 
 
 def _checked_params(doc, path):

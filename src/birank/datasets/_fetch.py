@@ -163,6 +163,42 @@ def _expected_hash(remote, local):
     return None
 
 
+def _make_cache_dir(cache_dir):
+    """Create the cache folder, or say why not and how to choose another."""
+    advice = ("give data_home=... (command line: --data-home) or set BIRANK_DATA to a "
+              "writable folder")
+    try:
+        os.makedirs(cache_dir, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise NotADirectoryError(f"cannot use {cache_dir} as the data cache: a file is in "
+                                 f"the way; {advice}.") from None
+    except PermissionError:
+        raise PermissionError(f"cannot create the data cache {cache_dir}: permission "
+                              f"denied; {advice}.") from None
+    if not os.access(cache_dir, os.W_OK):
+        raise PermissionError(f"the data cache {cache_dir} is not writable; {advice}.")
+
+
+def _retrieve(pooch, requests, url, known, local, cache_dir, verbose):
+    """Download ``url`` to ``local`` through pooch (checked against ``known``), its errors
+    in one line each."""
+    try:
+        with _quiet_pooch(verbose):
+            pooch.retrieve(
+                url, known_hash=known, fname=os.path.basename(local), path=cache_dir,
+                downloader=pooch.HTTPDownloader(progressbar=False, timeout=60),
+            )
+    except ValueError as exc:  # pooch: hash mismatch; the temporary file is removed
+        raise ValueError(
+            f"checksum mismatch for {url}: {exc} Nothing was stored in {cache_dir}."
+        ) from None
+    except requests.exceptions.RequestException as exc:
+        raise ConnectionError(
+            f"download of {url} failed ({type(exc).__name__}: {exc}); "
+            f"no partial file was kept in {cache_dir}."
+        ) from None
+
+
 def _fetch_file(remote, cache_dir, base_url, download_if_missing, verbose, known=None):
     """Path of ``remote`` in ``cache_dir``, downloaded (checked) if missing.
 
@@ -191,22 +227,14 @@ def _fetch_file(remote, cache_dir, base_url, download_if_missing, verbose, known
     requests = require("requests", f"Downloading {remote}")
     url = base_url.rstrip("/") + "/" + remote
     known = None if expected is None else f"{expected[0]}:{expected[1]}"
-    os.makedirs(cache_dir, exist_ok=True)
+    created = not os.path.isdir(cache_dir)
+    _make_cache_dir(cache_dir)
     try:
-        with _quiet_pooch(verbose):
-            pooch.retrieve(
-                url, known_hash=known, fname=os.path.basename(local), path=cache_dir,
-                downloader=pooch.HTTPDownloader(progressbar=False, timeout=60),
-            )
-    except ValueError as exc:  # pooch: hash mismatch; the temporary file is removed
-        raise ValueError(
-            f"checksum mismatch for {url}: {exc} Nothing was stored in {cache_dir}."
-        ) from None
-    except requests.exceptions.RequestException as exc:
-        raise ConnectionError(
-            f"download of {url} failed ({type(exc).__name__}: {exc}); "
-            f"no partial file was kept in {cache_dir}."
-        ) from None
+        _retrieve(pooch, requests, url, known, local, cache_dir, verbose)
+    except BaseException:
+        if created and not os.listdir(cache_dir):  # a failed first download leaves no folder
+            os.rmdir(cache_dir)
+        raise
     if expected is None:  # trust on first use
         _write_atomic(local + ".sha256", f"{_file_hash(local, 'sha256')}  "
                       f"{os.path.basename(local)}\n")

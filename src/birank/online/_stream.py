@@ -132,7 +132,9 @@ class StreamRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
         if first:
             self._rng = check_random_state(self.random_state)
             self._init_state(X.shape[1])
-            self._set_data_scaled_defaults(X)
+            # from the rows that count: a row of weight 0 enters no statistic (above)
+            kept = weight > 0
+            self._set_data_scaled_defaults(X if kept.all() or not kept.any() else X[kept])
             self.n_seen_ = 0
             self.class_counts_ = np.zeros(2, dtype=np.int64)
             self.auc_trace_ = np.empty((0, 2))
