@@ -293,3 +293,48 @@ def test_active_learn_query_checks_its_state_path_before_writing(tmp_path, capsy
     assert main(["active-learn", "simulate", str(numbered), "--labels", str(labels),
                  "--out-dir", str(not_a_dir)]) == 2
     assert "--out-dir" in capsys.readouterr().err and not_a_dir.read_text() == "x"
+
+
+def test_utf8_bom_is_skipped_and_outputs_never_overwrite_inputs(tmp_path, capsys):
+    """A UTF-8 byte-order mark (Windows editors) was a "bad token" on line 1; and
+    `predict M D -o M --force` replaced the model with its scores."""
+    plain = _tiny_svm(tmp_path / "plain.svm", False)
+    bom = tmp_path / "bom.svm"
+    bom.write_bytes(b"\xef\xbb\xbf" + plain.read_bytes())
+    for name, source in (("a.json", plain), ("b.json", bom)):
+        assert main(["train", "-q", str(source), "-o", str(tmp_path / name)]) == 0
+    coefs = [load_model(tmp_path / name).doc["coef"] for name in ("a.json", "b.json")]
+    assert coefs[0] == coefs[1]
+    csv = tmp_path / "bom.csv"
+    csv.write_bytes(b"\xef\xbb\xbflabel,a,b,c\n1,1,0.5,0\n-1,0,1,0\n")
+    assert main(["predict", str(tmp_path / "a.json"), str(csv)]) == 0
+    assert len(capsys.readouterr().out.split()) == 2  # the header was read as a header
+    model = tmp_path / "a.json"
+    before = model.read_bytes()
+    assert main(["predict", str(model), str(plain), "-o", str(model), "--force"]) == 2
+    assert "is the input" in capsys.readouterr().err and model.read_bytes() == before
+    assert main(["train", "-q", str(plain), "-o", str(plain), "--force"]) == 2
+    assert "is the input" in capsys.readouterr().err
+
+
+def test_active_learn_teach_checks_qids_and_duplicate_rows(tmp_path, capsys):
+    pool = tmp_path / "pool.svm"
+    pool.write_text("".join(f"? qid:{1 + i // 5} 1:{i / 10:.2f} 2:{(i * 7 % 10) / 10:.2f}\n"
+                            for i in range(15)))
+    state, ask = tmp_path / "s.json", tmp_path / "ask.tsv"
+    assert main(["active-learn", "query", str(pool), "--state", str(state), "-o", str(ask),
+                 "-q"]) == 0
+    rows = [line.split("\t") for line in ask.read_text().splitlines()
+            if not line.startswith("#")]
+    r, q = rows[0][0], rows[0][1]
+    bad = tmp_path / "bad.tsv"
+    bad.write_text(f"{r}\t{int(q) + 1}\t1\n")  # the qid column edited
+    assert main(["active-learn", "teach", "--state", str(state), str(bad), "-q"]) == 2
+    assert f"row {r} is in query {q}, not {int(q) + 1}" in capsys.readouterr().err
+    bad.write_text(f"{r}\t{q}\t1\n{r}\t{q}\t0\n")
+    assert main(["active-learn", "teach", "--state", str(state), str(bad), "-q"]) == 2
+    assert f"row {r} is labeled twice (also on line 1)" in capsys.readouterr().err
+    good = tmp_path / "good.tsv"
+    good.write_text("".join(f"{a}\t{b}\t{k % 2}\n" for k, (a, b, _) in enumerate(rows)))
+    assert main(["active-learn", "teach", "--state", str(state), str(good), "-q"]) == 0
+    assert len(json.loads(state.read_text())["labels"]) == len(rows)

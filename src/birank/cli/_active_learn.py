@@ -289,6 +289,7 @@ def _query(args):
             learner.teach(idx, lab, X_pool=X, groups=groups)
             rows = learner.query()
     state["pending"] = [int(r) for r in rows]
+    state["pending_qids"] = [str(groups[r]) for r in rows]  # checked by `teach`
     state["round"] += 1
     _write_rows(args.output, rows, groups, args.force)
     _save_state(args.state, state)
@@ -304,6 +305,8 @@ def _teach(args):
         raise UserError(f"{args.state}: no such state file; run `birank active-learn query` "
                         "first")
     pending = set(state["pending"])
+    qid_of = dict(zip(state["pending"], state.get("pending_qids", [])))
+    seen = {}  # row -> line of this file that labeled it
     added = 0
     from ..datasets._formats import read_source
 
@@ -320,7 +323,7 @@ def _teach(args):
         if len(body) != 3:
             raise UserError(f"{args.labeled}, line {lineno}: expected row<TAB>qid<TAB>label; "
                             f"got {len(body)} fields")
-        row_s, _, lab_s = body
+        row_s, qid_s, lab_s = body
         if lab_s == "?":
             continue
         try:
@@ -330,13 +333,21 @@ def _teach(args):
                             f"{lab_s!r}") from None
         if not math.isfinite(lab):
             raise UserError(f"{args.labeled}, line {lineno}: label must be finite")
+        if row in seen:
+            raise UserError(f"{args.labeled}, line {lineno}: row {row} is labeled twice "
+                            f"(also on line {seen[row]})")
         if row not in pending:
             raise UserError(f"{args.labeled}, line {lineno}: row {row} was not asked for by "
                             "the last query")
+        if row in qid_of and qid_s != qid_of[row]:
+            raise UserError(f"{args.labeled}, line {lineno}: row {row} is in query "
+                            f"{qid_of[row]}, not {qid_s} (was the row or qid column edited?)")
+        seen[row] = lineno
         state["labels"][str(row)] = lab
         pending.discard(row)
         added += 1
     state["pending"] = sorted(pending)
+    state["pending_qids"] = [qid_of[r] for r in state["pending"] if r in qid_of]
     _save_state(args.state, state)
     if not args.quiet:
         print(f"taught {added} label{'s' * (added != 1)} ({len(state['labels'])} in all; "

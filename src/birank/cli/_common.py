@@ -177,8 +177,10 @@ def coerce_int_params(model, params):
     return model
 
 
-def check_output(path, force):
-    """Refuse an output path that exists (without ``force``) or is a directory.
+def check_output(path, force, inputs=()):
+    """Refuse an output path that exists (without ``force``), is a directory, or is one
+    of the command's ``inputs`` (even with ``force``: the command would destroy what it
+    reads).
 
     FIFOs and devices (``/dev/stdout``, a named pipe) are written through and
     need no ``--force``; a symbolic link is followed (its target is written).
@@ -191,6 +193,11 @@ def check_output(path, force):
 
     if is_special_file(path):
         return
+    for source in inputs:
+        if source not in (None, "-") and os.path.exists(path) and os.path.exists(source) \
+                and os.path.samefile(path, source):
+            raise UserError(f"the output {path} is the input {source}; writing it would "
+                            "destroy what the command reads: give another output file")
     if os.path.lexists(path) and not force:
         raise UserError(f"{path} exists; use --force to overwrite it")
     parent = os.path.dirname(os.path.abspath(os.path.realpath(path)))

@@ -72,7 +72,7 @@ def run(args):
 
     if args.chunk_size < 1:
         raise UserError("--chunk-size must be positive")
-    check_output(args.output, args.force)  # before the work, not after it
+    check_output(args.output, args.force, inputs=(args.model, args.data_file))  # before the work
     if args.output in (None, "-"):
         stdout_or_error()
     model = load_model(args.model)

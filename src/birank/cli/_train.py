@@ -98,7 +98,7 @@ def run(args):
     if "verbose" in model.get_params() and "verbose" not in params:
         model.set_params(verbose=not args.quiet)  # progress on in the CLI
     _check_saveable(model, args.model)
-    check_output(args.output, args.force)
+    check_output(args.output, args.force, inputs=(args.train_file,))
     if args.output == "-":
         if args.json:  # refused before the fit, not after the model was written
             raise UserError("--json and -o - both write to standard output; give -o FILE")

@@ -108,15 +108,20 @@ def read_raw(path: StrPath) -> bytes:
     return b"".join(blocks)
 
 
+#: the UTF-8 byte-order mark some Windows editors put first in a text file
+UTF8_BOM = b"\xef\xbb\xbf"
+
+
 def decompress_bytes(raw: bytes, name: str = "<bytes>") -> bytes:
-    """``raw`` decompressed if it starts like gzip, bzip2 or xz data, else as is.
+    """``raw`` decompressed if it starts like gzip, bzip2 or xz data, else as is, without
+    a leading UTF-8 byte-order mark (the text starts after it).
 
     Concatenated members (``cat a.gz b.gz``) are all read. A stream that ends
     early is reported as truncated rather than silently cut short.
     """
     kind = _compression(raw)
     if kind is None:
-        return raw
+        return raw[len(UTF8_BOM):] if raw.startswith(UTF8_BOM) else raw
     out, rest = [], memoryview(raw)
     try:
         while len(rest):
@@ -136,7 +141,8 @@ def decompress_bytes(raw: bytes, name: str = "<bytes>") -> bytes:
                                  f"{kind} stream).")
     except (OSError, EOFError, lzma.LZMAError, zlib.error) as exc:
         raise ValueError(f"{name}: cannot decompress ({exc}).") from None
-    return b"".join(out)
+    data = b"".join(out)
+    return data[len(UTF8_BOM):] if data.startswith(UTF8_BOM) else data
 
 
 def read_query_file(path: StrPath, n_rows: int | None = None) -> IntArray:
