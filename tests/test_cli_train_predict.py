@@ -338,3 +338,20 @@ def test_active_learn_teach_checks_qids_and_duplicate_rows(tmp_path, capsys):
     good.write_text("".join(f"{a}\t{b}\t{k % 2}\n" for k, (a, b, _) in enumerate(rows)))
     assert main(["active-learn", "teach", "--state", str(state), str(good), "-q"]) == 0
     assert len(json.loads(state.read_text())["labels"]) == len(rows)
+
+
+def test_label_column_zero_for_libsvm_and_per_group_without_groups(tmp_path, capsys):
+    """--label-column 0 (where LIBSVM has its label) was accepted by the batch models and
+    refused by the streamed ones; evaluate --per-group without query ids said nothing."""
+    data = _tiny_svm(tmp_path / "t.svm", False)
+    for model in ("ranksvm", "oam"):
+        assert main(["train", "-q", "-m", model, "--label-column", "0", str(data), "-o",
+                     str(tmp_path / f"{model}.json")]) == 0
+    assert main(["train", "-q", "-m", "oam", "--label-column", "1", str(data), "-o",
+                 str(tmp_path / "x.json")]) == 2
+    scores = tmp_path / "s.txt"
+    scores.write_text("0.9\n0.1\n0.8\n0.2\n")
+    capsys.readouterr()
+    assert main(["evaluate", "--labels", str(data), "--scores", str(scores), "--per-group",
+                 "--json"]) == 0
+    assert "no query ids" in json.loads(capsys.readouterr().out)["roc_auc_per_group_note"]

@@ -37,7 +37,8 @@ def add_input_options(parser, n_features=True):
                         "unless index 0 occurs), yes (0-based) or no (1-based)")
     g.add_argument("--label-column", default=None, metavar="COL",
                    help="CSV/TSV/.npy: label column, a header name or a 0-based number "
-                        "(default: a column named label/y/target/relevance/rel, else the first)")
+                        "(negative counts from the end: -1 is the last) (default: a column "
+                        "named label/y/target/relevance/rel, else the first)")
     g.add_argument("--qid-column", default=None, metavar="COL",
                    help="CSV/TSV: query id column, a header name or a 0-based number "
                         "(default: a column named qid/query/query_id/group, else none)")
@@ -302,7 +303,8 @@ def resolve_stream_layout(path, args, zero_based_hint=None, n_features=None):
         raise UserError(f"{path}: cannot decompress ({exc})") from None
     if _opt(args, "format", "auto") == "auto" and sniff_format(head) != "libsvm":
         return None
-    if _opt(args, "label_column") is not None or _opt(args, "qid_column") is not None:
+    # (label column 0 is where LIBSVM has its label: accepted, as the whole-file reader does)
+    if _opt(args, "label_column") not in (None, "0", 0) or _opt(args, "qid_column") is not None:
         raise UserError(f"{path} (read as libsvm): --label-column/--qid-column apply to "
                         "CSV, TSV and .npy input")
     zb = {"yes": True, "no": False}.get(_opt(args, "zero_based", "auto"), zero_based_hint)

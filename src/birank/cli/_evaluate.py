@@ -219,6 +219,9 @@ def compute_metrics(y, scores, groups=None, k=10, no_relevant="zero", gain="exp"
                 auc, used = m.roc_auc_per_group(y, scores, groups)
                 out["roc_auc_per_group_mean"] = auc
                 out["roc_auc_per_group_queries"] = used
+        elif per_group:
+            out["roc_auc_per_group_note"] = ("skipped: no query ids (qid: tokens, a .query "
+                                             "file, --groups or --query-file)")
     elif per_group:
         out["roc_auc_per_group_note"] = "skipped: AUC needs two label values"
     try:
