@@ -13,11 +13,12 @@ def test_best_accuracy_threshold_equals_brute_force(seed):
     y = rng.integers(0, 2, n)
     s = rng.integers(0, 6, n).astype(float)  # heavy ties
     w = rng.integers(0, 3, n).astype(float) if seed % 2 else None
-    thr, acc = best_accuracy_threshold(y, s, w)
     ww = np.ones(n) if w is None else w
-    if ww.sum() == 0:
-        assert (thr, acc) == (0.0, 0.0)
+    if ww.sum() == 0:  # no row to cut: an error, not an "accuracy" of 0
+        with pytest.raises(ValueError, match="sample_weight is 0 for every row"):
+            best_accuracy_threshold(y, s, w)
         return
+    thr, acc = best_accuracy_threshold(y, s, w)
     # brute force: every cut below, between and above the distinct scores
     distinct = np.unique(s[ww > 0])
     cuts = np.concatenate(([distinct[0] - 1], (distinct[:-1] + distinct[1:]) / 2,

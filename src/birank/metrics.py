@@ -88,14 +88,24 @@ def _check_weights(sample_weight, n):
         raise ValueError(
             f"sample_weight has length {w.shape[0]}, but y_true has length {n}."
         )
-    w = np.ascontiguousarray(w, dtype=np.float64)
+    try:
+        w = np.ascontiguousarray(w, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"sample_weight must hold numbers; got dtype {w.dtype}.") from None
     if not np.isfinite(w).all():
         raise ValueError("sample_weight contains NaN or infinite values.")
     if (w < 0).any():
         bad = int(np.flatnonzero(w < 0)[0])
         raise ValueError(
-            f"sample_weight must be non-negative; got {w[bad]!r} at index {bad}."
+            f"sample_weight must be non-negative; got {float(w[bad])!r} at index {bad}."
         )
+    # every metric is a ratio of sums of products of weights: scaled by a power of two
+    # (exact) to a largest weight in [0.5, 1), so that no product over- or underflows
+    # (weights of 1e-170 or 1e160 gave a ZeroDivisionError or NaN), with the same bits
+    # as before for every other scale
+    top = float(w.max()) if w.shape[0] else 0.0
+    if top > 0.0:
+        w = np.ldexp(w, -int(np.frexp(top)[1]))
     return w
 
 
@@ -122,6 +132,11 @@ def _binary_mask(y_true, pos_label=None):
     if y.shape[0] == 0:
         raise ValueError("y_true is empty.")
     if y.dtype == bool:
+        if pos_label is not None and not any(pos_label is v or (
+                isinstance(pos_label, (bool, np.bool_, numbers.Integral)) and pos_label == v)
+                for v in (False, True)):
+            raise ValueError(f"pos_label={pos_label!r} is not one of the label values "
+                             "[False, True].")
         mask = y if pos_label is None else y == pos_label
         classes: tuple[Any, ...] | np.ndarray = (False, True)
         n_classes = 1 if (mask.all() or not mask.any()) else 2
@@ -141,7 +156,11 @@ def _binary_mask(y_true, pos_label=None):
             classes = (lo, hi)
         mask = y == hi if pos_label is None else y == pos_label
     else:
-        classes = np.unique(y)
+        try:
+            classes = np.unique(y)
+        except TypeError:  # None, pandas' NA, or labels of types that do not compare
+            raise ValueError("y_true holds missing values (None, NA) or labels of types that "
+                             "do not compare; give two label values of one type.") from None
         n_classes = len(classes)
         if pos_label is None and n_classes == 2:
             pos_label = classes[1]
@@ -262,10 +281,15 @@ def roc_auc(y_true: ArrayLike, y_score: ArrayLike, sample_weight: ArrayLike | No
         n_pos = int(np.count_nonzero(mask))
         n_neg = n - n_pos
         threads = 1
-        if n_jobs is not None and n >= KERNEL_MIN_ROWS:
-            from ._parallel import effective_n_jobs
+        if n_jobs is not None:  # checked whatever the size, used from KERNEL_MIN_ROWS rows
+            if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) \
+                    or n_jobs == 0:
+                raise ValueError(f"n_jobs must be None or a nonzero int (-1: all cores); "
+                                 f"got {n_jobs!r}.")
+            if n >= KERNEL_MIN_ROWS:
+                from ._parallel import effective_n_jobs
 
-            threads = effective_n_jobs(n_jobs)
+                threads = effective_n_jobs(n_jobs)
         if threads > 1:
             u2 = _twice_mann_whitney_threads(s[mask], s[~mask], threads)
         else:
@@ -590,6 +614,10 @@ def mean_average_precision(y_true: ArrayLike, y_score: ArrayLike,
     0.6666666666666666
     """
     _check_convention(convention)
+    if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real) \
+            or not np.isfinite(threshold):
+        raise ValueError(f"threshold must be a finite number (labels above it are relevant); "
+                         f"got {threshold!r}.")
     y, _, order, q_start, blocks = _per_query_prep(
         y_true, y_score, groups, ties="order" if convention == "letor" else "average")
     rel = (y[order] > threshold).astype(np.int64)
@@ -653,6 +681,9 @@ def ndcg_at_k(y_true: ArrayLike, y_score: ArrayLike, groups: ArrayLike | None = 
         not isinstance(k, numbers.Integral) or isinstance(k, bool) or k < 1
     ):
         raise ValueError(f"k must be a positive int or None; got {k!r}.")
+    if gain == "exp" and y.shape[0] and y.max() >= 1024:
+        raise ValueError(f"gain='exp' needs labels below 1024 (2**y overflows float64); "
+                         f"got {y.max():g}. Use gain='linear' for such grades.")
     gains = np.exp2(y) - 1.0 if gain == "exp" else y.astype(np.float64)
     ideal_order = np.lexsort((-y, g))
     lengths = np.diff(q_start)
@@ -749,30 +780,59 @@ def best_accuracy_threshold(y01: ArrayLike, scores: ArrayLike,
     weights from ``KERNEL_MIN_ROWS`` rows (bucketing, see
     :func:`birank._kernels.metrics.best_cut_buckets`), O(N log N) otherwise.
 
+    Parameters
+    ----------
+    y01 : array-like of shape (n_samples,)
+        1 (or True) for the positive class, 0 (or False) for the negative one.
+    scores : array-like of shape (n_samples,)
+        Finite scores.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weights.
+
     Returns
     -------
     threshold : float
     accuracy : float
         Weighted fraction of rows classified correctly at that cut.
+
+    Raises
+    ------
+    ValueError
+        Labels other than 0 and 1, NaN/inf scores, lengths that differ, negative
+        or non-finite weights, no row of positive weight.
     """
-    pos = np.asarray(y01).reshape(-1) != 0
-    sc = np.ascontiguousarray(scores, dtype=np.float64).reshape(-1)
+    y = _as_1d(y01, "y01")
+    if y.shape[0] == 0:
+        raise ValueError("y01 is empty.")
+    if y.dtype != bool:
+        if y.dtype.kind not in "iuf":
+            raise ValueError(f"y01 must hold 0 and 1 (or booleans); got dtype {y.dtype}.")
+        odd = (y != 0) & (y != 1)
+        if odd.any():
+            raise ValueError(f"y01 must hold 0 and 1 (or booleans); got {y[odd][0].item()!r}: map "
+                             "the positive class to 1 and the other to 0 (e.g. y == 1).")
+    pos = np.ascontiguousarray(y != 0)
+    sc = _as_1d(scores, "scores")
+    if sc.shape[0] != y.shape[0]:
+        raise ValueError(f"y01 and scores have different lengths: {y.shape[0]} and "
+                         f"{sc.shape[0]}.")
+    sc = np.ascontiguousarray(sc, dtype=np.float64)
     if not np.isfinite(sc).all():
         raise ValueError("scores must be finite to choose a threshold; got NaN or inf "
                          "(diverged model or non-finite input).")
-    if sample_weight is None and sc.shape[0] >= KERNEL_MIN_ROWS:
+    checked_weight = _check_weights(sample_weight, y.shape[0])
+    if checked_weight is None and sc.shape[0] >= KERNEL_MIN_ROWS:
         from ._kernels.metrics import best_cut_buckets
 
         thr, n_correct = best_cut_buckets(sc, pos)
         return float(thr), n_correct / sc.shape[0]
     # (fewer rows: the sort below costs less than the kernel's start-up)
-    weight = (np.ones(sc.shape[0]) if sample_weight is None
-              else np.asarray(sample_weight, dtype=np.float64).reshape(-1))
+    weight = np.ones(sc.shape[0]) if checked_weight is None else checked_weight
     keep = weight > 0
     pos01, sc, weight = pos[keep].astype(np.int64), sc[keep], weight[keep]
     n = sc.shape[0]
     if n == 0:
-        return 0.0, 0.0
+        raise ValueError("sample_weight is 0 for every row: no row to choose a cut on.")
     order = np.argsort(-sc)  # tie order is irrelevant: cuts fall between distinct values
     s, yy, ww = sc[order], pos01[order], weight[order]
     total, w_pos = ww.sum(), (ww * yy).sum()

@@ -16,6 +16,8 @@ import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
+import numpy as np
+
 from .exceptions import GridEdgeWarning
 
 __all__ = ["GridEdgeWarning", "edge_side", "check_grid_edges"]
@@ -46,7 +48,13 @@ def edge_side(grid: Sequence[float], chosen: float) -> EdgeSide | None:
     >>> edge_side([0.1, 1, 10], 10), edge_side([0.1, 1, 10], 1)
     ('high', None)
     """
-    values = sorted(grid)
+    values = list(grid)
+    if not values:
+        raise ValueError("grid is empty: there is no edge to compare with.")
+    if any(v != v for v in values) or chosen != chosen:  # NaN: no order to speak of
+        raise ValueError(f"grid and chosen value must be numbers without NaN; got {values!r} "
+                         f"and {chosen!r}.")
+    values = sorted(values)
     if len(values) == 1:
         return "both"
     if chosen == values[0]:
@@ -66,6 +74,36 @@ def _numeric_grid(values: Any) -> list[float] | None:
                             for v in items):
         return None
     return [float(v) for v in items]
+
+
+def _same(a: Any, b: Any) -> bool:
+    """``a == b`` for grid values, arrays included (compared whole, not elementwise)."""
+    if a is b:
+        return True
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return bool(np.array_equal(a, b))
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):
+        return False
+
+
+def _grid_of_best(search: Any, grids: list[Mapping[str, Any]],
+                  best: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The grid the best candidate came from: by ``best_index_`` (candidates are numbered
+    grid after grid, as :class:`sklearn.model_selection.ParameterGrid` lists them), else
+    the first grid holding every chosen value."""
+    index = getattr(search, "best_index_", None)
+    if isinstance(index, numbers.Integral) and len(grids) > 1:
+        from sklearn.model_selection import ParameterGrid
+
+        start = 0
+        for g in grids:
+            start += len(ParameterGrid(g))
+            if index < start:
+                return g
+    return next((g for g in grids if set(g) == set(best)
+                 and all(any(_same(v, best[k]) for v in g[k]) for k in best)), None)
 
 
 def check_grid_edges(search: Any, *, warn: bool = True) -> dict[str, EdgeSide]:
@@ -111,9 +149,7 @@ def check_grid_edges(search: Any, *, warn: bool = True) -> dict[str, EdgeSide]:
                          "grid searches (GridSearchCV).")
     if isinstance(grids, Mapping):
         grids = [grids]
-    # the grid the best candidate came from: the first one holding every chosen value
-    grid = next((g for g in grids if set(g) == set(best)
-                 and all(any(v is best[k] or v == best[k] for v in g[k]) for k in best)), None)
+    grid = _grid_of_best(search, list(grids), best)
     if grid is None:
         return {}
     edges: dict[str, EdgeSide] = {}

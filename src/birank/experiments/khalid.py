@@ -1226,6 +1226,7 @@ def add_arguments(parser):
                         help="3 / 2 runs, grid 2^[-10:10:4], at most 1000 / 600 rows; "
                              "writes khalid-quick.*")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--no-progress", action="store_true", help="no progress lines")
     parser.add_argument("--output", default="docs/results", help="output folder")
     parser.add_argument("--stem", default="khalid", help="file name stem of the outputs")
     parser.add_argument("--from-json", nargs="+", default=[],
@@ -1311,7 +1312,8 @@ def run(args):
     gone = {d for d, _ in missing}
     bench_names = [d for d in bench_names if d not in gone]
     hd_names = [d for d in hd_names if d not in gone]
-    report = make_progress(True, "khalid")
+    quiet = bool(getattr(args, "no_progress", False))
+    report = make_progress(not quiet, "khalid")
     infos, bench, hd, budget = {}, {}, {}, {}
     groups = [(bench_names, False, BENCH_METHODS, cfg["runs_bench"], cfg["max_bench"], bench),
               (hd_names, True, HD_METHODS, cfg["runs_hd"], cfg["max_hd"], hd)]
@@ -1351,7 +1353,8 @@ def run(args):
         from .khalid_budget import BUDGETS, run_budget_sweep
         budgets = BUDGETS if args.feature_budgets is None else \
             tuple(args.feature_budgets) + (None,)
-        print("khalid: CBR-diag feature-budget sweep", file=sys.stderr)
+        if not quiet:
+            print("khalid: CBR-diag feature-budget sweep", file=sys.stderr)
         data = {}
         for name in hd_names:
             label = Path(name).name if name not in HD_SETS else name
@@ -1364,8 +1367,9 @@ def run(args):
         save()
     ablations = {}
     if not args.no_ablations and bench_names:
-        print("khalid: ablations (binarization rules, unscaled features, no CV)",
-              file=sys.stderr)
+        if not quiet:
+            print("khalid: ablations (binarization rules, unscaled features, no CV)",
+                  file=sys.stderr)
         ablations = run_ablations([d for d in bench_names if d in BENCH_SETS], data_dir, cfg)
     cfg["elapsed_s"] = time.perf_counter() - t_start
     save(ablations)
