@@ -16,4 +16,19 @@ class GridEdgeWarning(UserWarning):
 
     Issued by :func:`birank.model_selection.check_grid_edges` and by the
     reproductions' own searches.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from types import SimpleNamespace
+    >>> from birank.model_selection import GridEdgeWarning, check_grid_edges
+    >>> search = SimpleNamespace(  # stands for a fitted GridSearchCV
+    ...     param_grid={"C": [0.1, 1.0, 10.0]}, best_params_={"C": 0.1})
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     edges = check_grid_edges(search)
+    >>> edges, [w.category is GridEdgeWarning for w in caught]
+    ({'C': 'low'}, [True])
+    >>> issubclass(GridEdgeWarning, UserWarning)
+    True
     """

@@ -800,6 +800,16 @@ def best_accuracy_threshold(y01: ArrayLike, scores: ArrayLike,
     ValueError
         Labels other than 0 and 1, NaN/inf scores, lengths that differ, negative
         or non-finite weights, no row of positive weight.
+
+    Examples
+    --------
+    >>> threshold, accuracy = best_accuracy_threshold([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> round(threshold, 4), accuracy
+    (0.6, 0.75)
+    >>> threshold, accuracy = best_accuracy_threshold([0, 1, 0, 1], [0.1, 0.2, 0.3, 0.9],
+    ...                                               sample_weight=[1, 1, 1, 3])
+    >>> round(threshold, 4), round(accuracy, 4)
+    (0.6, 0.8333)
     """
     y = _as_1d(y01, "y01")
     if y.shape[0] == 0:

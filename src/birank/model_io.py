@@ -64,6 +64,24 @@ def save_model(estimator: BaseEstimator, path: StrPath, *, overwrite: bool = Fal
     ValueError
         The estimator is not fitted or its coefficients are not finite (such a
         model would be refused by :func:`load_model`).
+
+    Examples
+    --------
+    >>> import json, os, tempfile
+    >>> import numpy as np
+    >>> from birank import BBR
+    >>> from birank.model_io import save_model
+    >>> X = np.array([[1.0, 0.0], [0.0, 1.0], [2.0, 1.0], [0.0, 0.0]])
+    >>> est = BBR().fit(X, [1, 0, 1, 0])
+    >>> path = save_model(est, os.path.join(tempfile.mkdtemp(), "bbr.json"),
+    ...                   extra={"train": "toy"})
+    >>> doc = json.loads(path.read_text())
+    >>> doc["estimator"], doc["n_features"], doc["extra"]
+    ('BBR', 2, {'train': 'toy'})
+    >>> save_model(est, path)  # an existing file is kept unless overwrite=True
+    Traceback (most recent call last):
+    ...
+    FileExistsError: ...bbr.json exists; pass overwrite=True (CLI: --force) to replace it.
     """
     if str(path) == "":
         raise ValueError("path is empty; give a model file name (or '-' for standard output).")
@@ -237,7 +255,22 @@ def atomic_write_text(path: StrPath, text: str, *, overwrite: bool = False) -> N
 
 
 class LinearModel:
-    """A loaded model: scores ``X @ coef + intercept``; ``estimator()`` rebuilds the class."""
+    """A loaded model: scores ``X @ coef + intercept``; ``estimator()`` rebuilds the class.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import numpy as np
+    >>> from birank import BBR
+    >>> from birank.model_io import load_model, save_model
+    >>> X = np.array([[1.0, 0.0], [0.0, 1.0], [2.0, 1.0], [0.0, 0.0]])
+    >>> est = BBR().fit(X, [1, 0, 1, 0])
+    >>> model = load_model(save_model(est, os.path.join(tempfile.mkdtemp(), "bbr.json")))
+    >>> model.n_features, type(model.estimator()).__name__
+    (2, 'BBR')
+    >>> bool(np.allclose(model.decision_function(X), est.decision_function(X)))
+    True
+    """
 
     def __init__(self, doc: dict[str, Any], path: StrPath) -> None:
         _check_doc(doc, path)

@@ -260,6 +260,20 @@ class UnionPairs(_PairSpace):
 
     ``part(ids)`` tells which space each id came from (shen-lin's gamma weighting
     treats real pairs and pseudo-pairs differently).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> y = np.array([1, 0, 1])
+    >>> space = UnionPairs(BipartitePairs(y), PseudoPairs(y))  # shen-lin's D* = D_pair U D_pseu
+    >>> space.n_pairs
+    5
+    >>> ids = np.arange(space.n_pairs)
+    >>> space.part(ids).tolist()
+    [0, 0, 1, 1, 1]
+    >>> a, b = space.decode(ids)
+    >>> a.tolist(), b.tolist()
+    ([0, 2, 0, -1, 2], [1, 1, -1, 1, -1])
     """
 
     def __init__(self, *spaces: _PairSpace) -> None:
@@ -289,6 +303,15 @@ class ChosenSet:
     Held as a hash table (:attr:`table`, see :mod:`birank._kernels.id_set`)
     that the sampling kernel probes once per draw; the sorted array of
     :meth:`to_array` (for the hard strategies) is built when asked for.
+
+    Examples
+    --------
+    >>> chosen = ChosenSet([4, 1, 4])  # duplicates are ignored
+    >>> len(chosen), 1 in chosen, 2 in chosen
+    (2, True, False)
+    >>> chosen.add([2, 1])
+    >>> chosen.to_array().tolist(), chosen.contains([0, 2]).tolist()
+    ([1, 2, 4], [False, True])
     """
 
     def __init__(self, ids: ArrayLike = ()) -> None:
@@ -361,6 +384,17 @@ def sample_pair_ids(n_pairs: int, size: int, rng: np.random.Generator,
     Returns
     -------
     ids : ndarray of int64, in draw order.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> ids = sample_pair_ids(10**6, 5, rng)
+    >>> ids.shape, len(set(ids.tolist()))
+    ((5,), 5)
+    >>> ids = sample_pair_ids(6, 4, rng, chosen=ChosenSet([1, 3]))  # all that is left
+    >>> sorted(ids.tolist())
+    [0, 2, 4, 5]
     """
     n_pairs = int(n_pairs)
     available = n_pairs - (len(chosen) if chosen is not None else 0)

@@ -226,7 +226,29 @@ def diverse_scores(scores: ArrayLike, committee_scores: ArrayLike,
 
 
 def random_scores(n: int, rng: np.random.Generator) -> FloatArray:
-    """Uniform random values in [0, 1) from ``rng`` (the *Random* baseline)."""
+    """Uniform random values in [0, 1) from ``rng`` (the *Random* baseline).
+
+    Parameters
+    ----------
+    n : int
+        Number of values (one per pool row).
+    rng : numpy.random.Generator
+        The source of the values (``rng.random(n)``); the same seed gives the
+        same values.
+
+    Returns
+    -------
+    values : ndarray of float64, shape (n,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> s = random_scores(4, np.random.default_rng(0))
+    >>> s.shape, bool(((s >= 0) & (s < 1)).all())
+    ((4,), True)
+    >>> bool((random_scores(4, np.random.default_rng(0)) == s).all())
+    True
+    """
     return rng.random(n)
 
 

@@ -39,6 +39,13 @@ def sort_pool(scores: ArrayLike, groups: ArrayLike | None = None,
               ) -> tuple[IntArray, IntArray, IntArray]:
     """Order rows by (query, score ascending, row index).
 
+    Parameters
+    ----------
+    scores : array-like of shape (n,)
+        Finite scores (NaN or inf raise ValueError).
+    groups : array-like of shape (n,), default=None
+        Query of each row; None means one query.
+
     Returns
     -------
     order : ndarray of int64, shape (n,)
@@ -47,6 +54,12 @@ def sort_pool(scores: ArrayLike, groups: ArrayLike | None = None,
         Query ``q`` occupies ``order[qptr[q]:qptr[q + 1]]`` (queries in sorted id order).
     codes : ndarray of int64, shape (n,)
         The query number (0..n_queries-1) of every row.
+
+    Examples
+    --------
+    >>> order, qptr, codes = sort_pool([0.5, 0.1, 0.9, 0.3], groups=[7, 7, 2, 2])
+    >>> order.tolist(), qptr.tolist(), codes.tolist()
+    ([3, 2, 1, 0], [0, 2, 4], [1, 1, 0, 0])
     """
     s = _as_scores(scores)
     codes = _group_codes(groups, s.shape[0])

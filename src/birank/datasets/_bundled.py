@@ -54,6 +54,22 @@ def load_bundled(name: str) -> (tuple[csr_matrix, FloatArray]
     """Load a bundled dataset by name (see :data:`BUNDLED`).
 
     Returns ``(X, y)``, or ``(X, y, groups)`` for ``"tfranking_toy"``.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`BUNDLED` (``"heart"``, ``"a9a.t"``, ``"tfranking_toy"``, ...);
+        any other name raises ValueError listing them.
+
+    Examples
+    --------
+    >>> from birank.datasets import BUNDLED, load_bundled
+    >>> X, y = load_bundled("heart")
+    >>> X.shape == (BUNDLED["heart"][2], BUNDLED["heart"][1])
+    True
+    >>> X, y, groups = load_bundled("tfranking_toy")
+    >>> X.shape, groups.shape
+    ((119, 136), (119,))
     """
     X, y, qid = _load(name)
     if name == "tfranking_toy":

@@ -106,7 +106,29 @@ NOT_ON_LIBSVM = {
 
 
 def get_data_home(data_home: StrPath | None = None) -> str:
-    """The cache folder: ``data_home``, else ``$BIRANK_DATA``, else ``~/.cache/birank``."""
+    """The cache folder: ``data_home``, else ``$BIRANK_DATA``, else ``~/.cache/birank``.
+
+    Parameters
+    ----------
+    data_home : str or path-like, default=None
+        The folder to use; None reads ``$BIRANK_DATA`` (when set and not empty),
+        else takes ``~/.cache/birank``.
+
+    Returns
+    -------
+    path : str
+        That folder as an absolute path, ``~`` expanded. Nothing is created.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from birank.datasets import get_data_home
+    >>> home = tempfile.mkdtemp()
+    >>> get_data_home(home) == os.path.abspath(home)
+    True
+    >>> get_data_home("data") == os.path.join(os.getcwd(), "data")  # a relative folder
+    True
+    """
     if data_home is None:
         data_home = os.environ.get("BIRANK_DATA") or os.path.join(
             os.path.expanduser("~"), ".cache", "birank"
@@ -275,6 +297,18 @@ def download_libsvm(name: str, data_home: StrPath | None = None, base_url: str |
     -------
     paths : dict
         ``{"train": path, "test": path or absent}``.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from birank.datasets import LIBSVM_DATASETS, download_libsvm, get_data_home
+    >>> LIBSVM_DATASETS["heart"]["train"], LIBSVM_DATASETS["heart"]["test"]
+    ('binary/heart_scale', None)
+    >>> home = tempfile.mkdtemp()
+    >>> download_libsvm("heart", data_home=home)  # doctest: +SKIP
+    {'train': '/tmp/.../libsvm/binary__heart_scale'}
+    >>> os.path.join(get_data_home(home), "libsvm") == os.path.join(home, "libsvm")
+    True
     """
     info = _resolve(name)
     if subset not in ("all", "train", "test"):
@@ -347,6 +381,20 @@ def fetch_libsvm(name: str, data_home: StrPath | None = None, base_url: str | No
         At least the published number of columns (so train and test agree);
         more if the file holds a larger index.
     y : ndarray of float64, labels as in the file
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from birank.datasets import LIBSVM_DATASETS, fetch_libsvm
+    >>> LIBSVM_DATASETS["a9a"]["n_features"], LIBSVM_DATASETS["a9a"]["test"]
+    (123, 'binary/a9a.t')
+    >>> home = tempfile.mkdtemp()
+    >>> fetch_libsvm("a9a", data_home=home)[0].shape  # doctest: +SKIP
+    (32561, 123)
+    >>> fetch_libsvm("a9a", data_home=home, download_if_missing=False)  # an empty cache
+    Traceback (most recent call last):
+    ...
+    FileNotFoundError: ...binary__a9a is not in the cache and download_if_missing=False.
     """
     if subset not in ("train", "test"):
         raise ValueError(f"subset must be 'train' or 'test'; got {subset!r}.")

@@ -208,6 +208,16 @@ def gaussian_mixture_bayes_scores(X: ArrayLike, params: GaussianMixtureParams) -
     Returns
     -------
     scores : ndarray of shape (n_samples,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from birank.datasets import make_gaussian_mixture, gaussian_mixture_bayes_scores
+    >>> _, _, params = make_gaussian_mixture(10, random_state=0)
+    >>> means = np.vstack([params.means_pos, params.means_neg])  # one mean per class
+    >>> s = gaussian_mixture_bayes_scores(means, params)
+    >>> s.shape, bool(s[0] > 0 > s[1])
+    ((2,), True)
     """
     if not isinstance(params, GaussianMixtureParams):
         raise TypeError(f"params must be a GaussianMixtureParams; got {type(params).__name__}.")

@@ -150,11 +150,30 @@ def read_query_file(path: StrPath, n_rows: int | None = None) -> IntArray:
 
     Returns an int64 array of length ``sum(counts)`` holding 0, 0, ..., 1, 1, ...
 
+    Parameters
+    ----------
+    path : str or Path
+        The ``.query`` file (plain, or compressed with gzip, bzip2 or xz). Text
+        after ``#`` and blank lines are ignored.
+    n_rows : int, default=None
+        The number of rows of the data file; when given, the counts must add
+        up to it.
+
     Raises
     ------
     ValueError
         Naming the file and the line of a count that is not a positive
         integer, or when the counts do not add up to ``n_rows``.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from birank.datasets import read_query_file
+    >>> path = os.path.join(tempfile.mkdtemp(), "train.txt.query")
+    >>> with open(path, "w") as fh:
+    ...     _ = fh.write("2\\n3  # second query\\n")
+    >>> read_query_file(path, n_rows=5).tolist()
+    [0, 0, 1, 1, 1]
     """
     text = read_bytes(path).decode("utf-8", errors="replace")
     counts = []

@@ -49,6 +49,31 @@ def as_dask_rows(X: MatrixLike | DaskArray, name: str = "X") -> DaskArray:
 
     A numpy array or scipy.sparse matrix is wrapped without copying (its blocks
     are row slices); a dask array chunked along columns is rechunked.
+
+    Parameters
+    ----------
+    X : array-like, scipy.sparse matrix or dask array
+        A dask array is returned as is (rechunked to one column block when it
+        is 2-D and split along columns). A scipy.sparse matrix becomes a CSR
+        matrix in one block; anything else is read with ``numpy.asarray``
+        and must be 1-D or 2-D (one block).
+    name : str, default="X"
+        Name of the input in the error raised when it is neither 1-D nor 2-D.
+
+    Returns
+    -------
+    X : dask array
+        Chunked by rows only.
+
+    Examples
+    --------
+    >>> import numpy as np, dask.array as da
+    >>> from birank.distributed import as_dask_rows
+    >>> X = np.arange(8.0).reshape(4, 2)
+    >>> as_dask_rows(X).chunks
+    ((4,), (2,))
+    >>> as_dask_rows(da.from_array(X, chunks=(2, 1))).chunks  # column blocks joined
+    ((2, 2), (2,))
     """
     _require_dask()
     import dask.array as da
@@ -80,6 +105,18 @@ class DaskEngine:
     ----------
     split_every : int, default=8
         Fan-in of the combine tree.
+
+    Examples
+    --------
+    >>> import numpy as np, dask.array as da
+    >>> from birank.distributed import DaskEngine
+    >>> engine = DaskEngine(split_every=2)
+    >>> X = da.from_array(np.array([[1.0, 0.0], [0.0, 1.0], [2.0, 1.0], [0.0, 0.0]]),
+    ...                   chunks=(2, 2))
+    >>> engine.map_combine(lambda block: block.sum(axis=0), np.add, X).tolist()  # column sums
+    [3.0, 2.0]
+    >>> engine.take_rows(X, [0, 3]).tolist()
+    [[1.0, 0.0], [0.0, 0.0]]
     """
 
     #: set by ``birank.distributed.fit`` on a RankSVM: the products with X and the bytes moved

@@ -173,6 +173,21 @@ class DaskAllPairsOperator(LinearOperator):
     (``X1'(X1 v)/N1 + X0'(X0 v)/N0 - m1 m1'v - m0 m0'v + mu mu'v``), with one
     distributed pass over the blocks per product; only D-vectors travel.
     ``stats``: the per-class counts, sums and nnz of one pass (else computed).
+
+    Examples
+    --------
+    >>> import numpy as np, dask.array as da
+    >>> from birank.distributed import DaskAllPairsOperator, DaskEngine
+    >>> X = np.array([[1.0, 0.0], [0.0, 1.0], [2.0, 1.0], [0.0, 0.0]])
+    >>> y01 = np.array([1, 0, 1, 0], dtype=np.int8)
+    >>> op = DaskAllPairsOperator(da.from_array(X, chunks=(2, 2)),
+    ...                           da.from_array(y01, chunks=2), DaskEngine())
+    >>> op.shape, op.n1, op.n0
+    ((2, 2), 2, 2)
+    >>> Z = np.array([X[i] - X[j] for i in (0, 2) for j in (1, 3)])  # the 4 pair vectors
+    >>> v = np.array([1.0, -1.0])
+    >>> bool(np.allclose(op.matvec(v), Z.T @ Z @ v / len(Z)))
+    True
     """
 
     def __init__(self, X: DaskArray, y01: DaskArray, engine: DaskEngine,

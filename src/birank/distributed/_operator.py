@@ -82,6 +82,19 @@ class DaskRowOperator(RowOperator):
         (dense float ndarrays or CSR matrices).
     split_every : int, default=8
         Fan-in of the tree that sums the per-block D-vectors.
+
+    Examples
+    --------
+    >>> import numpy as np, dask.array as da
+    >>> from birank.distributed import DaskRowOperator
+    >>> X = np.array([[1.0, 0.0], [0.0, 1.0], [2.0, 1.0], [0.0, 0.0]])
+    >>> op = DaskRowOperator(da.from_array(X, chunks=(2, 2)))  # no client: local scheduler
+    >>> op.n_blocks, op.shape
+    (2, (4, 2))
+    >>> op.matvec([1.0, 2.0]).tolist(), op.rmatvec([1.0, 1.0, 1.0, 1.0]).tolist()
+    ([1.0, 2.0, 4.0, 0.0], [3.0, 2.0])
+    >>> op.n_products
+    2
     """
 
     def __init__(self, X: DaskArray, split_every: int = 8) -> None:
