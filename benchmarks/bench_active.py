@@ -9,9 +9,9 @@ LinearSVC do O(nnz) work per iteration.
 
 Usage::
 
-    python benchmarks/bench_active.py                       # 1e5, 1e6, 1e7 rows + a9a
+    python benchmarks/bench_active.py                       # 1e5, 1e6, 1e7 rows
     python benchmarks/bench_active.py --sizes 1e4 1e5       # small run
-    python benchmarks/bench_active.py --a9a PATH/a9a
+    python benchmarks/bench_active.py --a9a PATH/a9a        # + a9a
 
     python benchmarks/bench_active.py --rounds --data-dir PATH  # AUC check
 
@@ -20,7 +20,8 @@ the ratios ``RankSVM / ActiveRankSVM`` and
 ``LinearSVC / ActiveRankSVM`` measured in this process, for the defaults
 (one solver pass in each intermediate round) and for the paper's setting
 (``round_tol=None, round_max_iter=None``: every round solved to ``tol``).
-Without the a9a files under ``--a9a`` the copy bundled with birank is used.
+The a9a comparison runs when ``--a9a`` names a folder; without the a9a files in
+it, the copy bundled with birank is used.
 
 ``--rounds`` instead compares the test AUC of the two settings on the
 shen-lin data sets (``--seeds`` pools, first two CV folds where there is no test set),

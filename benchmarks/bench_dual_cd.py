@@ -15,7 +15,7 @@ per-point weights (sample_weight), same loss and tol: objectives and time ratio.
 run) versus scikit-learn's SGDClassifier with the same lambda and about the
 same number of (point-wise) steps: test AUC on a9a.t and fit-time ratio.
 
-Usage: python benchmarks/bench_dual_cd.py [pairs|wsvm|crr|all] [--data PATH/a9a/a9a]
+Usage: python benchmarks/bench_dual_cd.py [pairs|wsvm|crr|all] --data PATH/a9a/a9a
 """
 
 import argparse

@@ -42,12 +42,15 @@ from oracles_online import adaoam_reference, reference_stream  # noqa: E402
 def learners():
     """(name, factory, reference or None, max features or None)."""
     out = [
-        ("CBR-diag FIFO", lambda: online.CBR(covariance="diag", buffer="fifo", C=0.1),
-         lambda X, y, n: reference_stream("cbr-diag", X, y, C=0.1, n_rows=n)[0], None),
+        # (the reference's eta is CBR's confidence: the same value on both sides)
+        ("CBR-diag FIFO", lambda: online.CBR(covariance="diag", buffer="fifo", C=0.1,
+                                             confidence=0.7),
+         lambda X, y, n: reference_stream("cbr-diag", X, y, C=0.1, eta=0.7, n_rows=n)[0], None),
         ("CBR-diag RS", lambda: online.CBR(covariance="diag", buffer="reservoir", C=0.1,
-                                           random_state=0), None, None),
-        ("CBR full FIFO", lambda: online.CBR(covariance="full", buffer="fifo", C=0.1),
-         lambda X, y, n: reference_stream("cbr-full", X, y, C=0.1, n_rows=n)[0], 1000),
+                                           confidence=0.7, random_state=0), None, None),
+        ("CBR full FIFO", lambda: online.CBR(covariance="full", buffer="fifo", C=0.1,
+                                             confidence=0.7),
+         lambda X, y, n: reference_stream("cbr-full", X, y, C=0.1, eta=0.7, n_rows=n)[0], 1000),
         ("OAM_seq", lambda: online.OAM(variant="seq", buffer="fifo", C=0.01),
          lambda X, y, n: reference_stream("oam-seq", X, y, C=0.01, n_rows=n)[0], None),
         ("OAM_gra", lambda: online.OAM(variant="gra", buffer="fifo", C=0.001),

@@ -11,9 +11,11 @@ ratio.
 
 On a9a, C=1 and the objective is compared with liblinear-ranksvm ``train -s 8
 -c 1`` (54954596.45, ../shared/reference/README.md). On the synthetic data
-(``birank.datasets.make_sparse_bipartite``) C is ``--c-scale * N / n_pairs``
-so the total pair-loss weight stays comparable to a point-wise SVM's C=1 on N
-rows (a fixed C would make the problem ever harder as the pairs grow ~ N^2).
+(``birank.datasets.make_sparse_bipartite``) C is ``N / n_pairs`` (``1 / N``
+for the real-valued labels of ``--real``) so the total pair-loss weight stays
+comparable to a point-wise SVM's C=1 on N rows (a fixed C would make the problem
+ever harder as the pairs grow ~ N^2). ``--reference-w FILE`` (liblinear-ranksvm's
+weights on a9a at C=1, one per line) also prints our objective at that w.
 """
 
 from __future__ import annotations
@@ -56,7 +58,7 @@ def _ranksvm_stats(model, seconds):
             f"{seconds / max(model.n_iter_, 1):7.4f} s/it  objective {model.objective_:.10g}")
 
 
-def bench_a9a(data_dir, repeat):
+def bench_a9a(data_dir, repeat, ref_w=None):
     from sklearn.datasets import load_svmlight_file
 
     from birank import RankSVM
@@ -77,8 +79,9 @@ def bench_a9a(data_dir, repeat):
     print(f"  objective / liblinear-ranksvm's {LIBLINEAR_RANKSVM_OBJ}: "
           f"{model.objective_ / LIBLINEAR_RANKSVM_OBJ:.6f} (must be <= 1.0001)")
     print(f"  test AUC {auc:.5f} (liblinear-ranksvm {LIBLINEAR_RANKSVM_AUC})")
-    ref_w = REPO.parent / "shared" / "reference" / "a9a-ranksvm-C1-w.txt"
-    if ref_w.exists():
+    if ref_w is None:
+        print("  (no --reference-w: liblinear-ranksvm's w not evaluated)")
+    else:
         from birank.solvers.newton import PairObjective
 
         w_ref = np.loadtxt(ref_w)
@@ -147,6 +150,9 @@ def main(argv=None):
                    help="also fit real-valued labels y = x.w_true + noise on the synthetic data")
     p.add_argument("--linearsvc-max", type=float, default=1e7,
                    help="largest N on which LinearSVC is also timed")
+    p.add_argument("--reference-w", type=Path, default=None, metavar="FILE",
+                   help="liblinear-ranksvm's a9a weights at C=1 (e.g. "
+                        "../shared/reference/a9a-ranksvm-C1-w.txt): our objective at them")
     args = p.parse_args(argv)
 
     # compile the kernels outside the timings
@@ -160,7 +166,7 @@ def main(argv=None):
     RankSVM().fit(sp.csr_matrix(Xw), rng.integers(0, 2, 50))
 
     if not args.skip_a9a:
-        bench_a9a(args.data_dir, args.repeat)
+        bench_a9a(args.data_dir, args.repeat, args.reference_w)
     sizes = [int(float(s)) for s in args.sizes.split(",") if s.strip()]
     if sizes:
         bench_synthetic(sizes, args.n_features, args.nnz_per_row, args.linearsvc_max,

@@ -413,6 +413,9 @@ def main(argv=None):
 
     if "curves" in args.only and args.liblinear and args.liblinear.exists():
         curves(args, X, y, a9a, tmp, model)
+    elif "curves" in args.only:
+        print("(curves) WeightedSVM objective against CPU time skipped:",
+              _why_skipped(args, "curves", args.liblinear, "--liblinear"))
 
     if "sofia" in args.only and args.sofia and args.sofia.exists():
         Xt, yt = load_svmlight_file(str(args.data / "a9a" / "a9a.t"), n_features=123)

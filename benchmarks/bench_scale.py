@@ -448,7 +448,7 @@ def cmd_report(opts):
             lines.append(f"| {r['case']} | {r['n']:,} | {r['memory_s']:.3f} | {r['dask_s']:.3f} | "
                          f"{r['ratio']:.2f} |")
         lines.append("")
-    target = HERE.parent / "docs" / "results" / "scale.md"
+    target = Path(opts.target)  # (the report is written there; --out is only read)
     extra = out / "notes.md"
     if extra.exists():
         lines += [extra.read_text()]
@@ -474,7 +474,11 @@ def main(argv=None):
     p.add_argument("--n", default="1e6")
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--logs", nargs="*", default=[], help="table: growth logs to merge")
-    p.add_argument("--out", default=str(HERE.parent / "docs" / "results" / "scale"))
+    p.add_argument("--out", default=str(HERE.parent / "docs" / "results" / "scale"),
+                   help="folder of the JSON results (written by growth/big/dask, read by "
+                        "report)")
+    p.add_argument("--target", default=str(HERE.parent / "docs" / "results" / "scale.md"),
+                   help="report: the markdown file written")
     opts = p.parse_args(argv)
     if opts.quick:
         opts.max_n = "1e5"

@@ -29,7 +29,8 @@ from birank.datasets import load_svmlight
 
 #: old parameter name -> the names it may have today (first accepted one wins)
 RENAMES = {"gamma": ("pair_weight", "gamma"), "threshold": ("fit_intercept", "threshold"),
-           "fit_threshold": ("fit_intercept", "fit_threshold")}
+           "fit_threshold": ("fit_intercept", "fit_threshold"),
+           "max_iter": ("max_iter", "n_iter")}  # (CombinedRanking's n_iter before 1.0)
 
 
 def data_sets(data_dir, quick):

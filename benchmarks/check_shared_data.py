@@ -23,7 +23,7 @@ from birank.datasets import load_svmlight
 from birank.datasets._svmlight import read_bytes, read_query_file
 
 SKIP_SUFFIXES = (".csv", ".mat", ".tsv.gz", ".data", ".yaml", ".columns", ".query", ".md",
-                 ".dat")
+                 ".dat", ".npz", ".npy", "readme.txt")
 
 
 def parse_stats(cell):
@@ -43,9 +43,10 @@ def parse_stats(cell):
     m = re.search(r"(?:labels|target|y): \[([^\]]*)\]", cell)
     if m and "distinct" not in m.group(1):
         counts = {}
-        for tok in m.group(1).split(","):
+        # "1: 2210, 0: 1933", or with a note per label: "1 (+1, accepted): 2210, ..."
+        for tok in re.split(r",(?![^()]*\))", m.group(1)):
             k, v = tok.strip().rsplit(":", 1)
-            counts[k.strip()] = int(v)
+            counts[re.sub(r"\s*\(.*\)", "", k).strip()] = int(v)
         st["counts"] = counts
     for key in ("min", "max", "mean"):
         m = re.search(rf"\b{key}=(-?[\d.]+)", cell)
@@ -138,9 +139,9 @@ def main(argv=None):
             continue
         table, _ = read_source(fpath)
         for fname in sorted(os.listdir(fpath)):
-            if fname.endswith(SKIP_SUFFIXES):
-                continue
             path = os.path.join(fpath, fname)
+            if fname.endswith(SKIP_SUFFIXES) or not os.path.isfile(path):
+                continue  # (sub-folders, e.g. OHSUMED's per-normalization copies)
             t0 = time.perf_counter()
             try:
                 X, y = load_svmlight(path, duplicates="sum")
