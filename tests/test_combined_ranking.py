@@ -16,7 +16,8 @@ from birank._validation import kernel_rows as xargs
 
 
 def reference_steps(X, y_pm, sw, lam, n_steps, p, loss, projection, use_bias, state):
-    """Plain-numpy CRR: w = (1 - eta lam) w + eta sw g(m) y z, optional projection.
+    """Plain-numpy CRR: w = (1 - eta lam) w + eta sw g(m) y z, then the projection onto
+    |w| <= 1/sqrt(lam) if asked, else for the squared hinge onto |w| <= sqrt(2/lam).
 
     Draws its samples with the same generator calls, in the same order, as the kernel.
     Yields w (with the bias weight last) after every step.
@@ -39,8 +40,10 @@ def reference_steps(X, y_pm, sw, lam, n_steps, p, loss, projection, use_bias, st
         else:
             g = 2.0 * max(0.0, 1.0 - m)
         w = max(0.0, 1.0 - eta * lam) * w + eta * wt * g * y * z
-        if projection:
+        if projection:  # Pegasos' ball
             w = w * min(1.0, 1.0 / (np.sqrt(lam) * np.linalg.norm(w)))
+        elif loss != HINGE:  # the squared hinge's ball, which holds the optimum
+            w = w * min(1.0, np.sqrt(2.0 / lam) / np.linalg.norm(w))
         yield w
 
 
@@ -171,3 +174,18 @@ def test_a9a_goal_auc():
     assert est.score(Xt, yt) >= 0.898
 
 
+
+
+@pytest.mark.parametrize("alpha", ["auto", 1e-4, 1e-8])
+def test_squared_hinge_stays_finite_at_every_alpha(alpha):
+    """At the default alpha, loss="squared_hinge" gave an all-NaN coef_ (its unbounded
+    gradient at the first 1/(alpha t) steps), with predict answering anyway; w is now kept
+    in |w| <= sqrt(2/alpha), the ball that holds the optimum."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 5))
+    y = (X[:, 0] + 0.5 * rng.normal(size=300) > 0).astype(int)
+    model = CombinedRanking(loss="squared_hinge", alpha=alpha, random_state=0).fit(X, y)
+    assert np.all(np.isfinite(model.coef_)) and np.isfinite(model.intercept_)
+    radius = np.sqrt(2 / model.alpha_)
+    assert np.linalg.norm(np.r_[model.coef_, model._bias]) <= radius * (1 + 1e-9)
+    assert model.score(X, y) > 0.8

@@ -138,3 +138,26 @@ def test_zero_weight_rows_are_the_rows_removed(cls):
     a = cls(random_state=0).fit(X, y, sample_weight=w)
     b = cls(random_state=0).fit(X[w > 0], y[w > 0])
     np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+
+
+def test_divergence_is_named_by_every_online_learner():
+    """AdaOAM with a huge step ended in the metrics' "y_score contains NaN" (from its training
+    AUC check) or "scores must be finite" (partial_fit): every online learner now names the
+    parameter to lower."""
+    from birank import AdaOAM
+
+    X, y = _data()
+    for call in (lambda m: m.fit(X, y), lambda m: m.partial_fit(X, y, classes=[0, 1])):
+        with pytest.raises(ValueError, match=r"AdaOAM: the weights diverged .*\(eta0=1e\+200\)"):
+            call(AdaOAM(eta0=1e200))
+
+
+def test_pgd_auto_step_is_capped_by_alpha():
+    """PGD(alpha=100) resolved eta0='auto' beyond 1/alpha: the L2 step flipped w (weights
+    near 1e241, training AUC 0.38); the cap is AdaOAM's."""
+    from birank import PGD
+
+    X, y = _data()
+    model = PGD(alpha=100.0, random_state=0).fit(X, y)
+    assert model.eta0_ <= 1 / 100.0
+    assert np.all(np.abs(model.coef_) < 1e3) and model.score(X, y) > 0.8

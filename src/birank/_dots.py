@@ -39,5 +39,16 @@ def norm(a):
     >>> import numpy as np
     >>> norm(np.array([3.0, 4.0]))
     5.0
+    >>> norm(np.array([3.0, 4.0]) * 2.0**700) == 5 * 2.0**700  # (its square would overflow)
+    True
     """
-    return float(np.sqrt(dot(a, a)))
+    s = dot(a, a)
+    if 1e-290 < s < np.inf:
+        return float(np.sqrt(s))
+    # the square over- or underflowed (|a| beyond about 1e154 or below 1e-145), or a
+    # holds inf / NaN, or is 0: the norm of a / max|a|, times max|a|
+    m = float(np.max(np.abs(a))) if a.shape[0] else 0.0
+    if m == 0.0 or not np.isfinite(m):
+        return m
+    b = a / m
+    return m * float(np.sqrt(dot(b, b)))

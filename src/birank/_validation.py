@@ -205,6 +205,10 @@ def as_csr_or_dense(X):
 #: many rows, which stay far below float64's 1.8e308 at this bound (1e300 gave
 #: all-zero or NaN models; 1e90 already overflowed inside ActiveRankSVM)
 SCALE_MAX = 1e50
+#: the same for float32 X, which the solvers keep as given (no float64 copy): its
+#: squares (the preconditioner's X^2, products of two entries) overflow float32 beyond
+#: about 1.8e19; 1e18 leaves a margin (float32 fits matched float64 up to 1e18)
+SCALE_MAX_FLOAT32 = 1e18
 #: below this largest |entry| products of four entries reach the subnormal range
 #: (1e-310 gave constant scores everywhere): a fit warns
 SCALE_MIN = 1e-50
@@ -226,9 +230,15 @@ def check_scale(estimator, X):
         return
     top = max(float(data.max()), -float(data.min()))
     name = type(estimator).__name__
+    if data.dtype == np.float32 and top > SCALE_MAX_FLOAT32:
+        raise ValueError(
+            f"{name}: float32 X holds values up to {top:.8g} in magnitude; the solvers "
+            f"square such entries in float32 (as X is kept), which overflows beyond "
+            f"about 1.8e19. Pass X as float64 (limit {SCALE_MAX:g}) or scale the features "
+            f"to |x| <= {SCALE_MAX_FLOAT32:g}.")
     if top > SCALE_MAX:
         raise ValueError(
-            f"{name}: X holds values up to {top:.3g} in magnitude; products of such "
+            f"{name}: X holds values up to {top:.8g} in magnitude; products of such "
             f"entries overflow float64 in the solvers (up to four factors), so no model "
             f"can be fitted. Scale the features (e.g. sklearn.preprocessing.MaxAbsScaler "
             f"or StandardScaler) to |x| <= {SCALE_MAX:g}.")

@@ -120,7 +120,12 @@ def crr_sgd(X, y_pm, sw, pos, neg, w, lam, t0, n_steps,
     nsq = 0.0
     for j in range(v.shape[0]):
         nsq += v[j] * v[j]
-    radius_sq = 1.0 / lam
+    # Pegasos' ball |w| <= 1/sqrt(lambda) when asked. The squared hinge is always kept
+    # in |w| <= sqrt(2/lambda): the optimum lies there (lambda/2 |w*|^2 <= F(w*) <= F(0)
+    # = 1, each mean loss being 1 at w = 0), and without it the unbounded gradient
+    # (2 (1 - m)) at the first steps of size 1/(lambda t) runs w to inf, then NaN
+    project = projection or loss != HINGE
+    radius_sq = 1.0 / lam if projection else 2.0 / lam
     n_rank = 0
     # the xorshift128 words in locals (the stream of sparse_rows.rng_uniform /
     # rng_int): through ``state`` every store to v would force them to be reloaded
@@ -166,16 +171,16 @@ def crr_sgd(X, y_pm, sw, pos, neg, w, lam, t0, n_steps,
         if g != 0.0:
             c = eta * g / scale
             if rank:
-                nsq = axpy_norm(X, v, c, i, nsq, projection)
-                nsq = axpy_norm(X, v, -c, k, nsq, projection)
+                nsq = axpy_norm(X, v, c, i, nsq, project)
+                nsq = axpy_norm(X, v, -c, k, nsq, project)
             else:
                 c *= yi
-                nsq = axpy_norm(X, v, c, i, nsq, projection)
+                nsq = axpy_norm(X, v, c, i, nsq, project)
                 if use_bias:
                     old = v[d]
                     v[d] = old + c
                     nsq += v[d] * v[d] - old * old
-        if projection:
+        if project:
             wsq = scale * scale * nsq
             if wsq > radius_sq:
                 scale *= math.sqrt(radius_sq / wsq)

@@ -50,6 +50,25 @@ __all__ = ["BBR", "LCBR"]
 
 #: above this many features ``solver="auto"`` never forms the D x D moment matrix
 AUTO_DENSE_MAX_FEATURES = 2000
+#: D x D float64 matrices ``solver="eigh"`` holds at once (each class's second moment,
+#: Sigma, the eigenvectors and LAPACK's workspace)
+EIGH_MATRICES = 5
+
+
+def _check_dense_moment_memory(name, d):
+    """Refuse ``solver="eigh"`` when its D x D matrices would not fit in memory (a wide
+    sparse X: 20000 features need 16 GB and ran for minutes before failing)."""
+    from .._memory import available_memory
+
+    need = EIGH_MATRICES * 8 * d * d
+    avail = available_memory()
+    if avail is not None and need > avail:
+        raise ValueError(f"{name}: solver='eigh' forms {d} x {d} matrices, about "
+                         f"{need / 2**30:.1f} GiB, more than the {avail / 2**30:.1f} GiB "
+                         "available; use solver='cg' (the default 'auto' does above "
+                         f"{AUTO_DENSE_MAX_FEATURES} features).")
+
+
 #: ``radius=None``: ridge = RIDGE * trace(Sigma) / D (see the class docstrings)
 RIDGE = 1e-10
 
@@ -90,6 +109,8 @@ class _PairMomentRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
             solver = self.solver
             if solver == "auto":
                 solver = "eigh" if d <= AUTO_DENSE_MAX_FEATURES else "cg"
+            if solver == "eigh":
+                _check_dense_moment_memory(type(self).__name__, d)
             self._solver_used = solver
             self._state = self._new_state(d, solver)
         report(0, 2, "accumulating pair moments")

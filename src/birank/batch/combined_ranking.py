@@ -98,7 +98,10 @@ class CombinedRanking(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
     max_iter : int, default=100000
         SGD steps per ``fit`` / ``partial_fit`` call: sofia-ml ``--iterations``.
     loss : {'hinge', 'squared_hinge'}, default='hinge'
-        sofia-ml's ``sgd-svm`` uses the hinge loss on both kinds of step.
+        sofia-ml's ``sgd-svm`` uses the hinge loss on both kinds of step. The
+        squared hinge keeps w in the ball of radius ``sqrt(2/alpha)``, which holds
+        the optimum (``alpha/2 |w*|^2 <= F(0) = 1``): its gradient is unbounded, and
+        the first steps of size ``1/(alpha t)`` would otherwise run w to infinity.
     projection : bool, default=False
         Project w onto the ball of radius ``1/sqrt(alpha)`` after each step (Pegasos).
     fit_intercept : bool, default=True
@@ -211,6 +214,10 @@ class CombinedRanking(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
                               bool(self.projection), bool(self.fit_intercept), state)
             done += steps
             report(done, self.max_iter, f"|w|={norm(w):.4g}" if self.verbose else "")
+        if not np.all(np.isfinite(w)):  # (the balls above keep it finite; a last guard)
+            raise ValueError(f"{name}: the SGD weights diverged (NaN or inf) at "
+                             f"alpha={self.alpha_:g}; use a larger alpha, projection=True "
+                             "or the hinge loss.")
         self.t_ += self.max_iter
         self.n_iter_ = self.max_iter
         self.n_rank_steps_ = int(n_rank)

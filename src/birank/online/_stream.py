@@ -44,6 +44,7 @@ from ..base import (BinaryRankerMixin, OnlineRankerMixin, reset_fitted, warn_if_
                     warn_if_worse_than_chance)
 from .._threshold_tail import THRESHOLD_TAIL, ThresholdTail
 from ..metrics import roc_auc
+from ._weights import diverged_error
 
 if TYPE_CHECKING:
     from .._typing import ArrayLike, EvalSet, MatrixLike, Self
@@ -160,6 +161,8 @@ class StreamRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
         kept = weight > 0
         self.class_counts_ += np.bincount(y01[kept], minlength=2).astype(np.int64)
         self.coef_ = self._coef()
+        if not np.all(np.isfinite(self.coef_)):  # (before the cut reads them as scores)
+            raise diverged_error(self)
         if refit:  # fit only: one pass can be swamped (1 positive in 10^4 rows)
             warn_if_worse_than_chance(self, X, y01, weight)
         self._tail.update(X, y01, weight)

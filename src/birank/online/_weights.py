@@ -1,10 +1,11 @@
-"""The weight vector of the gradient-type online learners (OPAUC, OnlineUniExp, SPAM, PGD)."""
+"""The weight vector of the gradient-type online learners (OPAUC, OnlineUniExp, SPAM, PGD),
+and the one error of every online learner whose weights diverged."""
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["WeightVectorMixin"]
+__all__ = ["WeightVectorMixin", "diverged_error"]
 
 
 class WeightVectorMixin:
@@ -17,6 +18,22 @@ class WeightVectorMixin:
     def _coef(self):
         w = self._state["w"]
         if not np.isfinite(w).all():
-            raise ValueError(f"{type(self).__name__}: the weights diverged to inf/NaN; lower "
-                             f"the learning rate eta0={getattr(self, 'eta0_', self.eta0)!r}.")
+            raise diverged_error(self)
         return w.copy()
+
+
+def diverged_error(est):
+    """The ValueError of an online learner whose weights overflowed, naming what to lower:
+    the step size ``eta0`` (and how ``"auto"`` resolved it), else the aggressiveness ``C``."""
+    name = type(est).__name__
+    params = est.get_params()
+    if "eta0" in params:
+        used = getattr(est, "eta0_", params["eta0"])
+        how = f"eta0_={used:.4g}, resolved from eta0='auto'" if params["eta0"] == "auto" \
+            else f"eta0={used!r}"
+        advice = f"lower the step size ({how})"
+    elif "C" in params:
+        advice = f"lower C={params['C']!r} (the step's aggressiveness)"
+    else:
+        advice = "scale the features"
+    return ValueError(f"{name}: the weights diverged to inf/NaN; {advice}.")

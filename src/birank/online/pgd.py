@@ -39,8 +39,8 @@ class PGD(WeightVectorMixin, StreamRanker):
         Initial step size; step t is ``eta0 t^-power_t``. ``"auto"``: ``4 / m``,
         m the mean squared row norm of the first ``fit`` / ``partial_fit``
         chunk (scale-free; 4 was chosen with benchmarks/bench_defaults.py (one
-        pass, a9a, german.numer, w8a, spambase, ionosphere)). The value used is
-        ``eta0_``.
+        pass, a9a, german.numer, w8a, spambase, ionosphere)), at most
+        ``1 / alpha`` (the L2 step must not flip w). The value used is ``eta0_``.
     power_t : float, default=0.5
         Decay exponent theta of the step size.
     loss : {'hinge', 'squared_hinge', 'square'}, default='hinge'
@@ -108,7 +108,9 @@ class PGD(WeightVectorMixin, StreamRanker):
 
 
     def _set_data_scaled_defaults(self, X):
-        self.eta0_ = data_scaled(self.eta0, X, 4.0)
+        # the L2 step w *= 1 - eta alpha must not flip w: eta0 <= 1 / alpha (as AdaOAM)
+        self.eta0_ = data_scaled(self.eta0, X, 4.0,
+                                 cap=1.0 / self.alpha if self.alpha > 0 else np.inf)
 
     def _init_state(self, d):
         self._state = {"w": np.zeros(d), "t": 0,

@@ -1,0 +1,59 @@
+"""Estimators at extreme but legal settings (found by an audit): every one failed before."""
+
+import numpy as np
+import pytest
+
+from birank import RankSVM
+from birank._dots import norm
+
+
+def _data(n=300, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 5))
+    y = (X[:, 0] + 0.5 * rng.normal(size=n) > 0).astype(int)
+    return X, y
+
+
+@pytest.mark.parametrize("C", [1e150, 1e300])
+def test_ranksvm_with_a_huge_C_is_the_hard_margin_fit(C):
+    """C=1e150 returned w = 0 after 0 iterations, silently: |gradient|^2 overflowed, so
+    the initial norm was inf and "converged"."""
+    X, y = _data()
+    ref = RankSVM(C=1e100).fit(X, y)
+    model = RankSVM(C=C).fit(X, y)
+    assert model.n_iter_ > 0
+    np.testing.assert_allclose(model.coef_, ref.coef_, rtol=1e-8)
+
+
+def test_norm_neither_overflows_nor_underflows():
+    for scale in (1e-300, 1e-160, 1.0, 1e160, 1e300):
+        assert norm(np.array([3.0, 4.0]) * scale) == pytest.approx(5.0 * scale, rel=1e-15)
+    assert norm(np.zeros(3)) == 0.0
+    assert np.isnan(norm(np.array([1.0, np.nan]))) and norm(np.array([1.0, np.inf])) == np.inf
+
+
+def test_float32_x_beyond_its_square_range_is_refused():
+    """float32 X of 1e20 overflowed float32 squares inside the solver: one iteration,
+    weights near 5e12 and no warning (the float64 limit, 1e50, was applied to it)."""
+    X, y = _data()
+    with pytest.raises(ValueError, match="float32 X holds values up to .* Pass X as float64"):
+        RankSVM().fit((X * 1e20).astype(np.float32), y)
+    ok = RankSVM().fit((X * 1e17).astype(np.float32), y)
+    ref = RankSVM().fit(X * 1e17, y)
+    np.testing.assert_allclose(ok.decision_function(X * 1e17), ref.decision_function(X * 1e17),
+                               rtol=1e-4, atol=1e-6)
+
+
+def test_bbr_eigh_refuses_moments_that_do_not_fit(monkeypatch):
+    """BBR(solver='eigh') on wide sparse X formed D x D matrices until memory ran out."""
+    import scipy.sparse as sp
+
+    from birank import BBR
+
+    monkeypatch.setattr("birank._memory.available_memory", lambda: 2**30)  # 1 GiB
+    X = sp.random(40, 6000, density=0.01, format="csr", random_state=0)
+    y = np.arange(40) % 2
+    with pytest.raises(ValueError, match=r"solver='eigh' forms 6000 x 6000 matrices, about "
+                                         r"1\.3 GiB, more than the 1\.0 GiB available"):
+        BBR(solver="eigh").fit(X, y)
+    assert BBR().fit(X, y).coef_.shape == (6000,)  # auto: cg, no D x D matrix
