@@ -214,6 +214,28 @@ SCALE_MAX_FLOAT32 = 1e18
 SCALE_MIN = 1e-50
 
 
+def check_y01(y01: ArrayLike, name: str = "y01") -> NDArray[np.bool_]:
+    """Labels in {0, 1} (or booleans), a 1-D array or a column, as a 1-D bool array.
+
+    Other values are refused, naming one (``{-1, 1}`` read as "not 0" would make
+    every row positive), as are other shapes.
+    """
+    y = np.asarray(y01)
+    if y.ndim == 2 and y.shape[1] == 1:
+        y = y[:, 0]
+    if y.ndim != 1:
+        raise ValueError(f"{name} must be 1-D; got shape {y.shape}.")
+    if y.dtype == bool:
+        return y
+    if y.dtype.kind not in "iuf":
+        raise ValueError(f"{name} must hold 0 and 1 (or booleans); got dtype {y.dtype}.")
+    odd = (y != 0) & (y != 1)
+    if odd.any():
+        raise ValueError(f"{name} must hold 0 and 1 (or booleans); got {y[odd][0].item()!r}: "
+                         "map the positive class to 1 and the other to 0 (e.g. y == 1).")
+    return y != 0
+
+
 def check_scale(estimator, X):
     """Refuse X whose entries are so large that the solvers' products overflow; warn
     when they are so small that they underflow.

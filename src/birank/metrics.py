@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ._dots import dot
-from ._validation import as_written, check_groups
+from ._validation import as_written, check_groups, check_y01
 
 if TYPE_CHECKING:
     from typing import Any, Callable, Literal
@@ -811,26 +811,18 @@ def best_accuracy_threshold(y01: ArrayLike, scores: ArrayLike,
     >>> round(threshold, 4), round(accuracy, 4)
     (0.6, 0.8333)
     """
-    y = _as_1d(y01, "y01")
-    if y.shape[0] == 0:
+    pos = np.ascontiguousarray(check_y01(y01))
+    if pos.shape[0] == 0:
         raise ValueError("y01 is empty.")
-    if y.dtype != bool:
-        if y.dtype.kind not in "iuf":
-            raise ValueError(f"y01 must hold 0 and 1 (or booleans); got dtype {y.dtype}.")
-        odd = (y != 0) & (y != 1)
-        if odd.any():
-            raise ValueError(f"y01 must hold 0 and 1 (or booleans); got {y[odd][0].item()!r}: map "
-                             "the positive class to 1 and the other to 0 (e.g. y == 1).")
-    pos = np.ascontiguousarray(y != 0)
     sc = _as_1d(scores, "scores")
-    if sc.shape[0] != y.shape[0]:
-        raise ValueError(f"y01 and scores have different lengths: {y.shape[0]} and "
+    if sc.shape[0] != pos.shape[0]:
+        raise ValueError(f"y01 and scores have different lengths: {pos.shape[0]} and "
                          f"{sc.shape[0]}.")
     sc = np.ascontiguousarray(sc, dtype=np.float64)
     if not np.isfinite(sc).all():
         raise ValueError("scores must be finite to choose a threshold; got NaN or inf "
                          "(diverged model or non-finite input).")
-    checked_weight = _check_weights(sample_weight, y.shape[0])
+    checked_weight = _check_weights(sample_weight, pos.shape[0])
     if checked_weight is None and sc.shape[0] >= KERNEL_MIN_ROWS:
         from ._kernels.metrics import best_cut_buckets
 

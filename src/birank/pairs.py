@@ -24,7 +24,7 @@ import numpy as np
 
 from ._kernels.id_set import new_table, table_contains, table_insert, take_new
 from ._kernels.index import index_dtype
-from ._validation import check_groups
+from ._validation import check_groups, check_y01
 from ._kernels.ordinal_levels import (closest_pair_ids, decode_ordinal_ids, level_pair_counts,
                                       ordinal_pair_levels, ordinal_runs)
 
@@ -67,25 +67,6 @@ class _PairSpace:
         return self.decode(np.arange(self.n_pairs, dtype=np.int64))
 
 
-def _as_y01(y01: ArrayLike) -> NDArray[np.bool_]:
-    """Labels in {0, 1} (or booleans) as a 1-D bool array; other values are refused
-    (``{-1, 1}`` read as "not 0" made every row positive)."""
-    y = np.asarray(y01)
-    if y.ndim == 2 and y.shape[1] == 1:
-        y = y[:, 0]
-    if y.ndim != 1:
-        raise ValueError(f"y01 must be 1-D; got shape {y.shape}.")
-    if y.dtype == bool:
-        return y
-    if y.dtype.kind not in "iuf":
-        raise ValueError(f"y01 must hold 0 and 1 (or booleans); got dtype {y.dtype}.")
-    odd = (y != 0) & (y != 1)
-    if odd.any():
-        raise ValueError(f"y01 must hold 0 and 1 (or booleans); got {y[odd][0].item()!r}: "
-                         "map the positive class to 1 and the other to 0 (e.g. y == 1).")
-    return y != 0
-
-
 class BipartitePairs(_PairSpace):
     """All (positive, negative) pairs, within each group when ``groups`` is given.
 
@@ -107,7 +88,7 @@ class BipartitePairs(_PairSpace):
     """
 
     def __init__(self, y01: ArrayLike, groups: ArrayLike | None = None) -> None:
-        y01 = _as_y01(y01)
+        y01 = check_y01(y01)
         groups = _as_groups(groups, y01.shape[0])
         if groups is None:
             self.pos = np.flatnonzero(y01).astype(np.int64)
@@ -159,7 +140,7 @@ class PseudoPairs(_PairSpace):
     """
 
     def __init__(self, y01: ArrayLike) -> None:
-        self.y01 = _as_y01(y01)
+        self.y01 = check_y01(y01)
         self.n_pairs = int(self.y01.shape[0])
 
     def decode(self, ids: ArrayLike) -> tuple[IndexArray, IndexArray]:
