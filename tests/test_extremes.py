@@ -57,3 +57,32 @@ def test_bbr_eigh_refuses_moments_that_do_not_fit(monkeypatch):
                                          r"1\.3 GiB, more than the 1\.0 GiB available"):
         BBR(solver="eigh").fit(X, y)
     assert BBR().fit(X, y).coef_.shape == (6000,)  # auto: cg, no D x D matrix
+
+
+@pytest.mark.filterwarnings("error::pytest.PytestUnraisableExceptionWarning")
+def test_joblib_context_and_bad_n_jobs():
+    """n_jobs=None inside joblib's parallel_config(n_jobs=2) ran the one-thread path (the
+    solver), contrary to the documented scikit-learn meaning; n_jobs=0 failed inside joblib
+    (and Threads.__del__ raised AttributeError); roc_auc took any n_jobs with weights."""
+    import joblib
+    import scipy.sparse as sp
+
+    from birank import WeightedSVM
+    from birank._parallel import Threads
+    from birank.metrics import roc_auc
+
+    rng = np.random.default_rng(0)
+    X = sp.random(3000, 30, density=0.3, format="csr", random_state=0)
+    y = (X @ rng.normal(size=30) > 0).astype(int)
+    two = RankSVM(C=1e-3, n_jobs=2).fit(X, y)
+    with joblib.parallel_config(n_jobs=2):
+        ctx = RankSVM(C=1e-3).fit(X, y)
+    np.testing.assert_array_equal(ctx.coef_, two.coef_)
+    for bad in (0, 1.5, "x", True):
+        for est in (RankSVM(n_jobs=bad), WeightedSVM(n_jobs=bad)):
+            with pytest.raises(ValueError, match="'n_jobs' must be None or a nonzero int"):
+                est.fit(X, y)
+        with pytest.raises(ValueError, match="n_jobs must be None or a nonzero int"):
+            roc_auc(y, X @ np.ones(30), sample_weight=np.ones(3000), n_jobs=bad)
+    with pytest.raises(ValueError):  # and no AttributeError from __del__ (unraisable)
+        Threads(0)

@@ -36,6 +36,22 @@ def effective_n_jobs(n_jobs):
     return max(1, min(k, cores))
 
 
+def resolve_n_jobs(n_jobs):
+    """``n_jobs`` as the solvers and products take it: an int (the fixed-block paths, the
+    same bits for every value), or None (the one-thread kernels).
+
+    None stays None unless a joblib ``parallel_config`` / ``parallel_backend`` asks for
+    more than one job: then its count, as scikit-learn reads None. (The fixed-block
+    paths are slower on one thread than the one-thread kernels, hence None's own path.)
+    """
+    if n_jobs is not None:
+        return n_jobs
+    from joblib import effective_n_jobs as _joblib_n_jobs
+
+    k = int(_joblib_n_jobs(None))
+    return k if k > 1 else None
+
+
 #: rows of a block are chosen so a block holds at least this many stored entries
 MIN_BLOCK_NNZ = 1 << 18
 #: at most this many blocks (partial vectors of X' u)
@@ -82,6 +98,7 @@ class Threads:
     """
 
     def __init__(self, n_jobs=None):
+        self._pool = None  # (set first: __del__ reads it if effective_n_jobs raises)
         self.n = effective_n_jobs(n_jobs)
         self._pool = ThreadPoolExecutor(self.n - 1) if self.n > 1 else None
 

@@ -86,6 +86,18 @@ class Interval:
         return f"{'an int' if self.kind == 'integer' else 'a float'} in {left}{lo}, {hi}{right}"
 
 
+class NonzeroInteger:
+    """A parameter constraint: an int other than 0 (``n_jobs``: -1 is every core, 0 means
+    nothing)."""
+
+    def accepts(self, value):
+        return isinstance(value, numbers.Integral) and not isinstance(value, bool) \
+            and value != 0
+
+    def __str__(self):
+        return "a nonzero int (-1: all cores)"
+
+
 class Options:
     """A parameter constraint: one of a fixed set of values."""
 

@@ -273,6 +273,10 @@ def roc_auc(y_true: ArrayLike, y_score: ArrayLike, sample_weight: ArrayLike | No
     >>> roc_auc([-1, 1, 1, -1], [0.2, 0.9, 0.2, 0.1])
     0.875
     """
+    if n_jobs is not None and (isinstance(n_jobs, bool) or not isinstance(
+            n_jobs, numbers.Integral) or n_jobs == 0):  # (whatever the size and weights)
+        raise ValueError(f"n_jobs must be None or a nonzero int (-1: all cores); "
+                         f"got {n_jobs!r}.")
     mask = _binary_mask(y_true, pos_label)
     n = mask.shape[0]
     s = _check_scores(y_score, n)
@@ -281,15 +285,10 @@ def roc_auc(y_true: ArrayLike, y_score: ArrayLike, sample_weight: ArrayLike | No
         n_pos = int(np.count_nonzero(mask))
         n_neg = n - n_pos
         threads = 1
-        if n_jobs is not None:  # checked whatever the size, used from KERNEL_MIN_ROWS rows
-            if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) \
-                    or n_jobs == 0:
-                raise ValueError(f"n_jobs must be None or a nonzero int (-1: all cores); "
-                                 f"got {n_jobs!r}.")
-            if n >= KERNEL_MIN_ROWS:
-                from ._parallel import effective_n_jobs
+        if n >= KERNEL_MIN_ROWS:  # (None: a joblib context's count, as scikit-learn)
+            from ._parallel import effective_n_jobs
 
-                threads = effective_n_jobs(n_jobs)
+            threads = effective_n_jobs(n_jobs)
         if threads > 1:
             u2 = _twice_mann_whitney_threads(s[mask], s[~mask], threads)
         else:

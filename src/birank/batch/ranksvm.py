@@ -12,8 +12,8 @@ from sklearn.exceptions import ConvergenceWarning
 from .._kernels.labels import two_values
 from .._linalg import matvec
 from .._progress import Progress, make_progress
-from .._validation import (Interval, Options, check_graded_labels, check_groups,
-                           check_sample_weight, check_X_y, validate_params)
+from .._validation import (Interval, NonzeroInteger, Options, check_graded_labels,
+                           check_groups, check_sample_weight, check_X_y, validate_params)
 from ..base import RankerMixin, set_two_class_output
 from ..solvers.all_pairs import solve_all_pairs
 
@@ -86,7 +86,9 @@ class RankSVM(RankerMixin, BaseEstimator):
         blocks and fixed chunks of the score order, summed in a fixed order: the
         same coefficients for every integer value (None runs the one-thread
         solver kernels, equal to those to rounding; the calibration and the
-        scores are the same bits for None too).
+        scores are the same bits for None too). A dense X's products are
+        BLAS's, whose threads follow ``threadpoolctl`` / ``OMP_NUM_THREADS``,
+        not ``n_jobs`` (as in scikit-learn).
 
     Attributes
     ----------
@@ -139,7 +141,7 @@ class RankSVM(RankerMixin, BaseEstimator):
         "tol": [Interval("real", 0, None, closed="neither")],
         "max_iter": [Interval("integer", 1, None)],
         "verbose": ["boolean", Interval("integer", 0, None)],
-        "n_jobs": [None, Interval("integer", None, None)],
+        "n_jobs": [None, NonzeroInteger()],
     }
 
     def __init__(self, C: float = 1.0, *, loss: Literal["squared_hinge", "hinge"] = "squared_hinge",

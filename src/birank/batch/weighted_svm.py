@@ -10,8 +10,8 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 
-from .._validation import (Interval, Options, check_sample_weight, check_X_y, encode_binary,
-                           validate_params)
+from .._validation import (Interval, NonzeroInteger, Options, check_sample_weight, check_X_y,
+                           encode_binary, validate_params)
 from ..base import BinaryRankerMixin, warn_if_worse_than_chance
 from ..solvers.dual_cd import solve_point_dual_cd
 from ..solvers.point_newton import solve_point_squared_hinge
@@ -94,6 +94,8 @@ class WeightedSVM(BinaryRankerMixin, BaseEstimator):
         scores, and for ``decision_function`` on a sparse X. Fixed row blocks
         summed in a fixed order: the same coefficients, threshold and
         probabilities for every value. Dual coordinate descent is sequential.
+        A dense X's products are BLAS's, whose threads follow ``threadpoolctl``
+        / ``OMP_NUM_THREADS``, not ``n_jobs`` (as in scikit-learn).
 
     Attributes
     ----------
@@ -142,7 +144,7 @@ class WeightedSVM(BinaryRankerMixin, BaseEstimator):
         "max_iter": [Interval("integer", 1, None)],
         "random_state": ["random_state"],
         "solver": [Options("auto", "dual_cd", "newton")],
-        "n_jobs": [None, Interval("integer", None, None)],
+        "n_jobs": [None, NonzeroInteger()],
     }
 
     def __init__(self, C: float = 1.0, *,

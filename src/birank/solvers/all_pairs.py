@@ -19,6 +19,7 @@ import scipy.sparse as sp
 
 from .._kernels.blocked_products import mark_used_columns
 from .._kernels.losses import SQUARED_HINGE, loss_code
+from .._parallel import resolve_n_jobs
 from .newton import PairObjective, hinge_by_smoothing, newton_cg
 
 __all__ = ["solve_all_pairs", "used_columns"]
@@ -74,7 +75,8 @@ def solve_all_pairs(X, y, *, groups=None, sample_weight=None, C=1.0, loss="squar
         certified relative duality gap ``<= tol``.
     n_jobs : int or None
         Threads for the products with a CSR X (:mod:`birank._parallel`; the
-        same coefficients for every value); None: scipy's products, one thread.
+        same coefficients for every value); None: the one-thread kernels, unless a
+        joblib ``parallel_config`` asks for more jobs (:func:`birank._parallel.resolve_n_jobs`).
 
     Returns
     -------
@@ -83,6 +85,7 @@ def solve_all_pairs(X, y, *, groups=None, sample_weight=None, C=1.0, loss="squar
         the squared hinge), ``reason`` when not converged.
     """
     d = X.shape[1]
+    n_jobs = resolve_n_jobs(n_jobs)  # (a joblib context's count for None)
     Xs, cols = used_columns(X)
     obj = PairObjective(Xs, y, groups, sample_weight, C=C, n_jobs=n_jobs)
     w0 = np.zeros(Xs.shape[1])

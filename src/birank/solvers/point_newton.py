@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from .._parallel import resolve_n_jobs
 from .newton import RowsObjective, newton_cg
 
 __all__ = ["solve_point_squared_hinge", "NEWTON_TOL_SCALE"]
@@ -77,7 +78,7 @@ def solve_point_squared_hinge(X, y01, cost, *, fit_intercept=False, tol=0.1, max
     if keep.shape[0] < Z.shape[0]:
         Z, cost = Z[keep], cost[keep]
     res = newton_cg(RowsObjective(Z, np.ascontiguousarray(cost, dtype=np.float64),
-                                  n_jobs=n_jobs),
+                                  n_jobs=resolve_n_jobs(n_jobs)),
                     np.zeros(Z.shape[1]), tol=NEWTON_TOL_SCALE * tol, max_iter=max_iter)
     if fit_intercept:
         res.intercept = float(res.coef[-1])
