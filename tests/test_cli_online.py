@@ -105,3 +105,58 @@ def test_chunks_match_the_whole_file_and_errors_name_file_lines(tmp_path):
     gzip.open(tmp_path / "empty.gz", "wb").close()
     with pytest.raises(ValueError, match="no data lines"):
         list(iter_svmlight_chunks(tmp_path / "empty.gz", n_features=3))
+
+
+def _rows(n, seed, base=1):
+    rng = np.random.default_rng(seed)
+    return "".join(f"{1 if rng.random() < 0.5 else -1} {base}:{rng.random():.4f} "
+                   f"{base + 2}:{rng.random():.4f}\n" for _ in range(n))
+
+
+def test_resume_from_compressed_files_and_a_file_read_otherwise(tmp_path, capsys):
+    """A gzip file could not resume past about its compression ratio (decompressed bytes
+    consumed were compared with the compressed size); lines appended after a checkpoint
+    could change the resolved --zero-based auto, and the resume read the rest otherwise."""
+    import bz2
+
+    text = _rows(400, 0)
+    for name, pack in (("d.svm.gz", gzip.compress), ("d.svm.bz2", bz2.compress)):
+        data = tmp_path / name
+        data.write_bytes(pack(text.encode()))
+        base = ["train", "-q", "-m", "oam", "--seed", "3", "--chunk-size", "50", str(data),
+                "--checkpoint", str(tmp_path / f"{name}.ck"), "--checkpoint-every", "7"]
+        assert main(base + ["-o", str(tmp_path / f"{name}.full.json")]) == 0  # 8 chunks
+        # the checkpoint (after 7 chunks) has consumed far more bytes than the file holds
+        assert main(base + ["-o", str(tmp_path / f"{name}.again.json"), "--resume"]) == 0
+        assert load_model(tmp_path / f"{name}.full.json").doc["coef"] == \
+            load_model(tmp_path / f"{name}.again.json").doc["coef"]
+    plain = tmp_path / "p.svm"
+    plain.write_text(text)
+    ck = tmp_path / "p.ck"
+    base = ["train", "-q", "-m", "oam", "--seed", "3", "--chunk-size", "50", str(plain),
+            "--checkpoint", str(ck)]
+    assert main(base + ["-o", str(tmp_path / "p.json")]) == 0
+    plain.write_text(text + "1 0:0.5\n")  # index 0 appended: "auto" now reads it 0-based
+    assert main(base + ["-o", str(tmp_path / "p2.json"), "--resume"]) == 2
+    assert "now reads as 0-based" in capsys.readouterr().err
+
+
+def test_damaged_checkpoint_and_stdin_models_record_the_base(tmp_path, capsys, monkeypatch):
+    import io
+    import pickle
+
+    data = tmp_path / "z.svm"
+    data.write_text(_rows(200, 1, base=0))  # 0-based
+    ck = tmp_path / "z.ck"
+    base = ["train", "-q", "-m", "oam", "--seed", "3", "--chunk-size", "50", str(data),
+            "--checkpoint", str(ck)]
+    assert main(base + ["-o", str(tmp_path / "z.json")]) == 0
+    state = pickle.loads(ck.read_bytes())
+    del state["options"]  # an edited checkpoint that still unpickles
+    ck.write_bytes(pickle.dumps(state))
+    assert main(base + ["-o", str(tmp_path / "z2.json"), "--resume"]) == 2
+    assert "is damaged or was edited (options" in capsys.readouterr().err
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data.read_bytes())))
+    assert main(["train", "-q", "-m", "oam", "--seed", "3", "-", "-o",
+                 str(tmp_path / "s.json")]) == 0
+    assert load_model(tmp_path / "s.json").doc["extra"]["zero_based"] is True

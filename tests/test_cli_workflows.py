@@ -420,11 +420,14 @@ def test_resume_refuses_a_changed_file_or_changed_options(tmp_path):
     assert r.returncode == 0 and "warning" in r.stderr
     assert json.loads((tmp_path / "m2.json").read_text())["params"]["C"] == 100
     f.write_text("".join(lines[:30]))
-    birank(*base, "-o", tmp_path / "m3.json", check=0)  # a fresh checkpoint of 3 chunks
+    # a fresh run does not replace an existing checkpoint unless asked (--force)
+    r = birank(*base, "-o", tmp_path / "m3.json")
+    assert r.returncode == 2 and "--resume to continue" in r.stderr
+    birank(*base, "-o", tmp_path / "m3.json", "--force", check=0)  # a fresh checkpoint
     f.write_text("".join(lines))
     birank(*base, "-o", tmp_path / "m4.json", "--resume", check=0)
     f.write_text("".join(lines[:30]))
-    birank(*base, "-o", tmp_path / "m5.json", check=0)
+    birank(*base, "-o", tmp_path / "m5.json", "--force", check=0)
     f.write_text("".join(lines[::-1]))  # shuffled (and longer)
     r = birank(*base, "-o", tmp_path / "m6.json", "--resume")
     assert r.returncode == 2 and "changed" in r.stderr and not (tmp_path / "m6.json").exists()

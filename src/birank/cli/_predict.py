@@ -59,6 +59,12 @@ def _chunks(args, n_features, zero_based_hint):
         msg = str(exc)
         if "exceeds n_features" in msg:
             msg += f" (the model in {args.model} was trained on {width} features)"
+        if "feature index 0 is invalid" in msg and zero_based_hint is False:
+            # (reading it 0-based would shift every feature against the model)
+            raise UserError(msg.split(" (indices are one-based")[0] + f": the model in "
+                            f"{args.model} was trained on a 1-based file, where no feature "
+                            "has index 0; this file is 0-based or holds a stray index 0"
+                            ) from None
         raise loader_error(ValueError(msg)) from None
 
 

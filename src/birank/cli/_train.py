@@ -49,7 +49,9 @@ def register(subparsers):
     online.add_argument("--chunk-size", type=int, default=10_000, metavar="ROWS",
                         help="rows per chunk (default: 10000)")
     online.add_argument("--classes", default=None, metavar="NEG,POS",
-                        help="the two label values, when the first chunk holds only one")
+                        help="the two label values, when the first chunk holds only one (in "
+                             "either order: the larger is the positive class, as classes_ "
+                             "is sorted)")
     online.add_argument("--checkpoint", default=None, metavar="FILE",
                         help="save the whole learner state to FILE (atomically) as it goes")
     online.add_argument("--checkpoint-every", type=int, default=10, metavar="K",
@@ -156,7 +158,7 @@ def _save(model, args, info):
               file=sys.stderr)
 
 
-CHECKPOINT_FORMAT = "birank-checkpoint/2"
+CHECKPOINT_FORMAT = "birank-checkpoint/3"  # (3: with the resolved base and width)
 
 
 def _save_checkpoint(path, state):
@@ -213,6 +215,7 @@ def _load_checkpoint(path, args, params, fresh_model):
             raise UserError(f"--resume: {path} is not a birank checkpoint ({exc})") from None
     if not isinstance(state, dict) or state.get("format") != CHECKPOINT_FORMAT:
         raise UserError(f"--resume: {path} is not a birank checkpoint of this version")
+    _check_checkpoint_fields(path, state)
     now = _options(args, params)
     diff = [k for k in now if state["options"].get(k) != now[k]]
     if diff:
@@ -240,11 +243,36 @@ def _load_checkpoint(path, args, params, fresh_model):
     if old["path"] != ident["path"]:
         raise UserError(f"--resume: the checkpoint {path} was made on {old['path']}, not "
                         f"{ident['path']}")
-    if ident["size"] < old["consumed_bytes"]:
+    # (consumed_bytes counts decompressed bytes: a size test only for a plain file; the
+    # hash of the consumed chunks is checked as they are skipped, whatever the file)
+    if not _is_compressed(args.train_file) and ident["size"] < old["consumed_bytes"]:
         raise UserError(f"--resume: {args.train_file} is shorter ({ident['size']} bytes) than "
                         f"the {old['consumed_bytes']} bytes already trained on: not the file "
                         "the checkpoint was made from")
     return state
+
+
+def _is_compressed(path):
+    from ..datasets._svmlight import _compression
+
+    with open(path, "rb") as fh:
+        return _compression(fh.read(6)) is not None
+
+
+#: what a checkpoint holds (a pickle: checked field by field before anything is used)
+CHECKPOINT_FIELDS = {"options": dict, "file": dict, "n_features": int, "chunks_done": int,
+                     "rows_done": int, "seconds": float, "resolved": dict}
+
+
+def _check_checkpoint_fields(path, state):
+    bad = [k for k, kind in CHECKPOINT_FIELDS.items() if not isinstance(state.get(k), kind)]
+    if not bad and (state["chunks_done"] < 0 or state["rows_done"] < 0
+                    or not {"path", "sha256", "consumed_bytes"} <= set(state["file"])
+                    or not hasattr(state.get("estimator"), "partial_fit")):
+        bad = ["chunks_done / rows_done / file / estimator"]
+    if bad:
+        raise UserError(f"--resume: {path} is damaged or was edited ({', '.join(bad)} "
+                        "missing or wrong); start over without --resume")
 
 
 def _parse_classes(text):
@@ -272,13 +300,18 @@ def _run_stream(model, args, params):
         raise UserError("--resume needs --checkpoint FILE")
     if args.checkpoint:
         _check_checkpoint_path(args.checkpoint)
+        if not args.resume and not args.force and Path(args.checkpoint).exists():
+            raise UserError(f"--checkpoint {args.checkpoint} exists: --resume to continue its "
+                            "run, or --force to start over (and replace it)")
     layout = resolve_stream_layout(args.train_file, args)
     if layout is None:  # not a streamable file (CSV, .npz, stdin, ...): fit in memory
         if args.checkpoint:
             raise UserError("--checkpoint needs a LIBSVM file on disk (it is streamed in "
                             "chunks); this input is read whole")
+        read = {}
         X, y, _ = read_data(args.train_file, with_groups=False, quiet=args.quiet,
-                            require_features=True, args=args, check_memory=True)
+                            require_features=True, args=args, check_memory=True, info=read)
+        args._zero_based_used = read.get("zero_based")  # (recorded for `birank predict`)
         classes = _parse_classes(args.classes)
         t0 = time.perf_counter()
         model.partial_fit(X, y, classes=classes)
@@ -299,6 +332,15 @@ def _run_stream(model, args, params):
     saved_hash = None
     if args.resume:
         state = _load_checkpoint(args.checkpoint, args, params, model)
+        was = state["resolved"]
+        if was != {"zero_based": zero_based, "n_features": n_features}:
+            # (--zero-based auto / no --n-features are resolved from the whole file: lines
+            # appended since can change them, and the chunks would be read otherwise)
+            raise UserError(f"--resume: {args.train_file} now reads as "
+                            f"{'0' if zero_based else '1'}-based with {n_features} features; "
+                            f"the checkpoint's run read it {'0' if was['zero_based'] else '1'}"
+                            f"-based with {was['n_features']}; give --zero-based and "
+                            "--n-features as that run resolved them, or start over")
         model = state["estimator"]
         chunks_done, rows_done, seconds = (state["chunks_done"], state["rows_done"],
                                            state["seconds"])
@@ -329,7 +371,9 @@ def _run_stream(model, args, params):
             "format": CHECKPOINT_FORMAT, "options": _options(args, params),
             "file": {**_file_identity(args.train_file), "sha256": digest.hexdigest(),
                      "consumed_bytes": sizes["bytes"]},
-            "n_features": n_features, "chunks_done": chunks_done, "rows_done": rows_done,
+            "n_features": n_features, "resolved": {"zero_based": zero_based,
+                                                   "n_features": n_features},
+            "chunks_done": chunks_done, "rows_done": rows_done,
             "seconds": seconds + time.perf_counter() - t0, "estimator": model})
 
     try:
