@@ -306,7 +306,7 @@ def download_libsvm(name: str, data_home: StrPath | None = None, base_url: str |
     ('binary/heart_scale', None)
     >>> home = tempfile.mkdtemp()
     >>> download_libsvm("heart", data_home=home)  # doctest: +SKIP
-    {'train': '/tmp/.../libsvm/binary__heart_scale'}
+    {'train': '.../libsvm/binary__heart_scale'}
     >>> os.path.join(get_data_home(home), "libsvm") == os.path.join(home, "libsvm")
     True
     """
