@@ -86,3 +86,22 @@ def test_joblib_context_and_bad_n_jobs():
             roc_auc(y, X @ np.ones(30), sample_weight=np.ones(3000), n_jobs=bad)
     with pytest.raises(ValueError):  # and no AttributeError from __del__ (unraisable)
         Threads(0)
+
+
+def test_graded_active_learner_and_pruned_pair_choices():
+    """ActiveRankLearner(relevance="graded") trained nothing when every grade was on one
+    side of relevance_threshold (grades 1 and 2); PrunedRankSVM(n_closest=0) trained on
+    no pair without a word; n_closest="all" with the RBF kernel refused solver="newton",
+    which is what it uses."""
+    from birank import ActiveRankLearner, PrunedRankSVM
+
+    X = np.array([[0.0], [1.0], [2.0], [3.0]])
+    learner = ActiveRankLearner(relevance="graded").fit(X, np.array([1, 1, 2, 2]))
+    assert learner.estimator_ is not None
+    assert np.all(np.diff(learner.decision_function(X)) > 0)
+    Xr = np.random.default_rng(0).normal(size=(20, 3))
+    yr = np.arange(20) % 3
+    with pytest.raises(ValueError, match="selects no pair to train on"):
+        PrunedRankSVM(n_closest=0).fit(Xr, yr)
+    assert PrunedRankSVM(n_closest=0, n_random=5, random_state=0).fit(Xr, yr).n_pairs_ == 5
+    PrunedRankSVM(n_closest="all", kernel="rbf", solver="newton").fit(Xr, yr)

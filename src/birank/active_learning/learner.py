@@ -348,11 +348,13 @@ class ActiveRankLearner(BaseEstimator):
             self.intercept_ = float(np.asarray(getattr(est, "intercept_", 0.0)).reshape(-1)[0])
 
     def _fit_ranker(self, rows):
-        rel = (self.labels_[rows] >= self.relevance_threshold).astype(np.float64)
-        if rows.size == 0 or rel.min() == rel.max():
-            return None  # one class: no pair to learn from
+        # the labels the ranker learns from: graded ones as taught, else relevant / not
         if self.relevance == "graded":
             rel = self.labels_[rows]
+        else:
+            rel = (self.labels_[rows] >= self.relevance_threshold).astype(np.float64)
+        if rows.size == 0 or rel.min() == rel.max():
+            return None  # one label value: no pair to learn from
         est = clone(self._base_estimator())
         X, g = self.X_pool_[rows], self.groups_[rows]
         if "groups" in inspect.signature(est.fit).parameters:

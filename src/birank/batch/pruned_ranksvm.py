@@ -322,9 +322,16 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
                 + f" ({X.shape[0]} row{'s' * (X.shape[0] != 1)}): there is nothing to rank "
                 "and the model is w = 0.",
                 UserWarning, stacklevel=2)
-        if self.kernel == "rbf" and self.solver == "newton":
+        if self.kernel == "rbf" and self.solver == "newton" \
+                and not isinstance(self.n_closest, str):
+            # (all pairs, n_closest="all", are Newton's for both kernels)
             raise ValueError("solver='newton' solves the chosen pairs of the linear kernel; "
-                             "the RBF kernel uses its dual CD (solver='auto' or 'dual_cd').")
+                             "the RBF kernel solves them by dual CD (solver='auto' or "
+                             "'dual_cd'), and all pairs (n_closest='all') by Newton.")
+        if self.n_closest == 0 and self.n_random in (0, None):
+            raise ValueError("PrunedRankSVM: n_closest=0 with n_random=0 (or None, which "
+                             "takes n_closest's value) selects no pair to train on; give "
+                             "n_random > 0 for the random-pairs baseline.")
         rng = check_random_state(self.random_state)
         if self.kernel == "rbf":
             self.gamma_ = rbf_gamma(X, self.gamma)
