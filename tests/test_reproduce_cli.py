@@ -135,3 +135,28 @@ def test_shen_lin_uses_the_bundled_a9a(tmp_path):
     assert info["positive"] == 7841 and splits[0][2].shape == (16281, 123)
     with pytest.raises(FileNotFoundError, match="birank datasets fetch w8a"):
         shen_lin.load_splits(shen_lin.SPECS["w8a"], tmp_path)
+
+
+def test_missing_sets_are_found_at_any_depth_and_staged_runs_name_no_temp_folder(tmp_path,
+                                                                                  capsys):
+    """gultekin records its missing sets per section: `reproduce gultekin` exited 0 without
+    --skip-missing; and the modules printed `wrote /tmp/birank-reproduce-.../...`, a
+    staging folder that no longer exists when the command ends."""
+    import json
+
+    from birank.cli._reproduce import _missing_in
+    from birank.experiments import _report
+
+    doc = {"section_5_2": {"missing_datasets": ["svmguide3"], "datasets": {}},
+           "missing": [["cod-rna", "how"]], "other": [{"missing": ["svmguide3"]}]}
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(doc))
+    assert _missing_in(path) == ["svmguide3", "cod-rna"]
+    _report.say_written([tmp_path / "a.md"])
+    assert "a.md" in capsys.readouterr().out
+    _report.STAGED = True
+    try:
+        _report.say_written([tmp_path / "a.md"])
+    finally:
+        _report.STAGED = False
+    assert capsys.readouterr().out == ""

@@ -128,6 +128,7 @@ def _run_safely(paper, module, args):
     stage = Path(tempfile.mkdtemp(prefix=f"birank-reproduce-{paper}-"))
     args.output = str(stage)
     _report.QUICK_MARK = QUICK_MARK if quick else None
+    _report.STAGED = True
     try:
         result = module.run(args)
     except BaseException:
@@ -138,6 +139,7 @@ def _run_safely(paper, module, args):
         raise
     finally:
         _report.QUICK_MARK = None
+        _report.STAGED = False
         args.output = str(out)
     files = sorted(p for p in stage.rglob("*") if p.is_file())
     names = {p.relative_to(stage).as_posix(): p.relative_to(stage).as_posix() for p in files}
@@ -186,7 +188,8 @@ def _run_safely(paper, module, args):
 
 
 def _missing_in(json_path):
-    """Data sets a run recorded as missing (keys ``missing`` / ``missing_datasets``)."""
+    """Data sets a run recorded as missing (keys ``missing`` / ``missing_datasets``, at any
+    depth: gultekin records them per section)."""
     import json
 
     try:
@@ -194,7 +197,18 @@ def _missing_in(json_path):
     except (OSError, ValueError):
         return []
     found = []
-    for key in ("missing", "missing_datasets"):
-        for item in doc.get(key) or []:
-            found.append(item[0] if isinstance(item, (list, tuple)) else str(item))
-    return found
+
+    def visit(node):
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key in ("missing", "missing_datasets") and isinstance(value, list):
+                    found.extend(item[0] if isinstance(item, (list, tuple)) else str(item)
+                                 for item in value)
+                else:
+                    visit(value)
+        elif isinstance(node, list):
+            for value in node:
+                visit(value)
+
+    visit(doc)
+    return list(dict.fromkeys(found))

@@ -92,6 +92,16 @@ def new_figure(n_panels=1, ncols=None, size=3.2):
 
 #: set by ``birank reproduce --quick``: every figure saved is stamped as a quick run
 QUICK_MARK = None
+#: set by `birank reproduce` while a run writes into its staging folder: the files are
+#: moved (and renamed for --quick) afterwards, and the command then says where they went
+STAGED = False
+
+
+def say_written(paths):
+    """``wrote ...`` on standard output for a run called directly; nothing when
+    `birank reproduce` stages the run (its paths would name a temporary folder)."""
+    if not STAGED:
+        print(f"wrote {', '.join(str(p) for p in paths)}")
 
 
 def save_figure(fig, path):

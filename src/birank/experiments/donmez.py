@@ -32,7 +32,7 @@ import numpy as np
 from .._progress import make_progress
 from ..datasets import letor_fold_parts
 from ._report import (markdown_table, missing_data_error, new_figure, run_metadata,
-                      save_figure, write_json, write_text)
+                      save_figure, say_written, write_json, write_text)
 from ._stats import nanmean
 from .donmez_published import PROTOCOL, SIGNIFICANCE, TABLE1, TABLE2_TD2003
 
@@ -707,7 +707,7 @@ def _report_again(args):
                    if k not in ("data_dir", "output", "from_json")}  # no machine paths
     write_json(out_dir / f"donmez{suffix}.json", doc)
     write_text(out_dir / f"donmez{suffix}.md", _markdown(doc, files))
-    print(f"wrote {', '.join(str(out_dir / f) for f in files)}")
+    say_written(out_dir / f for f in files)
     return 0
 
 
@@ -786,5 +786,5 @@ def run(args):
     write_json(out_dir / f"donmez{suffix}.json", payload)
     write_text(out_dir / f"donmez{suffix}.md", _markdown(res, files))
     if not args.quiet:
-        print(f"wrote {', '.join(str(out_dir / f) for f in files)}")
+        say_written(out_dir / f for f in files)
     return 0

@@ -55,6 +55,7 @@ from ._report import (
     new_figure,
     run_metadata,
     save_figure,
+    say_written,
     write_json,
     write_text,
 )
@@ -706,8 +707,9 @@ def _markdown(res51, sum51, rows51, res52, files):
                          f"{', '.join(res52['unavailable'])}.\n")
         if res52["missing_datasets"]:
             lines.append(f"Data sets not found under the data directory: "
-                         f"{', '.join(res52['missing_datasets'])} (svmguide3 is not in the "
-                         "shared data folder).\n")
+                         f"{', '.join(res52['missing_datasets'])} (`birank datasets fetch "
+                         "NAME` gets a LIBSVM set; this run was accepted with "
+                         "--skip-missing).\n")
         for ds, rec in res52["datasets"].items():
             lines.append(f"\n### {ds} ({rec['split']}, n_train = {rec['n_train']}, "
                          f"radius = {rec['radius']})\n")
@@ -822,7 +824,7 @@ def run(args):
     if args.part == "all":  # after the main report, which gets a pointer section
         _run_theory(args, out_dir, suffix, report)
     if not args.quiet:
-        print(f"wrote {', '.join(str(out_dir / f) for f in files)}")
+        say_written(out_dir / f for f in files)
     return 0
 
 

@@ -68,7 +68,8 @@ from .._progress import make_progress
 from . import khalid_published as pub
 from ._grid import GridEdgeWarning
 from ._report import (format_mean_std, markdown_table, mean_std, missing_data_error,
-                      new_figure, run_metadata, save_figure, write_json, write_text)
+                      new_figure, run_metadata, save_figure, say_written, write_json,
+                      write_text)
 from ._stats import nanmean
 
 __all__ = ["BENCH_SETS", "HD_SETS", "BENCH_METHODS", "HD_METHODS", "load_dataset",
@@ -254,16 +255,24 @@ def _scale_rows(X):
     return sp.csr_matrix(sp.diags(1.0 / np.where(norms > 0, norms, 1.0)) @ X)
 
 
+def _duration(seconds):
+    """A run's length for the report: seconds below two minutes, else minutes."""
+    return f"{seconds:.0f} s" if seconds < 120 else f"{seconds / 60:.0f} min"
+
+
 def how_to_get(name):
     """One line saying where a missing set comes from."""
     from ..datasets import LIBSVM_DATASETS, NOT_ON_LIBSVM
 
     libsvm = LIBSVM_NAME.get(name, name)
+    # a file given by path: a high-dimensional set's with --libsvm, a benchmark set's with
+    # --libsvm-bench (the two run in different tables)
+    option = "--libsvm" if name in HD_SETS else "--libsvm-bench"
     if libsvm in LIBSVM_DATASETS:
-        return f"`birank datasets fetch {libsvm} --data-home DATA_DIR`, or `--libsvm-bench PATH`"
+        return f"`birank datasets fetch {libsvm} --data-home DATA_DIR`, or `{option} PATH`"
     paper = {"reuters21578": "Reuters"}.get(name, name)
     origin = NOT_ON_LIBSVM.get(paper, "not on the LIBSVM page")
-    return f"{origin}: put it under DATA_DIR/{name}/ or give the file with --libsvm-bench PATH"
+    return f"{origin}: put it under DATA_DIR/{name}/ or give the file with {option} PATH"
 
 
 def _find(name, data_dir, table):
@@ -1020,7 +1029,7 @@ def write_report(out, cfg, bench, hd, infos, ablations=None, missing=None,
              + f"; buffers {BUFFER}, eta {ETA_CBR}, lambda {LAMBDA}, AdaOAM delta {DELTA}, "
              f"OPAUCr rank {RANK}. Times: one training pass, compiled kernels, this machine "
              "(2 shared cores)"
-             + (f"; the whole run took {cfg['elapsed_s'] / 60:.0f} min" if cfg.get("elapsed_s")
+             + (f"; the whole run took {_duration(cfg['elapsed_s'])}" if cfg.get("elapsed_s")
                 else "") + ".", ""]
     if bench:
         cols = list(BENCH_METHODS)
@@ -1167,7 +1176,7 @@ def _report_from_json(paths, output, stem):
                 "feature_budget": budget, "merged_from": [Path(p).name for p in paths],
                 "published": {"table3": pub.TABLE3, "table4": pub.TABLE4,
                               "table5": pub.TABLE5, "table6": pub.TABLE6}})
-    print(f"wrote {Path(output) / (stem + '.md')}")
+    say_written([Path(output) / (stem + '.md')])
     return 0
 
 
@@ -1374,6 +1383,7 @@ def run(args):
     cfg["elapsed_s"] = time.perf_counter() - t_start
     save(ablations)
     write_report(args.output, cfg, bench, hd, infos, ablations, missing, budget)
-    print(f"wrote {Path(args.output) / (stem + '.md')} in "
-          f"{time.perf_counter() - t_start:.0f} s")
+    if not quiet:
+        say_written([f"{Path(args.output) / (stem + '.md')} in "
+                     f"{time.perf_counter() - t_start:.0f} s"])
     return 0

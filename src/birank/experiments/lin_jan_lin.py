@@ -418,10 +418,11 @@ def _report(results, cfg):
              "(module docstring) and the config at the end.", ""]
     art = results.get("artificial")
     if art and cfg["art_rounds"] != 20:
-        lines += [f"Tables I-III here average {cfg['art_rounds']} rounds where the paper "
-                  "has 20: they estimate what the paper's protocol gives on average, with "
-                  f"sqrt({cfg['art_rounds']} / 20) times less noise than one 20-round run.",
-                  ""]
+        r = cfg["art_rounds"]
+        lines += [f"Tables I-III here average {r} rounds where the paper has 20: they "
+                  "estimate what the paper's protocol gives on average, with "
+                  f"sqrt({max(r, 20)} / {min(r, 20)}) times {'more' if r < 20 else 'less'} "
+                  "noise than one 20-round run.", ""]
     if art:
         names = {"closest": "1-closest / Closest S", "random": "Random (S)",
                  "pruned": "Closest S + random S", "total": "Total pairs", "svr": "SVR"}
