@@ -160,3 +160,16 @@ def test_missing_sets_are_found_at_any_depth_and_staged_runs_name_no_temp_folder
     finally:
         _report.STAGED = False
     assert capsys.readouterr().out == ""
+
+
+def test_gultekin_refuses_missing_data_before_any_work(tmp_path, capsys):
+    """It ran its Gaussian part and section 5.2 on the sets it had, wrote its files, and
+    exited 0 with svmguide3 missing; it now refuses first, as the other four do."""
+    from birank.cli import main
+
+    out = tmp_path / "out"
+    assert main(["reproduce", "gultekin", "--quick", "-q", "--data-dir", str(tmp_path),
+                 "--output", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "data not found for svmguide3" in err and "birank datasets fetch svmguide3" in err
+    assert not out.exists() or not any(out.iterdir())

@@ -52,6 +52,7 @@ from ._report import (
     format_mean_std,
     markdown_table,
     mean_std,
+    missing_data_error,
     new_figure,
     run_metadata,
     save_figure,
@@ -393,6 +394,22 @@ def _load_data(data_dir, name):
         return X, y, None, None
     Xt, yt = load_svmlight(Path(data_dir) / test, n_features=d)[:2]
     return X, y, Xt, yt
+
+
+def missing_data(data_dir, libsvm_files=()):
+    """``[(name, where to get it)]`` for the section 5.2 sets with neither a file under
+    ``data_dir`` nor a copy bundled with birank, and the ``--libsvm`` paths that are not
+    files: a run is refused before any work (the CLI reads this function's presence as
+    "checks its own data")."""
+    from ..datasets import BUNDLED
+
+    out = []
+    for name, (train, test, _) in DATASETS.items():
+        bundled = name in BUNDLED and (test is None or f"{name}.t" in BUNDLED)
+        if not (Path(data_dir) / train).exists() and not bundled:
+            out.append((name, f"`birank datasets fetch {name} --data-home DATA_DIR`"))
+    out += [(path, "no such file") for path in libsvm_files if not Path(path).is_file()]
+    return out
 
 
 def _load_bundled(name, test, d):
@@ -789,6 +806,12 @@ def run(args):
         report_from_json(args.from_json, args.output)
         return 0
     args = _fill_defaults(args)
+    if args.part in ("all", "5.2"):
+        missing = missing_data(args.data_dir, getattr(args, "libsvm", None) or ())
+        if missing and not getattr(args, "skip_missing", False):
+            raise missing_data_error(missing, f"Give --data-dir (now {args.data_dir}), "
+                                     "--part 5.1 for the Gaussian part alone, or "
+                                     "--skip-missing.")
     out_dir = Path(args.output)
     report = make_progress(not args.quiet, "gultekin")
     res51 = sum51 = rows51 = res52 = None

@@ -93,6 +93,7 @@ from .._progress import make_progress
 from ..batch.pruned_ranksvm import PrunedRankSVM
 from ..metrics import pairwise_accuracy
 from . import lin_jan_lin_published as pub
+from . import _report as report_module
 from ._report import (
     format_mean_std,
     markdown_table,
@@ -906,5 +907,6 @@ def run(args):
                                           "seconds": time.perf_counter() - t0, **results})
     _plots(results, cfg, out)
     (out / "lin-jan-lin.partial.json").unlink(missing_ok=True)
-    print(md)
+    if not args.no_progress and not report_module.STAGED:  # (staged: the command names the file)
+        print(md)
     return 0

@@ -48,6 +48,7 @@ import scipy.sparse as sp
 from .._progress import make_progress
 from .._registry import estimator_class
 from . import shen_lin_published as pub
+from . import _report
 from ._report import (format_mean_std, markdown_table, missing_data_error, new_figure,
                       run_metadata, save_figure, write_json, write_text)
 from ._stats import nanmean
@@ -987,5 +988,6 @@ def run(args):
                                            "datasets": results, "large_budget": large})
     _plots(results, large, out, cfg, args.stem)
     (out / f"{args.stem}.partial.json").unlink(missing_ok=True)
-    print(md)
+    if not args.no_progress and not _report.STAGED:  # (staged: the command names the file)
+        print(md)
     return 0
