@@ -80,10 +80,6 @@ def matvec(X, v, n_jobs=None, *, indicator=False):
     if isinstance(X, RowOperator):
         return X.matvec(v)
     if _is_csr(X):
-        if n_jobs is None:
-            from ._parallel import resolve_n_jobs
-
-            n_jobs = resolve_n_jobs(None)  # (a joblib context's count, else None)
         if n_jobs is not None:
             from ._parallel import BlockedProducts
 

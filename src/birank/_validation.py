@@ -7,6 +7,7 @@ stays float32 (no copy of X at url scale); everything else becomes float64.
 
 from __future__ import annotations
 
+import math
 import numbers
 from typing import TYPE_CHECKING, overload
 
@@ -367,16 +368,12 @@ def check_groups(groups: ArrayLike | None, n: int) -> NDArray[Any] | None:
     if g.dtype.kind == "f" and not np.all(np.isfinite(g)):
         raise ValueError("groups contains NaN or infinity: query ids must be finite.")
     if g.dtype.kind == "O":
-        try:  # object arrays (pandas): NaN ids are floats inside
-            bad = any(isinstance(v, float) and not np.isfinite(v) for v in g)
-        except TypeError:
-            bad = False
-        if bad:
-            raise ValueError("groups contains NaN or infinity: query ids must be finite.")
-        missing = [i for i, v in enumerate(g) if v is None]
-        if missing:
-            raise ValueError(f"groups contains None (a missing query id) at index "
-                             f"{missing[0]}: every sample needs a query id.")
+        for i, v in enumerate(g):  # one pass (pandas: NaN ids are floats inside)
+            if v is None:
+                raise ValueError(f"groups contains None (a missing query id) at index {i}: "
+                                 "every sample needs a query id.")
+            if isinstance(v, float) and not math.isfinite(v):
+                raise ValueError("groups contains NaN or infinity: query ids must be finite.")
         try:  # the fits sort the ids: they must compare with each other
             np.unique(g)
         except TypeError:

@@ -101,6 +101,15 @@ def set_two_class_output(est: Any, scores: FloatArray, y01: NDArray[Any], *,
                                           start=slope))
 
 
+def _own_n_jobs(est):
+    """An estimator's ``n_jobs`` for its scores: a joblib context's count for None
+    (:func:`birank._parallel.resolve_n_jobs`), resolved here, once a call, and not in the
+    products the solvers run in their loops."""
+    from ._parallel import resolve_n_jobs
+
+    return resolve_n_jobs(getattr(est, "n_jobs", None))
+
+
 class LinearScorerMixin:
     """``decision_function(X) = X @ coef_ + intercept_``."""
 
@@ -122,7 +131,7 @@ class LinearScorerMixin:
         """
         check_is_fitted(self, "coef_")
         X = check_X(self, X, reset=False)
-        return matvec(X, self.coef_, getattr(self, "n_jobs", None)) + self.intercept_
+        return matvec(X, self.coef_, _own_n_jobs(self)) + self.intercept_
 
 
 class ProbabilityMixin:
@@ -156,7 +165,7 @@ class ProbabilityMixin:
     def _training_scores(self, X):
         """Scores of the validated training ``X`` without ``intercept_`` (a kernel model
         overrides this)."""
-        return matvec(X, self.coef_, getattr(self, "n_jobs", None))
+        return matvec(X, self.coef_, _own_n_jobs(self))
 
     def _set_threshold(self, X, y01, learned_bias=False, sample_weight=None, *,
                        proba_weight="same"):

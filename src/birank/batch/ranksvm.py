@@ -11,6 +11,7 @@ from sklearn.exceptions import ConvergenceWarning
 
 from .._kernels.labels import two_values
 from .._linalg import matvec
+from .._parallel import resolve_n_jobs
 from .._progress import Progress, make_progress
 from .._validation import (Interval, NonzeroInteger, Options, check_graded_labels,
                            check_groups, check_sample_weight, check_X_y, validate_params)
@@ -183,10 +184,11 @@ class RankSVM(RankerMixin, BaseEstimator):
         label = f"RankSVM({self.loss})"
         # one line per Newton iteration (squared hinge) or smoothing stage (hinge)
         report = Progress(label, min_interval=0.0) if self.verbose else make_progress(False)
+        n_jobs = resolve_n_jobs(self.n_jobs)  # (a joblib context's count for None)
         res = solve_all_pairs(X, y_rank, groups=groups, sample_weight=sample_weight, C=self.C,
                               loss=self.loss, tol=self.tol, max_iter=self.max_iter,
-                              report=report, n_jobs=self.n_jobs)
-        store_all_pairs_fit(self, res, y_rank, lambda w: matvec(X, w, self.n_jobs),
+                              report=report, n_jobs=n_jobs)
+        store_all_pairs_fit(self, res, y_rank, lambda w: matvec(X, w, n_jobs),
                             groups=groups, sample_weight=sample_weight)
         return self
 

@@ -401,22 +401,26 @@ def missing_data(data_dir, libsvm_files=()):
     ``data_dir`` nor a copy bundled with birank, and the ``--libsvm`` paths that are not
     files: a run is refused before any work (the CLI reads this function's presence as
     "checks its own data")."""
-    from ..datasets import BUNDLED
-
     out = []
     for name, (train, test, _) in DATASETS.items():
-        bundled = name in BUNDLED and (test is None or f"{name}.t" in BUNDLED)
-        if not (Path(data_dir) / train).exists() and not bundled:
+        if not (Path(data_dir) / train).exists() and not _has_bundled(name, test):
             out.append((name, f"`birank datasets fetch {name} --data-home DATA_DIR`"))
     out += [(path, "no such file") for path in libsvm_files if not Path(path).is_file()]
     return out
 
 
+def _has_bundled(name, test):
+    """Whether birank bundles the set (and its test file when it has one)."""
+    from ..datasets import BUNDLED
+
+    return name in BUNDLED and (test is None or f"{name}.t" in BUNDLED)
+
+
 def _load_bundled(name, test, d):
     """The copy bundled with birank (a9a with a9a.t, german.numer), or None."""
-    from ..datasets import BUNDLED, load_bundled
+    from ..datasets import load_bundled
 
-    if name not in BUNDLED or (test is not None and f"{name}.t" not in BUNDLED):
+    if not _has_bundled(name, test):
         return None
     X, y = load_bundled(name)
     if X.shape[1] < d:
