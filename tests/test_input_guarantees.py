@@ -200,6 +200,29 @@ def test_missing_or_incomparable_query_ids_are_refused(cls, kind):
         make_fast(cls).fit(X, y, groups=g)
 
 
+def test_group_codes_number_ids_in_sorted_order_with_one_sort():
+    """The one helper every fit, metric and CLI path takes query ids through: codes 0..G-1
+    in the ids' sorted order, equal ids equal codes (the same as numpy's unique), None
+    one group; the metrics refuse mixed ids with the estimators' message."""
+    from birank._validation import codes_of, group_codes
+    from birank.metrics import ndcg_at_k, roc_auc_per_group
+
+    ids = np.array(["q9", "q10", "q9", "a", "q10"], dtype=object)
+    codes = group_codes(ids, 5)
+    assert codes.dtype == np.int64 and codes.flags.c_contiguous
+    assert codes.tolist() == np.unique(ids, return_inverse=True)[1].tolist() == [2, 1, 2, 0, 1]
+    assert group_codes(None, 3).tolist() == [0, 0, 0]
+    assert codes_of(np.array([[3.5], [1.0], [3.5]])).tolist() == [1, 0, 1]
+    mixed = np.array([1, "a", 1, "a"], dtype=object)
+    with pytest.raises(ValueError, match="mixes query ids of types that do not compare"):
+        group_codes(mixed, 4)
+    with pytest.raises(ValueError, match="mixes query ids of types that do not compare"):
+        roc_auc_per_group([0, 1, 0, 1], [0.1, 0.9, 0.3, 0.2], mixed)
+    with pytest.raises(ValueError, match="groups contains None"):
+        ndcg_at_k([0, 1, 0, 1], [0.1, 0.9, 0.3, 0.2], k=2,
+                  groups=np.array([1, None, 1, 2], dtype=object))
+
+
 def test_active_rank_learner_has_score():
     """Fails on the old main: ActiveRankLearner had no score (GridSearchCV needed a scorer)."""
     from birank.metrics import pairwise_accuracy

@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 __all__ = [
     "check_sample_weight",
     "check_groups",
+    "group_codes",
+    "codes_of",
     "check_eval_set",
     "check_graded_labels",
     "check_scale",
@@ -361,6 +363,15 @@ def check_groups(groups: ArrayLike | None, n: int) -> NDArray[Any] | None:
     """
     if groups is None:
         return None
+    g = _group_values(groups, n)
+    if g.dtype.kind == "O":
+        codes_of(g)  # the fits sort the ids: they must compare with each other
+    return g
+
+
+def _group_values(groups: ArrayLike, n: int) -> NDArray[Any]:
+    """:func:`check_groups` without its comparability test (the sort that makes codes
+    makes it)."""
     g = np.asarray(groups)
     if g.ndim != 1 or g.shape[0] != n:
         raise ValueError(f"groups must be a 1-D array of one query id per sample ({n}); got "
@@ -374,13 +385,40 @@ def check_groups(groups: ArrayLike | None, n: int) -> NDArray[Any] | None:
                                  "every sample needs a query id.")
             if isinstance(v, float) and not math.isfinite(v):
                 raise ValueError("groups contains NaN or infinity: query ids must be finite.")
-        try:  # the fits sort the ids: they must compare with each other
-            np.unique(g)
-        except TypeError:
-            kinds = sorted({type(v).__name__ for v in g})
-            raise ValueError(f"groups mixes query ids of types that do not compare "
-                             f"({', '.join(kinds)}): use one type, e.g. all strings.") from None
     return g
+
+
+def codes_of(ids: ArrayLike) -> NDArray[np.int64]:
+    """Ids (query ids, or any comparable values) as int64 codes ``0 .. G-1`` in the ids'
+    sorted order: equal ids, equal codes. Not validated (:func:`group_codes` is).
+
+    Raises
+    ------
+    ValueError
+        Ids of types that do not compare with each other.
+    """
+    g = np.asarray(ids).reshape(-1)
+    try:
+        codes = np.unique(g, return_inverse=True)[1]
+    except TypeError:
+        kinds = sorted({type(v).__name__ for v in g})
+        raise ValueError(f"groups mixes query ids of types that do not compare "
+                         f"({', '.join(kinds)}): use one type, e.g. all strings.") from None
+    return np.ascontiguousarray(codes.reshape(-1), dtype=np.int64)
+
+
+def group_codes(groups: ArrayLike | None, n: int) -> NDArray[np.int64]:
+    """Validated query ids (:func:`check_groups`) as int64 codes ``0 .. G-1`` in the ids'
+    sorted order, one sort in all; None: every row in group 0.
+
+    Raises
+    ------
+    ValueError
+        As :func:`check_groups`.
+    """
+    if groups is None:
+        return np.zeros(n, dtype=np.int64)
+    return codes_of(_group_values(groups, n))
 
 
 def check_eval_set(estimator, eval_set):

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ._dots import dot
-from ._validation import as_written, check_groups, check_y01
+from ._validation import as_written, check_y01, group_codes
 
 if TYPE_CHECKING:
     from typing import Any, Callable, Literal
@@ -185,12 +185,6 @@ def _binary_mask(y_true, pos_label=None):
     return np.ascontiguousarray(mask, dtype=bool)
 
 
-def _group_codes(groups, n):
-    g = check_groups(groups, n)
-    _, codes = np.unique(g, return_inverse=True)
-    return codes.reshape(-1).astype(np.int64)
-
-
 # --------------------------------------------------------------------------- ROC AUC
 #: from this many rows the compiled kernels run (the AUC merge, the Fenwick sweep, the
 #: bucketed cut); below it numpy does the same exact work in less time than numba's
@@ -322,7 +316,7 @@ def _pair_counts(y_true, y_score, groups, sample_weight):
     w = _check_weights(sample_weight, n)
     if w is None:
         w = np.ones(n)
-    g = np.zeros(n, dtype=np.int64) if groups is None else _group_codes(groups, n)
+    g = group_codes(groups, n)
     # label ranks, contiguous within each group (1-based for the Fenwick tree)
     oy = np.lexsort((y, g))
     gy, yy = g[oy], y[oy]
@@ -485,10 +479,7 @@ def _per_query_prep(y_true, y_score, groups, ties="average"):
     y = _check_labels_numeric(y_true)
     n = y.shape[0]
     s = _check_scores(y_score, n)
-    if groups is None:
-        g = np.zeros(n, dtype=np.int64)
-    else:
-        g = _group_codes(groups, n)
+    g = group_codes(groups, n)
     order = np.lexsort((-s, g))
     gs, ss = g[order], s[order]
     qnew = np.empty(n, dtype=bool)
@@ -723,7 +714,7 @@ def roc_auc_per_group(y_true: ArrayLike, y_score: ArrayLike, groups: ArrayLike,
     pos = _binary_mask(y_true, pos_label)
     n = pos.shape[0]
     s = _check_scores(y_score, n)
-    g = _group_codes(groups, n)
+    g = group_codes(groups, n)
     order = np.lexsort((s, g))  # ascending score within group
     gs, ss, ps = g[order], s[order], pos[order]
     new_g = np.ones(n, dtype=bool)

@@ -24,7 +24,7 @@ import numpy as np
 
 from ._kernels.id_set import new_table, table_contains, table_insert, take_new
 from ._kernels.index import index_dtype
-from ._validation import check_groups, check_y01
+from ._validation import check_groups, check_y01, codes_of
 from ._kernels.ordinal_levels import (closest_pair_ids, decode_ordinal_ids, level_pair_counts,
                                       ordinal_pair_levels, ordinal_runs)
 
@@ -97,7 +97,7 @@ class BipartitePairs(_PairSpace):
             self.n_pairs = int(self.pos.size) * int(self.neg.size)
             return
         # rows sorted by group; per group the positives and negatives are contiguous
-        _, gid = np.unique(groups, return_inverse=True)
+        gid = codes_of(groups)
         order_p = np.flatnonzero(y01)[np.argsort(gid[y01], kind="stable")]
         order_n = np.flatnonzero(~y01)[np.argsort(gid[~y01], kind="stable")]
         n_groups = gid.max() + 1 if gid.size else 0
@@ -178,7 +178,7 @@ class OrdinalPairs(_PairSpace):
             self.order = np.argsort(y, kind="stable").astype(index, copy=False)
             gs = np.zeros(n, dtype=np.int8)  # one group
         else:
-            gid = np.unique(groups, return_inverse=True)[1].reshape(-1)
+            gid = codes_of(groups)
             self.order = np.lexsort((y, gid)).astype(index, copy=False)
             gs = gid[self.order]
         ys = y[self.order]

@@ -78,12 +78,10 @@ class LabelOracle:
         indices : ndarray of int64 (sorted)
         labels : ndarray of float64
         """
-        from .._validation import check_groups, check_random_state
+        from .._validation import check_random_state, group_codes
 
         rng = check_random_state(random_state)
-        g = check_groups(groups, self.n_samples)
-        codes = (np.zeros(self.n_samples, dtype=np.intp) if g is None  # None: one query
-                 else np.unique(g, return_inverse=True)[1].reshape(-1))
+        codes = group_codes(groups, self.n_samples)  # None: one query
         relevant = self._labels >= relevance_threshold
         key = rng.random(self.n_samples)  # a random order within each (query, class)
         chosen = []

@@ -32,6 +32,7 @@ import numpy as np
 from .._kernels.rank_selection import lossmin_multilevel_scores as _lossmin_ml_kernel
 from .._kernels.rank_selection import lossmin_scores as _lossmin_kernel
 from .._kernels.rank_selection import neighbor_gaps, ranking_error_entropy
+from .._validation import codes_of
 from .threshold import sort_pool
 
 if TYPE_CHECKING:
@@ -266,7 +267,7 @@ def select_per_query(values: ArrayLike, groups: ArrayLike, k: int) -> IntArray:
     n = v.shape[0]
     if n == 0:
         return np.empty(0, dtype=np.int64)
-    codes = np.unique(np.asarray(groups).reshape(-1), return_inverse=True)[1].reshape(-1)
+    codes = codes_of(groups)
     order = np.lexsort((np.arange(n), -v, codes))
     counts = np.bincount(codes)
     starts = np.concatenate(([0], np.cumsum(counts)[:-1]))

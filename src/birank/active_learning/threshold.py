@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .._kernels.rank_selection import largest_gap_ranks
+from .._validation import group_codes
 
 if TYPE_CHECKING:
     from .._typing import ArrayLike, FloatArray, IntArray
@@ -25,14 +26,6 @@ def _as_scores(scores):
         raise ValueError("scores must be finite; got NaN or inf (diverged ranker?).")
     return s
 
-
-def _group_codes(groups, n):
-    if groups is None:
-        return np.zeros(n, dtype=np.int64)
-    from .._validation import check_groups
-
-    g = check_groups(groups, n)
-    return np.unique(g, return_inverse=True)[1].reshape(-1).astype(np.int64)
 
 
 def sort_pool(scores: ArrayLike, groups: ArrayLike | None = None,
@@ -62,7 +55,7 @@ def sort_pool(scores: ArrayLike, groups: ArrayLike | None = None,
     ([3, 2, 1, 0], [0, 2, 4], [1, 1, 0, 0])
     """
     s = _as_scores(scores)
-    codes = _group_codes(groups, s.shape[0])
+    codes = group_codes(groups, s.shape[0])
     order = np.lexsort((np.arange(s.shape[0]), s, codes)).astype(np.int64)
     counts = np.bincount(codes, minlength=int(codes.max()) + 1 if codes.size else 0)
     qptr = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)

@@ -18,6 +18,7 @@ from .._validation import (
     check_random_state,
     check_X,
     check_X_y,
+    codes_of,
     validate_params,
 )
 from ..base import RankerMixin, reset_fitted
@@ -480,7 +481,7 @@ def _has_ordinal_pair(y, groups):
         return False
     if groups is None:
         return bool(y.min() < y.max())
-    gid = np.unique(groups, return_inverse=True)[1].reshape(-1)
+    gid = codes_of(groups)
     lo = np.full(int(gid.max()) + 1, np.inf)
     hi = np.full(lo.shape, -np.inf)
     np.minimum.at(lo, gid, y)

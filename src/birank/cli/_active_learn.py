@@ -178,10 +178,12 @@ def _initial_rows(groups, per_query, seed, initial_file, n):
     """Initial rows: given in a file, or ``per_query`` random rows of every query (no labels)."""
     import numpy as np
 
+    from .._validation import codes_of
+
     if initial_file:
         return np.unique(_read_rows(initial_file, n))
     rng = np.random.default_rng(seed)
-    codes = np.unique(groups, return_inverse=True)[1].reshape(-1)
+    codes = codes_of(groups)
     key = rng.random(n)  # random order within each query: lexsort by (key, query)
     order = np.lexsort((key, codes))
     cs = codes[order]

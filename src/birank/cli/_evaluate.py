@@ -201,6 +201,7 @@ def compute_metrics(y, scores, groups=None, k=10, no_relevant="zero", gain="exp"
     import numpy as np  # here, not at the top: `birank --help` must not pay for numpy
 
     from .. import metrics as m
+    from .._validation import codes_of
 
     if letor:
         no_relevant, gain = "zero", "exp"
@@ -230,8 +231,7 @@ def compute_metrics(y, scores, groups=None, k=10, no_relevant="zero", gain="exp"
     except ValueError as exc:  # no within-group pair with different labels
         out["pairwise_accuracy_note"] = str(exc)
     if groups is not None:
-        _, codes = np.unique(np.asarray(groups), return_inverse=True)
-        codes = codes.reshape(-1)
+        codes = codes_of(groups)
         n_groups = int(codes.max()) + 1
         out["groups"] = n_groups
         has_rel = np.bincount(codes, weights=(y > 0).astype(np.float64),

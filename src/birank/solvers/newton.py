@@ -41,6 +41,7 @@ from .._kernels.pair_sweep import (ONE_LEVEL_MAX_BITS, WORK_ROWS, binary_signed_
 from .._kernels.radix_sort import (RADIX_MIN, argsort_groups, argsort_scores, radix_scratch,
                                    sort_by_segment)
 from .._parallel import BlockedProducts, effective_n_jobs
+from .._validation import codes_of
 from . import chunked_sweep as _chunked
 from .level_threads import LevelSweeps
 from ._result import SolverResult
@@ -255,8 +256,7 @@ class PairObjective(_WeightSpace):
             gid = np.zeros(n, dtype=np.int64)
             n_groups = 1
         else:
-            _, gid = np.unique(np.asarray(groups), return_inverse=True)
-            gid = gid.reshape(-1).astype(np.int64)
+            gid = codes_of(groups)
             n_groups = int(gid.max()) + 1 if n else 0
         y = np.asarray(y, dtype=np.float64)
         self.seg = _segment_bounds(gid, n_groups)
