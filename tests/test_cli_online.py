@@ -160,3 +160,38 @@ def test_damaged_checkpoint_and_stdin_models_record_the_base(tmp_path, capsys, m
     assert main(["train", "-q", "-m", "oam", "--seed", "3", "-", "-o",
                  str(tmp_path / "s.json")]) == 0
     assert load_model(tmp_path / "s.json").doc["extra"]["zero_based"] is True
+
+
+@pytest.mark.parametrize("how", ["file", "gzip", "stdin"])
+def test_online_models_refuse_query_ids_unless_no_groups(tmp_path, capsys, monkeypatch, how):
+    """Fails on the old main: an online model trained on a file with qid: fields ranked all
+    rows together without a word. It is now refused as for the batch models without
+    per-query pairs; --no-groups trains on the pooled rows, the same model as a file
+    without the qid: fields."""
+    import io
+    import sys
+
+    X, y = load_heart()
+    qid = np.repeat(np.arange(27), 10)
+    plain, with_qid = tmp_path / "plain.svm", tmp_path / "q.svm"
+    dump_svmlight(X, y, plain)
+    dump_svmlight(X, y, with_qid, groups=qid)
+    src = str(with_qid)
+    if how == "gzip":
+        src = str(tmp_path / "q.svm.gz")
+        with gzip.open(src, "wb") as f:
+            f.write(with_qid.read_bytes())
+    elif how == "stdin":
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(with_qid.read_bytes())))
+        src = "-"
+    common = ["train", "-m", "cbr-diag", "--quiet", "--seed", "2", "--chunk-size", "50"]
+    out = tmp_path / "m.json"
+    assert main(common + [src, "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "has query ids" in err and "--no-groups" in err and not out.exists()
+    if how == "stdin":
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(with_qid.read_bytes())))
+    assert main(common + ["--no-groups", src, "-o", str(out)]) == 0
+    ref = tmp_path / "ref.json"
+    assert main(common + [str(plain), "-o", str(ref)]) == 0
+    assert load_model(out).doc["coef"] == load_model(ref).doc["coef"]

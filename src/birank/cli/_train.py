@@ -127,8 +127,7 @@ def run(args):
                    and "verbose" not in model.get_params()):
         if groups is not None:
             if "groups" not in inspect.signature(model.fit).parameters:
-                raise UserError(f"model {args.model!r} does not support per-query pairs; "
-                                "use --no-groups or --model ranksvm")
+                raise _no_query_pairs(args)
             model.fit(X, y, groups=groups)
         else:
             model.fit(X, y)
@@ -288,6 +287,30 @@ def _parse_classes(text):
     return values
 
 
+def _no_query_pairs(args):
+    """The error for a file with query ids and a model without per-query pairs."""
+    return UserError(f"{args.train_file} has query ids (qid: or a query column), but model "
+                     f"{args.model!r} does not support per-query pairs: it would rank all rows "
+                     "together; give --no-groups to train it so, or use --model ranksvm")
+
+
+def _head_has_qid(path):
+    """Whether the first data line within the first 64 KiB of a LIBSVM file has a ``qid:``
+    field (the reader refuses a file with it on some lines only)."""
+    from ..datasets._svmlight import _open_stream
+
+    stream, raw = _open_stream(path)
+    with raw, stream:
+        head = stream.read(65536)
+    if isinstance(head, str):
+        head = head.encode()
+    for line in head.split(b"\n")[:-1] or head.split(b"\n"):
+        toks = line.split(b"#", 1)[0].split()
+        if toks:
+            return len(toks) > 1 and toks[1].startswith(b"qid:")
+    return False
+
+
 def _run_stream(model, args, params):
     """Online models: one pass over the file in chunks, with checkpoints."""
     from .._progress import make_progress
@@ -309,8 +332,11 @@ def _run_stream(model, args, params):
             raise UserError("--checkpoint needs a LIBSVM file on disk (it is streamed in "
                             "chunks); this input is read whole")
         read = {}
-        X, y, _ = read_data(args.train_file, with_groups=False, quiet=args.quiet,
-                            require_features=True, args=args, check_memory=True, info=read)
+        X, y, groups = read_data(args.train_file, with_groups=not args.no_groups,
+                                 quiet=args.quiet, require_features=True, args=args,
+                                 check_memory=True, info=read)
+        if groups is not None:  # (online learners rank all rows together)
+            raise _no_query_pairs(args)
         args._zero_based_used = read.get("zero_based")  # (recorded for `birank predict`)
         classes = _parse_classes(args.classes)
         t0 = time.perf_counter()
@@ -319,6 +345,8 @@ def _run_stream(model, args, params):
                             "n_features": X.shape[1], "groups": False})
         return 0
     zero_based, n_features = layout
+    if not args.no_groups and _head_has_qid(args.train_file):
+        raise _no_query_pairs(args)
     args._zero_based_used = zero_based
     from ..datasets._formats import check_feature_memory
 
