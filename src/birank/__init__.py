@@ -48,7 +48,12 @@ _LAZY = {
     "ActiveRankLearner": ".active_learning.learner",
 }
 
-__all__ = list(_LAZY)
+# a literal list (the keys of _LAZY, tests/test_typing.py checks): type checkers read it as
+# the names birank exports; with ``list(_LAZY)`` mypy --strict refused ``from birank import
+# RankSVM`` ("does not explicitly export")
+__all__ = ["RankSVM", "ActiveRankSVM", "WeightedSVM", "CombinedRanking", "BBR", "LCBR",
+           "PrunedRankSVM", "CBR", "OAM", "AdaOAM", "OPAUC", "OnlineUniExp", "SPAM", "PGD",
+           "ActiveRankLearner"]
 
 if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ imports on first use
     from typing import Any

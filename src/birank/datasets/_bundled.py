@@ -6,7 +6,7 @@ Origins and licenses: ``birank/datasets/data/SOURCE.md``.
 from __future__ import annotations
 
 from importlib import resources
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, overload
 
 from ._svmlight import load_svmlight_bytes
 
@@ -49,17 +49,39 @@ def _read(filename: str) -> bytes:
     return (resources.files("birank.datasets") / "data" / filename).read_bytes()
 
 
+@overload
+def load_bundled(name: Literal["tfranking_toy"]) -> tuple[csr_matrix, FloatArray, IntArray]: ...
+
+
+@overload
+def load_bundled(name: Literal["heart", "german.numer", "ionosphere", "housing", "diabetes",
+                               "w1a", "a9a", "a9a.t"]) -> tuple[csr_matrix, FloatArray]: ...
+
+
+@overload
+def load_bundled(name: str) -> (tuple[csr_matrix, FloatArray]
+                                | tuple[csr_matrix, FloatArray, IntArray]): ...
+
+
 def load_bundled(name: str) -> (tuple[csr_matrix, FloatArray]
                                  | tuple[csr_matrix, FloatArray, IntArray]):
     """Load a bundled dataset by name (see :data:`BUNDLED`).
-
-    Returns ``(X, y)``, or ``(X, y, groups)`` for ``"tfranking_toy"``.
 
     Parameters
     ----------
     name : str
         A key of :data:`BUNDLED` (``"heart"``, ``"a9a.t"``, ``"tfranking_toy"``, ...);
         any other name raises ValueError listing them.
+
+    Returns
+    -------
+    X : csr_matrix of shape (n_samples, n_features)
+        The features (``BUNDLED[name][1]`` columns).
+    y : ndarray of float64, shape (n_samples,)
+        The labels as the file has them (``BUNDLED[name][3]``).
+    groups : ndarray of int64, shape (n_samples,)
+        The query ids; only for ``"tfranking_toy"``, the one bundled file with them
+        (for the others the result is ``(X, y)``).
 
     Examples
     --------
