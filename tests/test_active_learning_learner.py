@@ -87,12 +87,12 @@ def test_simulate_protocol_counts_and_reproducibility(strategy):
 
 def test_default_ranker_is_ranksvm_over_within_query_pairs():
     X, y, g = _data(seed=3)
-    learner = ActiveRankLearner().fit(X, y, g)
+    learner = ActiveRankLearner().fit(X, y, groups=g)
     assert isinstance(learner.estimator_, RankSVM)
     ref = RankSVM().fit(X, (y >= 1).astype(float), groups=g)
     np.testing.assert_allclose(learner.decision_function(X), ref.decision_function(X))
     # threshold 2: only the top grade is relevant
-    l2 = ActiveRankLearner(relevance_threshold=2).fit(X, y, g)
+    l2 = ActiveRankLearner(relevance_threshold=2).fit(X, y, groups=g)
     ref2 = RankSVM().fit(X, (y >= 2).astype(float), groups=g)
     np.testing.assert_allclose(l2.decision_function(X), ref2.decision_function(X))
 

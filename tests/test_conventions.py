@@ -215,6 +215,25 @@ def test_keyword_only_after_the_first(cls):
         [p.name for p in params[1:] if p.kind is not inspect.Parameter.KEYWORD_ONLY]
 
 
+#: the positional parameters scikit-learn gives each method after X and y
+SKLEARN_POSITIONAL = {"fit": ["sample_weight"], "partial_fit": ["classes", "sample_weight"],
+                      "score": ["sample_weight"]}
+
+
+@pytest.mark.parametrize("cls", CLASSES, ids=IDS)
+def test_fit_and_score_take_only_sklearn_positions_positionally(cls):
+    """Fails on the old main: RankSVM.fit(X, y, w) read the weights as query ids (RankSVM,
+    PrunedRankSVM and ActiveRankLearner took groups third, the others sample_weight)."""
+    for method, allowed in SKLEARN_POSITIONAL.items():
+        fn = getattr(cls, method, None)
+        if fn is None:
+            continue
+        params = list(inspect.signature(fn).parameters.values())[1:]  # (self)
+        assert [p.name for p in params[:2]] == ["X", "y"], (method, params)
+        positional = [p.name for p in params[2:] if p.kind is p.POSITIONAL_OR_KEYWORD]
+        assert positional == allowed[:len(positional)], (method, positional)
+
+
 def _binary_data():
     X, y = load_heart()
     y = np.where(y > 0, 7, 3)  # labels that are not {0, 1}: predict must map back

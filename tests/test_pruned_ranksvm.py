@@ -66,7 +66,7 @@ def test_groups_make_pairs_only_within_a_query():
     X, y = _data(3, n=50)
     groups = np.repeat([0, 1, 2, 3, 4], 10)
     for kernel in ("linear", "rbf"):
-        model = PrunedRankSVM(kernel=kernel, n_random=30, random_state=0).fit(X, y, groups)
+        model = PrunedRankSVM(kernel=kernel, n_random=30, random_state=0).fit(X, y, groups=groups)
         a, b = model.pairs_
         assert np.all(groups[a] == groups[b])
         assert model.n_total_pairs_ == len(all_pairs(y, groups)[0])
@@ -79,12 +79,12 @@ def test_no_pair_warning_looks_inside_each_group():
     groups = np.repeat([0, 1, 2], 4)
     y = groups.astype(float)  # labels differ across groups only: no pair within one
     with pytest.warns(UserWarning, match="no pair of rows has different labels within a group"):
-        model = PrunedRankSVM().fit(X, y, groups)
+        model = PrunedRankSVM().fit(X, y, groups=groups)
     np.testing.assert_array_equal(model.coef_, 0.0)
     y[5] += 1.0  # one group now has two labels: pairs, no warning
     with warnings.catch_warnings():
         warnings.simplefilter("error", UserWarning)
-        model = PrunedRankSVM().fit(X, y, groups)
+        model = PrunedRankSVM().fit(X, y, groups=groups)
     assert model.n_total_pairs_ == 3
 
 

@@ -401,7 +401,7 @@ class ActiveRankLearner(BaseEstimator):
         return diverse_scores(scores, committee, g)
 
     # ------------------------------------------------------------------ ranker API
-    def fit(self, X: MatrixLike, y: ArrayLike, groups: ArrayLike | None = None) -> Self:
+    def fit(self, X: MatrixLike, y: ArrayLike, *, groups: ArrayLike | None = None) -> Self:
         """Forget everything and train the ranker on a fully labeled set.
 
         Returns

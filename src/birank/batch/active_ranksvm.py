@@ -233,7 +233,7 @@ class ActiveRankSVM(BinaryRankerMixin, BaseEstimator):
         self.random_state = random_state
         self.verbose = verbose
 
-    def fit(self, X: MatrixLike, y: ArrayLike, eval_set: EvalSet | None = None) -> Self:
+    def fit(self, X: MatrixLike, y: ArrayLike, *, eval_set: EvalSet | None = None) -> Self:
         """Choose ``budget`` pairs / pseudo-pairs actively and fit on them.
 
         Parameters

@@ -295,7 +295,7 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
         self.solver = solver
         self.random_state = random_state
 
-    def fit(self, X: MatrixLike, y: ArrayLike, groups: ArrayLike | None = None) -> Self:
+    def fit(self, X: MatrixLike, y: ArrayLike, *, groups: ArrayLike | None = None) -> Self:
         """Choose the pairs and train on them.
 
         Parameters

@@ -155,7 +155,7 @@ class RankSVM(RankerMixin, BaseEstimator):
         self.verbose = verbose
         self.n_jobs = n_jobs
 
-    def fit(self, X: MatrixLike, y: ArrayLike, groups: ArrayLike | None = None,
+    def fit(self, X: MatrixLike, y: ArrayLike, *, groups: ArrayLike | None = None,
             sample_weight: ArrayLike | None = None) -> Self:
         """Fit on all pairs with ``y_i > y_j`` (within ``groups`` if given).
 
