@@ -169,6 +169,27 @@ def test_lcbr_unit_weights_equal_no_weights():
     np.testing.assert_array_equal(a.coef_, b.coef_)
 
 
+# ------------------------------------------------------------------------ label dtypes
+@pytest.mark.parametrize("estimator", ESTIMATORS, ids=[type(e).__name__ for e in ESTIMATORS])
+@pytest.mark.parametrize("dtype", [np.float16, np.longdouble])
+def test_labels_of_any_float_width_give_the_float64_model(estimator, dtype):
+    """Fails on the old main: float16 labels crashed inside numba (NotImplementedError),
+    long double ones with a numba TypingError, in every estimator but ActiveRankLearner.
+    They now take the sorting path and give the same model as float64 labels."""
+    X, y = _data()
+    a = _quiet_fit(estimator, X, y.astype(dtype))
+    b = _quiet_fit(estimator, X, y.astype(np.float64))
+    np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+
+
+@each_weighted
+def test_complex_weights_are_refused(estimator):
+    """Fails on the old main: the imaginary part was dropped with numpy's ComplexWarning."""
+    X, y = _data()
+    with pytest.raises(ValueError, match="complex data is not supported"):
+        _quiet_fit(estimator, X, y, sample_weight=np.ones(len(y)) + 1j)
+
+
 # ------------------------------------------------------------------------ query ids
 @pytest.mark.parametrize("cls", [c for c in public_estimator_classes()
                                  if supports_groups(make_fast(c))])

@@ -24,6 +24,18 @@ def test_edge_side_of_an_unsorted_grid(chosen, side):
 
 def test_a_grid_of_one_value_is_at_both_edges():
     assert edge_side([3.0], 3.0) == "both"
+    assert edge_side([3.0, 3.0], 3.0) == "both"  # (was 'low': the value twice is one value)
+
+
+@pytest.mark.parametrize("chosen, side", [(7, "high"), (0.5, "low"), (2.5, None)])
+def test_a_value_beyond_the_grid_is_past_its_edge(chosen, side):
+    """Fails on the old main: 7 beyond [1, 2, 3] was None, 'strictly inside'."""
+    assert edge_side([1, 2, 3], chosen) == side
+
+
+def test_a_grid_that_does_not_compare_is_refused():
+    with pytest.raises(ValueError, match="grid values must be numbers that compare"):
+        edge_side([1, None], 1)
 
 
 def test_each_numeric_parameter_at_an_edge_warns_once_and_is_returned():

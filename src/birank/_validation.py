@@ -484,10 +484,10 @@ def encode_binary(y, *, name="y"):
     """
     from sklearn.utils.multiclass import type_of_target
 
-    from ._kernels.labels import two_values  # (lazy: the metrics need no numba)
+    from ._kernels.labels import scannable, two_values  # (lazy: the metrics need no numba)
 
     y = np.asarray(y)
-    if y.ndim == 1 and y.size and y.dtype.kind in "iuf":
+    if y.size and scannable(y):
         # one O(N) scan instead of sorting y twice (type_of_target, np.unique): at
         # 10^7 rows that is most of ActiveRankSVM's fit. Integer-valued floats
         # only, as type_of_target calls other floats continuous.
@@ -530,6 +530,8 @@ def check_sample_weight(sample_weight, n, *, y=None, ones=False):
     """
     if sample_weight is None:
         return np.ones(n) if ones else None
+    if np.iscomplexobj(sample_weight):  # (numpy would drop the imaginary part with a warning)
+        raise ValueError("sample_weight must be real numbers; complex data is not supported.")
     try:
         sw = np.asarray(sample_weight, dtype=np.float64)
     except (TypeError, ValueError):

@@ -39,8 +39,9 @@ def edge_side(grid: Sequence[float], chosen: float) -> EdgeSide | None:
     -------
     side : {'low', 'high', 'both'} or None
         ``'low'`` / ``'high'`` when ``chosen`` is the grid's smallest / largest
-        value, ``'both'`` for a grid of one value (it has no inside), None when
-        ``chosen`` lies strictly inside.
+        value or lies beyond it, ``'both'`` for a grid of one value (it has no
+        inside; a value given twice is one value), None when ``chosen`` lies
+        strictly inside.
 
     Examples
     --------
@@ -54,12 +55,16 @@ def edge_side(grid: Sequence[float], chosen: float) -> EdgeSide | None:
     if any(v != v for v in values) or chosen != chosen:  # NaN: no order to speak of
         raise ValueError(f"grid and chosen value must be numbers without NaN; got {values!r} "
                          f"and {chosen!r}.")
-    values = sorted(values)
-    if len(values) == 1:
+    try:  # (a value given twice is one grid point)
+        values = sorted(set(values))
+    except TypeError:
+        raise ValueError(f"grid values must be numbers that compare; got {values!r}.") from None
+    if len(values) == 1 and chosen == values[0]:
         return "both"
-    if chosen == values[0]:
+    # a value beyond the grid (a search that extended it) is past that edge, not inside
+    if chosen <= values[0]:
         return "low"
-    if chosen == values[-1]:
+    if chosen >= values[-1]:
         return "high"
     return None
 

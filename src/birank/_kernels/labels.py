@@ -5,6 +5,12 @@ import numpy as np
 from numba import njit
 
 
+def scannable(y):
+    """Whether :func:`two_values` takes ``y``: a 1-D integer, float32 or float64 array
+    (numba has no float16 or long double; those take the sorting path)."""
+    return y.ndim == 1 and (y.dtype.kind in "iu" or y.dtype in (np.float32, np.float64))
+
+
 @njit(cache=True)
 def two_values(y):
     """Distinct values of ``y`` if there are at most two, in one pass.

@@ -9,7 +9,7 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 
-from .._kernels.labels import two_values
+from .._kernels.labels import scannable, two_values
 from .._linalg import matvec
 from .._parallel import resolve_n_jobs
 from .._progress import Progress, make_progress
@@ -252,7 +252,7 @@ def encode_rank_labels(est: RankSVM, y: Any) -> FloatArray:
     """
     y_num = check_graded_labels(est, y)
     y_arr = np.asarray(y).reshape(-1)
-    if y_arr.dtype.kind in "iuf" and y_arr.size:
+    if y_arr.size and scannable(y_arr):
         # two values in one scan, as encode_binary (np.unique sorts: 27 ms at 10^6 rows
         # of two values, 82 ms of all-distinct real values); any other count of values
         # (the scan stops at a third) keeps the labels as they are
