@@ -530,7 +530,11 @@ def check_sample_weight(sample_weight, n, *, y=None, ones=False):
     """
     if sample_weight is None:
         return np.ones(n) if ones else None
-    if np.iscomplexobj(sample_weight):  # (numpy would drop the imaginary part with a warning)
+    try:  # (float64 would drop an imaginary part, with numpy's warning only)
+        is_complex = np.asarray(sample_weight).dtype.kind == "c"
+    except (TypeError, ValueError):
+        is_complex = False  # (refused below as not numeric)
+    if is_complex:
         raise ValueError("sample_weight must be real numbers; complex data is not supported.")
     try:
         sw = np.asarray(sample_weight, dtype=np.float64)
