@@ -119,9 +119,10 @@ def _accepts(constraint, value):
         return value is None
     if constraint == "boolean":
         return isinstance(value, (bool, np.bool_))
-    if constraint == "random_state":
-        return value is None or isinstance(value, (numbers.Integral, np.random.Generator,
-                                                   np.random.RandomState))
+    if constraint == "random_state":  # (an int seeds numpy's PCG64: non-negative, no bool)
+        if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
+            return value >= 0
+        return value is None or isinstance(value, (np.random.Generator, np.random.RandomState))
     if constraint == "array-like":
         return value is not None and not isinstance(value, str)
     if isinstance(constraint, type):
@@ -133,7 +134,7 @@ def _describe(constraint):
     if constraint is None:
         return "None"
     if constraint == "random_state":
-        return "None, an int or a numpy Generator"
+        return "None, an int >= 0, a numpy Generator or a RandomState"
     if isinstance(constraint, type):
         return f"an instance of {constraint.__name__}"
     return str(constraint)
@@ -171,10 +172,12 @@ def check_random_state(random_state):
         return random_state
     if isinstance(random_state, np.random.RandomState):
         return np.random.default_rng(random_state.randint(0, 2**31 - 1))
-    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
+    if (isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool)
+            and random_state >= 0):
         return np.random.default_rng(int(random_state))
     raise ValueError(
-        f"random_state must be None, an int or a numpy Generator; got {random_state!r}."
+        f"random_state must be None, an int >= 0, a numpy Generator or a RandomState; got "
+        f"{random_state!r}."
     )
 
 
