@@ -190,6 +190,21 @@ def test_complex_weights_are_refused(estimator):
         _quiet_fit(estimator, X, y, sample_weight=np.ones(len(y)) + 1j)
 
 
+RANDOMIZED = [e for e in ESTIMATORS if "random_state" in e.get_params()]
+
+
+@pytest.mark.parametrize("estimator", RANDOMIZED, ids=[type(e).__name__ for e in RANDOMIZED])
+@pytest.mark.parametrize("seed", [-1, True])
+def test_a_negative_or_bool_seed_is_refused_by_name(estimator, seed):
+    """Fails on the old main: -1 passed the parameter check and failed inside numpy
+    ("expected non-negative integer"), True as "random_state must be ..." without the
+    estimator's name."""
+    X, y = _data()
+    with pytest.raises(ValueError, match=f"{type(estimator).__name__}: parameter "
+                                         "'random_state' must be"):
+        _quiet_fit(clone(estimator).set_params(random_state=seed), X, y)
+
+
 # ------------------------------------------------------------------------ query ids
 @pytest.mark.parametrize("cls", [c for c in public_estimator_classes()
                                  if supports_groups(make_fast(c))])
