@@ -72,7 +72,8 @@ def bench_sizes(sizes, n_features, nnz, n_test, budget, C, skip_exact_above, see
     RankSVM = _ranksvm_class()
     rows = []
     for n in sizes:
-        X, y, _ = make_sparse_bipartite(n + n_test, n_features, nnz, random_state=0)
+        X, y, _ = make_sparse_bipartite(n + n_test, n_features=n_features, nnz_per_row=nnz,
+                                        random_state=0)
         Xtr, ytr, Xte, yte = X[:n], y[:n], X[n:], y[n:]
         n_pos = int(ytr.sum())
         n_pairs = n_pos * (n - n_pos)
@@ -257,7 +258,7 @@ def main(argv=None):
         bench_small()
         return
     # compile the kernels before timing anything
-    Xw, yw, _ = make_sparse_bipartite(2000, 50, 5, random_state=1)
+    Xw, yw, _ = make_sparse_bipartite(2000, n_features=50, nnz_per_row=5, random_state=1)
     ActiveRankSVM(budget=300, random_state=0).fit(Xw, yw)
     RankSVM = _ranksvm_class()
     if RankSVM is not None:

@@ -76,12 +76,14 @@ def main(argv=None):
           f"{'train ms':>9}  {'select/train':>12}")
     results = {}
     warm = ActiveRankLearner(relevance_threshold=3, random_state=0)  # compile the ranker
-    warm.teach(*LabelOracle(y).seed(g, 3, 1, 3, random_state=1), X_pool=X, groups=g).query()
+    warm.teach(*LabelOracle(y).seed(g, relevance_threshold=3, n_relevant=1, n_nonrelevant=3,
+                                    random_state=1), X_pool=X, groups=g).query()
     for strategy in STRATEGIES:
         learner = ActiveRankLearner(strategy=strategy, per_query=args.per_query,
                                     relevance_threshold=3, random_state=0)
         oracle = LabelOracle(y)
-        seed, labels = oracle.seed(g, 3, 1, 3, random_state=0)
+        seed, labels = oracle.seed(g, relevance_threshold=3, n_relevant=1, n_nonrelevant=3,
+                                   random_state=0)
         learner.teach(seed, labels, X_pool=X, groups=g)
         learner.query()  # first round: fit + compile
         train = learner.timings_["train"]

@@ -66,9 +66,9 @@ def main() -> None:
     rng = np.random.default_rng(1)
     sets = []
     for d in (123, 1 << 20):
-        X, y, _ = make_sparse_bipartite(n, d, 20, random_state=0)
+        X, y, _ = make_sparse_bipartite(n, n_features=d, nnz_per_row=20, random_state=0)
         sets.append((f"binary, {d} features", X, (y > 0).astype(int)))
-    X, y, _ = make_sparse_bipartite(n, 10_000, 20, random_state=0)
+    X, y, _ = make_sparse_bipartite(n, n_features=10_000, nnz_per_row=20, random_state=0)
     sets.append(("real-valued, 10^4 features", X, y + 0.5 * rng.random(n)))
     names = args.only or [m for m in birank.__all__ if m not in SKIP]
     print(f"{n:,} rows; medians of {args.repeat}; {os.cpu_count()} cores; "

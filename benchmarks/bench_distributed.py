@@ -50,7 +50,8 @@ def run(n, args, client):
     from birank import RankSVM
     from birank.datasets import make_sparse_bipartite
 
-    X, y, _ = make_sparse_bipartite(n, args.features, args.nnz, random_state=0)
+    X, y, _ = make_sparse_bipartite(n, n_features=args.features, nnz_per_row=args.nnz,
+                                    random_state=0)
     make = lambda: RankSVM(C=args.C, tol=args.tol, max_iter=args.max_iter)  # noqa: E731
     t0, c0 = time.perf_counter(), time.process_time()
     ref = make().fit(X, y)

@@ -11,7 +11,7 @@ Newton direction: conjugate gradients forms every ``X p`` of its steps anyway,
 so ``X d`` is their sum with the step lengths, with no product.
 
 This prints, in one process and alternating, on ``make_sparse_bipartite(n,
-10_000, 20)``:
+n_features=10_000, nnz_per_row=20)``:
 
 * the three products at one point (one thread): one pass against three, and
   whether the results are the same bits (they must be: every sum adds the same
@@ -59,7 +59,7 @@ def main(argv=None):
     from birank.datasets import make_sparse_bipartite
 
     n = int(args.rows)
-    X, y, _ = make_sparse_bipartite(n, 10_000, 20, random_state=0)
+    X, y, _ = make_sparse_bipartite(n, n_features=10_000, nnz_per_row=20, random_state=0)
     rng = np.random.default_rng(1)
     # a gradient and degrees that are 0 on the inactive rows, as after a sweep
     active = rng.random(n) < 0.7

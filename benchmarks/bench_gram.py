@@ -7,7 +7,8 @@ subset of rows: WeightedSVM's and ActiveRankSVM's Newton Hessian product, BBR) a
 reference below is each loop as it was, with the indices as stored (int32 / int64):
 the same arithmetic, so the same bits (checked).
 
-Rows: ``z_i = y_i x_i`` of ``make_sparse_bipartite(n, 10_000, 20)`` (``--rows``), a
+Rows: ``z_i = y_i x_i`` of ``make_sparse_bipartite(n, n_features=10_000,
+nnz_per_row=20)`` (``--rows``), a
 random subset of them active (``--active``, the squared hinge's rows with a positive
 loss), and with ``--a9a PATH`` a9a's rows, values read and not read (its rows are all
 +1 or all -1: ``signed_unit_rows``). Prints the median time of each kernel over
@@ -109,7 +110,8 @@ def main(argv=None):
 
     rng = np.random.default_rng(0)
     print(f"medians of {args.repeat} alternating calls; ratio = unsigned / signed")
-    X, y, _ = make_sparse_bipartite(int(args.rows), 10_000, 20, random_state=0)
+    X, y, _ = make_sparse_bipartite(int(args.rows), n_features=10_000, nnz_per_row=20,
+                                    random_state=0)
     Z = signed_rows(X.tocsr(), y, False)
     run(f"{Z.shape[0]:,d} generated rows", Z, Z.data, args.active, args.repeat, rng)
     if args.a9a:

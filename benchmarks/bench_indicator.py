@@ -4,7 +4,8 @@ Ads, fraud and retrieval data are often indicator features (one-hot columns,
 bags of words; a9a and w8a too): every stored value of X is 1. The solvers'
 products then pass ``data=None`` to the kernels (``birank._linalg.is_indicator``,
 checked once per objective) and read only the column indices. This prints, in
-one process and alternating, on ``make_sparse_bipartite(n, 10_000, 20)`` with
+one process and alternating, on ``make_sparse_bipartite(n, n_features=10_000,
+nnz_per_row=20)`` with
 every value set to 1:
 
 * ``X v`` and ``X' u`` (one thread), indicator path against the value-reading one;
@@ -41,7 +42,7 @@ def main(argv=None):
     from birank.datasets import make_sparse_bipartite
 
     n = int(args.rows)
-    X, y, _ = make_sparse_bipartite(n, 10_000, 20, random_state=0)
+    X, y, _ = make_sparse_bipartite(n, n_features=10_000, nnz_per_row=20, random_state=0)
     X.data[:] = 1.0
     assert is_indicator(X)
     rng = np.random.default_rng(1)

@@ -9,7 +9,8 @@ same process on the same objective data, is that split: ``PairObjective(...,
 one_level_max_bits=10)``. Both must give the same loss, gradient and Hessian
 product to rounding (checked: relative 1e-12).
 
-Data: ``make_sparse_bipartite(n, 10^4, 20)`` as in ``bench_limit.py``, labels
+Data: ``make_sparse_bipartite(n, n_features=10**4, nnz_per_row=20)`` as in
+``bench_limit.py``, labels
 ``y * K + U{0 .. K-1}`` (2K grades) and the all-distinct real-valued ``y + 0.5
 U(0, 1)``. Ratios of the bare products ``X v + X' u`` (as bench_limit), and
 one level / two levels (below 1 is faster). Medians of CPU time.
@@ -57,7 +58,7 @@ def main(argv=None):
           f"{wide} bits / levels of {MAX_DIGIT_BITS} bits")
     for rows in args.rows:
         n = int(rows)
-        X, y, _ = make_sparse_bipartite(n, 10_000, 20, random_state=0)
+        X, y, _ = make_sparse_bipartite(n, n_features=10_000, nnz_per_row=20, random_state=0)
         X = X.tocsr()
         rng = np.random.default_rng(2)
         w = rng.normal(size=X.shape[1]) / np.sqrt(20)

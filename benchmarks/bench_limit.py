@@ -10,7 +10,7 @@ timed alternately with the RankSVM calls, medians of CPU time). Targets:
 binary labels <= 1.3 (Hv) and <= 1.8 (loss + gradient), real-valued labels
 <= 2.0 and <= 3.0.
 
-Data: ``make_sparse_bipartite(n, 10_000, 20)``; real-valued labels
+Data: ``make_sparse_bipartite(n, n_features=10_000, nnz_per_row=20)``; real-valued labels
 ``y + 0.5 U(0, 1)`` (all distinct). w is a point near the optimum's scale
 (one Newton step from 0 is not needed: the sweep's cost does not depend on
 how many pairs are active beyond the pointer walks, which this w exercises).
@@ -179,7 +179,7 @@ def run(n, labels, repeat, parts, floor=False, bounds=False, heads=False):
     from birank.datasets import make_sparse_bipartite
     from birank.solvers.newton import PairObjective
 
-    X, y, _ = make_sparse_bipartite(n, 10_000, 20, random_state=0)
+    X, y, _ = make_sparse_bipartite(n, n_features=10_000, nnz_per_row=20, random_state=0)
     X = X.tocsr()
     if labels == "real":
         y = y + 0.5 * np.random.default_rng(1).random(n)

@@ -73,7 +73,8 @@ def main(argv=None):
         y = rng.random(n) < 0.3
         s = rng.standard_normal(n) + y
         t_c, cut = best_time(lambda: best_accuracy_threshold(y, s), args.repeat)
-        t_w, cut_w = best_time(lambda: best_accuracy_threshold(y, s, np.ones(n)), args.repeat)
+        t_w, cut_w = best_time(lambda: best_accuracy_threshold(y, s, sample_weight=np.ones(n)),
+                               args.repeat)
         assert cut == cut_w, (cut, cut_w)
         yl = np.where(y, 1.0, -1.0)
         t_e, _ = best_time(lambda: encode_binary(yl), args.repeat)

@@ -124,7 +124,8 @@ def main(argv=None):
     X, y = load_a9a()
     Xt, yt = load_a9a("test")
     a9a = run_stream("a9a", X, y, repeat, ref_rows, Xt, yt)
-    Xs, ys = make_sparse_bipartite(n_sparse + 5000, 10**6, 20, random_state=0)[:2]
+    Xs, ys = make_sparse_bipartite(n_sparse + 5000, n_features=10**6, nnz_per_row=20,
+                                   random_state=0)[:2]
     run_stream("sparse stream (make_sparse_bipartite)", Xs[:n_sparse], ys[:n_sparse], repeat,
                min(ref_rows, 300), Xs[n_sparse:], ys[n_sparse:])
     wall, cpu = a9a["CBR-diag FIFO"]

@@ -97,7 +97,7 @@ def calibration(n, repeat):
 def spam(repeat):
     print("SPAM-L2, one pass (scaled vectors vs the dense algorithm):")
     for d, n in ((123, 20_000), (1 << 20, 1_000)):
-        X, y, _ = make_sparse_bipartite(n, d, 20, random_state=0)
+        X, y, _ = make_sparse_bipartite(n, n_features=d, nnz_per_row=20, random_state=0)
         rows = kernel_rows(X)
         y01 = (y > 0).astype(np.int8)
         sw = np.ones(n)

@@ -109,7 +109,8 @@ def bench_synthetic(sizes, n_features, nnz, linearsvc_max, real_labels=False):
     rows = []
     for n in sizes:
         t0 = time.perf_counter()
-        X, y, w_true = make_sparse_bipartite(n, n_features, nnz, random_state=0)
+        X, y, w_true = make_sparse_bipartite(n, n_features=n_features, nnz_per_row=nnz,
+                                             random_state=0)
         t_gen = time.perf_counter() - t0
         n_pos = int(y.sum())
         n_pairs = n_pos * (n - n_pos)

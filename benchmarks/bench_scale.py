@@ -115,7 +115,7 @@ def run_one(name, n, d, nnz, dtype, test_rows, seed=0):
     from birank.metrics import roc_auc
 
     t0 = time.perf_counter()
-    X, y, _ = make_sparse_bipartite(n + test_rows, d, nnz, random_state=seed)
+    X, y, _ = make_sparse_bipartite(n + test_rows, n_features=d, nnz_per_row=nnz, random_state=seed)
     if dtype == "float32":
         X.data = X.data.astype(np.float32)
     gen_s = time.perf_counter() - t0
@@ -303,7 +303,7 @@ def cmd_big(opts):
     rows = [r for r in (json.loads(path.read_text()) if path.exists() else [])
             if r.get("estimator") not in names]
     t0 = time.perf_counter()
-    X, y, _ = make_sparse_bipartite(n + TEST_ROWS, d, nnz, random_state=0)
+    X, y, _ = make_sparse_bipartite(n + TEST_ROWS, n_features=d, nnz_per_row=nnz, random_state=0)
     if opts.dtype == "float32":
         X.data = X.data.astype(np.float32)
     gen_s = time.perf_counter() - t0
@@ -345,7 +345,7 @@ def cmd_dask(opts):
     from birank.metrics import roc_auc
 
     n = int(float(opts.n))
-    X, y, _ = make_sparse_bipartite(n, 1000, 20, random_state=0)
+    X, y, _ = make_sparse_bipartite(n, n_features=1000, nnz_per_row=20, random_state=0)
     rows = max(1, n // 8)
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
                                        protocol="tcp://", host="127.0.0.1",

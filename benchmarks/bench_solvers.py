@@ -130,7 +130,7 @@ def bench_real(n, a9a, housing, factor, repeat):
 
     print(f"\n== 2. RankSVM, real-valued vs binary labels (make_sparse_bipartite N={n:.0e}, "
           "10^4 features, 20 nnz/row)")
-    X, y, w_true = make_sparse_bipartite(n, 10_000, 20, random_state=0)
+    X, y, w_true = make_sparse_bipartite(n, n_features=10_000, nnz_per_row=20, random_state=0)
     X = _csr32(X)
     y_real = X @ w_true + np.random.default_rng(0).normal(size=n)
     n_pos = int(y.sum())
@@ -232,7 +232,7 @@ def main(argv=None):
     if "1" in args.only:
         from birank.datasets import make_sparse_bipartite
 
-        Xs, ys, _ = make_sparse_bipartite(n, 10_000, 20, random_state=1)
+        Xs, ys, _ = make_sparse_bipartite(n, n_features=10_000, nnz_per_row=20, random_state=1)
         sets = [("a9a", *a9a), ("w8a", *_load(args.data_dir, "w8a", n_features=300))]
         if not args.synth_only:
             bench_wsvm(sets, args.repeat, args.tol, args.loss)

@@ -1,7 +1,7 @@
 """``n_jobs=1`` against ``n_jobs=2``: products with X, RankSVM, WeightedSVM, ``roc_auc``.
 
-On ``make_sparse_bipartite(10^6, 10^4, 20)`` (``--rows``): the products
-``X v`` + ``X' u`` over fixed row blocks (:class:`birank._parallel.BlockedProducts`),
+On ``make_sparse_bipartite(10**6, n_features=10**4, nnz_per_row=20)`` (``--rows``): the
+products ``X v`` + ``X' u`` over fixed row blocks (:class:`birank._parallel.BlockedProducts`),
 ``RankSVM(C=1e-6, n_jobs=...)``'s fit and WeightedSVM's squared-hinge Newton fit;
 then ``roc_auc`` on ``--auc-rows`` (10^7) random scores with ties. Each is run
 alternately with one and two threads in one process (wall-clock medians; the
@@ -113,7 +113,8 @@ def _tasks(args):
     from birank import RankSVM
     from birank.datasets import make_sparse_bipartite
 
-    X, y, _ = make_sparse_bipartite(int(args.rows), 10_000, 20, random_state=0)
+    X, y, _ = make_sparse_bipartite(int(args.rows), n_features=10_000, nnz_per_row=20,
+                                    random_state=0)
     default = parallel.TASKS_PER_THREAD
     times = {k: [] for k in args.tasks}
     coefs = {}
@@ -148,7 +149,7 @@ def main(argv=None):
     from birank.datasets import make_sparse_bipartite
 
     n = int(args.rows)
-    X, y, _ = make_sparse_bipartite(n, 10_000, 20, random_state=0)
+    X, y, _ = make_sparse_bipartite(n, n_features=10_000, nnz_per_row=20, random_state=0)
     X = X.tocsr()
     rng = np.random.default_rng(1)
     v, u = rng.normal(size=X.shape[1]), rng.normal(size=n)

@@ -110,13 +110,14 @@ def test_letor_folds_and_local_folder(tmp_path):
     (folder / "train.txt").write_text(
         "0 qid:1 1:0.1 2:0.9 3:0 #docid = G08-1\n1 qid:1 1:0.7 2:0.2 3:1 #docid = G08-2\n"
         "0 qid:4 1:0.3 2:0.3 3:0.5 #docid = G08-3\n")
-    X, y, qid = fetch_letor("TD2004", 2, "train", data_home=str(tmp_path))
+    X, y, qid = fetch_letor("TD2004", fold=2, subset="train", data_home=str(tmp_path))
     assert X.shape == (3, 3) and y.tolist() == [0, 1, 0] and qid.tolist() == [1, 1, 4]
     with pytest.raises(FileNotFoundError, match="RAR"):
-        fetch_letor("TD2003", 1, "train", data_home=str(tmp_path))
+        fetch_letor("TD2003", fold=1, subset="train", data_home=str(tmp_path))
     with pytest.raises(ValueError, match="fold must be"):
-        fetch_letor("TD2004", 6, "train", data_home=str(tmp_path))
+        fetch_letor("TD2004", fold=6, subset="train", data_home=str(tmp_path))
     with pytest.raises(ValueError, match="unknown LETOR"):
         fetch_letor("TD2005")
     with pytest.raises(FileNotFoundError, match="not in the cache"):
-        fetch_letor("MQ2008", 1, "test", data_home=str(tmp_path), download_if_missing=False)
+        fetch_letor("MQ2008", fold=1, subset="test", data_home=str(tmp_path),
+                    download_if_missing=False)

@@ -166,8 +166,38 @@ def test_query_metrics_per_query_definitions():
 def test_groups_none_is_one_query():
     """The seed draw and the query metrics take groups=None as a single query."""
     y = np.array([1.0, 0, 0, 1, 0, 0])
-    idx, labels = LabelOracle(y).seed(None, 1, n_relevant=1, n_nonrelevant=2, random_state=0)
+    idx, labels = LabelOracle(y).seed(None, relevance_threshold=1, n_relevant=1,
+                                      n_nonrelevant=2, random_state=0)
     assert (labels == 1).sum() == 1 and (labels == 0).sum() == 2
     assert np.array_equal(y[idx], labels)
     s = np.array([0.9, 0.1, 0.5, 0.2, 0.3, 0.4])
     assert query_metrics(y, s, None) == query_metrics(y, s, np.zeros(6))
+
+
+def test_settings_are_keyword_only_and_data_positional():
+    """scikit-learn's rule: data arrays positional, every setting keyword-only."""
+    import inspect
+
+    from birank.active_learning import lossmin_scores, random_scores, select_per_query
+
+    cases = {
+        lossmin_scores: (["scores", "groups"], ["above_threshold_weight"]),
+        select_per_query: (["values", "groups"], ["k"]),
+        query_metrics: (["y_true", "y_score", "groups"], ["relevance_threshold", "k"]),
+        random_scores: (["n"], ["random_state"]),
+        LabelOracle.seed: (["self", "groups"], ["relevance_threshold", "n_relevant",
+                                                "n_nonrelevant", "random_state"]),
+        ActiveRankLearner.simulate: (["self", "X", "y", "groups", "X_test", "y_test",
+                                      "groups_test"],
+                                     ["n_rounds", "n_initial_relevant",
+                                      "n_initial_nonrelevant", "progress"]),
+        ActiveRankLearner.fit: (["self", "X", "y"], ["groups"]),
+    }
+    for func, (positional, keyword) in cases.items():
+        params = inspect.signature(func).parameters.values()
+        assert [p.name for p in params if p.kind is p.POSITIONAL_OR_KEYWORD] == positional, func
+        assert [p.name for p in params if p.kind is p.KEYWORD_ONLY] == keyword, func
+    with pytest.raises(TypeError):
+        select_per_query([0.5, 0.1], [0, 0], 1)
+    with pytest.raises(TypeError):
+        LabelOracle([0, 1]).seed(None, 1)

@@ -126,7 +126,7 @@ def test_uncertain_hand_example_takes_the_closest_pair_first():
     g = [1, 1, 1, 1, 2, 2]
     got = uncertain_scores(s, g)
     assert got.tolist() == [-1.0, -0.25, -0.25, -1.75, -0.5, -0.5]
-    assert select_per_query(got, g, 2).tolist() == [1, 2, 4, 5]
+    assert select_per_query(got, g, k=2).tolist() == [1, 2, 4, 5]
     assert uncertain_scores([4.0]).tolist() == [-np.inf]
 
 
@@ -192,13 +192,20 @@ def test_diverse_hand_example():
 def test_select_per_query_takes_k_best_and_breaks_ties_by_row():
     v = [0.2, 0.9, 0.5, 0.7, 0.1, 0.5]
     g = ["a", "a", "a", "b", "b", "a"]
-    assert select_per_query(v, g, 2).tolist() == [1, 2, 3, 4]  # 0.5 tie: row 2 before 5
-    assert select_per_query(v, g, 1).tolist() == [1, 3]
-    assert select_per_query([], [], 3).tolist() == []
+    assert select_per_query(v, g, k=2).tolist() == [1, 2, 3, 4]  # 0.5 tie: row 2 before 5
+    assert select_per_query(v, g, k=1).tolist() == [1, 3]
+    assert select_per_query([], [], k=3).tolist() == []
 
 
 def test_random_values_come_from_the_given_generator():
     from birank.active_learning import random_scores
 
-    np.testing.assert_array_equal(random_scores(4, np.random.default_rng(11)),
+    np.testing.assert_array_equal(random_scores(4, random_state=np.random.default_rng(11)),
                                   np.random.default_rng(11).random(4))
+    # an int seeds a fresh generator; a Generator is drawn from as is (advanced)
+    np.testing.assert_array_equal(random_scores(4, random_state=11),
+                                  np.random.default_rng(11).random(4))
+    rng = np.random.default_rng(3)
+    first = random_scores(2, random_state=rng)
+    np.testing.assert_array_equal(np.concatenate([first, random_scores(2, random_state=rng)]),
+                                  np.random.default_rng(3).random(4))

@@ -16,9 +16,9 @@ def test_best_accuracy_threshold_equals_brute_force(seed):
     ww = np.ones(n) if w is None else w
     if ww.sum() == 0:  # no row to cut: an error, not an "accuracy" of 0
         with pytest.raises(ValueError, match="sample_weight is 0 for every row"):
-            best_accuracy_threshold(y, s, w)
+            best_accuracy_threshold(y, s, sample_weight=w)
         return
-    thr, acc = best_accuracy_threshold(y, s, w)
+    thr, acc = best_accuracy_threshold(y, s, sample_weight=w)
     # brute force: every cut below, between and above the distinct scores
     distinct = np.unique(s[ww > 0])
     cuts = np.concatenate(([distinct[0] - 1], (distinct[:-1] + distinct[1:]) / 2,
@@ -35,7 +35,7 @@ def test_unweighted_merge_path_equals_weighted_path(seed):
     n = int(rng.integers(1, 50))
     y = rng.integers(0, 2, n)
     s = rng.integers(0, 8, n).astype(float) if seed % 2 else rng.normal(size=n)
-    assert best_accuracy_threshold(y, s) == best_accuracy_threshold(y, s, np.ones(n))
+    assert best_accuracy_threshold(y, s) == best_accuracy_threshold(y, s, sample_weight=np.ones(n))
 
 
 @pytest.mark.kernel
@@ -59,7 +59,7 @@ def test_bucketed_cut_equals_sorted_cut_on_large_inputs(seed):
         s = np.round(rng.normal(size=n), 2)
     y = (rng.random(n) < (0.0 if seed == 11 else 0.3)) | (s > 1.5)
     y = y & (rng.random(n) < 0.9)
-    assert best_accuracy_threshold(y, s) == best_accuracy_threshold(y, s, np.ones(n))
+    assert best_accuracy_threshold(y, s) == best_accuracy_threshold(y, s, sample_weight=np.ones(n))
 
 
 @pytest.mark.kernel
@@ -70,7 +70,7 @@ def test_bucketed_cut_with_extreme_spans():
     y = rng.random(400) < 0.4
     for s in (np.where(y, 5e-324, 0.0), rng.choice([0.0, 5e-324, 1e-323], 400),
               np.where(rng.random(400) < 0.5, -1.7e308, 1.7e308)):
-        assert best_accuracy_threshold(y, s) == best_accuracy_threshold(y, s, np.ones(400))
+        assert best_accuracy_threshold(y, s) == best_accuracy_threshold(y, s, sample_weight=np.ones(400))
 
 
 def test_non_finite_scores_are_an_error():
@@ -83,7 +83,8 @@ def test_weights_equal_repeats():
     y, s = rng.integers(0, 2, 30), rng.normal(size=30)
     w = rng.integers(0, 4, 30)
     rep = np.repeat(np.arange(30), w)
-    assert best_accuracy_threshold(y, s, w) == pytest.approx(best_accuracy_threshold(y[rep], s[rep]))
+    assert best_accuracy_threshold(y, s, sample_weight=w) == pytest.approx(
+        best_accuracy_threshold(y[rep], s[rep]))
 
 
 def test_encode_binary_messages():

@@ -3,10 +3,12 @@
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from sklearn.exceptions import NotFittedError
 
 import birank.batch.bbr as bbr_module
 from birank._kernels import pair_moments as K
 from birank._validation import check_random_state
+from birank.base import decision_cut
 from birank.batch.bbr import BBR, LCBR
 from birank.solvers.ball_quadratic import solve_ball_quadratic_eigh
 from birank.solvers.pair_moments import draw_pairs, naive_pair_moments
@@ -484,3 +486,28 @@ def test_csr_gram_matvec_and_scatter_kernels(rng):
 def test_fit_moments_names_a_missing_second_moment():
     with pytest.raises(ValueError, match="pair_second_moment is None"):
         BBR().fit_moments(np.ones(3), None, classes=[0, 1], n_pairs=1)
+
+
+@pytest.mark.parametrize("cls", [BBR, LCBR])
+def test_fit_moments_predicts_at_zero_and_says_why_it_has_no_proba(rng, cls):
+    # fit_moments gets moments, not scores: no calibrated cut, no sigmoid. predict is
+    # the documented cut at 0; predict_proba names the reason (before: sklearn's
+    # generic "not fitted yet"), also after an earlier fit's sigmoid on the same object
+    X, y = _data(rng, n=60, d=4, offset=2.0)
+    ref = cls(random_state=0) if cls is LCBR else cls()
+    ref.fit(X, y)
+    est = cls(random_state=0) if cls is LCBR else cls()
+    for model in (est, ref):
+        model.fit_moments(ref.pair_mean_, ref.pair_second_moment_, classes=[0, 1],
+                          n_pairs=ref.n_pairs_)
+        assert model.intercept_ == 0.0 and not hasattr(model, "probability_")
+        np.testing.assert_array_equal(model.predict(X), np.where(X @ model.coef_ > 0, 1, 0))
+        for method in (model.predict_proba, model.predict_log_proba):
+            with pytest.raises(NotFittedError, match="fit_moments.*no training scores"):
+                method(X)
+    # the cut the docstring gives is fit's; fit calibrates again
+    fitted = cls(random_state=0) if cls is LCBR else cls()
+    fitted.fit(X, y)
+    est.intercept_ = -decision_cut(X @ est.coef_, y == est.classes_[1])
+    np.testing.assert_allclose(est.intercept_, fitted.intercept_, rtol=0, atol=1e-12)
+    assert est.fit(X, y).predict_proba(X).shape == (60, 2)

@@ -82,20 +82,20 @@ def test_bundle_is_small_and_documented():
 
 # ----------------------------------------------------------------- make_linear_ranking
 def test_make_linear_ranking_follows_lin_jan_lin():
-    X, y, w = make_linear_ranking(4000, 6, noise=0.5, random_state=3)
+    X, y, w = make_linear_ranking(4000, n_features=6, noise=0.5, random_state=3)
     assert X.shape == (4000, 6) and y.shape == (4000,) and w.shape == (6,)
     assert X.min() >= -1 and X.max() <= 1 and np.abs(w).max() <= 1
     resid = y - X @ w
     assert resid.var() == pytest.approx(0.5, rel=0.1)  # noise is the variance
-    X0, y0, w0 = make_linear_ranking(300, 4, noise=0.0, random_state=1)
+    X0, y0, w0 = make_linear_ranking(300, n_features=4, noise=0.0, random_state=1)
     assert pairwise_accuracy(y0, X0 @ w0) == 1.0
-    a = make_linear_ranking(50, 3, random_state=9)
-    b = make_linear_ranking(50, 3, random_state=9)
+    a = make_linear_ranking(50, n_features=3, random_state=9)
+    b = make_linear_ranking(50, n_features=3, random_state=9)
     assert all(np.array_equal(u, v) for u, v in zip(a, b))
     with pytest.raises(ValueError, match="noise must be"):
-        make_linear_ranking(10, 2, noise=-1)
+        make_linear_ranking(10, n_features=2, noise=-1)
     with pytest.raises(ValueError, match="n_samples must be an int"):
-        make_linear_ranking(0, 2)
+        make_linear_ranking(0, n_features=2)
 
 
 # ----------------------------------------------------------------- make_sparse_bipartite
@@ -109,12 +109,12 @@ def _check_rows(X, n_features, nnz):
 
 @pytest.mark.kernel
 def test_sparse_bipartite_small_kernel():
-    X, y, w = make_sparse_bipartite(300, 12, 5, pos_fraction=0.4, random_state=0,
-                                    chunk_size=100)
+    X, y, w = make_sparse_bipartite(300, n_features=12, nnz_per_row=5, pos_fraction=0.4,
+                                    random_state=0, chunk_size=100)
     _check_rows(X, 12, 5)
     assert set(np.unique(y).tolist()) == {0, 1} and y.dtype == np.int8
     # nnz_per_row == n_features: every column in every row
-    X, y, w = make_sparse_bipartite(20, 4, 4, random_state=1)
+    X, y, w = make_sparse_bipartite(20, n_features=4, nnz_per_row=4, random_state=1)
     assert np.all(X.indices.reshape(20, 4) == np.arange(4))
 
 
@@ -133,8 +133,8 @@ def test_sparse_bipartite_independent_of_chunk_size_and_reproducible():
 def test_sparse_bipartite_statistics_and_bayes_optimal_ranker():
     from sklearn.linear_model import LogisticRegression
 
-    X, y, w = make_sparse_bipartite(60_000, 50, 10, pos_fraction=0.25, class_sep=0.7,
-                                    random_state=2)
+    X, y, w = make_sparse_bipartite(60_000, n_features=50, nnz_per_row=10, pos_fraction=0.25,
+                                    class_sep=0.7, random_state=2)
     assert y.mean() == pytest.approx(0.25, abs=0.01)
     # values: mean shift +-class_sep/sqrt(nnz) * w_j, unit noise
     Xd = X.tocoo()
@@ -152,11 +152,11 @@ def test_sparse_bipartite_statistics_and_bayes_optimal_ranker():
 
 def test_sparse_bipartite_errors():
     with pytest.raises(ValueError, match="nnz_per_row must be <= n_features"):
-        make_sparse_bipartite(10, 5, 6)
+        make_sparse_bipartite(10, n_features=5, nnz_per_row=6)
     with pytest.raises(ValueError, match="pos_fraction"):
-        make_sparse_bipartite(10, 5, 2, pos_fraction=1.0)
+        make_sparse_bipartite(10, n_features=5, nnz_per_row=2, pos_fraction=1.0)
     with pytest.raises(ValueError, match="chunk_size"):
-        make_sparse_bipartite(10, 5, 2, chunk_size=0)
+        make_sparse_bipartite(10, n_features=5, nnz_per_row=2, chunk_size=0)
 
 
 def test_public_names():

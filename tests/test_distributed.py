@@ -34,7 +34,8 @@ def dense_data():
 
 @pytest.fixture(scope="module")
 def sparse_data():
-    X, y, _ = make_sparse_bipartite(1200, 300, 8, pos_fraction=0.3, random_state=1)
+    X, y, _ = make_sparse_bipartite(1200, n_features=300, nnz_per_row=8, pos_fraction=0.3,
+                                    random_state=1)
     return X, y
 
 
@@ -97,11 +98,11 @@ def test_decision_function_by_blocks(client, sparse_data):
     np.testing.assert_array_equal(s.compute(), model.decision_function(X))
 
 
-def test_active_ranksvm_candidate_pool(client, sparse_data):
+def test_active_ranksvm_sampled_rows(client, sparse_data):
     X, y = sparse_data
     Xd, yd = _dask(X, y)
-    got = bd.fit(ActiveRankSVM(budget=300, random_state=0), Xd, yd, pool_size=600)
-    rows = got.pool_rows_
+    got = bd.fit(ActiveRankSVM(budget=300, random_state=0), Xd, yd, max_samples=600)
+    rows = got.sampled_rows_
     assert rows.shape == (600,) and np.all(np.diff(rows) > 0)
     ref = ActiveRankSVM(budget=300, random_state=0).fit(X[rows], y[rows])
     np.testing.assert_array_equal(got.coef_, ref.coef_)
@@ -225,7 +226,7 @@ def test_row_operator_products_equal_numpy(client, request, data):
     D = np.abs(u)
     D[::4] = 0.0
     for with_mean in (True, False):
-        G, m, q = op.grad_diag(u, D, with_mean)
+        G, m, q = op.grad_diag(u, D, with_mean=with_mean)
         np.testing.assert_array_equal(G, op.rmatvec(u))
         np.testing.assert_array_equal(q, op.sq_rmatvec(D))
         if with_mean:
@@ -261,10 +262,10 @@ def test_uneven_row_chunks_fit_as_even_ones(client, dense_data, chunks, make):
         np.testing.assert_allclose(got.coef_, ref.coef_, rtol=1e-10, atol=1e-14)
 
 
-@pytest.mark.parametrize("pool_size", [-5, 0, 2.5, True, "10"])
-def test_pool_size_is_checked(client, dense_data, pool_size):
-    with pytest.raises(ValueError, match="pool_size must be an int >= 1"):
-        bd.fit(ActiveRankSVM(), *_dask(*dense_data), pool_size=pool_size)
+@pytest.mark.parametrize("max_samples", [-5, 0, 2.5, True, "10"])
+def test_max_samples_is_checked(client, dense_data, max_samples):
+    with pytest.raises(ValueError, match="max_samples must be an int >= 1"):
+        bd.fit(ActiveRankSVM(), *_dask(*dense_data), max_samples=max_samples)
 
 
 @pytest.mark.parametrize("metric", [bd.roc_auc, bd.pairwise_accuracy])

@@ -35,7 +35,8 @@ def _dense(n=600, d=5, seed=0):
 
 
 def _sparse(n=700, seed=1):
-    X, y, _ = make_sparse_bipartite(n, 200, 6, pos_fraction=0.3, random_state=seed)
+    X, y, _ = make_sparse_bipartite(n, n_features=200, nnz_per_row=6, pos_fraction=0.3,
+                                    random_state=seed)
     X = sp.csr_matrix(X)
     # a real-valued score: the generator's classes plus a sparse linear signal and noise
     rng = np.random.default_rng(seed)

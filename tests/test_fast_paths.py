@@ -81,7 +81,7 @@ def test_bucket_cut_kernel_equals_sorted_cut(seed):
          np.r_[rng.normal(size=n - 2), 1e12, -1e12], np.full(n, 0.5)][kind]
     y = (rng.random(n) < 0.3) | (s > 1.5)
     thr, correct = best_cut_buckets(np.ascontiguousarray(s, dtype=np.float64), y)
-    ref_thr, ref_acc = best_accuracy_threshold(y, s, np.ones(n))
+    ref_thr, ref_acc = best_accuracy_threshold(y, s, sample_weight=np.ones(n))
     assert (float(thr), correct / n) == (ref_thr, ref_acc)
 
 
@@ -133,7 +133,7 @@ def test_ranksvm_on_indicator_features_same_coefficients_as_reading_the_values(m
     from birank import RankSVM
     from birank.datasets import make_sparse_bipartite
 
-    X, y, _ = make_sparse_bipartite(3000, 300, 12, random_state=2)
+    X, y, _ = make_sparse_bipartite(3000, n_features=300, nnz_per_row=12, random_state=2)
     X.data[:] = 1.0
     yr = y + 0.5 * np.random.default_rng(0).random(y.shape[0])
     obj = PairObjective(X, y.astype(np.float64))
@@ -194,7 +194,7 @@ def test_newton_with_one_pass_products_gives_the_same_bits_as_three(kind, monkey
     from birank import RankSVM, WeightedSVM
     from birank.datasets import make_sparse_bipartite
 
-    X, y, _ = make_sparse_bipartite(4000, 300, 12, random_state=3)
+    X, y, _ = make_sparse_bipartite(4000, n_features=300, nnz_per_row=12, random_state=3)
     groups = np.arange(4000) // 40
     graded = y + np.random.default_rng(1).integers(0, 3, 4000)
     fit = {"ranksvm": lambda k: RankSVM(C=1e-3, n_jobs=k).fit(X, y),
@@ -230,7 +230,7 @@ def test_cg_sums_the_direction_scores_without_a_product(kind, monkeypatch):
     import birank.solvers.newton as newton
     from birank.datasets import make_sparse_bipartite
 
-    X, y, _ = make_sparse_bipartite(3000, 200, 10, random_state=4)
+    X, y, _ = make_sparse_bipartite(3000, n_features=200, nnz_per_row=10, random_state=4)
     y = y.astype(np.float64)
     if kind == "squared":
         obj = PairObjective(X, y, C=1e-2)

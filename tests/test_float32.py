@@ -13,7 +13,8 @@ from birank.datasets import make_sparse_bipartite
 
 @pytest.fixture(scope="module")
 def data():
-    X, y, _ = make_sparse_bipartite(1500, 400, 8, pos_fraction=0.3, random_state=0)
+    X, y, _ = make_sparse_bipartite(1500, n_features=400, nnz_per_row=8, pos_fraction=0.3,
+                                    random_state=0)
     X32 = X.astype(np.float32)
     return X32, X32.astype(np.float64), y
 

@@ -28,12 +28,12 @@ def test_weighted_metrics_do_not_depend_on_the_weights_scale(scale):
 
 
 def test_best_accuracy_threshold_checks_its_input():
-    with pytest.raises(ValueError, match="y01 must hold 0 and 1"):
+    with pytest.raises(ValueError, match="y_true must hold 0 and 1"):
         M.best_accuracy_threshold([-1, 1, 1], [0.1, 0.2, 0.3])  # read as "all positive"
     with pytest.raises(ValueError, match="different lengths: 10 and 131072"):
         M.best_accuracy_threshold(np.ones(10, int), np.zeros(2**17))  # read past the end
     with pytest.raises(ValueError, match="non-negative"):
-        M.best_accuracy_threshold([0, 1, 1], [0.1, 0.2, 0.3], [1, -1, 1])
+        M.best_accuracy_threshold([0, 1, 1], [0.1, 0.2, 0.3], sample_weight=[1, -1, 1])
     with pytest.raises(ValueError, match="empty"):
         M.best_accuracy_threshold([], [])
     assert M.best_accuracy_threshold([0, 1, 1], [0.1, 0.2, 0.3]) == (pytest.approx(0.15), 1.0)
@@ -62,8 +62,8 @@ def test_label_and_parameter_errors_name_the_problem():
     with pytest.raises(ValueError, match="pos_label=5 is not one of the label values"):
         M.roc_auc(np.array([0, 1, 1, 0], bool), [0.1, 0.2, 0.3, 0.4], pos_label=5)
     for bad in ("a", None, np.nan):
-        with pytest.raises(ValueError, match="threshold must be a finite number"):
-            M.mean_average_precision([1, 0], [0.2, 0.1], threshold=bad)
+        with pytest.raises(ValueError, match="relevance_threshold must be a finite number"):
+            M.mean_average_precision([1, 0], [0.2, 0.1], relevance_threshold=bad)
     for bad in ("x", 0, 1.5, True):  # refused whatever the size (were checked from 2**17 rows)
         with pytest.raises(ValueError, match="n_jobs must be None or a nonzero int"):
             M.roc_auc(Y, S, n_jobs=bad)

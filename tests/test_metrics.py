@@ -339,8 +339,8 @@ def test_map_and_ndcg_match_sklearn_per_query():
 def test_map_threshold_and_errors():
     y = np.array([3, 1, 0, 2])
     s = np.array([0.4, 0.9, 0.1, 0.5])
-    # with threshold=1 only labels 3 and 2 are relevant
-    assert mean_average_precision(y, s, threshold=1) == pytest.approx(
+    # with relevance_threshold=2 only labels 3 and 2 are relevant
+    assert mean_average_precision(y, s, relevance_threshold=2) == pytest.approx(
         average_precision_score(y > 1, s), abs=1e-12)
     with pytest.raises(ValueError, match="no_relevant"):
         mean_average_precision(y, s, no_relevant="drop")

@@ -104,3 +104,101 @@ def test_convention_and_gain_are_checked():
         ndcg_at_k([1, 0], [0.1, 0.2], gain="log")
     with pytest.raises(ValueError, match="convention"):
         mean_average_precision([1, 0], [0.1, 0.2], convention="x")
+
+
+# ----------------------------------------------------------------- the metrics' signatures
+_DATA = ("y_true", "y_score", "groups")
+_SETTINGS = {
+    "roc_auc": {"sample_weight", "pos_label", "n_jobs"},
+    "pairwise_accuracy": {"sample_weight"},
+    "kendall_tau": {"sample_weight"},
+    "mean_average_precision": {"relevance_threshold", "no_relevant", "convention"},
+    "ndcg_at_k": {"k", "no_relevant", "gain", "convention"},
+    "roc_auc_per_group": {"pos_label"},
+    "optroc_accuracy": {"pos_label"},
+    "best_accuracy_threshold": {"sample_weight"},
+}
+
+
+@pytest.mark.parametrize("name", sorted(_SETTINGS))
+def test_metric_settings_are_keyword_only_and_data_positional(name):
+    """scikit-learn's rule (``roc_auc_score(y_true, y_score, *, average, sample_weight)``):
+    the data (labels, scores, query ids) are positional, every setting keyword-only."""
+    import inspect
+
+    import birank.metrics as M
+
+    params = inspect.signature(getattr(M, name)).parameters
+    data = [p for p in params if p not in _SETTINGS[name]]
+    assert set(params) == set(data) | _SETTINGS[name], name
+    assert data == [p for p in _DATA if p in params], name  # y_true, y_score(, groups)
+    for p in data:
+        assert params[p].kind is inspect.Parameter.POSITIONAL_OR_KEYWORD, (name, p)
+    for p in _SETTINGS[name]:
+        assert params[p].kind is inspect.Parameter.KEYWORD_ONLY, (name, p)
+
+
+def test_a_positional_setting_is_a_type_error():
+    import birank.metrics as M
+
+    y, s = [0, 1, 1, 0], [0.1, 0.4, 0.35, 0.8]
+    with pytest.raises(TypeError):
+        M.roc_auc(y, s, [1, 1, 1, 1])
+    with pytest.raises(TypeError):
+        M.best_accuracy_threshold(y, s, [1, 1, 1, 1])
+    with pytest.raises(TypeError):
+        M.pairwise_accuracy(y, s, None, [1, 1, 1, 1])
+    with pytest.raises(TypeError):
+        mean_average_precision(y, s, None, 1)
+    with pytest.raises(TypeError):
+        ndcg_at_k(y, s, None, 3)
+    with pytest.raises(TypeError):  # the former name
+        mean_average_precision(y, s, threshold=0.0)
+    assert M.best_accuracy_threshold(y_true=[0, 1], y_score=[0.1, 0.2]) == (
+        pytest.approx(0.15), 1.0)
+
+
+def _ap_strict(labels, threshold):
+    """AP of one ranked list, a row relevant when its label is strictly above ``threshold``
+    (the former rule), written out: the mean over relevant rows of the precision at them."""
+    hits, precisions = 0, []
+    for rank, lab in enumerate(labels, 1):
+        if lab > threshold:
+            hits += 1
+            precisions.append(hits / rank)
+    return sum(precisions) / hits if hits else None
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_map_relevance_threshold_on_integer_grades_is_the_former_strict_rule(seed):
+    """``relevance_threshold=t + 1`` (labels >= it) on integer grades is the former
+    ``threshold=t`` (labels > t); the default 1 is the former default 0."""
+    rng = np.random.default_rng(seed + 40)
+    n_q = 9
+    g = np.repeat(np.arange(n_q), rng.integers(1, 12, size=n_q))
+    perm = rng.permutation(g.shape[0])
+    g = g[perm]
+    y = rng.integers(0, 5, size=g.shape[0])
+    s_distinct = rng.permutation(g.shape[0]).astype(float)  # no ties: the textbook AP
+    s_tied = rng.integers(0, 4, size=g.shape[0]).astype(float)
+    for old in (0, 1, 2, 3):
+        for s, convention in ((s_distinct, "standard"), (s_tied, "letor")):
+            aps = []
+            for q in np.unique(g):
+                idx = np.flatnonzero(g == q)  # input order; the stable sort keeps it in ties
+                ranked = [y[idx[i]] for i in sorted(range(len(idx)), key=lambda i: -s[idx[i]])]
+                aps.append(_ap_strict(ranked, old))
+            if all(ap is None for ap in aps):
+                continue
+            skip = float(np.mean([ap for ap in aps if ap is not None]))
+            zero = float(np.mean([0.0 if ap is None else ap for ap in aps]))
+            for labels in (y, y.astype(float)):
+                got = mean_average_precision(labels, s, g, relevance_threshold=old + 1,
+                                             convention=convention)
+                assert got == pytest.approx(skip, abs=1e-12)
+                got = mean_average_precision(labels, s, g, relevance_threshold=old + 1,
+                                             no_relevant="zero", convention=convention)
+                assert got == pytest.approx(zero, abs=1e-12)
+                if old == 0:  # the default
+                    assert mean_average_precision(labels, s, g, convention=convention) == \
+                        pytest.approx(skip, abs=1e-12)

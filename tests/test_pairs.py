@@ -97,7 +97,7 @@ def test_n_pairs_is_exact_python_int_beyond_int32():
 def test_sampling_without_replacement_avoids_chosen(n_pairs, size, n_chosen):
     rng = np.random.default_rng(1)
     chosen = ChosenSet(rng.choice(min(n_pairs, 10**6), n_chosen, replace=False))
-    ids = sample_pair_ids(n_pairs, size, rng, chosen=chosen)
+    ids = sample_pair_ids(n_pairs, size, random_state=rng, chosen=chosen)
     assert ids.size == size and np.unique(ids).size == size
     assert not chosen.contains(ids).any()
     assert ids.min() >= 0 and ids.max() < n_pairs
@@ -125,7 +125,8 @@ def test_sparse_sampling_equals_the_sorting_definition(seed):
     chosen = ChosenSet(rng.choice(n_pairs, int(rng.integers(0, n_pairs // 4)), replace=False))
     size = int(rng.integers(1, (n_pairs - len(chosen)) // 2 + 1))
     for avoid in (None, chosen):
-        got = sample_pair_ids(n_pairs, size, r1 := np.random.default_rng(seed), chosen=avoid)
+        got = sample_pair_ids(n_pairs, size, random_state=(r1 := np.random.default_rng(seed)),
+                              chosen=avoid)
         want = _first_new_draws(n_pairs, size, r2 := np.random.default_rng(seed), avoid)
         assert np.array_equal(got, want)
         assert r1.integers(0, 2**62) == r2.integers(0, 2**62)
@@ -133,7 +134,8 @@ def test_sparse_sampling_equals_the_sorting_definition(seed):
 
 def test_sampling_is_uniform():
     rng = np.random.default_rng(2)
-    counts = np.bincount(np.concatenate([sample_pair_ids(20, 5, rng) for _ in range(4000)]),
+    counts = np.bincount(np.concatenate([sample_pair_ids(20, 5, random_state=rng)
+                                         for _ in range(4000)]),
                          minlength=20)
     expected = 4000 * 5 / 20
     # chi-square with 19 dof: 99.9% quantile is about 43.8
@@ -142,10 +144,12 @@ def test_sampling_is_uniform():
 
 def test_sampling_errors_and_reproducibility():
     with pytest.raises(ValueError, match="only 2 are left"):
-        sample_pair_ids(5, 3, np.random.default_rng(0), chosen=ChosenSet([0, 1, 2]))
-    a = sample_pair_ids(10**9, 100, np.random.default_rng(7))
-    b = sample_pair_ids(10**9, 100, np.random.default_rng(7))
+        sample_pair_ids(5, 3, random_state=np.random.default_rng(0), chosen=ChosenSet([0, 1, 2]))
+    a = sample_pair_ids(10**9, 100, random_state=np.random.default_rng(7))
+    b = sample_pair_ids(10**9, 100, random_state=np.random.default_rng(7))
     assert np.array_equal(a, b)
+    # an int seeds a fresh generator: the same ids as that generator gives
+    assert np.array_equal(sample_pair_ids(10**9, 100, random_state=7), a)
 
 
 def test_chosen_set():

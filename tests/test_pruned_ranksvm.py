@@ -53,7 +53,7 @@ def test_closest_plus_random_counts_and_alpha_order():
     model = PrunedRankSVM(n_closest=30, n_random=20, random_state=0).fit(X, y)
     assert (model.n_closest_, model.n_random_, model.n_pairs_) == (30, 20, 50)
     a, b = model.pairs_
-    assert np.all(y[a] > y[b]) and model.alpha_.shape == (50,)
+    assert np.all(y[a] > y[b]) and model.pair_dual_coef_.shape == (50,)
     assert len(set(zip(a.tolist(), b.tolist()))) == 50
     default = PrunedRankSVM(random_state=0).fit(X, y)
     n_level1 = default.n_closest_
@@ -195,10 +195,10 @@ def test_newton_and_dual_cd_solve_the_same_problem_and_auto_picks_newton(loss, s
         np.testing.assert_array_equal(m.pairs_[0], auto.pairs_[0])
     f_newton, f_cd = _pair_objective(newton, X, loss), _pair_objective(cd, X, loss)
     assert f_newton == pytest.approx(f_cd, rel=1e-5)
-    # alpha_ after Newton is a dual point of coef_: in the box, and for the squared
+    # pair_dual_coef_ after Newton is a dual point of coef_: in the box, and for the squared
     # hinge the KKT expansion w = sum_p alpha_p (x_a - x_b)
     a, b = newton.pairs_
-    alpha = newton.alpha_
+    alpha = newton.pair_dual_coef_
     assert alpha.shape == a.shape and np.all(alpha >= 0)
     w_alpha = (X[a] - X[b]).T @ alpha
     if loss == "squared_hinge":

@@ -49,7 +49,7 @@ class RowOperator:
         """``(X o X).T @ u``."""
         raise NotImplementedError
 
-    def grad_diag(self, u, D, with_mean=True):
+    def grad_diag(self, u, D, *, with_mean=True):
         """``(X' u, X' D, (X o X)' D)`` (the second None without ``with_mean``): a
         Newton step's gradient and preconditioner products at one point. Here the
         three products; an operator whose every product is a round trip does them in one.

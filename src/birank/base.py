@@ -64,7 +64,7 @@ def _cut_and_slope(scores, y01, sample_weight, n_jobs):
 
     line = platt_line(scores, y01, sample_weight, n_jobs=n_jobs)
     if line is None:
-        cut, _ = best_accuracy_threshold(y01, scores, sample_weight)
+        cut, _ = best_accuracy_threshold(y01, scores, sample_weight=sample_weight)
         return float(cut), 0.0
     return float(line[0]), float(line[1])
 
@@ -197,7 +197,19 @@ class ProbabilityMixin:
         return platt_proba(self.decision_function(X), a_neg, a_pos)
 
     def predict_log_proba(self, X: MatrixLike) -> FloatArray:
-        """Logarithm of :meth:`predict_proba`."""
+        """Logarithm of :meth:`predict_proba`.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Rows to give probabilities for.
+
+        Returns
+        -------
+        log_proba : ndarray of shape (n_samples, 2)
+            ``log(predict_proba(X))``, columns in the order of ``classes_``;
+            ``-inf`` where a probability is exactly 0.
+        """
         with np.errstate(divide="ignore"):
             return np.log(self.predict_proba(X))
 
@@ -221,12 +233,45 @@ class BinaryRankerMixin(ProbabilityMixin, LinearScorerMixin, ClassifierMixin):
     classes_: NDArray[Any]
 
     def predict(self, X: MatrixLike) -> NDArray[Any]:
-        """Class labels: ``classes_[1]`` where ``decision_function(X) > 0``."""
+        """Class labels: ``classes_[1]`` where ``decision_function(X) > 0``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Rows to label.
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,)
+            Labels from ``classes_`` (their dtype): ``classes_[1]`` (the larger
+            label value, the positive class) where ``decision_function(X) > 0``,
+            ``classes_[0]`` elsewhere; the label of calibrated probability above
+            1/2, so ``argmax(predict_proba(X))`` picks the same class.
+        """
         scores = self.decision_function(X)
         return self.classes_[(scores > 0).astype(np.intp)]
 
     def score(self, X: MatrixLike, y: ArrayLike, sample_weight: ArrayLike | None = None) -> float:
-        """ROC AUC of the scores on ``(X, y)`` (ties count 1/2)."""
+        """ROC AUC of the scores on ``(X, y)`` (ties count 1/2).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Rows to score.
+        y : array-like of shape (n_samples,)
+            True labels; rows equal to ``classes_[1]`` are the positive class,
+            every other row is negative. Both must occur.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative row weights; a (positive, negative) pair weighs
+            ``sample_weight_i * sample_weight_j``.
+
+        Returns
+        -------
+        score : float in [0, 1]
+            :func:`birank.metrics.roc_auc` of ``decision_function(X)``: the
+            weighted fraction of (positive, negative) pairs ranked in the right
+            order, tied scores counting 1/2.
+        """
         from .metrics import roc_auc
 
         y = np.asarray(y)
@@ -261,8 +306,28 @@ class RankerMixin(ProbabilityMixin, LinearScorerMixin):
     classes_: NDArray[Any]
 
     def predict(self, X: MatrixLike) -> NDArray[Any]:
-        """Labels from ``classes_`` (``decision_function(X) > 0``) after a two-class fit;
-        otherwise (graded / real-valued labels) the ranking scores."""
+        """Labels after a two-class fit; the ranking scores after a graded one.
+
+        Labels from ``classes_`` (``decision_function(X) > 0``) after a fit on
+        two label values; otherwise (graded / real-valued labels) the ranking
+        scores.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Rows to label (or score).
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,)
+            After a fit on two label values: labels from ``classes_`` (their
+            dtype), ``classes_[1]`` (the larger value) where
+            ``decision_function(X) > 0`` and ``classes_[0]`` elsewhere, as
+            ``argmax(predict_proba(X))``. After a fit on more than two values
+            (graded or real-valued labels, no ``classes_``): the float64 ranking
+            scores, equal to ``decision_function(X)`` (as LightGBM's
+            ``LGBMRanker``).
+        """
         scores = self.decision_function(X)
         if hasattr(self, "classes_"):
             return self.classes_[(scores > 0).astype(np.intp)]
@@ -274,20 +339,67 @@ class RankerMixin(ProbabilityMixin, LinearScorerMixin):
 
         See :meth:`ProbabilityMixin.predict_proba`; graded or real-valued labels
         have no classes, and then this method does not exist.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Rows to give probabilities for.
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, 2)
+            Columns follow ``classes_``; rows sum to 1; column 1 (Platt's
+            sigmoid of ``decision_function(X)``) is 1/2 at the decision
+            threshold and never decreases with the score.
         """
         return super().predict_proba(X)
 
     @available_if(_proba_available)
     def predict_log_proba(self, X: MatrixLike) -> FloatArray:
-        """Logarithm of :meth:`predict_proba`."""
+        """Logarithm of :meth:`predict_proba`, after a fit on two label values only.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Rows to give probabilities for.
+
+        Returns
+        -------
+        log_proba : ndarray of shape (n_samples, 2)
+            ``log(predict_proba(X))``, columns in the order of ``classes_``;
+            ``-inf`` where a probability is exactly 0.
+        """
         return super().predict_log_proba(X)
 
     def score(self, X: MatrixLike, y: ArrayLike, *, groups: ArrayLike | None = None,
               sample_weight: ArrayLike | None = None) -> float:
-        """Pairwise accuracy of the scores on ``(X, y)``, within ``groups`` if given, a
-        pair weighted by ``sample_weight_i * sample_weight_j`` (both keyword-only:
-        scikit-learn passes ``sample_weight`` by name, and a positional third argument
-        could mean either)."""
+        """Pairwise accuracy of the scores on ``(X, y)``, within ``groups`` if given.
+
+        A pair is weighted by ``sample_weight_i * sample_weight_j``. Both are
+        keyword-only: scikit-learn passes ``sample_weight`` by name, and a
+        positional third argument could mean either.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Rows to score.
+        y : array-like of shape (n_samples,)
+            True labels: two classes, graded or real-valued.
+        groups : array-like of shape (n_samples,), default=None
+            Query id of each row; only pairs within a query are compared. None
+            compares every pair of rows.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative row weights; a pair weighs
+            ``sample_weight_i * sample_weight_j``.
+
+        Returns
+        -------
+        score : float in [0, 1]
+            :func:`birank.metrics.pairwise_accuracy` of ``decision_function(X)``:
+            the weighted fraction of pairs with different labels (within a query)
+            ranked in the right order, tied scores counting 1/2. For two label
+            values without groups it is the ROC AUC.
+        """
         from .metrics import pairwise_accuracy
 
         return pairwise_accuracy(y, self.decision_function(X), groups=groups,
@@ -337,12 +449,17 @@ class OnlineRankerMixin:
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training rows, learned from in this order.
         y : array-like of shape (n_samples,)
+            Two label values; the larger one is the positive class (``classes_[1]``).
         sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative row weights (None: all 1); the estimator's class
+            docstring says how they enter its fit.
 
         Returns
         -------
-        self
+        self : object
+            The fitted estimator.
         """
         reset_fitted(self, self._online_private_state)
         return self._partial_fit(X, y, None, sample_weight, refit=True)
@@ -354,14 +471,21 @@ class OnlineRankerMixin:
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The chunk's rows, learned from in this order.
         y : array-like of shape (n_samples,)
+            Labels of this chunk, each one of the two label values (``classes_``
+            after the first call); a chunk may hold one class only once they are
+            known.
         classes : array-like of shape (2,), default=None
             The two label values. Needed on the first call unless ``y`` holds both.
         sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative row weights (None: all 1); the estimator's class
+            docstring says how they enter its fit.
 
         Returns
         -------
-        self
+        self : object
+            The estimator, updated.
         """
         return self._partial_fit(X, y, classes, sample_weight)
 

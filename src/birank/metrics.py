@@ -225,8 +225,8 @@ def _twice_mann_whitney_threads(pos, neg, n_threads):
                             [(a, b) for a in pos_parts for b in neg_parts]))
 
 
-def roc_auc(y_true: ArrayLike, y_score: ArrayLike, sample_weight: ArrayLike | None = None,
-            pos_label: Any = None, *, n_jobs: int | None = None) -> float:
+def roc_auc(y_true: ArrayLike, y_score: ArrayLike, *, sample_weight: ArrayLike | None = None,
+            pos_label: Any = None, n_jobs: int | None = None) -> float:
     """Area under the ROC curve, exact (Mann-Whitney), score ties counted 1/2.
 
     ``AUC = sum_{i pos, j neg} w_i w_j ([s_i > s_j] + 1/2 [s_i = s_j])
@@ -255,6 +255,8 @@ def roc_auc(y_true: ArrayLike, y_score: ArrayLike, sample_weight: ArrayLike | No
     Returns
     -------
     auc : float in [0, 1]
+        The (weighted) fraction of (positive, negative) pairs ranked in the
+        right order, tied scores counting 1/2.
 
     Raises
     ------
@@ -264,6 +266,7 @@ def roc_auc(y_true: ArrayLike, y_score: ArrayLike, sample_weight: ArrayLike | No
 
     Examples
     --------
+    >>> from birank.metrics import roc_auc
     >>> roc_auc([-1, 1, 1, -1], [0.2, 0.9, 0.2, 0.1])
     0.875
     """
@@ -391,7 +394,7 @@ def _concordant_weight(order, block_start, y_sorted, g_sorted, w_sorted, w, yran
 
 
 def pairwise_accuracy(y_true: ArrayLike, y_score: ArrayLike, groups: ArrayLike | None = None,
-                      sample_weight: ArrayLike | None = None) -> float:
+                      *, sample_weight: ArrayLike | None = None) -> float:
     """Fraction of correctly ordered pairs among pairs with different labels.
 
     Over pairs (i, j) with ``y_i > y_j`` (lin-jan-lin section III), a pair is
@@ -409,6 +412,7 @@ def pairwise_accuracy(y_true: ArrayLike, y_score: ArrayLike, groups: ArrayLike |
     y_true : array-like of shape (n_samples,)
         Real-valued or graded labels.
     y_score : array-like of shape (n_samples,)
+        Finite scores; higher means ranked higher.
     groups : array-like of shape (n_samples,), default=None
         Query id of each row; rows of a group need not be contiguous.
     sample_weight : array-like of shape (n_samples,), default=None
@@ -417,6 +421,8 @@ def pairwise_accuracy(y_true: ArrayLike, y_score: ArrayLike, groups: ArrayLike |
     Returns
     -------
     accuracy : float in [0, 1]
+        The (weighted) fraction of pairs with different labels ordered like
+        their labels, tied scores counting 1/2.
 
     Raises
     ------
@@ -425,6 +431,7 @@ def pairwise_accuracy(y_true: ArrayLike, y_score: ArrayLike, groups: ArrayLike |
 
     Examples
     --------
+    >>> from birank.metrics import pairwise_accuracy
     >>> pairwise_accuracy([3, 1, 2, 2], [0.9, 0.1, 0.5, 0.5])
     1.0
     >>> pairwise_accuracy([1, 2, 1, 2], [0.5, 0.1, 0.2, 0.9], groups=[0, 0, 1, 1])
@@ -441,19 +448,44 @@ def pairwise_accuracy(y_true: ArrayLike, y_score: ArrayLike, groups: ArrayLike |
 
 
 def kendall_tau(y_true: ArrayLike, y_score: ArrayLike, groups: ArrayLike | None = None,
-                sample_weight: ArrayLike | None = None) -> float:
+                *, sample_weight: ArrayLike | None = None) -> float:
     """Kendall's tau as lin-jan-lin define it: ``2 * pairwise_accuracy - 1``.
 
     Pairs with equal labels are left out and tied scores count 1/2, so this is
     (concordant - discordant) / (pairs with different labels) -- a tau-b-like
     variant, not :func:`scipy.stats.kendalltau`.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Real-valued or graded labels.
+    y_score : array-like of shape (n_samples,)
+        Finite scores; higher means ranked higher.
+    groups : array-like of shape (n_samples,), default=None
+        Query id of each row; only pairs within a group are formed (rows of a
+        group need not be contiguous). None means one group.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative; a pair weighs ``w_i * w_j``.
+
+    Returns
+    -------
+    tau : float in [-1, 1]
+        1 when every pair with different labels is ordered correctly, -1 when
+        every one is reversed.
+
+    Raises
+    ------
+    ValueError
+        If no pair has different labels (within a group), or on bad input (as
+        :func:`pairwise_accuracy`).
+
     Examples
     --------
+    >>> from birank.metrics import kendall_tau
     >>> kendall_tau([1, 2, 3], [3.0, 2.0, 1.0])
     -1.0
     """
-    return 2.0 * pairwise_accuracy(y_true, y_score, groups, sample_weight) - 1.0
+    return 2.0 * pairwise_accuracy(y_true, y_score, groups, sample_weight=sample_weight) - 1.0
 
 
 # --------------------------------------------------------------------------- per query
@@ -563,12 +595,14 @@ def _reduce_queries(values, no_relevant, name):
 
 
 def mean_average_precision(y_true: ArrayLike, y_score: ArrayLike,
-                           groups: ArrayLike | None = None, threshold: float = 0.0,
+                           groups: ArrayLike | None = None, *,
+                           relevance_threshold: float = 1.0,
                            no_relevant: Literal["skip", "zero", "one"] = "skip",
                            convention: Literal["standard", "letor"] = "standard") -> float:
     """Mean over queries of average precision (AP).
 
-    A row is relevant when ``y_true > threshold``. Rows are ranked by
+    A row is relevant when ``y_true >= relevance_threshold`` (trec_eval's
+    ``-l`` rule, and :class:`~birank.ActiveRankLearner`'s). Rows are ranked by
     decreasing score within their query. Tied scores enter the ranking
     together, as in :func:`sklearn.metrics.average_precision_score`::
 
@@ -579,11 +613,17 @@ def mean_average_precision(y_true: ArrayLike, y_score: ArrayLike,
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
+        Relevance labels (binary or graded).
     y_score : array-like of shape (n_samples,)
+        Finite scores; higher means ranked higher.
     groups : array-like of shape (n_samples,), default=None
         Query id of each row (rows need not be contiguous); None means one query.
-    threshold : float, default=0.0
-        Labels strictly above it are relevant.
+    relevance_threshold : float, default=1.0
+        Labels greater than or equal to it are relevant: the minimum relevance
+        judgement of a relevant document, as trec_eval's ``-l`` (default 1).
+        On integer grades the default is the rule ``label > 0``. It replaces
+        ``threshold`` (labels strictly above it relevant, default 0.0): on
+        integer grades ``threshold=t`` is ``relevance_threshold=t + 1``.
     no_relevant : {"skip", "zero", "one"}, default="skip"
         What a query without relevant rows contributes: ``"skip"`` leaves it out
         of the mean; ``"zero"``/``"one"`` count it as 0 or 1. trec_eval and the
@@ -595,27 +635,32 @@ def mean_average_precision(y_true: ArrayLike, y_score: ArrayLike,
 
     Returns
     -------
-    map : float
+    map : float in [0, 1]
+        The mean of the queries' AP (see ``no_relevant`` for queries without
+        a relevant row).
 
     Examples
     --------
+    >>> from birank.metrics import mean_average_precision
     >>> mean_average_precision([1, 0, 1, 0, 1], [0.9, 0.8, 0.7, 0.5, 0.1],
     ...                        groups=[0, 0, 0, 1, 1])
     0.6666666666666666
+    >>> mean_average_precision([2, 1, 0], [0.9, 0.8, 0.7], relevance_threshold=2)
+    1.0
     """
     _check_convention(convention)
-    if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real) \
-            or not np.isfinite(threshold):
-        raise ValueError(f"threshold must be a finite number (labels above it are relevant); "
-                         f"got {threshold!r}.")
+    if isinstance(relevance_threshold, bool) or not isinstance(
+            relevance_threshold, numbers.Real) or not np.isfinite(relevance_threshold):
+        raise ValueError(f"relevance_threshold must be a finite number (labels >= it are "
+                         f"relevant); got {relevance_threshold!r}.")
     y, _, order, q_start, blocks = _per_query_prep(
         y_true, y_score, groups, ties="order" if convention == "letor" else "average")
-    rel = (y[order] > threshold).astype(np.int64)
+    rel = (y[order] >= relevance_threshold).astype(np.int64)
     return _reduce_queries(_average_precision_per_query(rel, q_start, blocks), no_relevant,
                            "mean average precision")
 
 
-def ndcg_at_k(y_true: ArrayLike, y_score: ArrayLike, groups: ArrayLike | None = None,
+def ndcg_at_k(y_true: ArrayLike, y_score: ArrayLike, groups: ArrayLike | None = None, *,
               k: int | None = 10, no_relevant: Literal["skip", "zero", "one"] = "skip",
               gain: Literal["exp", "linear"] = "exp",
               convention: Literal["standard", "letor"] = "standard") -> float:
@@ -632,6 +677,7 @@ def ndcg_at_k(y_true: ArrayLike, y_score: ArrayLike, groups: ArrayLike | None = 
     y_true : array-like of shape (n_samples,)
         Graded relevance (non-negative); rows with label 0 have gain 0.
     y_score : array-like of shape (n_samples,)
+        Finite scores; higher means ranked higher.
     groups : array-like of shape (n_samples,), default=None
         Query id of each row (rows need not be contiguous); None means one query.
     k : int or None, default=10
@@ -653,9 +699,12 @@ def ndcg_at_k(y_true: ArrayLike, y_score: ArrayLike, groups: ArrayLike | None = 
     Returns
     -------
     ndcg : float in [0, 1]
+        The mean of the queries' NDCG@k (see ``no_relevant`` for queries
+        whose ideal DCG is 0).
 
     Examples
     --------
+    >>> from birank.metrics import ndcg_at_k
     >>> round(ndcg_at_k([2, 0, 1], [0.1, 0.2, 0.3], k=3), 4)
     0.6885
     """
@@ -690,7 +739,7 @@ def ndcg_at_k(y_true: ArrayLike, y_score: ArrayLike, groups: ArrayLike | None = 
     return _reduce_queries(vals, no_relevant, "NDCG")
 
 
-def roc_auc_per_group(y_true: ArrayLike, y_score: ArrayLike, groups: ArrayLike,
+def roc_auc_per_group(y_true: ArrayLike, y_score: ArrayLike, groups: ArrayLike, *,
                       pos_label: Any = None) -> tuple[float, int]:
     """Mean over groups of each group's ROC AUC, and how many groups entered the mean.
 
@@ -700,14 +749,28 @@ def roc_auc_per_group(y_true: ArrayLike, y_score: ArrayLike, groups: ArrayLike,
     ``n_groups_total - n_groups_used``). This differs from :func:`roc_auc` on the
     pooled rows, which also compares rows of different groups.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Exactly two distinct label values over all rows (as :func:`roc_auc`);
+        the larger one is the positive class unless ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Finite scores; higher means more likely positive.
+    groups : array-like of shape (n_samples,)
+        Query id of each row (rows of a group need not be contiguous).
+    pos_label : scalar, default=None
+        The label value of the positive class.
+
     Returns
     -------
     auc : float
         NaN when no group holds both classes.
     n_groups_used : int
+        The number of groups holding both classes (those in the mean).
 
     Examples
     --------
+    >>> from birank.metrics import roc_auc_per_group
     >>> roc_auc_per_group([0, 1, 0, 1, 1], [0.1, 0.9, 0.3, 0.2, 0.5], [0, 0, 1, 1, 1])
     (0.75, 2)
     """
@@ -740,7 +803,7 @@ def roc_auc_per_group(y_true: ArrayLike, y_score: ArrayLike, groups: ArrayLike,
 
 
 # --------------------------------------------------------------------------- OPTROC
-def optroc_accuracy(y_true: ArrayLike, y_score: ArrayLike, pos_label: Any = None) -> float:
+def optroc_accuracy(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Any = None) -> float:
     """Classification accuracy at the optimal operating point of the ROC curve.
 
     The best accuracy over every score threshold (predict positive when the
@@ -749,8 +812,31 @@ def optroc_accuracy(y_true: ArrayLike, y_score: ArrayLike, pos_label: Any = None
     khalid-ray-chitsaz Table 4. It uses the labels it is evaluated on, so it
     is an optimistic, threshold-free summary like AUC.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Exactly two distinct label values (as :func:`roc_auc`); the larger one
+        is the positive class unless ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Finite scores; higher means more likely positive.
+    pos_label : scalar, default=None
+        The label value of the positive class.
+
+    Returns
+    -------
+    accuracy : float in [0, 1]
+        The fraction of rows classified correctly at the best cut
+        (:func:`best_accuracy_threshold`).
+
+    Raises
+    ------
+    ValueError
+        One class only, more than two classes, NaN/inf scores or lengths that
+        differ.
+
     Examples
     --------
+    >>> from birank.metrics import optroc_accuracy
     >>> optroc_accuracy([0, 0, 1, 1, 0], [0.1, 0.2, 0.6, 0.7, 0.65])
     0.8
     """
@@ -759,7 +845,7 @@ def optroc_accuracy(y_true: ArrayLike, y_score: ArrayLike, pos_label: Any = None
     return best_accuracy_threshold(mask.astype(np.int64), s)[1]
 
 
-def best_accuracy_threshold(y01: ArrayLike, scores: ArrayLike,
+def best_accuracy_threshold(y_true: ArrayLike, y_score: ArrayLike, *,
                             sample_weight: ArrayLike | None = None) -> tuple[float, float]:
     """Score cut with the highest (weighted) training accuracy.
 
@@ -772,9 +858,9 @@ def best_accuracy_threshold(y01: ArrayLike, scores: ArrayLike,
 
     Parameters
     ----------
-    y01 : array-like of shape (n_samples,)
+    y_true : array-like of shape (n_samples,)
         1 (or True) for the positive class, 0 (or False) for the negative one.
-    scores : array-like of shape (n_samples,)
+    y_score : array-like of shape (n_samples,)
         Finite scores.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative weights.
@@ -782,6 +868,8 @@ def best_accuracy_threshold(y01: ArrayLike, scores: ArrayLike,
     Returns
     -------
     threshold : float
+        The cut: rows scoring above it are predicted positive (halfway between
+        two distinct scores, or 1 beyond the extreme scores).
     accuracy : float
         Weighted fraction of rows classified correctly at that cut.
 
@@ -793,6 +881,7 @@ def best_accuracy_threshold(y01: ArrayLike, scores: ArrayLike,
 
     Examples
     --------
+    >>> from birank.metrics import best_accuracy_threshold
     >>> threshold, accuracy = best_accuracy_threshold([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
     >>> round(threshold, 4), accuracy
     (0.6, 0.75)
@@ -801,16 +890,16 @@ def best_accuracy_threshold(y01: ArrayLike, scores: ArrayLike,
     >>> round(threshold, 4), round(accuracy, 4)
     (0.6, 0.8333)
     """
-    pos = np.ascontiguousarray(check_y01(y01))
+    pos = np.ascontiguousarray(check_y01(y_true, "y_true"))
     if pos.shape[0] == 0:
-        raise ValueError("y01 is empty.")
-    sc = _as_1d(scores, "scores")
+        raise ValueError("y_true is empty.")
+    sc = _as_1d(y_score, "y_score")
     if sc.shape[0] != pos.shape[0]:
-        raise ValueError(f"y01 and scores have different lengths: {pos.shape[0]} and "
+        raise ValueError(f"y_true and y_score have different lengths: {pos.shape[0]} and "
                          f"{sc.shape[0]}.")
     sc = np.ascontiguousarray(sc, dtype=np.float64)
     if not np.isfinite(sc).all():
-        raise ValueError("scores must be finite to choose a threshold; got NaN or inf "
+        raise ValueError("y_score must be finite to choose a threshold; got NaN or inf "
                          "(diverged model or non-finite input).")
     checked_weight = _check_weights(sample_weight, pos.shape[0])
     if checked_weight is None and sc.shape[0] >= KERNEL_MIN_ROWS:

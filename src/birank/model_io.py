@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
     from sklearn.base import BaseEstimator
 
-    from ._typing import FloatArray, Matrix, StrPath
+    from ._typing import FloatArray, MatrixLike, StrPath
 
 __all__ = ["save_model", "load_model", "LinearModel"]
 
@@ -50,7 +50,8 @@ def save_model(estimator: BaseEstimator, path: StrPath, *, overwrite: bool = Fal
 
     Parameters
     ----------
-    estimator : fitted birank estimator (anything with ``coef_``).
+    estimator : estimator
+        A fitted linear birank ranker (anything with ``coef_``).
     path : str or Path
         ``"-"`` writes the JSON to standard output. Otherwise the file is
         written atomically (see :func:`atomic_write_text`).
@@ -58,6 +59,12 @@ def save_model(estimator: BaseEstimator, path: StrPath, *, overwrite: bool = Fal
         An existing file is only replaced when this is true.
     extra : dict, optional
         More metadata to store (e.g. training file, fit seconds).
+
+    Returns
+    -------
+    path : Path
+        ``Path(path)``: the file written (``Path("-")`` when written to
+        standard output).
 
     Raises
     ------
@@ -257,6 +264,30 @@ def atomic_write_text(path: StrPath, text: str, *, overwrite: bool = False) -> N
 class LinearModel:
     """A loaded model: scores ``X @ coef + intercept``; ``estimator()`` rebuilds the class.
 
+    Made by :func:`load_model`, which reads and parses the file.
+
+    Parameters
+    ----------
+    doc : dict
+        The parsed JSON document of a model file (the fields of
+        :func:`save_model`); checked against the schema here (ValueError
+        naming ``path`` and the field).
+    path : str or Path
+        The file ``doc`` was read from; named in error messages and warnings.
+
+    Attributes
+    ----------
+    doc : dict
+        ``doc`` as given.
+    path : str or Path
+        ``path`` as given.
+    coef : ndarray of shape (n_features,)
+        The weights, float64.
+    intercept : float
+        Added to every score (0.0 when the file has none).
+    n_features : int
+        The number of features the model was trained on.
+
     Examples
     --------
     >>> import os, tempfile
@@ -279,13 +310,30 @@ class LinearModel:
         self.intercept = float(doc.get("intercept", 0.0))
         self.n_features = int(doc["n_features"])
 
-    def decision_function(self, X: Matrix) -> FloatArray:
+    def decision_function(self, X: MatrixLike) -> FloatArray:
         """Scores ``X @ coef + intercept`` of the rows of X.
 
         X is a 2-D array of numbers or a scipy sparse matrix with ``n_features``
         columns; a sparse X may have fewer (a LIBSVM file whose last features are
         all zero), a dense one may not. NaN, infinity and other shapes are refused,
         naming the problem (scikit-learn is not imported to check them).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Nested lists and other array-likes are converted with ``np.asarray``.
+
+        Returns
+        -------
+        scores : ndarray of shape (n_samples,)
+            The float64 scores; higher means ranked higher. The same as the saved
+            estimator's ``decision_function(X)``.
+
+        Raises
+        ------
+        ValueError
+            X is not numeric, not 2-D, holds NaN or infinity, or has another
+            number of features (naming the model file).
         """
         import scipy.sparse as sp
 
@@ -320,6 +368,16 @@ class LinearModel:
         The parameters are checked against the class here (scoring needs no
         class, so ``load_model`` imports none): names it has, values its own
         validation accepts; ValueError naming the file and the field.
+
+        Returns
+        -------
+        estimator : estimator
+            A new instance of the saved class with the saved parameters and the
+            fitted attributes ``coef_``, ``intercept_``, ``n_features_in_`` and,
+            when saved, ``classes_`` and ``probability_``: it scores, predicts
+            and (two-class models) gives probabilities like the saved one.
+            Parameters JSON could not hold take their defaults (a UserWarning
+            names them).
         """
         est = _checked_params(self.doc, self.path)
         unsaved = self.doc.get("unsaved_params")
@@ -359,6 +417,17 @@ def load_model(path: StrPath) -> LinearModel:
     (names it has, values its validation accepts: a non-numeric ``C`` is
     refused). Loading and scoring import no estimator (and so neither
     scikit-learn nor numba).
+
+    Parameters
+    ----------
+    path : str or Path
+        A model file written by :func:`save_model`.
+
+    Returns
+    -------
+    model : LinearModel
+        The checked model: ``model.decision_function(X)`` scores new data and
+        ``model.estimator()`` rebuilds the fitted estimator.
 
     Raises
     ------

@@ -24,12 +24,12 @@ import numpy as np
 
 from ._kernels.id_set import new_table, table_contains, table_insert, take_new
 from ._kernels.index import index_dtype
-from ._validation import check_groups, check_y01, codes_of
+from ._validation import check_groups, check_random_state, check_y01, codes_of
 from ._kernels.ordinal_levels import (closest_pair_ids, decode_ordinal_ids, level_pair_counts,
                                       ordinal_pair_levels, ordinal_runs)
 
 if TYPE_CHECKING:
-    from ._typing import ArrayLike, IndexArray, IntArray, NDArray
+    from ._typing import ArrayLike, IndexArray, IntArray, NDArray, RandomStateLike
 
 __all__ = [
     "BipartitePairs",
@@ -63,7 +63,14 @@ class _PairSpace:
         return ids
 
     def enumerate(self) -> tuple[IndexArray, IndexArray]:
-        """All pairs as ``(a, b)``. Only for small spaces: tests and brute force."""
+        """All pairs as ``(a, b)``. Only for small spaces: tests and brute force.
+
+        Returns
+        -------
+        a, b : ndarray of shape (n_pairs,)
+            Row indices of every pair, in pair-id order: row ``a[p]`` ranks
+            above row ``b[p]``; ``-1`` stands for the origin (pseudo-pairs).
+        """
         return self.decode(np.arange(self.n_pairs, dtype=np.int64))
 
 
@@ -79,6 +86,7 @@ class BipartitePairs(_PairSpace):
     Examples
     --------
     >>> import numpy as np
+    >>> from birank.pairs import BipartitePairs
     >>> space = BipartitePairs(np.array([1, 0, 1, 0, 0]))
     >>> space.n_pairs
     6
@@ -131,9 +139,15 @@ class PseudoPairs(_PairSpace):
     loss of a point in the point-wise SVM (their eq. 2) is the hinge loss of its
     pseudo-pair.
 
+    Parameters
+    ----------
+    y01 : array of shape (n_samples,) with values in {0, 1}
+        Pair id ``k`` is row ``k``'s pseudo-pair, so ``n_pairs = n_samples``.
+
     Examples
     --------
     >>> import numpy as np
+    >>> from birank.pairs import PseudoPairs
     >>> a, b = PseudoPairs(np.array([1, 0])).decode(np.array([0, 1]))
     >>> a.tolist(), b.tolist()
     ([0, -1], [-1, 1])
@@ -157,9 +171,17 @@ class OrdinalPairs(_PairSpace):
     are the rows of its group with strictly smaller label, which are contiguous
     in that order, so pair ids decode with one binary search.
 
+    Parameters
+    ----------
+    y : array of shape (n_samples,), float
+        Real-valued or graded labels (higher ranks higher); must be finite.
+    groups : array of shape (n_samples,), optional
+        Query id per row; pairs form only inside a group.
+
     Examples
     --------
     >>> import numpy as np
+    >>> from birank.pairs import OrdinalPairs
     >>> space = OrdinalPairs(np.array([0.5, 2.0, 0.5, 1.0]))
     >>> space.n_pairs
     5
@@ -202,12 +224,33 @@ class OrdinalPairs(_PairSpace):
         counts distinct label values, so all rows of one label share a level
         position: level 1 holds every pair between adjacent label values
         (a run of m equal labels next to a run of m' gives m m' pairs).
+
+        Parameters
+        ----------
+        ids : array-like of int
+            Pair ids in ``[0, n_pairs)``.
+
+        Returns
+        -------
+        levels : ndarray of int, same length as ``ids``
+            The level (>= 1) of each pair.
         """
         return ordinal_pair_levels(self._check_ids(ids), self._offsets, self._group_start,
                                    self._rank)
 
     def level_counts(self, max_level: int) -> IntArray:
-        """Number of pairs at levels ``1 .. max_level`` (array index = level; index 0 is 0)."""
+        """Number of pairs at levels ``1 .. max_level`` (array index = level; index 0 is 0).
+
+        Parameters
+        ----------
+        max_level : int
+            The highest level counted.
+
+        Returns
+        -------
+        counts : ndarray of int64 of shape (max_level + 1,)
+            ``counts[r]`` is the number of level-r pairs; ``counts[0]`` is 0.
+        """
         return level_pair_counts(self._rank, self._run_id, self._run_begin, int(max_level))
 
     def closest(self, n: int) -> IntArray:
@@ -218,9 +261,20 @@ class OrdinalPairs(_PairSpace):
         pairs of each level are read off as contiguous id blocks, O(N) per
         level visited: nothing of size ``n_pairs`` is built.
 
+        Parameters
+        ----------
+        n : int
+            How many pairs, in ``[0, n_pairs]`` (else a ValueError).
+
+        Returns
+        -------
+        ids : ndarray of int64 of shape (n,)
+            Pair ids, order-closest first.
+
         Examples
         --------
         >>> import numpy as np
+        >>> from birank.pairs import OrdinalPairs
         >>> space = OrdinalPairs(np.array([3.0, 1.0, 2.0, 0.0]))
         >>> a, b = space.decode(space.closest(3))   # the 1-closest pairs
         >>> [(int(i), int(j)) for i, j in zip(a, b)]
@@ -242,9 +296,16 @@ class UnionPairs(_PairSpace):
     ``part(ids)`` tells which space each id came from (shen-lin's gamma weighting
     treats real pairs and pseudo-pairs differently).
 
+    Parameters
+    ----------
+    *spaces : pair spaces
+        The spaces concatenated, in this order (``BipartitePairs``,
+        ``PseudoPairs``, ``OrdinalPairs``, ...); all index rows of the same data.
+
     Examples
     --------
     >>> import numpy as np
+    >>> from birank.pairs import BipartitePairs, PseudoPairs, UnionPairs
     >>> y = np.array([1, 0, 1])
     >>> space = UnionPairs(BipartitePairs(y), PseudoPairs(y))  # shen-lin's D* = D_pair U D_pseu
     >>> space.n_pairs
@@ -285,8 +346,14 @@ class ChosenSet:
     that the sampling kernel probes once per draw; the sorted array of
     :meth:`to_array` (for the hard strategies) is built when asked for.
 
+    Parameters
+    ----------
+    ids : array-like of int, default=()
+        Pair ids (>= 0) to start with; duplicates are ignored.
+
     Examples
     --------
+    >>> from birank.pairs import ChosenSet
     >>> chosen = ChosenSet([4, 1, 4])  # duplicates are ignored
     >>> len(chosen), 1 in chosen, 2 in chosen
     (2, True, False)
@@ -323,6 +390,13 @@ class ChosenSet:
         ``new=True`` promises distinct ids not in the set yet (what a sampler
         returns), which skips the sort and the membership test. The table
         doubles when it would be more than half full.
+
+        Parameters
+        ----------
+        ids : array-like of int
+            Pair ids, >= 0 (else a ValueError, unless ``new=True``).
+        new : bool, default=False
+            The caller promises that ``ids`` are distinct and not in the set yet.
         """
         ids = np.asarray(ids, dtype=np.int64).reshape(-1)
         if not new:
@@ -341,13 +415,19 @@ class ChosenSet:
             table_insert(self._table, ids)
 
     def to_array(self) -> IntArray:
-        """The ids, sorted (a new array)."""
+        """The ids, sorted (a new array).
+
+        Returns
+        -------
+        ids : ndarray of int64 of shape (len(self),)
+            The chosen ids in increasing order.
+        """
         if len(self._parts) > 1:
             self._parts = [np.sort(np.concatenate(self._parts))]
         return self._parts[0].copy()
 
 
-def sample_pair_ids(n_pairs: int, size: int, rng: np.random.Generator,
+def sample_pair_ids(n_pairs: int, size: int, *, random_state: RandomStateLike = None,
                     chosen: ChosenSet | None = None, replace: bool = False) -> IntArray:
     """Uniform pair ids in ``[0, n_pairs)``.
 
@@ -356,7 +436,10 @@ def sample_pair_ids(n_pairs: int, size: int, rng: np.random.Generator,
     n_pairs : int
     size : int
         Number of ids to return.
-    rng : numpy.random.Generator
+    random_state : None, int, numpy Generator or RandomState, default=None
+        As :func:`birank._validation.check_random_state` reads it: a Generator
+        is drawn from (and advanced) as is, an int seeds a fresh one, so the
+        same int gives the same ids.
     chosen : ChosenSet, optional
         Ids to avoid (sampling from the unchosen pool).
     replace : bool, default=False
@@ -369,14 +452,16 @@ def sample_pair_ids(n_pairs: int, size: int, rng: np.random.Generator,
     Examples
     --------
     >>> import numpy as np
+    >>> from birank.pairs import ChosenSet, sample_pair_ids
     >>> rng = np.random.default_rng(0)
-    >>> ids = sample_pair_ids(10**6, 5, rng)
+    >>> ids = sample_pair_ids(10**6, 5, random_state=rng)
     >>> ids.shape, len(set(ids.tolist()))
     ((5,), 5)
-    >>> ids = sample_pair_ids(6, 4, rng, chosen=ChosenSet([1, 3]))  # all that is left
+    >>> ids = sample_pair_ids(6, 4, random_state=rng, chosen=ChosenSet([1, 3]))  # all left
     >>> sorted(ids.tolist())
     [0, 2, 4, 5]
     """
+    rng = check_random_state(random_state)
     n_pairs = int(n_pairs)
     available = n_pairs - (len(chosen) if chosen is not None else 0)
     if replace:

@@ -58,23 +58,44 @@ class _HasDecisionFunction:
         return "an estimator with fit and decision_function"
 
 
-def query_metrics(y: ArrayLike, scores: ArrayLike, groups: ArrayLike | None,
+def query_metrics(y_true: ArrayLike, y_score: ArrayLike, groups: ArrayLike | None = None, *,
                   relevance_threshold: float = 1, k: int = 10) -> dict[str, float]:
-    """AUC, MAP and NDCG@k of ``scores`` on labeled queries (the paper's three measures).
+    """AUC, MAP and NDCG@k of ``y_score`` on labeled queries (the paper's three measures).
 
     - ``auc``: mean over queries holding both relevant and non-relevant rows of
-      the query's ROC AUC (relevant = ``y >= relevance_threshold``);
+      the query's ROC AUC (relevant = ``y_true >= relevance_threshold``);
     - ``map``: mean average precision over queries with a relevant row;
-    - ``ndcg``: NDCG@k with the graded gains ``2**y - 1`` over queries with a
-      positive label (binary labels give the binary NDCG).
+    - ``ndcg``: NDCG@k with the graded gains ``2**y_true - 1`` over queries
+      with a positive label (binary labels give the binary NDCG).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Graded or binary labels.
+    y_score : array-like of shape (n_samples,)
+        Finite scores; higher means ranked higher.
+    groups : array-like of shape (n_samples,), default=None
+        Query id of each row; None means one query.
+    relevance_threshold : float, default=1
+        Labels ``>= relevance_threshold`` are relevant (for ``auc`` and ``map``),
+        as in :class:`ActiveRankLearner`.
+    k : int, default=10
+        Cut-off of NDCG (the paper reports NDCG@10).
+
+    Returns
+    -------
+    metrics : dict
+        ``{"auc": float, "map": float, "ndcg": float}``; a value is NaN when
+        no query qualifies for it.
 
     Examples
     --------
+    >>> from birank.active_learning import query_metrics
     >>> query_metrics([1, 0, 0, 1], [0.9, 0.1, 0.5, 0.2], [0, 0, 1, 1])["auc"]
     0.5
     """
-    y = np.asarray(y, dtype=np.float64).reshape(-1)
-    s = np.asarray(scores, dtype=np.float64).reshape(-1)
+    y = np.asarray(y_true, dtype=np.float64).reshape(-1)
+    s = np.asarray(y_score, dtype=np.float64).reshape(-1)
     g = check_groups(groups, y.shape[0])
     if g is None:  # one query
         g = np.zeros(y.shape[0], dtype=np.int64)
@@ -85,7 +106,8 @@ def query_metrics(y: ArrayLike, scores: ArrayLike, groups: ArrayLike | None,
             if 0 < rel[ix].sum() < ix.shape[0]]
     return {
         "auc": float(np.mean(aucs)) if aucs else float("nan"),
-        "map": mean_average_precision(rel, s, g, threshold=0.5) if rel.any() else float("nan"),
+        "map": (mean_average_precision(rel, s, g, relevance_threshold=1) if rel.any()
+                else float("nan")),
         "ndcg": ndcg_at_k(np.maximum(y, 0.0), s, g, k=k) if (y > 0).any() else float("nan"),
     }
 
@@ -137,23 +159,31 @@ class ActiveRankLearner(BaseEstimator):
     ----------
     estimator : estimator with ``fit`` and ``decision_function``, default=None
         The ranker, cloned for every fit. None means ``birank.RankSVM()``
-        (exact all-pairs linear RankSVM, C = 1).
+        (exact all-pairs linear RankSVM, C = 1: RankSVM's own defaults),
+        birank's stand-in for the paper's ranker, SVMlight's ranking mode
+        with a linear kernel and default parameters (section 3.1).
     strategy : {"lossmin", "lossmin-multilevel", "entropy", "uncertain", "diverse", \
 "random"}, default="lossmin"
+        How documents are chosen; the default is the paper's method.
     per_query : int >= 1, default=5
-        Documents selected per query per round (the paper's l = 5).
+        Documents selected per query per round (the paper's l = 5, section 3.1).
     above_threshold_weight : float in (0, 1), default=0.6
-        LossMin's weight of documents ranked above the threshold (eq. 7).
+        LossMin's weight of documents ranked above the threshold (eq. 7, the
+        paper's lambda). The default 0.6 is the paper's value (section 3.1),
+        as in :func:`~birank.active_learning.lossmin_scores`.
     relevance_threshold : float, default=1
-        Labels ``>= relevance_threshold`` are relevant.
+        Labels ``>= relevance_threshold`` are relevant. The default is not
+        from the paper (its data is binary): it makes 1 relevant in 0/1 labels,
+        1 and 2 in LETOR's 0/1/2 grades, and +1 in {-1, +1} labels.
     relevance : {"binary", "graded"}, default="binary"
         What the ranker learns from: ``"binary"`` (the paper) the relevant /
         non-relevant split at ``relevance_threshold``; ``"graded"`` the labels
         themselves (pairs between any two levels of a query). ``"graded"`` is
         the natural partner of ``strategy="lossmin-multilevel"``.
-    random_state : int, numpy Generator or None, default=None
+    random_state : int, numpy Generator, numpy RandomState or None, default=None
         Seeds the random baseline, the diverse folds and :meth:`simulate`'s
-        initial set; the same int gives the same run.
+        initial set; the same int gives the same run. None (scikit-learn's
+        default) draws fresh entropy.
 
     Attributes
     ----------
@@ -220,7 +250,13 @@ class ActiveRankLearner(BaseEstimator):
 
     # ------------------------------------------------------------------ state
     def reset(self) -> Self:
-        """Forget the pool, the taught labels and the fitted ranker."""
+        """Forget the pool, the taught labels and the fitted ranker.
+
+        Returns
+        -------
+        self : ActiveRankLearner
+            The learner, unfitted (its parameters are kept).
+        """
         reset_fitted(self, ("_rng", "_stale"))
         return self
 
@@ -305,9 +341,20 @@ class ActiveRankLearner(BaseEstimator):
         Fits the ranker on the labeled set first if labels were taught since
         the last fit. Returns an empty array once every row is labeled.
 
+        Parameters
+        ----------
+        X_pool : {array-like, sparse matrix} of shape (n_pool, n_features), default=None
+            The pool; needed only if neither :meth:`teach` nor ``query`` has
+            been called since the learner was created or reset. Later calls may
+            pass the same pool again (its shape is checked) or None.
+        groups : array-like of shape (n_pool,), default=None
+            Query id of each pool row, with ``X_pool`` (None on the first call:
+            one query). Later calls may pass the same ids again or None.
+
         Returns
         -------
         indices : ndarray of int64, sorted
+            Unlabeled pool rows, at most ``per_query`` of each query.
         """
         self._check_pool(X_pool, groups)
         if self._stale:
@@ -320,13 +367,20 @@ class ActiveRankLearner(BaseEstimator):
         scores = self._scores(self.X_pool_[unl])
         t1, c1 = time.perf_counter(), time.process_time()
         values = self._informativeness(unl, scores)
-        picked = unl[select_per_query(values, self.groups_[unl], self.per_query)]
+        picked = unl[select_per_query(values, self.groups_[unl], k=self.per_query)]
         t2, c2 = time.perf_counter(), time.process_time()
         self.timings_.update(rank=t1 - t0, select=t2 - t1, select_cpu=c2 - c1)
         return picked
 
     def refit(self) -> Self:
-        """Fit the ranker on the labeled set now (``query`` does it when needed)."""
+        """Fit the ranker on the labeled set now (``query`` does it when needed).
+
+        Returns
+        -------
+        self : ActiveRankLearner
+            With ``estimator_`` (and ``coef_`` / ``intercept_`` for a linear
+            ranker) fitted on the labeled rows.
+        """
         check_is_fitted(self, "labeled_mask_")
         t0 = time.perf_counter()
         lab = np.flatnonzero(self.labeled_mask_)
@@ -377,7 +431,7 @@ class ActiveRankLearner(BaseEstimator):
     def _informativeness(self, unl, scores):
         g = self.groups_[unl]
         if self.strategy == "lossmin":
-            return lossmin_scores(scores, g, self.above_threshold_weight)
+            return lossmin_scores(scores, g, above_threshold_weight=self.above_threshold_weight)
         if self.strategy == "lossmin-multilevel":
             # one threshold per boundary between the levels taught so far (at least one)
             levels = np.unique(self.labels_[self.labeled_mask_])
@@ -386,7 +440,7 @@ class ActiveRankLearner(BaseEstimator):
         if self.strategy == "uncertain":
             return uncertain_scores(scores, g)
         if self.strategy == "random":
-            return random_scores(unl.shape[0], self._rng)
+            return random_scores(unl.shape[0], random_state=self._rng)
         lab = np.flatnonzero(self.labeled_mask_)
         if self.strategy == "entropy":
             rel = self.labels_[lab] >= self.relevance_threshold
@@ -404,9 +458,23 @@ class ActiveRankLearner(BaseEstimator):
     def fit(self, X: MatrixLike, y: ArrayLike, *, groups: ArrayLike | None = None) -> Self:
         """Forget everything and train the ranker on a fully labeled set.
 
+        The rows become the pool, every one labeled: ``fit(X, y, groups=g)`` is
+        ``reset()``, ``teach(all rows, y, X_pool=X, groups=g)``, ``refit()``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training rows.
+        y : array-like of shape (n_samples,)
+            Graded or binary labels (relevant: ``y >= relevance_threshold``).
+        groups : array-like of shape (n_samples,), default=None
+            Query id of each row (keyword-only); pairs are formed within a
+            query only. None means one query.
+
         Returns
         -------
-        self
+        self : ActiveRankLearner
+            The fitted learner.
         """
         self.reset()
         validate_params(self)
@@ -426,7 +494,20 @@ class ActiveRankLearner(BaseEstimator):
         return self
 
     def decision_function(self, X: MatrixLike) -> FloatArray:
-        """Scores of the ranker fitted on the labeled set (higher = more relevant)."""
+        """Scores of the ranker fitted on the labeled set (higher = more relevant).
+
+        Refits first if labels were taught since the last fit.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Rows to score.
+
+        Returns
+        -------
+        scores : ndarray of float64, shape (n_samples,)
+            All 0 while the labeled set has no pair with different labels.
+        """
         if not hasattr(self, "labeled_mask_") and hasattr(self, "coef_"):
             # rebuilt from a JSON model file (birank.model_io): the linear model only
             X = check_X(self, X, reset=False)
@@ -443,6 +524,23 @@ class ActiveRankLearner(BaseEstimator):
         a pair weighted by ``sample_weight_i * sample_weight_j`` (keyword-only).
 
         As for :class:`~birank.RankSVM`: the ROC AUC when ``y`` has two values.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Rows to score.
+        y : array-like of shape (n_samples,)
+            Their labels.
+        groups : array-like of shape (n_samples,), default=None
+            Query id of each row (keyword-only); only pairs within a query
+            count. None means one query.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Row weights (keyword-only); a pair weighs their product.
+
+        Returns
+        -------
+        score : float in [0, 1]
+            The (weighted) fraction of correctly ordered pairs.
         """
         from ..metrics import pairwise_accuracy
 
@@ -451,7 +549,7 @@ class ActiveRankLearner(BaseEstimator):
 
     # ------------------------------------------------------------------ simulation
     def simulate(self, X: MatrixLike, y: ArrayLike, groups: ArrayLike, X_test: MatrixLike,
-                 y_test: ArrayLike, groups_test: ArrayLike, n_rounds: int = 20,
+                 y_test: ArrayLike, groups_test: ArrayLike, *, n_rounds: int = 20,
                  n_initial_relevant: int = 1, n_initial_nonrelevant: int = 10,
                  progress: Callable[[int, int, str], object] | None = None) -> dict[str, Any]:
         """Run donmez-carbonell's protocol (section 3.1) with a label-counting oracle.
@@ -461,6 +559,32 @@ class ActiveRankLearner(BaseEstimator):
         query; then ``n_rounds`` rounds of select (``per_query`` per query),
         label (through a :class:`LabelOracle` holding ``y``: the learner sees
         only the labels it asked for), retrain, evaluate on the test queries.
+        The defaults are the paper's protocol (section 3.1): 1 relevant and 10
+        non-relevant initial documents per query, 20 rounds.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The training pool.
+        y : array-like of shape (n_samples,)
+            Its labels, hidden in the oracle (read only when asked for).
+        groups : array-like of shape (n_samples,)
+            Query id of each pool row.
+        X_test : {array-like, sparse matrix} of shape (n_test, n_features)
+            Test rows, scored after every round.
+        y_test : array-like of shape (n_test,)
+            Their labels.
+        groups_test : array-like of shape (n_test,)
+            Their query ids.
+        n_rounds : int, default=20
+            Rounds of select / label / retrain after the initial set.
+        n_initial_relevant : int, default=1
+            Relevant documents per training query in the initial set (fewer
+            when the query has fewer).
+        n_initial_nonrelevant : int, default=10
+            Non-relevant documents per training query in the initial set.
+        progress : callable or None, default=None
+            Called as ``progress(t, n_rounds, message)`` after round ``t``.
 
         Returns
         -------
@@ -472,14 +596,18 @@ class ActiveRankLearner(BaseEstimator):
             per-iteration time of the paper's Table 2, training + ranking +
             selection of the model used in that round (``train_s[t-1] +
             rank_s[t] + select_s[t]``; ``train_s[0]`` at 0); ``queried``: the
-            rows chosen each round; ``oracle_reads``.
+            rows chosen each round; ``oracle_reads``: the number of labels
+            read (initial set included); ``oracle_read_mask``: boolean array
+            of shape (n_samples,), the pool rows whose label was read.
         """
         self.reset()
         oracle = LabelOracle(y)
         g = np.asarray(groups).reshape(-1)
         self._bind_pool(X, g)
-        seed, seed_labels = oracle.seed(g, self.relevance_threshold, n_initial_relevant,
-                                        n_initial_nonrelevant, self._rng)
+        seed, seed_labels = oracle.seed(g, relevance_threshold=self.relevance_threshold,
+                                        n_relevant=n_initial_relevant,
+                                        n_nonrelevant=n_initial_nonrelevant,
+                                        random_state=self._rng)
         self.teach(seed, seed_labels)
         self.refit()
         out: dict[str, Any] = {k: [] for k in ("auc", "map", "ndcg", "n_labeled", "train_s",
@@ -487,7 +615,7 @@ class ActiveRankLearner(BaseEstimator):
 
         def record(rank_s, select_s, round_s, picked):
             m = query_metrics(y_test, self.decision_function(X_test), groups_test,
-                              self.relevance_threshold)
+                              relevance_threshold=self.relevance_threshold)
             for key in ("auc", "map", "ndcg"):
                 out[key].append(m[key])
             out["n_labeled"].append(int(self.labeled_mask_.sum()))

@@ -25,6 +25,7 @@ class LabelOracle:
 
     Examples
     --------
+    >>> from birank.active_learning import LabelOracle
     >>> oracle = LabelOracle([0, 2, 1])
     >>> oracle.label([1]).tolist(), oracle.n_reads
     ([2.0], 1)
@@ -48,7 +49,25 @@ class LabelOracle:
         return self._read.copy()
 
     def label(self, indices: ArrayLike) -> FloatArray:
-        """Reveal the labels of ``indices`` (each row at most once over the oracle's life)."""
+        """Reveal the labels of ``indices`` (each row at most once over the oracle's life).
+
+        Parameters
+        ----------
+        indices : array-like of int
+            Row numbers in ``[0, n_samples)``, none read before and none twice.
+
+        Returns
+        -------
+        labels : ndarray of float64, shape (len(indices),)
+            Their labels, in the order of ``indices``; each read is counted in
+            ``n_reads`` and ``read_mask``.
+
+        Raises
+        ------
+        ValueError
+            If an index is out of range or not an integer, or a row is
+            requested twice.
+        """
         idx = np.asarray(indices).reshape(-1)
         if idx.size and (idx.dtype.kind not in "iu" or idx.min() < 0
                          or idx.max() >= self.n_samples):
@@ -63,7 +82,7 @@ class LabelOracle:
         self.n_reads += idx.shape[0]
         return self._labels[idx].copy()
 
-    def seed(self, groups: ArrayLike | None, relevance_threshold: float, n_relevant: int = 1,
+    def seed(self, groups: ArrayLike | None, *, relevance_threshold: float, n_relevant: int = 1,
              n_nonrelevant: int = 10, random_state: RandomStateLike = None,
              ) -> tuple[IntArray, FloatArray]:
         """Draw the initial labeled set of donmez-carbonell section 3.1 and reveal it.
@@ -73,10 +92,35 @@ class LabelOracle:
         fewer). As in the paper, the draw knows the labels; only the drawn rows'
         labels are revealed and counted as reads.
 
+        Parameters
+        ----------
+        groups : array-like of shape (n_samples,) or None
+            Query id of each row; None means one query.
+        relevance_threshold : float
+            Labels ``>= relevance_threshold`` are relevant.
+        n_relevant : int, default=1
+            Relevant rows per query (the paper's 1).
+        n_nonrelevant : int, default=10
+            Non-relevant rows per query (the paper's 10).
+        random_state : int, numpy Generator, numpy RandomState or None, default=None
+            The random order within each (query, class); a Generator is drawn
+            from as is.
+
         Returns
         -------
         indices : ndarray of int64 (sorted)
+            The drawn rows.
         labels : ndarray of float64
+            Their labels (now read).
+
+        Examples
+        --------
+        >>> from birank.active_learning import LabelOracle
+        >>> oracle = LabelOracle([0, 1, 0, 2, 0, 0])
+        >>> idx, labels = oracle.seed([1, 1, 1, 2, 2, 2], relevance_threshold=1,
+        ...                           n_nonrelevant=1, random_state=0)
+        >>> labels.tolist().count(0.0), oracle.n_reads
+        (2, 4)
         """
         from .._validation import check_random_state, group_codes
 

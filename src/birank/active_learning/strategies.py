@@ -32,11 +32,11 @@ import numpy as np
 from .._kernels.rank_selection import lossmin_multilevel_scores as _lossmin_ml_kernel
 from .._kernels.rank_selection import lossmin_scores as _lossmin_kernel
 from .._kernels.rank_selection import neighbor_gaps, ranking_error_entropy
-from .._validation import codes_of
+from .._validation import check_random_state, codes_of
 from .threshold import sort_pool
 
 if TYPE_CHECKING:
-    from .._typing import ArrayLike, FloatArray, IntArray
+    from .._typing import ArrayLike, FloatArray, IntArray, RandomStateLike
 
 __all__ = ["STRATEGIES", "lossmin_scores", "lossmin_multilevel_scores", "entropy_scores", "uncertain_scores",
            "diverse_scores", "random_scores", "within_query_ranks", "select_per_query"]
@@ -50,7 +50,7 @@ def _scatter(order, values_sorted):
     return out
 
 
-def lossmin_scores(scores: ArrayLike, groups: ArrayLike | None = None,
+def lossmin_scores(scores: ArrayLike, groups: ArrayLike | None = None, *,
                    above_threshold_weight: float = 0.6) -> FloatArray:
     """LossMin informativeness of every pool row: donmez-carbonell Fig. 1 steps 2-4.
 
@@ -66,6 +66,7 @@ def lossmin_scores(scores: ArrayLike, groups: ArrayLike | None = None,
     scores : array-like of shape (n,)
         Current ranker's scores of the unlabeled pool.
     groups : array-like of shape (n,), default=None
+        Query of each row; None means one query.
     above_threshold_weight : float in (0, 1), default=0.6
         Weight of documents ranked above the threshold (eq. 7; the paper uses 0.6).
 
@@ -75,6 +76,7 @@ def lossmin_scores(scores: ArrayLike, groups: ArrayLike | None = None,
 
     Examples
     --------
+    >>> from birank.active_learning import lossmin_scores
     >>> lossmin_scores([0.0, 1.0, 3.0]).round(4).tolist()
     [0.1434, 0.1333, 0.143]
     """
@@ -96,6 +98,7 @@ def lossmin_multilevel_scores(scores: ArrayLike, groups: ArrayLike | None = None
 
     Examples
     --------
+    >>> from birank.active_learning.strategies import lossmin_multilevel_scores
     >>> lossmin_multilevel_scores([0.0, 1.0, 3.0, 3.5], n_levels=3).round(4).tolist()
     [0.2717, 0.0989, 0.0352, 0.0409]
     """
@@ -115,8 +118,22 @@ def uncertain_scores(scores: ArrayLike, groups: ArrayLike | None = None) -> Floa
     Both documents of the closest-scored pair get the largest value, so taking
     the top ``k`` takes the closest pairs first. A lone document gets ``-inf``.
 
+    Parameters
+    ----------
+    scores : array-like of shape (n,)
+        Current ranker's scores of the unlabeled pool.
+    groups : array-like of shape (n,), default=None
+        Query of each row; None means one query.
+
+    Returns
+    -------
+    values : ndarray of float64, shape (n,)
+        ``-min |scores[i] - scores[j]|`` over the other rows ``j`` of the same
+        query (larger = more uncertain); ``-inf`` for a lone document.
+
     Examples
     --------
+    >>> from birank.active_learning import uncertain_scores
     >>> uncertain_scores([0.0, 1.0, 1.25, 3.0]).tolist()
     [-1.0, -0.25, -0.25, -1.75]
     """
@@ -146,8 +163,15 @@ def entropy_scores(scores: ArrayLike, groups: ArrayLike | None, labeled_scores: 
     labeled_scores, labeled_relevant, labeled_groups : array-like of shape (n_labeled,)
         Scores, binary relevance and queries of the labeled documents.
 
+    Returns
+    -------
+    values : ndarray of float64, shape (n,)
+        Entropy in bits, in [0, 1], of each pool document's label (larger =
+        more informative).
+
     Examples
     --------
+    >>> from birank.active_learning import entropy_scores
     >>> entropy_scores([0.5, 2.0], [1, 1], [0.0, 1.0, 3.0], [0, 1, 0], [1, 1, 1]).round(4).tolist()
     [0.9563, 0.9563]
     """
@@ -185,8 +209,21 @@ def within_query_ranks(scores: ArrayLike, groups: ArrayLike | None = None) -> Fl
 
     Rank 1 is the lowest score; ties are ranked by row order.
 
+    Parameters
+    ----------
+    scores : array-like of shape (n,)
+        Finite scores.
+    groups : array-like of shape (n,), default=None
+        Query of each row; None means one query.
+
+    Returns
+    -------
+    ranks : ndarray of float64, shape (n,)
+        In [0, 1]: 0 for the lowest score of a query, 1 for its highest.
+
     Examples
     --------
+    >>> from birank.active_learning import within_query_ranks
     >>> within_query_ranks([0.3, 0.1, 0.2]).tolist()
     [1.0, 0.0, 0.5]
     """
@@ -211,9 +248,16 @@ def diverse_scores(scores: ArrayLike, committee_scores: ArrayLike,
     committee_scores : array-like of shape (n_members, n)
         Each randomized hypothesis on the pool.
     groups : array-like of shape (n,), default=None
+        Query of each row; None means one query.
+
+    Returns
+    -------
+    values : ndarray of float64, shape (n,)
+        Mean absolute rank difference, in [0, 1] (larger = more disagreement).
 
     Examples
     --------
+    >>> from birank.active_learning import diverse_scores
     >>> diverse_scores([0.1, 0.2, 0.3], [[0.3, 0.2, 0.1]]).tolist()
     [1.0, 0.0, 1.0]
     """
@@ -226,16 +270,19 @@ def diverse_scores(scores: ArrayLike, committee_scores: ArrayLike,
     return np.mean(dis, axis=0)
 
 
-def random_scores(n: int, rng: np.random.Generator) -> FloatArray:
-    """Uniform random values in [0, 1) from ``rng`` (the *Random* baseline).
+def random_scores(n: int, *, random_state: RandomStateLike = None) -> FloatArray:
+    """Uniform random values in [0, 1) (the *Random* baseline).
 
     Parameters
     ----------
     n : int
         Number of values (one per pool row).
-    rng : numpy.random.Generator
-        The source of the values (``rng.random(n)``); the same seed gives the
-        same values.
+    random_state : int, numpy Generator, numpy RandomState or None, default=None
+        The source of the values, as everywhere in birank
+        (:func:`birank._validation.check_random_state`): an int seeds a fresh
+        generator (the same int gives the same values); a Generator is drawn
+        from as is (``random_state.random(n)``, advancing it); None draws fresh
+        entropy.
 
     Returns
     -------
@@ -243,24 +290,40 @@ def random_scores(n: int, rng: np.random.Generator) -> FloatArray:
 
     Examples
     --------
-    >>> import numpy as np
-    >>> s = random_scores(4, np.random.default_rng(0))
+    >>> from birank.active_learning import random_scores
+    >>> s = random_scores(4, random_state=0)
     >>> s.shape, bool(((s >= 0) & (s < 1)).all())
     ((4,), True)
-    >>> bool((random_scores(4, np.random.default_rng(0)) == s).all())
+    >>> bool((random_scores(4, random_state=0) == s).all())
     True
     """
-    return rng.random(n)
+    return check_random_state(random_state).random(n)
 
 
-def select_per_query(values: ArrayLike, groups: ArrayLike, k: int) -> IntArray:
+def select_per_query(values: ArrayLike, groups: ArrayLike, *, k: int) -> IntArray:
     """Row indices of the ``k`` largest values of every query (all rows of a smaller query).
 
     Ties are broken by row order. The result is sorted by row index.
 
+    Parameters
+    ----------
+    values : array-like of shape (n,)
+        Informativeness of each row (larger = picked first), e.g. from
+        :func:`lossmin_scores`.
+    groups : array-like of shape (n,)
+        Query of each row.
+    k : int
+        Rows to take per query.
+
+    Returns
+    -------
+    indices : ndarray of int64, sorted
+        At most ``k`` rows of every query.
+
     Examples
     --------
-    >>> select_per_query([0.2, 0.9, 0.5, 0.7, 0.1], [0, 0, 0, 1, 1], 2).tolist()
+    >>> from birank.active_learning import select_per_query
+    >>> select_per_query([0.2, 0.9, 0.5, 0.7, 0.1], [0, 0, 0, 1, 1], k=2).tolist()
     [1, 2, 3, 4]
     """
     v = np.asarray(values, dtype=np.float64).reshape(-1)

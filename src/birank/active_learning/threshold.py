@@ -50,6 +50,7 @@ def sort_pool(scores: ArrayLike, groups: ArrayLike | None = None,
 
     Examples
     --------
+    >>> from birank.active_learning import sort_pool
     >>> order, qptr, codes = sort_pool([0.5, 0.1, 0.9, 0.3], groups=[7, 7, 2, 2])
     >>> order.tolist(), qptr.tolist(), codes.tolist()
     ([3, 2, 1, 0], [0, 2, 4], [1, 1, 0, 0])
@@ -87,6 +88,7 @@ def rank_thresholds(scores: ArrayLike, groups: ArrayLike | None = None,
 
     Examples
     --------
+    >>> from birank.active_learning import rank_thresholds
     >>> ranks, thr = rank_thresholds([0.1, 3.0, 0.4, 2.5])
     >>> ranks.tolist(), thr.tolist()
     ([2], [0.4])
@@ -105,8 +107,19 @@ def rank_thresholds(scores: ArrayLike, groups: ArrayLike | None = None,
 def sigmoid_posterior(scores: ArrayLike) -> FloatArray:
     """Uncalibrated ``P(y = +1 | x) = 1 / (1 + exp(-f(x)))`` of donmez-carbonell eq. (8).
 
+    Parameters
+    ----------
+    scores : array-like of shape (n,)
+        Finite ranker scores ``f(x)`` (NaN or inf raise ValueError).
+
+    Returns
+    -------
+    posterior : ndarray of float64, shape (n,)
+        ``P(y = +1 | x)`` in [0, 1], computed without overflow in either tail.
+
     Examples
     --------
+    >>> from birank.active_learning import sigmoid_posterior
     >>> sigmoid_posterior([0.0, 2.0]).round(4).tolist()
     [0.5, 0.8808]
     """
@@ -128,10 +141,22 @@ def calibrated_posterior(scores: ArrayLike, threshold_score: float) -> FloatArra
     as a boundary should. We use this corrected form (typo: a missing
     ``y`` factor, i.e. parentheses, on ``f(x_theta)``).
 
-    Returns ``P(y = +1 | x)``; ``P(y = -1 | x)`` is one minus it.
+    Parameters
+    ----------
+    scores : array-like of shape (n,)
+        Finite ranker scores ``f(x)`` (NaN or inf raise ValueError).
+    threshold_score : float
+        ``f(x_theta)``, the score of the threshold document (e.g. from
+        :func:`rank_thresholds`).
+
+    Returns
+    -------
+    posterior : ndarray of float64, shape (n,)
+        ``P(y = +1 | x)``; ``P(y = -1 | x)`` is one minus it.
 
     Examples
     --------
+    >>> from birank.active_learning import calibrated_posterior
     >>> calibrated_posterior([0.4, 1.4], 0.4).round(4).tolist()
     [0.5, 0.7311]
     """

@@ -155,7 +155,7 @@ class JointSpace:
 
     def initial(self, size, rng):
         """``size`` distinct items drawn uniformly from the active part of D*."""
-        return sample_pair_ids(self.n_active, size, rng) + self.lo
+        return sample_pair_ids(self.n_active, size, random_state=rng) + self.lo
 
 
 class SoftSampler:

@@ -56,9 +56,10 @@ class ActiveRankSVM(BinaryRankerMixin, BaseEstimator):
     (shen-lin eq. (5), where the pair weight is called gamma).
 
     Defaults and their origin: shen-lin section 4: ``C=0.1`` ("fixed to 0.1
-    in all the experiments"), budget ``B=8000``, ``batch_size b=100``,
-    ``gamma=1`` (ASRankSVM, real pairs only), soft-correct sampling with
-    bias correction and no threshold (their best setting in Tables 3-5), the
+    in all the experiments"), ``budget=8000`` (their B), ``batch_size=100``
+    (their b), ``pair_weight=1`` (shen-lin's gamma: ASRankSVM, real pairs
+    only), soft-correct sampling with bias correction and no threshold
+    (their best setting in Tables 3-5), the
     hinge loss and ``tol=0.1`` of the LIBLINEAR solver they used. The round
     settings (``round_tol``, ``round_max_iter``) are birank's speed-ups; the
     paper's own are ``None``.
@@ -132,6 +133,10 @@ class ActiveRankSVM(BinaryRankerMixin, BaseEstimator):
         almost no unchosen item can be accepted); fitting then stops early with
         a warning and ``budget_`` tells how many items were chosen.
     random_state : None, int or numpy Generator, default=None
+        Seeds the initial chosen set, the candidate draws of the soft and
+        random strategies and the dual CD solver's coordinate order: the same
+        int gives the same model. None (scikit-learn's default): fresh
+        entropy on every ``fit``.
     verbose : bool, default=False
         Show progress per round.
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from sklearn.base import BaseEstimator
+from sklearn.exceptions import NotFittedError
 
 from .._progress import make_progress
 from .._threshold_tail import ThresholdTail
@@ -185,6 +186,20 @@ class _PairMomentRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
             ``intercept_`` is 0 (a pairwise loss sees no bias): set it from the
             training scores if needed. No chunk state is kept, so a later
             ``partial_fit`` is refused; ``fit`` starts over.
+
+        Notes
+        -----
+        The moments hold no training score, so what ``fit`` derives from the
+        scores is not set. ``intercept_`` is 0, so ``predict`` is
+        ``classes_[X @ coef_ > 0]``: a cut at the origin, which the pairwise loss
+        does not fix (rows with a large common offset can all land on one side).
+        ``predict``'s calibrated cut is
+        ``est.intercept_ = -birank.base.decision_cut(X @ est.coef_, y == est.classes_[1])``
+        on the training rows. ``predict_proba`` has no sigmoid to apply
+        (``probability_`` is not set; an earlier fit's is removed) and raises a
+        :class:`~sklearn.exceptions.NotFittedError` saying so; ``fit``, or
+        :func:`birank.distributed.fit` (which gathers the training scores after
+        this method), sets both.
         """
         validate_params(self)
         classes = np.unique(np.asarray(classes))
@@ -212,12 +227,53 @@ class _PairMomentRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
         self._solve((mu, sigma))
         return self
 
+    def predict_proba(self, X: MatrixLike) -> FloatArray:
+        """Calibrated class probabilities (Platt's sigmoid fitted on the training scores).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, 2)
+            Columns follow ``classes_``; rows sum to 1; column 1 never
+            decreases with ``decision_function(X)``.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            Before any fit, and after :meth:`fit_moments` alone: pair moments
+            hold no training scores to fit the sigmoid on.
+        """
+        if hasattr(self, "coef_") and not hasattr(self, "probability_"):
+            raise NotFittedError(
+                f"{type(self).__name__} was fitted from pair moments (fit_moments): they "
+                "hold no training scores to calibrate predict_proba on. Use fit, or "
+                "birank.distributed.fit, which calibrates on the training scores.")
+        return super().predict_proba(X)
+
     def phi_risk(self, X: MatrixLike, y: ArrayLike) -> float:
         """Mean pairwise squared loss ``1/2 (1 - w.(x_i - x_j))^2`` over all pairs of (X, y).
 
         Computed from pair moments in O(N D), never enumerating pairs:
         ``1/2 - mu'w + 1/2 w'Sigma w``, with ``w'Sigma w = var1(s) + var0(s) +
         (mean1(s) - mean0(s))^2`` for the scores ``s = Xw``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Rows to score with ``coef_`` (``intercept_`` cancels in pairs).
+        y : array-like of shape (n_samples,)
+            Labels; rows equal to ``classes_[1]`` are positive, all others
+            negative. Both classes must occur (else the mean is NaN).
+
+        Returns
+        -------
+        risk : float
+            The mean of ``1/2 (1 - w.(x_i - x_j))^2`` over all (positive,
+            negative) pairs, unweighted; gultekin-paisley's ``R_N(w)`` plus the
+            constant 1/2.
         """
         from .._validation import check_X
 
@@ -286,7 +342,7 @@ class BBR(_PairMomentRanker):
         the training rows, so ``predict`` is ``decision_function > 0``. After
         ``partial_fit`` the rows are the last 1000 of each class over all chunks,
         weighted to the class's total (:mod:`birank._threshold_tail`; exact while no
-        class has more).
+        class has more). After :meth:`fit_moments` (no scores): 0.
     pair_mean_ : ndarray of shape (n_features,)
         mu over all pairs.
     pair_second_moment_ : ndarray of shape (n_features, n_features) or LinearOperator
@@ -413,6 +469,8 @@ class LCBR(_PairMomentRanker):
     random_state : None, int or numpy Generator, default=None
         Pair sampling. The same int gives the same pairs and a bit-identical model.
     verbose : bool or int, default=False
+        Report progress on stderr, as in :class:`BBR`. Off by default as in
+        scikit-learn (the CLI turns it on).
 
     Attributes
     ----------

@@ -108,7 +108,12 @@ class CombinedRanking(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
         Append a constant feature 1 (regularized, as sofia-ml does unless
         ``--no_bias_term``); its weight is ``intercept_``. It cancels in pairs.
     random_state : None, int or numpy Generator, default=None
+        Seeds the SGD's draws (rank or classification step, which pair or
+        point): the same int gives the same model. None (scikit-learn's
+        default): fresh entropy on every ``fit``.
     verbose : bool, default=False
+        Report progress (steps done and ``|w|``) on stderr; the model does not
+        depend on it. Off by default as in scikit-learn (the CLI turns it on).
 
     Attributes
     ----------

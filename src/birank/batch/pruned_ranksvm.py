@@ -32,12 +32,14 @@ from .ranksvm import RankSVM
 if TYPE_CHECKING:
     from typing import Literal
 
-    from .._typing import ArrayLike, FloatArray, MatrixLike, RandomStateLike, Self
+    from .._typing import ArrayLike, FloatArray, IntArray, MatrixLike, RandomStateLike, Self
 
 __all__ = ["PrunedRankSVM", "select_pairs"]
 
 
-def select_pairs(y, n_closest=None, n_random=None, groups=None, random_state=None):
+def select_pairs(y: ArrayLike, *, n_closest: int | None = None, n_random: int | None = None,
+                 groups: ArrayLike | None = None, random_state: RandomStateLike = None,
+                 ) -> tuple[IntArray, OrdinalPairs, int, int]:
     """Pair ids of lin-jan-lin's closest S (+ random R) pairs, and their pair space.
 
     Rows are sorted by label (section III-A, Algorithm 2 step 1) and pairs are
@@ -48,18 +50,19 @@ def select_pairs(y, n_closest=None, n_random=None, groups=None, random_state=Non
     Parameters
     ----------
     y : array of shape (n_samples,), float
-    n_closest : int or None
+    n_closest : int or None, default=None
         S, clipped to the number of pairs. None: all level-1 pairs (the
         1-closest pairs; N - 1 of them when no labels tie, one group), or,
         when ties make level 1 larger than N - 1 (binary labels), N - 1 pairs
         drawn uniformly from level 1.
-    n_random : int or None
+    n_random : int or None, default=None
         R pairs drawn uniformly without replacement from the ordinal pairs not
         among the closest S (by decoding integers; Algorithm 2 step 3),
         clipped to what is left. None: R = S.
-    groups : array of shape (n_samples,), optional
+    groups : array of shape (n_samples,), default=None
         Pairs only within a query.
-    random_state : None, int or numpy Generator
+    random_state : None, int or numpy Generator, default=None
+        Draws the random pairs (and the level-1 pairs under heavy ties).
 
     Returns
     -------
@@ -72,6 +75,7 @@ def select_pairs(y, n_closest=None, n_random=None, groups=None, random_state=Non
     Examples
     --------
     >>> import numpy as np
+    >>> from birank.batch.pruned_ranksvm import select_pairs
     >>> ids, space, s, r = select_pairs(np.arange(6.0), n_random=2, random_state=0)
     >>> s, r, space.n_pairs
     (5, 2, 15)
@@ -101,7 +105,7 @@ def select_pairs(y, n_closest=None, n_random=None, groups=None, random_state=Non
         if n_closest:
             chosen = ChosenSet()
             chosen.add(closest, new=True)  # (closest ids are distinct: no sort)
-        extra = sample_pair_ids(space.n_pairs, n_random, rng, chosen=chosen)
+        extra = sample_pair_ids(space.n_pairs, n_random, random_state=rng, chosen=chosen)
         ids = np.concatenate((closest, extra))
     else:
         ids = closest
@@ -120,7 +124,7 @@ def _sample_level_one(space, n_level1, size, rng):
         want = size - have
         draw = min(space.n_pairs - len(chosen),
                    int(np.ceil(want * space.n_pairs / n_level1 * 1.1)) + 16)
-        ids = sample_pair_ids(space.n_pairs, draw, rng, chosen=chosen)
+        ids = sample_pair_ids(space.n_pairs, draw, random_state=rng, chosen=chosen)
         chosen.add(ids, new=True)  # (distinct and not chosen yet: no sort)
         if n_level1 < space.n_pairs:  # else every pair is at level 1 (two label values)
             ids = ids[space.levels(ids) == 1]
@@ -150,6 +154,19 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
     N x N kernel matrix in memory up to ``cache_size`` megabytes and raises a
     ValueError above it).
 
+    Defaults and their origin: ``n_closest=None`` is lin-jan-lin's 1-closest
+    set (N - 1 pairs without ties, the Closest RankSVM of their section III)
+    and ``n_random=None`` (R = S) their Pruned RankSVM "closest S + random S"
+    (section IV-A). ``C=1`` is the default of LIBSVM and LIBLINEAR, the
+    solvers the paper uses, and its setting for Fig. 1; its experiments on
+    artificial data choose C on a validation set instead (a grid 2^-5, 2^-3,
+    ..., 2^15, section III-B), so tune it. ``tol=1e-3`` is LIBSVM's stopping
+    tolerance (``-e 0.001``), which the dual CD's projected-gradient test
+    follows; the paper states none. ``max_iter=1000`` (scikit-learn's
+    ``LinearSVC`` default) and ``cache_size=1024`` MB (LIBSVM's ``-m``
+    defaults to 100 MB, scikit-learn's ``SVC`` to 200 MB) are birank's
+    choices: the paper sets neither.
+
     Parameters
     ----------
     n_closest : int, 'all' or None, default=None
@@ -169,6 +186,9 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
         RBF width ``exp(-gamma |x - x'|^2)``; 'scale' is ``1 / (n_features *
         X.var())`` as in scikit-learn's SVC.
     C : float, default=1.0
+        Weight of the summed loss over the chosen pairs (lin-jan-lin eq. (1);
+        not averaged, so the loss grows with the number of pairs, as in
+        :class:`~birank.RankSVM`).
     loss : {'hinge', 'squared_hinge'}, default='hinge'
         Hinge is lin-jan-lin eq. (1).
     tol : float, default=1e-3
@@ -176,6 +196,8 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
         relative duality gap (hinge) or gradient norm (squared hinge).
     max_iter : int, default=1000
         Dual CD passes, or Newton iterations.
+    cache_size : float, default=1024
+        Megabytes for point-kernel matrices (RBF).
     solver : {'auto', 'dual_cd', 'newton'}, default='auto'
         Chosen pairs with the linear kernel. 'dual_cd': the warm-startable
         pair-row dual CD (:class:`~birank.solvers.dual_cd.PairDualCD`),
@@ -190,8 +212,6 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
         degenerate and dual CD creeps); the hinge starts with dual CD, since
         Huber smoothing from zero is slower than finishing a dual CD run. The
         RBF kernel always uses its dual CD, total pairs always Newton.
-    cache_size : float, default=1024
-        Megabytes for point-kernel matrices (RBF).
     random_state : None, int or numpy Generator, default=None
         Draws the random pairs and the dual CD order.
 
@@ -224,7 +244,7 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
     pairs_ : tuple of two int arrays
         The chosen pairs ``(a, b)`` (row a above row b): the closest S in level
         order, then the random ones. Not set for ``n_closest='all'``.
-    alpha_ : ndarray
+    pair_dual_coef_ : ndarray
         Dual variable of every chosen pair (same order as ``pairs_``). After
         Newton, the dual point built from the margins ``m`` of ``coef_``:
         ``2 C max(0, 1 - m)`` (squared hinge, the KKT condition) or, for the
@@ -347,7 +367,8 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
         return self
 
     def _fit_chosen(self, X, y, groups, rng):
-        ids, space, s, r = select_pairs(y, self.n_closest, self.n_random, groups, rng)
+        ids, space, s, r = select_pairs(y, n_closest=self.n_closest, n_random=self.n_random,
+                                        groups=groups, random_state=rng)
         a, b = space.decode(ids)
         n_pairs, n_total = int(ids.size), int(space.n_pairs)
         del ids, space  # O(pairs) and O(N) index arrays, not needed by the solve
@@ -373,7 +394,7 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
                               ConvergenceWarning, stacklevel=3)
             self._set_expansion(X, *solver.support())
         self.pairs_ = solver.rows_ if pairs is None else pairs
-        self.alpha_ = solver.alpha_.copy() if alpha is None else alpha
+        self.pair_dual_coef_ = solver.alpha_.copy() if alpha is None else alpha
         self.n_closest_, self.n_random_ = s, r
         self.n_pairs_ = n_pairs
         self.n_total_pairs_ = n_total
@@ -408,7 +429,7 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
                               "iterations; increase max_iter or tol.", ConvergenceWarning,
                               stacklevel=4)
             self.final_solver_ = "newton"
-            # the solver's own dual point for its primal solution (see alpha_)
+            # the solver's own dual point for its primal solution (see pair_dual_coef_)
             return res.coef[:-1].copy(), res.dual_coef, res.n_iter
         warnings.warn(solver.not_converged_message("PrunedRankSVM (dual CD)", self.max_iter,
                                                    self.tol), ConvergenceWarning, stacklevel=4)

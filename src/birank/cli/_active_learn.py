@@ -413,7 +413,7 @@ def _simulate(args):
                "label_reads": oracle.n_reads, "file": str(names[t])}
         if test is not None:
             rec.update(query_metrics(test[1], learner.decision_function(test[0]), test[2],
-                                     args.relevance_threshold))
+                                     relevance_threshold=args.relevance_threshold))
         log.append(rec)
         if not args.quiet:
             extra = "" if test is None else \

@@ -262,8 +262,8 @@ def _scan_indices(path, duplicates):
     from ..datasets import iter_svmlight_chunks
 
     lo = hi = None
-    for X, _ in iter_svmlight_chunks(path, 50_000, 2**31 - 1, zero_based=True,
-                                     duplicates=duplicates):
+    for X, _ in iter_svmlight_chunks(path, chunk_size=50_000, n_features=2**31 - 1,
+                                     zero_based=True, duplicates=duplicates):
         if X.nnz:
             a, b = int(X.indices.min()), int(X.indices.max())
             lo = a if lo is None else min(lo, a)

@@ -218,8 +218,8 @@ def stream(args):
     from ..metrics import roc_auc
 
     n = max(6000, int(30_000 * args.scale))
-    X, y, _ = make_sparse_bipartite(n + n // 5, 500, 20, pos_fraction=0.1, class_sep=1.5,
-                                    random_state=args.seed + 1)
+    X, y, _ = make_sparse_bipartite(n + n // 5, n_features=500, nnz_per_row=20, pos_fraction=0.1,
+                                    class_sep=1.5, random_state=args.seed + 1)
     Xt, yt = X[n:], y[n:]
     X, y = X[:n], y[:n]
     chunk = n // 15

@@ -238,8 +238,11 @@ def compute_metrics(y, scores, groups=None, k=10, no_relevant="zero", gain="exp"
                               minlength=n_groups) > 0
         out["groups_without_relevant"] = int(n_groups - has_rel.sum())
         try:
+            # relevant = label > 0, also for real-valued labels: label >= the smallest
+            # positive float64 (on integer grades the same as the default, label >= 1)
             out["mean_average_precision"] = m.mean_average_precision(
-                y, scores, groups, no_relevant=no_relevant, convention=convention)
+                y, scores, groups, relevance_threshold=np.nextafter(0.0, 1.0),
+                no_relevant=no_relevant, convention=convention)
         except ValueError as exc:
             out["mean_average_precision_note"] = str(exc)
         if (y >= 0).all():

@@ -52,8 +52,9 @@ def _chunks(args, n_features, zero_based_hint):
 
     zero_based, width = layout
     try:
-        for X, _ in iter_svmlight_chunks(args.data_file, args.chunk_size, width,
-                                         zero_based=zero_based, duplicates=args.duplicates):
+        for X, _ in iter_svmlight_chunks(args.data_file, chunk_size=args.chunk_size,
+                                         n_features=width, zero_based=zero_based,
+                                         duplicates=args.duplicates):
             yield X
     except ValueError as exc:
         msg = str(exc)

@@ -405,8 +405,9 @@ def _run_stream(model, args, params):
             "seconds": seconds + time.perf_counter() - t0, "estimator": model})
 
     try:
-        for X, y in iter_svmlight_chunks(args.train_file, args.chunk_size, n_features,
-                                         zero_based=zero_based, duplicates=args.duplicates,
+        for X, y in iter_svmlight_chunks(args.train_file, chunk_size=args.chunk_size,
+                                         n_features=n_features, zero_based=zero_based,
+                                         duplicates=args.duplicates,
                                          progress=progress, skip_chunks=chunks_done,
                                          chunk_hook=hook):
             if not hasattr(model, "classes_") and classes is None and len(set(y.tolist())) < 2:

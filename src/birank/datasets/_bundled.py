@@ -137,6 +137,11 @@ def load_heart() -> tuple[csr_matrix, FloatArray]:
 def load_german_numer() -> tuple[csr_matrix, FloatArray]:
     """Statlog German credit, numeric (LIBSVM ``german.numer``, unscaled): 1000 x 24, -1/+1.
 
+    Returns
+    -------
+    X : csr_matrix of shape (1000, 24)
+    y : ndarray of float64 (-1: 300, +1: 700)
+
     Examples
     --------
     >>> from birank.datasets import load_german_numer
@@ -150,6 +155,11 @@ def load_german_numer() -> tuple[csr_matrix, FloatArray]:
 def load_ionosphere() -> tuple[csr_matrix, FloatArray]:
     """UCI ionosphere (LIBSVM ``ionosphere_scale``): 351 x 34, labels -1/+1 (225 are +1).
 
+    Returns
+    -------
+    X : csr_matrix of shape (351, 34)
+    y : ndarray of float64 (-1: 126, +1: 225)
+
     Examples
     --------
     >>> from birank.datasets import load_ionosphere
@@ -161,6 +171,12 @@ def load_ionosphere() -> tuple[csr_matrix, FloatArray]:
 
 def load_housing() -> tuple[csr_matrix, FloatArray]:
     """Boston housing (LIBSVM ``housing_scale``): 506 x 13, real-valued target 5..50.
+
+    Returns
+    -------
+    X : csr_matrix of shape (506, 13)
+    y : ndarray of float64
+        The median home value (MEDV, in $1000s), from 5.0 to 50.0.
 
     Examples
     --------
@@ -175,6 +191,11 @@ def load_housing() -> tuple[csr_matrix, FloatArray]:
 def load_diabetes() -> tuple[csr_matrix, FloatArray]:
     """Pima Indians diabetes (LIBSVM ``diabetes``, unscaled): 768 x 8, -1 (268) / +1 (500).
 
+    Returns
+    -------
+    X : csr_matrix of shape (768, 8)
+    y : ndarray of float64 (-1: 268, +1: 500)
+
     Examples
     --------
     >>> from birank.datasets import load_diabetes
@@ -186,6 +207,12 @@ def load_diabetes() -> tuple[csr_matrix, FloatArray]:
 
 def load_w1a() -> tuple[csr_matrix, FloatArray]:
     """LIBSVM ``w1a`` (Platt web pages): 2477 x 300 sparse binary features, 72 positives.
+
+    Returns
+    -------
+    X : csr_matrix of shape (2477, 300)
+        0/1 features.
+    y : ndarray of float64 (-1: 2405, +1: 72)
 
     Examples
     --------
@@ -205,6 +232,12 @@ def load_a9a(subset: Literal["train", "test"] = "train") -> tuple[csr_matrix, Fl
     subset : {"train", "test"}, default="train"
         ``"train"`` is ``a9a`` (32561 rows), ``"test"`` is ``a9a.t`` (16281 rows);
         both have 123 columns.
+
+    Returns
+    -------
+    X : csr_matrix of shape (32561, 123) or (16281, 123)
+        0/1 features.
+    y : ndarray of float64, labels -1/+1 (+1: 7841 in ``"train"``)
 
     Examples
     --------

@@ -273,7 +273,7 @@ def _resolve(name):
     return LIBSVM_DATASETS[name]
 
 
-def download_libsvm(name: str, data_home: StrPath | None = None, base_url: str | None = None, *,
+def download_libsvm(name: str, *, data_home: StrPath | None = None, base_url: str | None = None,
                     subset: Literal["all", "train", "test"] = "all", refresh: bool = False,
                     verbose: bool = False) -> dict[str, str]:
     """Download the file(s) of LIBSVM dataset ``name`` into the cache; return their paths.
@@ -344,7 +344,7 @@ def download_libsvm(name: str, data_home: StrPath | None = None, base_url: str |
     return out
 
 
-def fetch_libsvm(name: str, data_home: StrPath | None = None, base_url: str | None = None, *,
+def fetch_libsvm(name: str, *, data_home: StrPath | None = None, base_url: str | None = None,
                  subset: Literal["train", "test"] = "train", download_if_missing: bool = True,
                  verbose: bool = False) -> tuple[csr_matrix, FloatArray]:
     """Load a LIBSVM dataset, downloading it into the local cache on first use.

@@ -38,7 +38,7 @@ def _check_real(value, name, low=0.0, high=None, closed_low=True):
     return float(value)
 
 
-def make_linear_ranking(n_samples: int = 200, n_features: int = 10, noise: float = 0.1,
+def make_linear_ranking(n_samples: int = 200, *, n_features: int = 10, noise: float = 0.1,
                         random_state: RandomStateLike = None,
                         ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Real-valued ranking data from a planted linear ranker (lin-jan-lin section III).
@@ -67,7 +67,7 @@ def make_linear_ranking(n_samples: int = 200, n_features: int = 10, noise: float
     --------
     >>> from birank.datasets import make_linear_ranking
     >>> from birank.metrics import pairwise_accuracy
-    >>> X, y, w = make_linear_ranking(200, 5, noise=0.0, random_state=0)
+    >>> X, y, w = make_linear_ranking(200, n_features=5, noise=0.0, random_state=0)
     >>> pairwise_accuracy(y, X @ w)
     1.0
     """
@@ -83,8 +83,8 @@ def make_linear_ranking(n_samples: int = 200, n_features: int = 10, noise: float
     return X, y, w
 
 
-def make_sparse_bipartite(n_samples: int = 100_000, n_features: int = 10_000,
-                          nnz_per_row: int = 20, *, pos_fraction: float = 0.1,
+def make_sparse_bipartite(n_samples: int = 100_000, *, n_features: int = 10_000,
+                          nnz_per_row: int = 20, pos_fraction: float = 0.1,
                           class_sep: float = 1.0, noise: float = 1.0,
                           chunk_size: int = 1_000_000, random_state: RandomStateLike = None,
                           verbose: bool = False,
@@ -134,7 +134,8 @@ def make_sparse_bipartite(n_samples: int = 100_000, n_features: int = 10_000,
     --------
     >>> from birank.datasets import make_sparse_bipartite
     >>> from birank.metrics import roc_auc
-    >>> X, y, w = make_sparse_bipartite(5000, 100, 10, pos_fraction=0.3, random_state=0)
+    >>> X, y, w = make_sparse_bipartite(5000, n_features=100, nnz_per_row=10, pos_fraction=0.3,
+    ...                                 random_state=0)
     >>> X.shape, X.nnz
     ((5000, 100), 50000)
     >>> 0.85 < roc_auc(y, X @ w) < 0.98

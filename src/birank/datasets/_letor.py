@@ -69,8 +69,23 @@ def letor_fold_parts(name: str, fold: int, subset: Literal["train", "vali", "tes
     validates on partition k-1 and trains on k+1, k+2, k+3 (indices mod 5; e.g.
     Fold1 trains on the Fold2..Fold4 test files and validates on Fold5's).
 
+    Parameters
+    ----------
+    name : {"MQ2008", "OHSUMED"}
+        A partition-layout data set of :data:`LETOR_DATASETS` (the ``"folds"``
+        layout of TD2003 / TD2004 raises a ValueError).
+    fold : int in 1..5
+    subset : {"train", "vali", "test"}
+
+    Returns
+    -------
+    parts : list of int
+        Sorted 0-based indices into the data set's five partitions
+        (``LETOR_DATASETS[name]["parts"]``).
+
     Examples
     --------
+    >>> from birank.datasets import letor_fold_parts
     >>> letor_fold_parts("MQ2008", 1, "train"), letor_fold_parts("MQ2008", 2, "test")
     ([0, 1, 2], [0])
     >>> letor_fold_parts("OHSUMED", 1, "train"), letor_fold_parts("OHSUMED", 5, "vali")
@@ -102,8 +117,9 @@ def _check_fold(fold, subset):
         raise ValueError(f"subset must be 'train', 'vali' or 'test'; got {subset!r}.")
 
 
-def fetch_letor(name: str, fold: int = 1, subset: Literal["train", "vali", "test"] = "train",
-                data_home: StrPath | None = None, base_url: str | None = None, *,
+def fetch_letor(name: str, *, fold: int = 1,
+                subset: Literal["train", "vali", "test"] = "train",
+                data_home: StrPath | None = None, base_url: str | None = None,
                 download_if_missing: bool = True, verbose: bool = False,
                 ) -> tuple[csr_matrix, FloatArray, IntArray]:
     """Load ``subset`` of ``fold`` of a LETOR data set, with query ids.
@@ -133,11 +149,12 @@ def fetch_letor(name: str, fold: int = 1, subset: Literal["train", "vali", "test
     Examples
     --------
     >>> import os, tempfile
+    >>> from birank.datasets import fetch_letor
     >>> home = tempfile.mkdtemp()
     >>> os.makedirs(os.path.join(home, "letor", "TD2003", "Fold1"))
     >>> with open(os.path.join(home, "letor", "TD2003", "Fold1", "test.txt"), "w") as fh:
     ...     _ = fh.write("1 qid:3 1:0.5 2:1 #docid = G01\\n0 qid:3 1:0.1 2:0 #docid = G02\\n")
-    >>> X, y, qid = fetch_letor("TD2003", 1, "test", data_home=home)
+    >>> X, y, qid = fetch_letor("TD2003", fold=1, subset="test", data_home=home)
     >>> X.shape, y.tolist(), qid.tolist()
     ((2, 2), [1.0, 0.0], [3, 3])
     """
@@ -151,12 +168,12 @@ def fetch_letor(name: str, fold: int = 1, subset: Literal["train", "vali", "test
                 f"{path} not found. {name} is distributed by Microsoft Research as a RAR "
                 f"archive (LETOR 3.0, Gov) that birank cannot download; extract it so that "
                 f"{os.path.join(root, name, 'Fold1', 'train.txt')} etc. exist.")
-        return load_svmlight(path, info["n_features"], query_id=True)
+        return load_svmlight(path, n_features=info["n_features"], query_id=True)
     base = info["base_url"] if base_url is None else base_url
     parts = []
     for i in letor_fold_parts(name, fold, subset):
         local = _fetch_file(info["parts"][i], root, base, download_if_missing, verbose,
                             known=("md5", info["md5"][i]))
-        parts.append(load_svmlight(local, info["n_features"], query_id=True))
+        parts.append(load_svmlight(local, n_features=info["n_features"], query_id=True))
     return (sp.vstack([p[0] for p in parts]).tocsr(), np.concatenate([p[1] for p in parts]),
             np.concatenate([p[2] for p in parts]))

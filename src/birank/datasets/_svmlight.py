@@ -145,10 +145,8 @@ def decompress_bytes(raw: bytes, name: str = "<bytes>") -> bytes:
     return data[len(UTF8_BOM):] if data.startswith(UTF8_BOM) else data
 
 
-def read_query_file(path: StrPath, n_rows: int | None = None) -> IntArray:
+def read_query_file(path: StrPath, *, n_rows: int | None = None) -> IntArray:
     """Group ids from a LightGBM-style ``.query`` file (one count of consecutive rows a line).
-
-    Returns an int64 array of length ``sum(counts)`` holding 0, 0, ..., 1, 1, ...
 
     Parameters
     ----------
@@ -158,6 +156,12 @@ def read_query_file(path: StrPath, n_rows: int | None = None) -> IntArray:
     n_rows : int, default=None
         The number of rows of the data file; when given, the counts must add
         up to it.
+
+    Returns
+    -------
+    groups : ndarray of int64 of shape (sum(counts),)
+        The group id of each row: 0 for the first count's rows, then 1, ...
+        (``0, 0, ..., 1, 1, ...``).
 
     Raises
     ------
@@ -445,27 +449,27 @@ def load_svmlight_bytes(data, name="<bytes>", n_features=None, *, zero_based=Fal
 
 # the return depends on query_id: (X, y); (X, y, groups); (X, y, groups or None) for "auto"
 @overload
-def load_svmlight(path: StrPath, n_features: int | None = None, *,
+def load_svmlight(path: StrPath, *, n_features: int | None = None,
                   query_id: Literal[False] = False, query_file: StrPath | None = "auto",
                   zero_based: bool = False, duplicates: _Duplicates = "error",
                   ) -> tuple[csr_matrix, FloatArray]: ...
 
 
 @overload
-def load_svmlight(path: StrPath, n_features: int | None = None, *,
+def load_svmlight(path: StrPath, *, n_features: int | None = None,
                   query_id: Literal[True], query_file: StrPath | None = "auto",
                   zero_based: bool = False, duplicates: _Duplicates = "error",
                   ) -> tuple[csr_matrix, FloatArray, IntArray]: ...
 
 
 @overload
-def load_svmlight(path: StrPath, n_features: int | None = None, *,
+def load_svmlight(path: StrPath, *, n_features: int | None = None,
                   query_id: bool | Literal["auto"], query_file: StrPath | None = "auto",
                   zero_based: bool = False, duplicates: _Duplicates = "error",
                   ) -> _XY | tuple[csr_matrix, FloatArray, IntArray | None]: ...
 
 
-def load_svmlight(path: StrPath, n_features: int | None = None, *,
+def load_svmlight(path: StrPath, *, n_features: int | None = None,
                   query_id: bool | Literal["auto"] = False, query_file: StrPath | None = "auto",
                   zero_based: bool = False, duplicates: _Duplicates = "error",
                   ) -> _XY | tuple[csr_matrix, FloatArray, IntArray | None]:
@@ -566,6 +570,25 @@ def dump_svmlight(X: MatrixLike, y: ArrayLike, path: StrPath, *, groups: ArrayLi
     written with ``repr`` (shortest exact text), so a reload gives the same
     numbers; explicit zeros are dropped; ``groups`` (ints) become ``qid:``.
 
+    Parameters
+    ----------
+    X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        Finite values (else a ValueError).
+    y : array-like of shape (n_samples,)
+        Labels, finite; integral values are written as ints (``1``, not ``1.0``).
+    path : str or os.PathLike
+        The file to write; ``.gz``, ``.bz2`` or ``.xz`` compresses it. It is
+        written to a temporary file first and moved into place, so an error
+        leaves no partial file.
+    groups : array-like of int of shape (n_samples,), default=None
+        Query ids, written as ``qid:`` tokens.
+    zero_based : bool, default=False
+        Write column indices from 0 instead of LIBSVM's 1.
+    overwrite : bool, default=False
+        Replace an existing file (else a FileExistsError).
+    comment : str, default=None
+        Written first, each of its lines as a ``#`` comment line.
+
     Examples
     --------
     >>> import os, tempfile
@@ -655,8 +678,9 @@ def _raw_chunks(path, chunk_size):
             yield b"".join(lines), before, raw.tell()
 
 
-def iter_svmlight_chunks(path: StrPath, chunk_size: int = 10_000, n_features: int | None = None,
-                         *, zero_based: bool = False, duplicates: _Duplicates = "error",
+def iter_svmlight_chunks(path: StrPath, *, chunk_size: int = 10_000,
+                         n_features: int | None = None, zero_based: bool = False,
+                         duplicates: _Duplicates = "error",
                          progress: Callable[[int, int, str], object] | None = None,
                          skip_chunks: int = 0,
                          chunk_hook: Callable[[int, bytes], object] | None = None,
@@ -710,8 +734,8 @@ def iter_svmlight_chunks(path: StrPath, chunk_size: int = 10_000, n_features: in
         raise ValueError(f"chunk_size must be a positive int; got {chunk_size!r}.")
     if n_features is None:
         n_features = 0
-        for X, _ in iter_svmlight_chunks(path, chunk_size, 2**31 - 1, zero_based=zero_based,
-                                         duplicates=duplicates):
+        for X, _ in iter_svmlight_chunks(path, chunk_size=chunk_size, n_features=2**31 - 1,
+                                         zero_based=zero_based, duplicates=duplicates):
             if X.nnz:
                 n_features = max(n_features, int(X.indices.max()) + 1)
         n_features = max(n_features, 1)

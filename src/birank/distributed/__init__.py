@@ -7,7 +7,8 @@ tree of merges) / finalize (a small solve on one process); see
 =====================  =====================================================
 ``fit``                RankSVM exact (Newton on the driver, X's products on the
                        blocks), BBR exact, LCBR same pairs, ActiveRankSVM on a
-                       candidate pool, online learners sequential over blocks
+                       uniform sample of rows, online learners sequential
+                       over blocks
 ``decision_function``  scores via ``map_blocks`` (lazy)
 ``roc_auc``            exact, block-pair counts merged (no gather)
 ``pairwise_accuracy``  exact, graded labels, block-pair counts merged

@@ -41,7 +41,7 @@ def check_known_rows(a, name):
 
 def checked_rows(estimator, X):
     """``X`` as a row-chunked dask array whose blocks are checked when they are computed."""
-    X = check_known_rows(as_dask_rows(X, "X"), "X")
+    X = check_known_rows(as_dask_rows(X, name="X"), "X")
     if X.ndim != 2:
         raise ValueError(f"Expected 2D array, got {X.ndim}D array instead: X must be 2-D "
                          f"(n_samples, n_features).")

@@ -44,7 +44,7 @@ def _require_dask():
         raise ImportError("birank.distributed needs Dask: pip install 'birank[dask]'.") from exc
 
 
-def as_dask_rows(X: MatrixLike | DaskArray, name: str = "X") -> DaskArray:
+def as_dask_rows(X: MatrixLike | DaskArray, *, name: str = "X") -> DaskArray:
     """``X`` as a dask array chunked by rows only (one block per row range).
 
     A numpy array or scipy.sparse matrix is wrapped without copying (its blocks
@@ -129,7 +129,19 @@ class DaskEngine:
 
     @staticmethod
     def blocks(*arrays: DaskArray) -> list[list[Delayed]]:
-        """Delayed row blocks of each array, checked to share the same row chunks."""
+        """Delayed row blocks of each array, checked to share the same row chunks.
+
+        Parameters
+        ----------
+        *arrays : dask arrays
+            Chunked by rows only (one block per row range), all with the row
+            chunks of the first (else a ValueError).
+
+        Returns
+        -------
+        blocks : list of lists of dask.delayed.Delayed
+            ``blocks[i][k]`` is block ``k`` of ``arrays[i]``.
+        """
         rows = arrays[0].chunks[0]
         out = []
         for a in arrays:
@@ -141,7 +153,26 @@ class DaskEngine:
 
     def map_combine(self, func: Callable[..., T], combine: Callable[[T, T], T], *arrays: DaskArray,
                     args: tuple[Any, ...] = ()) -> T:
-        """``combine`` of ``func(block_1, block_2, ..., *args)`` over all row blocks."""
+        """``combine`` of ``func(block_1, block_2, ..., *args)`` over all row blocks.
+
+        Parameters
+        ----------
+        func : callable
+            ``func(block of arrays[0], block of arrays[1], ..., *args)``: the
+            statistic of one row range, computed where the blocks live.
+        combine : callable
+            ``combine(a, b)`` merges two partial results (associative); applied
+            in a tree of fan-in ``split_every``.
+        *arrays : dask arrays
+            With the same row chunks (see :meth:`blocks`).
+        args : tuple, default=()
+            Further arguments of every ``func`` call (small: sent to each task).
+
+        Returns
+        -------
+        result
+            The combined statistic, computed (on this process).
+        """
         from dask import delayed
 
         parts = [delayed(func)(*blk, *args) for blk in zip(*self.blocks(*arrays))]
@@ -158,6 +189,21 @@ class DaskEngine:
         ``ordered=True``: ``func(block_i, block_j)`` for every (i, j), i == j
         included. ``ordered=False``: ``func(block_i, block_j)`` for i < j and
         ``func(block_i, None)`` for i == j. Each task holds at most two blocks.
+
+        Parameters
+        ----------
+        func : callable
+            ``func(block_i, block_j)`` (or ``func(block_i, None)``, see above),
+            returning values that ``sum`` adds (numbers or arrays).
+        a : dask array
+            Chunked by rows only.
+        ordered : bool, default=True
+            All ordered block pairs, or each unordered pair once.
+
+        Returns
+        -------
+        total
+            The sum over the block pairs, computed.
         """
         from dask import delayed
 
@@ -175,7 +221,20 @@ class DaskEngine:
 
     @staticmethod
     def take_rows(X: DaskArray, rows: ArrayLike) -> Matrix:
-        """Rows ``rows`` (sorted, unique) of X gathered to this process, in that order."""
+        """Rows ``rows`` (sorted, unique) of X gathered to this process, in that order.
+
+        Parameters
+        ----------
+        X : dask array of shape (n_samples, n_features)
+            Chunked by rows only, dense or scipy.sparse blocks.
+        rows : array-like of int
+            Row indices, sorted and unique; at least one (else a ValueError).
+
+        Returns
+        -------
+        R : ndarray or scipy.sparse.csr_matrix of shape (len(rows), n_features)
+            Dense if the blocks are dense, else CSR.
+        """
         rows = np.asarray(rows, dtype=np.int64)
         bounds = np.concatenate(([0], np.cumsum(X.chunks[0])))
         blocks = list(X.to_delayed().reshape(-1))
@@ -195,8 +254,23 @@ class DaskEngine:
         return sp.vstack(got, format="csr") if sp.issparse(got[0]) else np.concatenate(got)
 
     @staticmethod
-    def map_rows(func: Callable[[Any], NDArray[Any]], X: DaskArray, dtype: DTypeLike = np.float64,
-                 ) -> DaskArray:
-        """A 1-D dask array of ``func(block)`` (one value per row), not computed."""
+    def map_rows(func: Callable[[Any], NDArray[Any]], X: DaskArray, *,
+                 dtype: DTypeLike = np.float64) -> DaskArray:
+        """A 1-D dask array of ``func(block)`` (one value per row), not computed.
+
+        Parameters
+        ----------
+        func : callable
+            ``func(block)`` returns a 1-D array with one value per row of the block.
+        X : dask array of shape (n_samples, n_features)
+            Chunked by rows only.
+        dtype : numpy dtype, default=numpy.float64
+            The dtype of ``func``'s output.
+
+        Returns
+        -------
+        values : dask array of shape (n_samples,)
+            Lazy, with X's row chunks.
+        """
         return X.map_blocks(func, drop_axis=1, dtype=dtype,
                             meta=np.empty((0,), dtype=dtype))

@@ -57,7 +57,7 @@ def _prepare(est, X, y):
     one pass (its unique values per block), with the in-memory messages.
     """
     Xc = checked_rows(est, X)
-    y = check_known_rows(as_dask_rows(y, "y"), "y")
+    y = check_known_rows(as_dask_rows(y, name="y"), "y")
     if y.ndim != 1 or Xc.shape[0] != y.shape[0]:
         raise ValueError(f"y must be 1-D with one label per row of X ({Xc.shape[0]} rows); "
                          f"got shape {y.shape}: X and y are not row-aligned.")
@@ -79,6 +79,19 @@ def decision_function(estimator: LinearScorerMixin, X: DaskArray | MatrixLike) -
     Returns a lazy 1-D dask array; nothing is gathered. X is checked as in
     memory: a wrong feature count at once, NaN or infinity in a block when
     that block is computed (the in-memory messages).
+
+    Parameters
+    ----------
+    estimator : fitted linear birank estimator
+        Anything with ``coef_`` and ``intercept_`` (RankSVM, BBR, LCBR, ...).
+    X : dask array or array-like of shape (n_samples, n_features)
+        Dense or scipy.sparse blocks; an in-memory X is wrapped as one block.
+
+    Returns
+    -------
+    scores : dask array of shape (n_samples,)
+        ``X @ coef_ + intercept_`` (the estimator's ``decision_function``),
+        lazy, with X's row chunks.
 
     Examples
     --------
@@ -174,6 +187,20 @@ class DaskAllPairsOperator(LinearOperator):
     distributed pass over the blocks per product; only D-vectors travel.
     ``stats``: the per-class counts, sums and nnz of one pass (else computed).
 
+    Parameters
+    ----------
+    X : dask array of shape (n_samples, n_features)
+        Chunked by rows only, checked blocks (dense or CSR).
+    y01 : dask array of shape (n_samples,) in {0, 1}
+        With X's row chunks; 1 is the positive class.
+    engine : DaskEngine
+        Runs the per-block products and their tree sum.
+    stats : tuple, default=None
+        The per-class statistics of one pass over the blocks, as
+        ``engine.map_combine(_class_stats_block, ...)`` returns them
+        (``birank.distributed.fit`` passes the ones it already has); None
+        computes them (one pass).
+
     Examples
     --------
     >>> import numpy as np, dask.array as da
@@ -215,6 +242,19 @@ class DaskAllPairsOperator(LinearOperator):
         numbers, the bound used here) or its rows. When it forms Sigma, Sigma is
         formed here too, by the tree of per-block class moments of
         ``solver="eigh"`` (D x D numbers per block), and solved exactly.
+
+        Parameters
+        ----------
+        n_products : int
+            The implicit products the solver would need at most.
+        max_entries : int
+            The largest Sigma (D x D entries) that may be formed.
+
+        Returns
+        -------
+        formed : bool
+            Whether Sigma was formed (then held in ``dense_`` and used by every
+            product).
         """
         d = self.shape[0]
         if d * d > max_entries:
@@ -309,16 +349,16 @@ def _fit_lcbr(est, X, y01, classes, engine):
     return _fit_from_moments(est, X, y01, classes, mu, sigma, S)
 
 
-# ------------------------------------------------- ActiveRankSVM (candidate pool)
-def _fit_active(est, X, y01, classes, engine, pool_size):
+# ---------------------------------------------- ActiveRankSVM (a sample of rows)
+def _fit_active(est, X, y01, classes, engine, max_samples):
     n = X.shape[0]
     rng = check_random_state(est.random_state)
-    m = min(n, int(pool_size))
+    m = min(n, int(max_samples))
     rows = np.sort(rng.choice(n, size=m, replace=False))
     R = engine.take_rows(X, rows)
     yr = y01.compute()[rows]
     est.fit(R, classes[yr.astype(np.intp)])
-    est.pool_rows_ = rows
+    est.sampled_rows_ = rows
     return est
 
 
@@ -340,7 +380,7 @@ def _fit_sequential(est, X, y, classes):
 
 def fit(estimator: EstimatorT, X: DaskArray | MatrixLike, y: DaskArray | ArrayLike,
         groups: DaskArray | ArrayLike | None = None,
-        sample_weight: DaskArray | ArrayLike | None = None, *, pool_size: int = 200_000,
+        sample_weight: DaskArray | ArrayLike | None = None, *, max_samples: int = 200_000,
         engine: DaskEngine | None = None) -> EstimatorT:
     """Fit a birank estimator on dask arrays, distributing what can be distributed.
 
@@ -358,10 +398,10 @@ def fit(estimator: EstimatorT, X: DaskArray | MatrixLike, y: DaskArray | ArrayLi
       :meth:`~birank.BBR.fit_moments`. Equals the in-memory fit.
     * :class:`~birank.LCBR`: the pairs are drawn as in memory (same seed, same
       pairs), then only their rows are gathered. Equals the in-memory fit.
-    * :class:`~birank.ActiveRankSVM`: a uniform candidate pool of
-      ``pool_size`` rows is drawn with ``random_state``, gathered, and the
-      rounds run in memory on it (``pool_rows_`` lists the rows). Equals
-      ``estimator.fit(X[pool_rows_], y[pool_rows_])``.
+    * :class:`~birank.ActiveRankSVM`: ``max_samples`` rows are drawn
+      uniformly without replacement with ``random_state``, gathered, and the
+      rounds run in memory on them (``sampled_rows_`` lists the rows). Equals
+      ``estimator.fit(X[sampled_rows_], y[sampled_rows_])``.
     * any estimator with ``partial_fit`` (CombinedRanking, the online
       learners): sequential over the blocks in order, as
       ``dask_ml.wrappers.Incremental`` does. Equals in-memory ``partial_fit``
@@ -369,7 +409,7 @@ def fit(estimator: EstimatorT, X: DaskArray | MatrixLike, y: DaskArray | ArrayLi
 
     The labels (one byte a row) and, for the score threshold of BBR/LCBR and
     every RankSVM Newton step, the scores (8 bytes a row) are gathered; the
-    rows of X are not, except the rows LCBR samples and ActiveRankSVM's pool.
+    rows of X are not, except the rows LCBR and ActiveRankSVM sample.
     X's blocks are checked as in memory (NaN, infinity: the same messages)
     when they are first computed.
 
@@ -382,8 +422,10 @@ def fit(estimator: EstimatorT, X: DaskArray | MatrixLike, y: DaskArray | ArrayLi
         RankSVM only: query ids (pairs within a query only).
     sample_weight : dask array or array-like of shape (n_samples,), default=None
         RankSVM only: row weights (pair weight = product).
-    pool_size : int, default=200_000
-        ActiveRankSVM only: rows in the candidate pool.
+    max_samples : int, default=200_000
+        ActiveRankSVM only: the number of rows drawn (all rows if there are
+        fewer), as scikit-learn's ``max_samples`` of bagging; the estimator
+        gets ``sampled_rows_``, their sorted indices.
     engine : DaskEngine, default=None
 
     Returns
@@ -416,20 +458,20 @@ def fit(estimator: EstimatorT, X: DaskArray | MatrixLike, y: DaskArray | ArrayLi
                         f"only; got them for {type(estimator).__name__}.")
     validate_params(estimator)
     if isinstance(estimator, ActiveRankSVM) and (
-            isinstance(pool_size, bool) or not isinstance(pool_size, numbers.Integral)
-            or pool_size < 1):
-        raise ValueError(f"pool_size must be an int >= 1 (the rows drawn into the candidate "
-                         f"pool); got {pool_size!r}.")
+            isinstance(max_samples, bool) or not isinstance(max_samples, numbers.Integral)
+            or max_samples < 1):
+        raise ValueError(f"max_samples must be an int >= 1 (the rows drawn for "
+                         f"ActiveRankSVM); got {max_samples!r}.")
     if isinstance(estimator, (BBR, LCBR, ActiveRankSVM)):
         Xd, y01, classes = _prepare(estimator, X, y)
         if isinstance(estimator, BBR):
             return _fit_bbr(estimator, Xd, y01, classes, engine)
         if isinstance(estimator, LCBR):
             return _fit_lcbr(estimator, Xd, y01, classes, engine)
-        return _fit_active(estimator, Xd, y01, classes, engine, pool_size)
+        return _fit_active(estimator, Xd, y01, classes, engine, max_samples)
     if hasattr(estimator, "partial_fit"):
         Xd = checked_rows(estimator, X)
-        yd = check_known_rows(as_dask_rows(y, "y"), "y")
+        yd = check_known_rows(as_dask_rows(y, name="y"), "y")
         if yd.ndim != 1 or yd.shape[0] != Xd.shape[0]:
             raise ValueError(f"y must be 1-D with one label per row of X ({Xd.shape[0]} rows); "
                              f"got shape {yd.shape}: X and y are not row-aligned.")

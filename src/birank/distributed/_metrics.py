@@ -32,8 +32,8 @@ def _stack(y, s):
 def _labels_and_scores(y_true, y_score):
     import dask.array as da
 
-    y = as_dask_rows(y_true, "y_true")
-    s = as_dask_rows(y_score, "y_score")
+    y = as_dask_rows(y_true, name="y_true")
+    s = as_dask_rows(y_score, name="y_score")
     if y.shape != s.shape or y.ndim != 1:
         raise ValueError(f"y_true and y_score must be 1-D of the same length; got {y.shape} "
                          f"and {s.shape}.")
@@ -79,6 +79,7 @@ def roc_auc(y_true: DaskArray | ArrayLike, y_score: DaskArray | ArrayLike, *,
     Examples
     --------
     >>> import numpy as np, dask.array as da
+    >>> from birank.distributed import roc_auc
     >>> y = da.from_array(np.array([0, 1, 1, 0]), chunks=2)
     >>> s = da.from_array(np.array([0.2, 0.9, 0.2, 0.1]), chunks=2)
     >>> roc_auc(y, s)
@@ -121,9 +122,24 @@ def pairwise_accuracy(y_true: DaskArray | ArrayLike, y_score: DaskArray | ArrayL
     Equals :func:`birank.metrics.pairwise_accuracy` (without groups or weights)
     on the gathered arrays.
 
+    Parameters
+    ----------
+    y_true : dask array (or array-like) of shape (n_samples,)
+        Real-valued or graded labels (higher ranks higher).
+    y_score : dask array (or array-like) of shape (n_samples,)
+        Scores, finite.
+    engine : DaskEngine, default=None
+
+    Returns
+    -------
+    accuracy : float
+        The share of pairs with ``y_i > y_j`` that the scores order the same
+        way (a tie in score counts 1/2).
+
     Examples
     --------
     >>> import numpy as np, dask.array as da
+    >>> from birank.distributed import pairwise_accuracy
     >>> y = da.from_array(np.array([2.0, 1.0, 0.0, 1.0]), chunks=2)
     >>> s = da.from_array(np.array([0.9, 0.5, 0.1, 0.7]), chunks=2)
     >>> pairwise_accuracy(y, s)

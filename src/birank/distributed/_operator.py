@@ -158,11 +158,30 @@ class DaskRowOperator(RowOperator):
     def sq_rmatvec(self, u: ArrayLike) -> FloatArray:
         return self._reduce(sq_rmatvec, u)
 
-    def grad_diag(self, u: ArrayLike, D: ArrayLike,
+    def grad_diag(self, u: ArrayLike, D: ArrayLike, *,
                   with_mean: bool = True) -> tuple[FloatArray, FloatArray | None, FloatArray]:
         """``(X' u, X' D, (X o X)' D)`` in one round trip: each block receives its
         slices of u and D and returns the three D-vectors as one array, summed by
-        the same tree (the same bits as the three products, a third of the trips)."""
+        the same tree (the same bits as the three products, a third of the trips).
+
+        Parameters
+        ----------
+        u : array-like of shape (n_samples,)
+            Per-row coefficients of the gradient product.
+        D : array-like of shape (n_samples,)
+            Per-row weights of the diagonal (preconditioner) products.
+        with_mean : bool, default=True
+            Also compute ``X' D``.
+
+        Returns
+        -------
+        G : ndarray of shape (n_features,)
+            ``X' u``.
+        m : ndarray of shape (n_features,) or None
+            ``X' D``; None without ``with_mean``.
+        q : ndarray of shape (n_features,)
+            ``(X o X)' D``.
+        """
         u = np.ascontiguousarray(u, dtype=np.float64).reshape(-1)
         D = np.ascontiguousarray(D, dtype=np.float64).reshape(-1)
         b = self.bounds

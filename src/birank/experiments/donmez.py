@@ -91,7 +91,7 @@ DATASETS = {
 def _load(path, n_features):
     from ..datasets import load_svmlight
 
-    return load_svmlight(path, n_features, query_id=True, duplicates="last")
+    return load_svmlight(path, n_features=n_features, query_id=True, duplicates="last")
 
 
 def _splits(name, data_dir, n_seeds, quick):

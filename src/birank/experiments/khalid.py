@@ -350,8 +350,8 @@ def load_dataset(name, data_dir, *, high_dimensional=False, rule=None, scale=Tru
     if name == "generated":
         from ..datasets import make_sparse_bipartite
 
-        X, y = make_sparse_bipartite(2000, 10_000, 50, pos_fraction=0.3, class_sep=2.0,
-                                     random_state=0)[:2]
+        X, y = make_sparse_bipartite(2000, n_features=10_000, nnz_per_row=50, pos_fraction=0.3,
+                                     class_sep=2.0, random_state=0)[:2]
         source = "generated"
     elif name in table:
         found = _find(name, data_dir, table)

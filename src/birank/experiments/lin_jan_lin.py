@@ -311,7 +311,7 @@ def run_fig1(X, y, cfg):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             est.fit(Xt, yt)
-        out["C"][str(C)] = est.alpha_.tolist()
+        out["C"][str(C)] = est.pair_dual_coef_.tolist()
     out["n_pairs"] = int(est.n_pairs_)
     return out
 
@@ -334,7 +334,7 @@ def run_fig2(X, y, cfg):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             est.fit(Xt, noisy)
-        alpha = np.asarray(est.alpha_, float)
+        alpha = np.asarray(est.pair_dual_coef_, float)
         n1 = _n_level1(noisy)
         out["noise"][f"{v:g}"] = {
             "alpha": alpha.tolist(), "n_level1": n1, "n_pairs": int(alpha.size),

@@ -73,9 +73,13 @@ class StreamRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
         sample_weight : array-like of shape (n_samples,), default=None
             Multiplies each row's loss; rows of weight 0 are skipped.
         eval_set : tuple (X_val, y_val), default=None
-            Held-out data whose AUC is recorded in ``auc_trace_``.
+            Held-out data whose AUC (of ``X_val @ coef_``) is appended to
+            ``auc_trace_`` during the stream; None (the default): no trace.
         eval_every : int, default=1000
-            Rows of the stream between two entries of ``auc_trace_``.
+            Rows of the stream between two entries of ``auc_trace_`` (and one
+            at the end of the call); only used with ``eval_set``. 1000 is
+            birank's choice: a learning curve of ``n_samples / 1000`` points,
+            each a pass over ``X_val``.
 
         Returns
         -------
@@ -94,11 +98,21 @@ class StreamRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
+            Labels from ``classes_`` (fixed by the first call); a chunk may hold
+            one class only.
         classes : array-like of shape (2,), default=None
             The two label values; needed on the first call unless ``y`` holds both.
         sample_weight : array-like of shape (n_samples,), default=None
+            Multiplies each row's loss; rows of weight 0 are skipped. None
+            (the default): every row weighs 1.
         eval_set : tuple (X_val, y_val), default=None
+            Held-out data whose AUC is appended to ``auc_trace_``, which
+            grows over the calls; None (the default): no entries this call.
         eval_every : int, default=1000
+            Rows of the stream (counted over all calls, ``n_seen_``) between
+            two entries of ``auc_trace_``, and one at the end of the call;
+            only used with ``eval_set``. 1000 is birank's choice, as in
+            :meth:`fit`.
 
         Returns
         -------

@@ -40,7 +40,9 @@ class AdaOAM(StreamRanker):
         squared row norm of the first ``fit`` / ``partial_fit`` chunk (AdaGrad
         normalizes the gradient's size, so only the weights' scale ``1/|x|``
         is left; 0.15 was chosen with benchmarks/bench_defaults.py (one pass,
-        a9a, german.numer, w8a, spambase, ionosphere)). The value used is
+        a9a, german.numer, w8a, spambase, ionosphere)), at most ``1 / alpha``
+        (``eta0 alpha <= 1`` bounds the L2 term's part of a step, the cap
+        OPAUC and PGD use; no cap for ``alpha=0``). The value used is
         ``eta0_``.
     delta : float, default=0.5
         AdaGrad smoothing added to the root of the summed squared gradients

@@ -49,12 +49,19 @@ class CBR(BufferedStreamRanker):
         ``"full"``: CBR, a d x d covariance, O(d^2) per pair, at most
         ``MAX_FULL_FEATURES`` (1000) features. ``"diag"``: CBR-diag, the
         covariance restricted to diagonal matrices, O(nnz) per pair: for
-        sparse high-dimensional data.
+        sparse high-dimensional data. Default: the paper's main algorithm
+        (khalid-ray-chitsaz section 3.3, run on the benchmark sets of section
+        4.3); CBR-diag is their variant for high-dimensional data (section
+        4.4).
     buffer : {"fifo", "reservoir"}, default="fifo"
         How a full buffer takes a new row: replace the oldest (FIFO) or
         Vitter's reservoir sampling (a uniform sample of the class's stream).
+        Default: khalid-ray-chitsaz run both with CBR and find FIFO often
+        slightly better than reservoir sampling (section 4.3); their CBR-diag
+        uses FIFO only (section 4.2).
     buffer_size : int, default=50
-        Rows kept per class (``M_+ = M_-``).
+        Rows kept per class (``M_+ = M_-``); 50 as in every run of
+        khalid-ray-chitsaz (section 4.2).
     confidence : float in (0.5, 1), default=0.9
         Confidence probability; ``phi = Phi^{-1}(confidence) > 0``
         (khalid-ray-chitsaz fix 0.7; 0.9 with C=1e-3 is within 0.006 AUC of

@@ -32,20 +32,41 @@ class OAM(BufferedStreamRanker):
     * ``variant="gra"`` (OAM_gra): one gradient step on the summed hinge loss
       at the current w, ``w += C_t y sum_{active pairs} z``.
 
+    ``C`` therefore has two meanings. For ``"seq"`` it caps a passive-aggressive
+    step, the meaning ``C`` has for birank's passive-aggressive learners
+    (docs/conventions.md). For ``"gra"`` it is the step size itself (times
+    ``max(1, N_t / buffer_size)``): the step is not normalized by ``|z|^2``,
+    so it scales with the rows' squared norm. This is the one exception to
+    the conventions' meaning of ``C``; the parameter keeps Zhao et al.'s name
+    for both variants.
+
+    Defaults and their origin: ``variant="seq"``, ``buffer="reservoir"`` and
+    ``buffer_size=50`` are the OAM_seq baseline of khalid-ray-chitsaz
+    (section 4.2: reservoir sampling, buffers of 50 per class), which
+    ``birank reproduce khalid`` runs; ``C`` is birank's choice (below).
+
     Parameters
     ----------
     variant : {"seq", "gra"}, default="seq"
+        Zhao et al.'s update: ``"seq"`` (OAM_seq) takes a passive-aggressive
+        step per buffered pair in turn; ``"gra"`` (OAM_gra) one gradient step
+        on all the row's pairs with the buffer, margins taken at the current w
+        (see above).
+        Default: OAM_seq, the variant khalid-ray-chitsaz compare against.
     buffer : {"reservoir", "fifo"}, default="reservoir"
         Buffer policy; OAM uses reservoir sampling.
     buffer_size : int, default=50
-        Rows kept per class.
+        Rows kept per class (``M``); 50 as in khalid-ray-chitsaz's runs of
+        OAM_seq (section 4.2).
     C : float, default=1e-4
-        Step bound (seq) or step size (gra) before the ``N_t / buffer_size``
-        factor, which grows with the stream: small values are best. 1e-4 had
-        the smallest worst-case loss against the best of ``C`` in 1e-4..1 in
-        one pass on a9a, german.numer, w8a, spambase and ionosphere
+        Step bound (seq) or step size (gra, see above) before the
+        ``N_t / buffer_size`` factor, which grows with the stream: small
+        values are best. 1e-4 had the smallest worst-case loss against the
+        best of ``C`` in 1e-4..1 in one pass of ``variant="seq"`` on a9a,
+        german.numer, w8a, spambase and ionosphere
         (benchmarks/bench_defaults.py; OAM's AUC varies with the row order by
-        more than 0.01, so no default was within 0.01 of the best on all).
+        more than 0.01, so no default was within 0.01 of the best on all);
+        khalid-ray-chitsaz tune it over ``2^[-10:10]`` by 2-fold CV.
     shuffle : bool, default=False
         Whether ``fit`` streams the rows in a random order.
     random_state : int, Generator or None, default=None

@@ -45,13 +45,15 @@ class OPAUC(WeightVectorMixin, StreamRanker):
         sketches of tau columns (Gao et al. and khalid-ray-chitsaz use tau = 50).
     eta0 : float or "auto", default="auto"
         Constant step size (Gao et al. tune it over 2^[-12:-4]; khalid et al.
-        over 2^[-10:10]). ``"auto"``: ``0.008 / lam``, lam the largest
+        over 2^[-10:10]). ``"auto"``: ``0.008 / c``, c the largest
         eigenvalue of the covariance of the rows of the first ``fit`` /
         ``partial_fit`` chunk (the curvature of the square loss in the
         centered rows along its steepest direction; the step then does not
         depend on the features' scale; 0.008 was chosen with
         benchmarks/bench_defaults.py (one pass, a9a, german.numer, w8a,
-        spambase, ionosphere)). The value used is ``eta0_``.
+        spambase, ionosphere)), at most ``1 / alpha`` (the L2 step
+        ``w *= 1 - eta0 alpha`` must not flip w; no cap for ``alpha=0``).
+        The value used is ``eta0_``.
     alpha : float, default=1e-4
         L2 regularization lambda (khalid et al. section 4.2: 0.0001).
     shuffle : bool, default=False

@@ -33,6 +33,12 @@ class PGD(WeightVectorMixin, StreamRanker):
     are ``buffer_size`` rows of each class (the last ones by default), which bounds the work per
     instance at ``O(buffer_size * nnz)``. See :mod:`birank._kernels.pgd`.
 
+    Defaults and their origin: Boissier et al. analyse the least-square
+    pairwise loss against all earlier instances with polynomially decaying
+    steps; the buffer, the loss and the step rule here are birank's choices
+    (below). The ``eta0="auto"`` constant was tuned with the other defaults
+    in place, so it belongs to them.
+
     Parameters
     ----------
     eta0 : float or "auto", default="auto"
@@ -42,19 +48,38 @@ class PGD(WeightVectorMixin, StreamRanker):
         pass, a9a, german.numer, w8a, spambase, ionosphere)), at most
         ``1 / alpha`` (the L2 step must not flip w). The value used is ``eta0_``.
     power_t : float, default=0.5
-        Decay exponent theta of the step size.
+        Decay exponent theta of the step size (Boissier et al.'s
+        ``eta_t = eta t^-theta``). Default: birank's choice, the ``1/sqrt(t)``
+        decay of online gradient descent on convex losses without strong
+        convexity, and the default ``power_t`` of scikit-learn's
+        ``SGDClassifier``.
     loss : {'hinge', 'squared_hinge', 'square'}, default='hinge'
+        The pairwise loss of the margin ``m = w.(x_pos - x_neg)``:
+        ``max(0, 1-m)``, ``max(0, 1-m)^2`` or ``(1-m)^2``. Default: birank's
+        choice, the pairwise hinge of OAM (Zhao et al. 2011, whose class
+        buffers PGD's follow), which leaves pairs ranked with margin >= 1
+        alone; ``'square'`` is the loss Boissier et al. analyse.
     alpha : float, default=0.0
         L2 regularization (the paper's algorithm has none; > 0 costs O(d) per step).
     buffer : {'fifo', 'reservoir'}, default='fifo'
         Which earlier rows a full buffer keeps: the most recent (FIFO) or a
         uniform sample of the class's stream (Vitter's reservoir sampling).
+        Default: birank's choice: deterministic (no ``random_state``
+        needed), and for CBR khalid-ray-chitsaz found FIFO often slightly
+        better than reservoir sampling (section 4.3). A reservoir is a
+        uniform sample of all earlier rows, the ones Boissier et al.'s rule
+        averages over.
     buffer_size : int, default=50
-        Earlier rows kept per class.
+        Earlier rows kept per class. Default: birank's choice, the buffer
+        size of the OAM and CBR runs of khalid-ray-chitsaz (section 4.2),
+        so that the buffered learners do the same work per row.
     shuffle : bool, default=False
         Whether ``fit`` streams the rows in a random order (``partial_fit``
         always uses the given order).
     random_state : None, int or numpy Generator, default=None
+        Seeds the shuffle (``shuffle=True``) and the reservoir sampling
+        (``buffer='reservoir'``); with neither, nothing is random. None
+        (scikit-learn's default): fresh entropy on every ``fit``.
 
     Attributes
     ----------

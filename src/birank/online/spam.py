@@ -37,15 +37,25 @@ class SPAM(WeightVectorMixin, StreamRanker):
     ----------
     eta0 : float or "auto", default="auto"
         Initial step size; step ``t`` uses ``eta0 / t**power_t``. ``"auto"``:
-        ``0.3 / lam``, lam the largest eigenvalue of the covariance of the rows
+        ``0.3 / c``, c the largest eigenvalue of the covariance of the rows
         of the first ``fit`` / ``partial_fit`` chunk (the curvature of SPAM's
         square loss in the centered rows along its steepest direction;
         scale-free; 0.3 was chosen with benchmarks/bench_defaults.py (one
         pass, a9a, german.numer, w8a, spambase, ionosphere)). The value used
         is ``eta0_``.
     power_t : float, default=0.5
-        Decay exponent of the step size (0: constant).
+        Decay exponent of the step size (0: constant). Default: birank's
+        choice, the ``1/sqrt(t)`` decay of stochastic gradient steps on a
+        convex objective that need not be strongly convex (Natole et al.'s
+        ``O(log t / t)`` rate is for strongly convex ones), and the default
+        ``power_t`` of scikit-learn's ``SGDClassifier``; the ``eta0="auto"``
+        constant was tuned with it.
     penalty : {'l2', 'elasticnet'}, default='l2'
+        The regularizer whose proximal step follows each gradient step:
+        SPAM-L2 or SPAM-NET (Natole et al.'s two variants; see ``alpha``).
+        Default: birank's choice, SPAM-L2, which costs O(nnz) per row where
+        SPAM-NET costs O(d) (above), as scikit-learn's ``SGDClassifier``
+        defaults to ``'l2'``.
     alpha : float, default=1e-4
         Regularization strength added to the mean (per-step) loss, as in
         scikit-learn's ``SGDClassifier``: ``Omega(w) = alpha/2 |w|^2`` for
@@ -60,6 +70,8 @@ class SPAM(WeightVectorMixin, StreamRanker):
         Whether ``fit`` streams the rows in a random order (``partial_fit``
         always uses the given order).
     random_state : None, int or numpy Generator, default=None
+        Seeds the shuffle (``shuffle=True``); nothing else in SPAM is random.
+        None (scikit-learn's default): fresh entropy on every ``fit``.
 
     Attributes
     ----------

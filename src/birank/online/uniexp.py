@@ -49,6 +49,8 @@ class OnlineUniExp(WeightVectorMixin, StreamRanker):
         Whether ``fit`` streams the rows in a random order (``partial_fit``
         always uses the given order).
     random_state : None, int or numpy Generator, default=None
+        Seeds the shuffle (``shuffle=True``); nothing else in OnlineUniExp is
+        random. None (scikit-learn's default): fresh entropy on every ``fit``.
 
     Attributes
     ----------

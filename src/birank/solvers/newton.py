@@ -116,9 +116,9 @@ class _Products:
         gradient's and the diagonal preconditioner's products at one point, in one
         pass over a CSR X, the same bits as :meth:`rmv` and :meth:`sq_rmv`."""
         if self.products is not None:
-            return self.products.grad_diag(u, D, with_mean)
+            return self.products.grad_diag(u, D, with_mean=with_mean)
         if isinstance(self.X, RowOperator):  # (on Dask: one round trip, not three)
-            return self.X.grad_diag(u, D, with_mean)
+            return self.X.grad_diag(u, D, with_mean=with_mean)
         if sp.issparse(self.X) and self.X.format == "csr":
             return grad_diag_rmatvec(self.X, u, D, with_mean=with_mean,
                                      indicator=self.indicator)
