@@ -190,6 +190,17 @@ def test_complex_weights_are_refused(estimator):
         _quiet_fit(estimator, X, y, sample_weight=np.ones(len(y)) + 1j)
 
 
+@pytest.mark.parametrize("cls", [birank.RankSVM, birank.PrunedRankSVM])
+def test_a_missing_graded_label_is_named(cls):
+    """Fails on the old main: PrunedRankSVM raised numpy's TypeError ("'<' not supported
+    between 'NoneType' and 'int'"), RankSVM quoted "values such as [1, 0, 0]"."""
+    X, y = _data()
+    y = y.astype(object)
+    y[7] = None
+    with pytest.raises(ValueError, match="y contains None .* at index 7"):
+        cls().fit(X, y)
+
+
 RANDOMIZED = [e for e in ESTIMATORS if "random_state" in e.get_params()]
 
 

@@ -334,6 +334,11 @@ def check_graded_labels(estimator: object, y: ArrayLike) -> FloatArray:
     name = type(estimator).__name__
     if y.dtype.kind == "O" and all(isinstance(v, numbers.Real) for v in y):
         y = y.astype(np.float64)  # numbers in an object array (pandas)
+    if y.dtype.kind == "O":
+        missing = [i for i, v in enumerate(y) if v is None]
+        if missing:
+            raise ValueError(f"{name}: y contains None (a missing label) at index "
+                             f"{missing[0]}: every sample needs a relevance label.")
     if y.dtype.kind not in "biuf":
         # (scikit-learn's "Unknown label type" wording, which its checks look for)
         raise ValueError(

@@ -333,8 +333,9 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
         validate_params(self)
         reset_fitted(self)  # a refit on other data never keeps the RBF expansion of the last
         X, y = check_X_y(self, X, y, reset=True)
-        values = np.unique(y)
-        y = check_graded_labels(self, y)
+        y_given = y
+        y = check_graded_labels(self, y)  # (first: it names missing or non-numeric labels)
+        values = np.unique(y_given)
         groups = check_groups(groups, X.shape[0])
         if not _has_ordinal_pair(y, groups):
             warnings.warn(
