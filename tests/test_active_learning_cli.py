@@ -41,11 +41,14 @@ def test_active_learn_cli_rounds_files_and_no_overwrite(tmp_path, capsys):
     np.testing.assert_array_equal(chosen[1][:, 1], g[chosen[1][:, 0]])
     summary = json.loads((out / "summary.json").read_text())
     assert summary["rounds"][-1]["label_reads"] == rows.size
-    assert "MAP" in capsys.readouterr().out
+    # the per-round lines are progress: on stderr (as query/teach), standard output free
+    out, err = capsys.readouterr()
+    assert out == "" and "round  3:" in err and "MAP" in err
     # never overwritten without --force
     assert main(["active-learn", "simulate"] + args) == 2
     assert "--force" in capsys.readouterr().err
     assert main(["active-learn", "simulate"] + args + ["--force", "--quiet"]) == 0
+    assert capsys.readouterr() == ("", "")  # -q: silent
 
 
 def test_active_learn_cli_initial_rows_and_errors(tmp_path, capsys):

@@ -201,3 +201,82 @@ def test_settings_are_keyword_only_and_data_positional():
         select_per_query([0.5, 0.1], [0, 0], 1)
     with pytest.raises(TypeError):
         LabelOracle([0, 1]).seed(None, 1)
+
+
+def test_query_metrics_takes_string_query_ids_and_checks_lengths():
+    """Fails on the old main: string ids failed in np.diff (UFuncTypeError) and a short
+    y_score gave an IndexError."""
+    y = np.array([2, 0, 0, 1, 0, 0])
+    s = np.array([0.9, 0.1, 0.5, 0.2, 0.3, 0.0])
+    by_name = query_metrics(y, s, ["q1", "q1", "q1", "q2", "q2", "q3"])
+    assert by_name == query_metrics(y, s, [1, 1, 1, 2, 2, 3])
+    with pytest.raises(ValueError, match="different lengths: 6 and 5"):
+        query_metrics(y, s[:5], [1, 1, 1, 2, 2, 3])
+    with pytest.raises(ValueError, match=r"one query id per sample \(6\)"):
+        query_metrics(y, s, [1, 1, 1, 2, 2])
+    with pytest.raises(ValueError, match="y_true contains NaN"):
+        query_metrics(np.r_[np.nan, y[1:]], s, None)
+
+
+def test_simulate_takes_string_query_ids_and_checks_the_test_set():
+    """Fails on the old main: string groups_test failed after the first round's fit, in
+    np.diff; now the test set is checked before any round."""
+    X, y, g = _data(n_queries=3)
+    names = np.array([f"q{v}" for v in g])
+    runs = [ActiveRankLearner(per_query=2, random_state=0).simulate(
+        X, y, gg, X, y, gg, n_rounds=2) for gg in (g, names)]
+    assert runs[0]["auc"] == runs[1]["auc"] and runs[0]["ndcg"] == runs[1]["ndcg"]
+    with pytest.raises(ValueError, match="X_test has 75 rows but y_test has 74 labels"):
+        ActiveRankLearner().simulate(X, y, g, X, y[:-1], g, n_rounds=1)
+
+
+def test_simulate_progress_true_reports_on_stderr(capsys):
+    """Fails on the old main: progress=True ran one round, then "'bool' object is not
+    callable"; anything not a callable or a bool is refused before the first round."""
+    X, y, g = _data(n_queries=2)
+    ActiveRankLearner(per_query=2, random_state=0).simulate(X, y, g, X, y, g, n_rounds=2,
+                                                            progress=True)
+    err = capsys.readouterr().err
+    assert "ActiveRankLearner" in err and "2/2" in err and "lossmin round 2" in err
+    seen = []
+    ActiveRankLearner(per_query=2, random_state=0).simulate(
+        X, y, g, X, y, g, n_rounds=2, progress=lambda *a: seen.append(a))
+    assert seen == [(1, 2, "lossmin round 1"), (2, 2, "lossmin round 2")]
+    for off in (None, False):
+        ActiveRankLearner(per_query=2, random_state=0).simulate(X, y, g, X, y, g, n_rounds=1,
+                                                                progress=off)
+    assert capsys.readouterr().err == ""
+    with pytest.raises(ValueError, match="progress must be None, a bool or a callable"):
+        ActiveRankLearner().simulate(X, y, g, X, y, g, n_rounds=1, progress="yes")
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_a_different_pool_of_the_same_shape_is_refused(sparse):
+    """Fails on the old main: query(X_pool=-X) after teach(..., X_pool=X) went on with the
+    first pool (only the shape was compared), and returned the same rows."""
+    X, y, g = _data(n_queries=2)
+    pool = sp.csr_matrix(np.where(np.abs(X) > 0.5, X, 0.0)) if sparse else X.copy()
+    learner = ActiveRankLearner(per_query=2, random_state=0)
+    seed = _seed(y, g)
+    learner.teach(seed, y[seed], X_pool=pool, groups=g)
+    first = learner.query()
+    # the same values are the same pool: a copy, the other format, the object itself
+    for same in (pool, pool.copy(), pool.toarray() if sparse else sp.csr_matrix(pool)):
+        np.testing.assert_array_equal(learner.query(X_pool=same, groups=g), first)
+    other = pool.copy()
+    if sparse:
+        other.data[0] += 5.0  # (a stored entry: the structure stays)
+    else:
+        other[0, 0] += 5.0
+    for new in (-pool, other, pool[::-1]):
+        with pytest.raises(ValueError, match=r"other values than this learner's pool.*"
+                                             r"call reset\(\) for a new pool"):
+            learner.query(X_pool=new)
+        with pytest.raises(ValueError, match="call reset"):
+            learner.teach([int(np.flatnonzero(~learner.labeled_mask_)[0])], [0.0], X_pool=new)
+    if not sparse:  # the bound array changed in place since is another pool too
+        pool[1, 1] += 1.0
+        with pytest.raises(ValueError, match="other values"):
+            learner.query(X_pool=pool)
+    learner.reset().teach(seed, y[seed], X_pool=-pool, groups=g)
+    assert learner.query().size

@@ -209,3 +209,23 @@ def test_random_values_come_from_the_given_generator():
     first = random_scores(2, random_state=rng)
     np.testing.assert_array_equal(np.concatenate([first, random_scores(2, random_state=rng)]),
                                   np.random.default_rng(3).random(4))
+
+
+@pytest.mark.parametrize("groups, k, message", [
+    ([0, 0], 1, r"one query id per sample \(3\); got shape \(2,\)"),
+    ([0, np.nan, 0], 1, "groups contains NaN"),
+    ([0, None, 0], 1, "groups contains None"),
+    ([0, 0, 1], 1.5, "k must be an int >= 0"),
+    ([0, 0, 1], -1, "k must be an int >= 0"),
+])
+def test_select_per_query_checks_groups_and_k(groups, k, message):
+    """Fails on the old main: a short groups gave lexsort's "array dimensions must agree",
+    a NaN id was accepted (a query of its own), k=1.5 picked 2 rows per query."""
+    with pytest.raises(ValueError, match=message):
+        select_per_query([0.2, 0.9, 0.5], groups, k=k)
+
+
+def test_select_per_query_refuses_nan_values():
+    """NaN sorts last: that row would silently never be picked."""
+    with pytest.raises(ValueError, match=r"values contains NaN \(first at index 1\)"):
+        select_per_query([0.2, np.nan, 0.5], [0, 0, 0], k=1)

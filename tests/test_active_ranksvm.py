@@ -232,6 +232,19 @@ def test_bad_eval_set():
         ActiveRankSVM(budget=50).fit(X, y, eval_set=X)
 
 
+def test_eval_set_labels_outside_classes_are_refused():
+    """Fails on the old main: eval_set labels not in classes_ (NaN, y + 1) counted as
+    negative and history_'s AUC was computed on them, silently (the online learners'
+    eval_set refused them)."""
+    X, y = _data()
+    with_nan = y.astype(float)
+    with_nan[0] = np.nan
+    for bad, shown in ((with_nan, "nan"), (y + 5, "5, 6")):
+        with pytest.raises(ValueError, match=rf"ActiveRankSVM: eval_set's y holds "
+                                             rf"label\(s\) \[{shown}\] not in classes_"):
+            ActiveRankSVM(budget=50, random_state=0).fit(X, y, eval_set=(X, bad))
+
+
 def test_one_class_is_an_error():
     X, _ = _data()
     with pytest.raises(ValueError, match="one class"):

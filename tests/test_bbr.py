@@ -511,3 +511,83 @@ def test_fit_moments_predicts_at_zero_and_says_why_it_has_no_proba(rng, cls):
     est.intercept_ = -decision_cut(X @ est.coef_, y == est.classes_[1])
     np.testing.assert_allclose(est.intercept_, fitted.intercept_, rtol=0, atol=1e-12)
     assert est.fit(X, y).predict_proba(X).shape == (60, 2)
+
+
+@pytest.mark.parametrize("cls", [BBR, LCBR])
+def test_phi_risk_checks_its_labels(cls):
+    """Fails on the old main: one class gave NaN with five RuntimeWarnings, a short y an
+    IndexError from a boolean mask, a label not in classes_ counted as negative."""
+    X, y = _data(np.random.default_rng(0), n=40)
+    est = (cls(random_state=0) if cls is LCBR else cls()).fit(X, y)
+    assert np.isfinite(est.phi_risk(X, y))
+    with pytest.raises(ValueError, match="one class only.*both classes"):
+        est.phi_risk(X, np.ones(40, int))
+    with pytest.raises(ValueError, match="X has 40 rows but y has 39 labels"):
+        est.phi_risk(X, y[:-1])
+    with pytest.raises(ValueError, match=r"label\(s\) \[2\] not in classes_"):
+        est.phi_risk(X, y + 1)
+    with pytest.raises(NotFittedError):
+        cls().phi_risk(X, y)
+
+
+def _moments(cls):
+    X, y = _data(np.random.default_rng(1), n=60, d=4)
+    ref = (cls(random_state=0) if cls is LCBR else cls()).fit(X, y)
+    return ref, ref.pair_mean_, np.asarray(ref.pair_second_moment_)
+
+
+@pytest.mark.parametrize("cls", [BBR, LCBR])
+def test_fit_moments_validates_the_moments(cls):
+    """Fails on the old main: NaN in mu gave all-NaN coef_ silently, a NaN Sigma coef_ = 0,
+    a sparse Sigma "no attribute 'matvec'", a list "no attribute 'shape'"."""
+    ref, mu, S = _moments(cls)
+    est = cls(random_state=0) if cls is LCBR else cls()
+    bad_mu, bad_S = mu.copy(), S.copy()
+    bad_mu[2], bad_S[1, 1] = np.nan, np.nan
+    cases = [
+        ((bad_mu, S), r"pair_mean contains NaN or infinite values \(first at index 2\)"),
+        ((mu, bad_S), "pair_second_moment contains NaN"),
+        ((mu, sp.csr_matrix(bad_S)), "pair_second_moment contains NaN"),
+        ((mu[:, None], S), r"pair_mean must be 1-D.*shape \(4, 1\)"),
+        ((mu, S[:3, :3]), r"shape \(4, 4\) to match pair_mean; got \(3, 3\)"),
+        ((mu + 1j, S), "pair_mean is complex"),
+        ((mu, "S"), "must be an array of numbers, a scipy sparse matrix or a LinearOperator"),
+        ((["a"] * 4, S), "pair_mean must hold numbers"),
+    ]
+    for (m, s), message in cases:
+        with pytest.raises(ValueError, match=message):
+            est.fit_moments(m, s, classes=[0, 1], n_pairs=10)
+    for n_pairs in (np.nan, -1, "10", True):
+        with pytest.raises(ValueError, match="n_pairs must be a finite number >= 0"):
+            est.fit_moments(mu, S, classes=[0, 1], n_pairs=n_pairs)
+    # what the docstring accepts: an array, a nested list, a sparse matrix (formed as an
+    # array up to AUTO_DENSE_MAX_FEATURES, an operator above), the same model from each
+    want = est.fit_moments(mu, S, classes=[0, 1], n_pairs=10).coef_.copy()
+    for m, s in ((list(mu), S.tolist()), (mu, sp.csr_matrix(S))):
+        np.testing.assert_array_equal(est.fit_moments(m, s, classes=[0, 1], n_pairs=10).coef_,
+                                      want)
+    np.testing.assert_allclose(want, ref.coef_, rtol=1e-10, atol=1e-12)
+
+
+def test_fit_moments_takes_a_wide_sparse_sigma_as_an_operator(monkeypatch):
+    ref, mu, S = _moments(BBR)
+    monkeypatch.setattr(bbr_module, "AUTO_DENSE_MAX_FEATURES", 2)
+    for radius in (None, 0.5):
+        est = BBR(radius=radius, tol=1e-12).fit_moments(mu, sp.csr_matrix(S), classes=[0, 1],
+                                                       n_pairs=10)
+        assert not isinstance(est.pair_second_moment_, np.ndarray)
+        dense = BBR(radius=radius).fit_moments(mu, S, classes=[0, 1], n_pairs=10)
+        np.testing.assert_allclose(est.coef_, dense.coef_, rtol=1e-6, atol=1e-8)
+
+
+def test_fit_moments_names_an_operator_with_nan_or_without_trace():
+    from scipy.sparse.linalg import aslinearoperator
+
+    _, mu, S = _moments(BBR)
+    with pytest.raises(ValueError, match=r"operator without trace\(\), which radius=None "
+                                         r"needs"):
+        BBR().fit_moments(mu, aslinearoperator(S), classes=[0, 1], n_pairs=10)
+    bad = S.copy()
+    bad[0, 0] = np.nan
+    with pytest.raises(ValueError, match="non-finite weights: pair_second_moment holds NaN"):
+        BBR(radius=1.0).fit_moments(mu, aslinearoperator(bad), classes=[0, 1], n_pairs=10)

@@ -102,6 +102,30 @@ def test_datasets_fetch(capsys, tmp_path, heart_server):
     assert code == 2 and "UCI Bank Marketing" in err
 
 
+def test_datasets_fetch_progress_quiet_and_no_pooch_advice(capsys, tmp_path, heart_server):
+    # no download progress, -q refused, and pooch's "Use this value as the 'known_hash'
+    # argument of 'pooch.retrieve'" (advice for pooch's callers, not for birank's users)
+    import logging
+
+    import pooch
+
+    records = []
+    handler = logging.Handler(logging.DEBUG)
+    handler.emit = records.append
+    pooch.get_logger().addHandler(handler)
+    try:
+        code, out, err = run(capsys, "datasets", "fetch", "heart", "--data-home",
+                             str(tmp_path / "a"), "--base-url", heart_server)
+    finally:
+        pooch.get_logger().removeHandler(handler)
+    assert code == 0 and "binary__heart_scale" in out
+    assert "downloading heart_scale" in err and "KiB" in err and "known_hash" not in err
+    assert not [r for r in records if "known_hash" in r.getMessage()]
+    code, out, err = run(capsys, "datasets", "fetch", "-q", "heart", "--data-home",
+                         str(tmp_path / "b"), "--base-url", heart_server)
+    assert code == 0 and "binary__heart_scale" in out and err == ""
+
+
 def _write(path, values):
     path.write_text("\n".join(str(v) for v in values) + "\n")
     return str(path)

@@ -355,3 +355,31 @@ def test_label_column_zero_for_libsvm_and_per_group_without_groups(tmp_path, cap
     assert main(["evaluate", "--labels", str(data), "--scores", str(scores), "--per-group",
                  "--json"]) == 0
     assert "no query ids" in json.loads(capsys.readouterr().out)["roc_auc_per_group_note"]
+
+
+@pytest.mark.parametrize("model", ["active", "oam"])  # in memory and streamed
+def test_same_command_same_seed_same_model_file(model, heart_file, tmp_path, capsys):
+    # the model file recorded the fit's wall-clock seconds: never the same bytes twice
+    path, _, _ = heart_file
+    files = []
+    for k in range(2):
+        files.append(tmp_path / f"m{k}.json")
+        assert main(["train", "-m", model, "--seed", "3", "--json", str(path), "-o",
+                     str(files[-1])]) == 0
+        summary = json.loads(capsys.readouterr().out)
+        assert summary["fit_seconds"] > 0  # the timing stays in the summary
+    assert files[0].read_bytes() == files[1].read_bytes()
+    assert "fit_seconds" not in json.loads(files[0].read_text())["extra"]
+
+
+def test_predict_shows_progress_on_a_libsvm_file_unless_quiet(heart_file, tmp_path, capsys):
+    path, _, _ = heart_file
+    model, scores = tmp_path / "m.json", tmp_path / "s.txt"
+    assert main(["train", "-m", "wsvm", "-q", str(path), "-o", str(model)]) == 0
+    capsys.readouterr()
+    assert main(["predict", "--chunk-size", "100", str(model), str(path), "-o",
+                 str(scores)]) == 0
+    out, err = capsys.readouterr()
+    assert out == "" and "predict heart.svm" in err and "270 lines" in err and "KiB" in err
+    assert main(["predict", "-q", "--force", str(model), str(path), "-o", str(scores)]) == 0
+    assert capsys.readouterr().err == ""

@@ -361,7 +361,7 @@ def test_predict_imports_neither_numba_nor_sklearn(tmp_path):
                         str(f)], capture_output=True, text=True, env=ENV)
     assert r.returncode == 0, r.stderr
     assert len(r.stdout.split()) == 30  # one score a row: the command did its work
-    assert r.stderr.split() == [], r.stderr
+    assert "numba" not in r.stderr and "sklearn" not in r.stderr, r.stderr  # (and progress)
 
 
 # ------------------------------------------------------------ reliability guarantees

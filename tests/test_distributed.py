@@ -289,3 +289,26 @@ def test_metrics_skip_empty_blocks(client):
     assert abs(bd.roc_auc(da.from_array(yb, chunks=chunks), sd) - roc_auc(yb, s)) < 1e-12
     with pytest.raises(ValueError, match="y_true contains NaN"):
         bd.roc_auc(da.from_array(np.where(np.arange(500) == 7, np.nan, yb), chunks=chunks), sd)
+
+
+@pytest.mark.parametrize("make", [lambda: BBR(radius=1.0, verbose=True),
+                                  lambda: LCBR(radius=1.0, n_pairs=500, random_state=0,
+                                               verbose=True)])
+def test_verbose_moment_fits_report_their_steps(client, dense_data, make, capsys):
+    # verbose was ignored on dask (in memory, BBR and LCBR report their steps)
+    name = type(make()).__name__
+    bd.fit(make(), *_dask(*dense_data))
+    lines = [ln for ln in capsys.readouterr().err.splitlines() if f"distributed {name}" in ln]
+    assert len(lines) == 4 and "(4 blocks)" in lines[2] and "3/3" in lines[-1]
+    bd.fit(make().set_params(verbose=False), *_dask(*dense_data))
+    assert capsys.readouterr().err == ""
+
+
+def test_verbose_partial_fit_reports_blocks_not_a_bar_per_block(client, dense_data, capsys):
+    est = CombinedRanking(max_iter=500, random_state=0, verbose=True)
+    bd.fit(est, *_dask(*dense_data))
+    lines = capsys.readouterr().err.splitlines()
+    assert [ln.split("] ")[1].split()[0] for ln in lines] == ["1/4", "2/4", "3/4", "4/4"]
+    assert all(f"block {i} of 4" in ln for i, ln in enumerate(lines, 1))
+    assert all(ln.startswith("distributed CombinedRanking") for ln in lines)
+    assert est.verbose is True  # its setting is restored

@@ -349,6 +349,10 @@ TAMPERED = {
     "n_features bool": (lambda d: d.__setitem__("n_features", True), "n_features must be"),
     "unknown field": (lambda d: d.__setitem__("pickle", "x"), "unknown field 'pickle'"),
     "extra not an object": (lambda d: d.__setitem__("extra", [1]), "extra must be"),
+    "feature_names too short": (lambda d: d.__setitem__("feature_names", ["a", "b"]),
+                                "feature_names must be a list of 5 strings"),
+    "feature_names not strings": (lambda d: d.__setitem__("feature_names", [0, 1, 2, 3, 4]),
+                                  "feature_names must be a list of 5 strings"),
 }
 
 
@@ -420,3 +424,24 @@ def test_active_rank_learner_refuses_string_labels_by_name():
     X, y = _data()
     with pytest.raises(ValueError, match="Unknown label type for ActiveRankLearner"):
         birank.ActiveRankLearner().fit(X, np.where(y > 0, "high", "low"))
+
+
+# ------------------------------------------------------- score: labels outside classes_
+BINARY = [e for e in ESTIMATORS if isinstance(e, birank.base.BinaryRankerMixin)]
+
+
+@pytest.mark.parametrize("estimator", BINARY, ids=[type(e).__name__ for e in BINARY])
+def test_score_refuses_labels_outside_classes(estimator):
+    """Fails on the old main: a label not in classes_ counted as negative, silently
+    (WeightedSVM: score(X, y + 1) gave 0.170 for an AUC of 0.830; y with a NaN 0.805)."""
+    X, y = _data()
+    est = _quiet_fit(estimator, X, y)
+    assert est.score(X, y) == birank.metrics.roc_auc(y, est.decision_function(X))
+    with_nan = y.astype(float)
+    with_nan[3] = np.nan
+    for bad, shown in ((y + 1, r"\[2\]"), (with_nan, r"\[nan\]"),
+                       (np.where(y > 0, "pos", "neg"), "'neg', 'pos'"),
+                       (np.r_[y[:-1], None].astype(object), "None")):
+        with pytest.raises(ValueError, match=rf"{type(est).__name__}: y holds label\(s\) "
+                                             rf".*{shown}.* not in classes_ \[0, 1\]"):
+            est.score(X, bad)

@@ -67,3 +67,59 @@ def test_interrupted_parse_in_the_cli_is_reported(tmp_path, monkeypatch, capsys)
     assert main(["train", "-q", str(data), "-o", str(tmp_path / "m.json")]) == 130
     assert "interrupted" in capsys.readouterr().err
     assert not (tmp_path / "m.json").exists()
+
+
+class _Terminal:
+    """sys.stderr as a terminal: a progress line is redrawn in place ("\\r")."""
+
+    def __init__(self):
+        import io
+
+        self.buf = io.StringIO()
+
+    def write(self, text):
+        return self.buf.write(text)
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return True
+
+
+@pytest.mark.parametrize("exc, code, said", [
+    (KeyboardInterrupt, 130, "birank train: interrupted"),
+    (ValueError("bad value"), 2, "birank train: error: bad value"),
+    (RuntimeError("a bug"), 1, "birank train: internal error"),
+    (None, 0, "birank train: warning"),
+    (None, 0, "trained ranksvm"),
+])
+def test_cli_ends_the_progress_line_before_it_says_anything(tmp_path, monkeypatch, exc, code,
+                                                             said):
+    # a terminal's progress line (no total: RankSVM's Newton steps) is ended before the
+    # interruption, an error, a warning or the closing line: none is glued onto it
+    import warnings
+
+    from birank.batch import ranksvm
+    from birank.cli import main
+
+    X, y = load_heart()
+    data = tmp_path / "h.svm"
+    dump_svmlight(X, y, data)
+    solve = ranksvm.solve_all_pairs
+
+    def solve_then(*args, report=None, **kwargs):
+        report(1, None, "a first Newton step")
+        if exc is not None:
+            raise exc
+        warnings.warn("something to say")
+        return solve(*args, report=report, **kwargs)
+
+    monkeypatch.setattr(ranksvm, "solve_all_pairs", solve_then)
+    term = _Terminal()
+    monkeypatch.setattr(sys, "stderr", term)
+    assert main(["train", str(data), "-o", str(tmp_path / "m.json")]) == code
+    err = term.buf.getvalue()
+    assert "RankSVM" in err and said in err
+    assert "\n" + said in err, repr(err)  # on a line of its own
+    assert err.endswith("\n")

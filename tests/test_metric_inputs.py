@@ -84,3 +84,25 @@ def test_grid_edges_with_empty_nan_and_array_grids():
     two = SimpleNamespace(param_grid=[{"C": [1, 2, 3]}, {"C": [3, 4, 5]}],
                           best_params_={"C": 3}, best_index_=3)
     assert check_grid_edges(two, warn=False) == {"C": "low"}
+
+
+@pytest.mark.parametrize("call", [
+    lambda c: M.roc_auc(Y, S + c),
+    lambda c: M.roc_auc(Y, S, sample_weight=W + c),
+    lambda c: M.roc_auc(Y + c, S),
+    lambda c: M.pairwise_accuracy(Y + c, S),
+    lambda c: M.kendall_tau(Y, S + c),
+    lambda c: M.ndcg_at_k(Y, S + c),
+    lambda c: M.mean_average_precision(Y, S + c),
+    lambda c: M.roc_auc_per_group(Y, S + c, [0, 0, 0, 1, 1, 1]),
+    lambda c: M.optroc_accuracy(Y, S + c),
+    lambda c: M.best_accuracy_threshold(Y, S + c),
+], ids=["roc_auc", "weights", "y_true", "pairwise_accuracy", "kendall_tau", "ndcg", "map",
+        "per_group", "optroc", "best_threshold"])
+def test_complex_input_is_refused(call):
+    """Fails on the old main: roc_auc(y, scores + 1j * other) dropped the imaginary part
+    with numpy's ComplexWarning only and returned a value (scikit-learn: "Complex data not
+    supported")."""
+    with pytest.raises(ValueError, match="Complex data not supported"):
+        call(0.5j)
+    call(0.0)  # (the same call on real input works)

@@ -92,3 +92,62 @@ def test_an_old_and_a_new_name_together_are_refused(tmp_path):
     path.write_text(json.dumps(doc))
     with pytest.raises(ValueError, match=r"params\.eta \(the old name of eta0\)"):
         load_model(path).estimator()
+
+
+# ------------------------------------------------------------------ feature names
+@pytest.mark.parametrize("estimator", BINARY, ids=[type(e).__name__ for e in BINARY])
+def test_feature_names_survive_a_model_file(estimator, tmp_path):
+    """Fails on the old main: the file dropped feature_names_in_, so a loaded model scored
+    a DataFrame with reordered columns by position, silently (the fitted one refuses)."""
+    pd = pytest.importorskip("pandas")
+    X, y = _data()
+    Xd = pd.DataFrame(X, columns=list("abcde"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        est = clone(estimator).fit(Xd, y)
+    model = load_model(save_model(est, tmp_path / "m.json"))
+    assert model.doc["feature_names"] == list("abcde")
+    rebuilt = model.estimator()
+    np.testing.assert_array_equal(rebuilt.feature_names_in_, est.feature_names_in_)
+    np.testing.assert_array_equal(model.decision_function(Xd), est.decision_function(Xd))
+    reordered = Xd[["b", "a", "c", "d", "e"]]
+    for scorer in (est, rebuilt, model):
+        with pytest.raises(ValueError, match="feature names should match"):
+            scorer.decision_function(reordered)
+
+
+def test_a_named_model_file_checks_the_columns_as_scikit_learn_does(tmp_path):
+    """LinearModel (no scikit-learn import): other names are refused naming them, another
+    order is refused, an array without names warns and is scored by position."""
+    pd = pytest.importorskip("pandas")
+    X, y = _data()
+    Xd = pd.DataFrame(X, columns=list("abcde"))
+    model = load_model(save_model(PGD(random_state=0).fit(Xd, y), tmp_path / "m.json"))
+    assert model.feature_names.tolist() == list("abcde")
+    with pytest.raises(ValueError, match=r"unseen at fit time:\n- z\n.*missing:\n- a"):
+        model.decision_function(Xd.rename(columns={"a": "z"}))
+    with pytest.raises(ValueError, match=r"same order.*X\[model.feature_names\]"):
+        model.decision_function(Xd[["e", "d", "c", "b", "a"]])
+    with pytest.warns(UserWarning, match="X does not have valid feature names"):
+        scores = model.decision_function(X)
+    np.testing.assert_array_equal(scores, model.decision_function(Xd))
+    with pytest.raises(TypeError, match="string names"):
+        model.decision_function(pd.DataFrame(X, columns=["a", 1, "c", "d", "e"]))
+
+
+def test_a_model_file_without_feature_names_scores_any_columns(tmp_path):
+    """Files of estimators fitted on arrays, and every older file, have no feature_names:
+    they load and score arrays and DataFrames by position, without a warning."""
+    pd = pytest.importorskip("pandas")
+    X, y = _data()
+    path = save_model(PGD(random_state=0).fit(X, y), tmp_path / "m.json")
+    model = load_model(path)
+    assert "feature_names" not in model.doc and model.feature_names is None
+    for old in [path] + OLD_FILES:
+        model = load_model(old)
+        Xw = X[:, :model.n_features]
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            np.testing.assert_array_equal(model.decision_function(pd.DataFrame(Xw)),
+                                          model.decision_function(Xw))
+        assert not hasattr(model.estimator(), "feature_names_in_")

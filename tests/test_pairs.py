@@ -158,3 +158,53 @@ def test_chosen_set():
     s.add([2, 9])
     assert s.to_array().tolist() == [1, 2, 5, 9]
     assert ChosenSet().contains(np.array([1, 2])).tolist() == [False, False]
+
+
+@pytest.mark.parametrize("ids, message", [
+    ([0.7, 1.2], "pair ids must be integers; got 0.7"),
+    ([np.nan], "must be integers; got nan"),
+    ([[0, 1]], r"1-D array \(or a scalar\); got shape \(1, 2\)"),
+    ([True], r"got dtype bool \(booleans\)"),
+    (["1"], "got dtype <U1"),
+    ([6], r"must lie in \[0, 6\)"),
+    ([-1], r"must lie in \[0, 6\)"),
+])
+def test_pair_ids_are_integers_in_range_and_1d(ids, message):
+    """Fails on the old main: floats were truncated (decode([0.7, 1.2]) gave the pairs of ids
+    0 and 1) and a 2-D array was flattened into other pairs; the same rule for every space."""
+    y = np.array([1, 0, 1, 0, 0])
+    for space in (BipartitePairs(y), UnionPairs(PseudoPairs(y[:3]), PseudoPairs(y[:3]))):
+        with pytest.raises(ValueError, match=message):
+            space.decode(ids)
+    # integral values of any numeric type decode as their integer ids
+    a, b = BipartitePairs(y).decode(np.array([0.0, 5.0]))
+    assert (a.tolist(), b.tolist()) == ([0, 2], [1, 4])
+    assert BipartitePairs(y).decode(np.array([5], dtype=np.uint8))[1].tolist() == [4]
+
+
+def test_chosen_set_refuses_non_integer_and_negative_ids():
+    """Fails on the old main: ChosenSet([1]).contains([1.9]) was [True] (1.9 read as 1)
+    and add([-5], new=True) was accepted (-1 marks the hash table's empty slots)."""
+    s = ChosenSet([1])
+    with pytest.raises(ValueError, match="must be integers; got 1.9"):
+        s.contains([1.9])
+    assert 1.9 not in s and "a" not in s and 1 in s and 1.0 in s  # (a set's answers)
+    assert s.contains(np.array([[1, 2]])).tolist() == [[True, False]]  # any shape
+    for new in (True, False):
+        with pytest.raises(ValueError, match="pair ids are >= 0; got -5"):
+            ChosenSet().add([-5], new=new)
+        with pytest.raises(ValueError, match="must be integers; got 2.5"):
+            ChosenSet().add([2.5], new=new)
+    with pytest.raises(ValueError, match="1-D array"):
+        ChosenSet([[1, 2]])
+
+
+def test_ordinal_pairs_refuse_two_label_columns():
+    """Fails on the old main: OrdinalPairs(np.c_[y, y]) flattened the 2-D y into one pair
+    space of 2n rows (1596 pairs for 40 rows); a single column is still one label a row."""
+    y = np.array([0.5, 2.0, 0.5, 1.0])
+    with pytest.raises(ValueError, match=r"y must be 1-D, one label per row; got shape \(4, 2\)"):
+        OrdinalPairs(np.c_[y, y])
+    assert OrdinalPairs(y[:, None]).n_pairs == OrdinalPairs(y).n_pairs == 5
+    with pytest.raises(ValueError, match="y must hold real numbers"):
+        OrdinalPairs(np.array(["a", "b"]))

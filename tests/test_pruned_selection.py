@@ -71,6 +71,54 @@ def test_default_closest_with_heavy_ties_draws_n_minus_1_level_one_pairs():
     assert np.all(np.abs(counts - 3000 * p) < 5 * sd)
 
 
+@pytest.mark.parametrize("grouped", [False, True])
+def test_level_one_ids_equal_the_bruteforce_level_one_pairs(grouped):
+    rng = np.random.default_rng(5)
+    n = 23
+    y = rng.integers(0, 6, n).astype(float)
+    groups = rng.integers(0, 3, n) if grouped else None
+    space = OrdinalPairs(y, groups)
+    pairs, levels = _bruteforce_level_order(y, groups)
+    n1 = levels.count(1)
+    assert space.level_counts(1)[1] == n1
+    ids = space.level_one_ids(np.arange(n1))
+    np.testing.assert_array_equal(ids, space.closest(n1))
+    a, b = space.decode(ids)
+    assert list(zip(a.tolist(), b.tolist())) == pairs[:n1]
+    with pytest.raises(ValueError):
+        space.level_one_ids([n1])
+
+
+@pytest.mark.parametrize("grouped", [False, True])
+def test_heavy_ties_level_one_sample_is_uniform_over_bruteforce_level_one(grouped):
+    # 4 label values, tied, in 2 groups: level 1 has more than N - 1 pairs, so the
+    # default draws N - 1 of them without replacement; check against brute force
+    rng = np.random.default_rng(11)
+    n = 20
+    y = rng.integers(0, 4, n).astype(float)
+    groups = np.repeat([0, 1], n // 2) if grouped else None
+    pairs, levels = _bruteforce_level_order(y, groups)
+    level1 = {p for p, lv in zip(pairs, levels) if lv == 1}
+    assert len(level1) > n - 1
+    counts = dict.fromkeys(level1, 0)
+    trials = 3000
+    for seed in range(trials):
+        ids, space, s, r = select_pairs(y, groups=groups, n_random=0, random_state=seed)
+        assert s == n - 1 and r == 0 and len(np.unique(ids)) == s
+        a, b = space.decode(ids)
+        drawn = list(zip(a.tolist(), b.tolist()))
+        assert set(drawn) <= level1
+        for pair in drawn:
+            counts[pair] += 1
+    again, *_ = select_pairs(y, groups=groups, n_random=0, random_state=7)
+    first, *_ = select_pairs(y, groups=groups, n_random=0, random_state=7)
+    np.testing.assert_array_equal(again, first)  # same random_state, same pairs
+    p = (n - 1) / len(level1)
+    sd = np.sqrt(trials * p * (1 - p))
+    freq = np.array(list(counts.values()))
+    assert np.all(np.abs(freq - trials * p) < 5 * sd)
+
+
 def test_random_pairs_are_distinct_unchosen_and_uniform():
     y = np.arange(10.0)
     counts = np.zeros(45)

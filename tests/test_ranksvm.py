@@ -125,6 +125,18 @@ def test_convergence_warning_and_verbose(capsys):
     assert err.count("RankSVM(squared_hinge)") >= model.n_iter_ >= 1
 
 
+def test_hinge_progress_counts_the_running_newton_steps(capsys):
+    # the hinge progress reported the steps of the finished smoothing stages only: "step 0"
+    # through the first stage, then a jump
+    X, y = _data(2, "real", n=200, d=5)
+    model = RankSVM(C=10.0, loss="hinge", tol=1e-8, verbose=True).fit(X, y)
+    steps = [int(ln.split()[2]) for ln in capsys.readouterr().err.splitlines()
+             if ln.startswith("RankSVM(hinge) step ")]
+    assert steps[0] == 1 and steps[-1] == model.n_iter_ > 2
+    # one more per Newton step (a stage that ends on its own test certifies its last again)
+    assert all(b - a in (0, 1) for a, b in zip(steps, steps[1:]))
+
+
 @pytest.mark.parametrize("params, match", [
     ({"C": 0.0}, "'C'"),
     ({"C": -1}, "'C'"),

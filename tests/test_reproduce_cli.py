@@ -173,3 +173,48 @@ def test_gultekin_refuses_missing_data_before_any_work(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "data not found for svmguide3" in err and "birank datasets fetch svmguide3" in err
     assert not out.exists() or not any(out.iterdir())
+
+
+def test_shen_lin_figures_of_a_small_budget(tmp_path):
+    # --budget 500 (5 batches of 100): curves of 5 points; the y range skipped the first 5
+    # and took the minimum of nothing ("zero-size array to reduction operation fmin")
+    from birank.experiments import shen_lin
+
+    def curve(aucs):
+        return {"n_chosen": [100, 200, 300, 400, 500][:len(aucs)], "auc": aucs,
+                "rejections": [0, 3, 5, 8, 9][:len(aucs)]}
+
+    methods = {m: {"curves": [curve([0.80, 0.85, 0.86, 0.87, 0.88])], "auc": [0.88]}
+               for m in ("Random", "Soft-Close", "Soft-Correct")}
+    methods["Soft-Close"]["curves"].append(curve([0.81, 0.84, float("nan")]))
+    methods["WSVM"] = {"auc": [0.95]}
+    paths = shen_lin._plots({"a9a": {"info": {}, "methods": methods}}, {}, tmp_path,
+                            {"batch_size": 100})
+    assert [p.name for p in paths] == ["shen-lin-fig5.png", "shen-lin-fig6.png"]
+    assert all(p.stat().st_size > 0 for p in paths)
+
+
+def test_lin_jan_lin_draws_only_the_kernels_that_ran(tmp_path, monkeypatch):
+    # --skip real-rbf: the RBF panel was drawn empty, with an empty legend and matplotlib's
+    # "No artists with labels found to put in legend" warning
+    import warnings
+
+    from birank.experiments import lin_jan_lin
+
+    panels = []
+    new_figure = lin_jan_lin.new_figure
+
+    def counting(n_panels=1, *args, **kwargs):
+        panels.append(n_panels)
+        return new_figure(n_panels, *args, **kwargs)
+
+    monkeypatch.setattr(lin_jan_lin, "new_figure", counting)
+    cell = {"total": {"acc": [0.8, 0.82], "size": [1000, 1000]},
+            lin_jan_lin._budget_method(1): {"acc": [0.79, 0.8], "size": [40, 40]}}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        paths = lin_jan_lin._plots({"real": {"housing": {"linear": cell}}},
+                                   {"budget_multiples": [1]}, tmp_path)
+    assert [p.name for p in paths] == ["lin-jan-lin-pairs.png"] and panels == [1]
+    assert lin_jan_lin._plots({"real": {}}, {}, tmp_path) == []
+

@@ -205,3 +205,53 @@ def test_query_id_auto_gives_groups_only_when_the_file_has_them(tmp_path):
     assert load_svmlight(plain, query_id="auto")[2].tolist() == [0, 1]
     with pytest.raises(ValueError, match="query_id must be"):
         load_svmlight(plain, query_id="yes")
+
+
+@pytest.mark.parametrize("groups, message", [
+    (np.repeat([0.2, 0.7, 1.3, 1.6], 2), r"query id 0.2 \(row 0\).*qid: is an integer.*"
+                                         r"np.unique\(groups, return_inverse=True\)\[1\]"),
+    (np.repeat(["a", "b"], 4), r"integer query ids.*dtype <U1 \(e.g. 'a'\).*np.unique"),
+    (np.r_[np.nan, np.zeros(7)], "groups holds nan at row 0: every row needs a finite integer"),
+    (np.zeros(7), r"one query id per row \(8\); got shape \(7,\)"),
+])
+def test_dump_refuses_query_ids_that_are_not_integers(tmp_path, groups, message):
+    """Fails on the old main: float ids were truncated by int() (0.2, 0.7, 1.3, 1.6 were
+    written as 0, 0, 1, 1: two queries instead of four); strings and NaN gave int()'s
+    ValueError. LIBSVM's qid: is an integer: other ids are refused, with a way to code them."""
+    X, y = np.eye(8)[:, :3], np.arange(8) % 2
+    path = tmp_path / "q.svm"
+    with pytest.raises(ValueError, match=message):
+        dump_svmlight(X, y, path, groups=groups)
+    assert not path.exists()
+    # integers of any type, and floats holding integers, are the ids written
+    for ok in (np.repeat([7, 9], 4), np.repeat([7.0, 9.0], 4), np.repeat([7, 9], 4).astype(object),
+               np.repeat([7, 9], 4).astype(np.uint16)):
+        dump_svmlight(X, y, path, groups=ok, overwrite=True)
+        assert load_svmlight(path, query_id=True)[2].tolist() == [7] * 4 + [9] * 4
+
+
+def test_dump_names_missing_values_in_x(tmp_path):
+    """Fails on the old main: pd.NA in X gave float()'s TypeError from deep in numpy."""
+    pd = pytest.importorskip("pandas")
+    X = pd.DataFrame(np.eye(4)).astype(object)
+    X.iloc[1, 2] = pd.NA
+    with pytest.raises(ValueError, match=r"X must hold numbers without missing values"):
+        dump_svmlight(X, [0, 1, 0, 1], tmp_path / "a.svm")
+    X = np.eye(4)
+    X[1, 2] = np.nan
+    with pytest.raises(ValueError, match="X contains NaN or infinite values"):
+        dump_svmlight(X, [0, 1, 0, 1], tmp_path / "a.svm")
+    with pytest.raises(ValueError, match="X holds complex numbers"):
+        dump_svmlight(np.eye(4) + 1j, [0, 1, 0, 1], tmp_path / "a.svm")
+
+
+@pytest.mark.parametrize("skip", [1.5, -1, "1", True])
+def test_skip_chunks_is_a_non_negative_int(tmp_path, skip):
+    """Fails on the old main: 1.5 skipped 2 chunks, -1 was accepted, '1' gave a TypeError."""
+    from birank.datasets import iter_svmlight_chunks
+
+    path = tmp_path / "c.svm"
+    dump_svmlight(np.eye(6), np.arange(6) % 2, path)
+    with pytest.raises(ValueError, match=f"skip_chunks must be an int >= 0; got {skip!r}"):
+        list(iter_svmlight_chunks(path, chunk_size=2, skip_chunks=skip))
+    assert len(list(iter_svmlight_chunks(path, chunk_size=2, skip_chunks=np.int64(1)))) == 2

@@ -10,7 +10,9 @@ order, so the results are scipy's bit for bit, and they are faster: unsigned
 indices spare numba's negative-index test, ``X' u`` builds no transposed
 matrix object (scipy does, checking its indices, on every call: 9% of a
 RankSVM fit on MQ2008) and skips the rows where ``u`` is 0 (the inactive rows
-of a squared-hinge Hessian product). Dense arrays use numpy.
+of a squared-hinge Hessian product). Dense float64 arrays use numpy; dense
+float32 ones the loops of :mod:`birank._kernels.dense_products` (numpy would cast all
+of X to float64 on every product), which read float32 and sum in float64.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from ._kernels.dense_products import dense_sq_rmatvec, f32_matvec, f32_rmatvec
 from ._dots import dot, norm
 from ._kernels.blocked_products import csr_grad_diag_block, csr_matvec_block, csr_rmatvec_block
 from ._kernels.dual_cd import all_ones
@@ -61,6 +64,19 @@ def _is_csr(X):
     return sp.issparse(X) and X.format == "csr"
 
 
+def _f32_rows(X):
+    """``(rows, transposed)`` of a 2-D float32 ndarray that is C- or F-contiguous
+    (``rows``: C-contiguous, X or X.T), else None: its products go through
+    :mod:`birank._kernels.dense_products`, not numpy (no float64 copy of X)."""
+    if not (isinstance(X, np.ndarray) and X.dtype == np.float32 and X.ndim == 2):
+        return None
+    if X.flags.c_contiguous:
+        return X, False
+    if X.flags.f_contiguous:
+        return X.T, True
+    return None
+
+
 def matvec(X, v, n_jobs=None, *, indicator=False):
     """``X @ v`` as a 1-D float64 array, without copying X.
 
@@ -92,6 +108,11 @@ def matvec(X, v, n_jobs=None, *, indicator=False):
         csr_matvec_block(None if indicator else X.data, X.indices, X.indptr, v, out, 0,
                          X.shape[0])
         return out
+    f32 = _f32_rows(X)
+    if f32 is not None:
+        rows, transposed = f32
+        return (f32_rmatvec(rows, v, np.empty(X.shape[0])) if transposed
+                else f32_matvec(rows, v, np.empty(X.shape[0])))
     return np.asarray(X @ v, dtype=np.float64).reshape(-1)
 
 
@@ -125,6 +146,11 @@ def rmatvec(X, u, *, indicator=False):
         csr_rmatvec_block(None if indicator else X.data, X.indices, X.indptr, u, out, 0,
                           X.shape[0], False)
         return out
+    f32 = _f32_rows(X)
+    if f32 is not None:
+        rows, transposed = f32
+        return (f32_matvec(rows, u, np.empty(X.shape[1])) if transposed
+                else f32_rmatvec(rows, u, np.empty(X.shape[1])))
     return np.asarray(X.T @ u, dtype=np.float64).reshape(-1)
 
 
@@ -140,6 +166,9 @@ def sq_rmatvec(X, u, *, indicator=False):
         csr_rmatvec_block(None if indicator else X.data, X.indices, X.indptr, u, out, 0,
                           X.shape[0], True)
         return out
+    f32 = _f32_rows(X)
+    if f32 is not None and not f32[1]:
+        return dense_sq_rmatvec(f32[0], u, np.empty(X.shape[1]))
     return np.einsum("ij,ij,i->j", X, X, u)
 
 

@@ -30,9 +30,52 @@ else:
     from sklearn.utils._available_if import available_if
 
 __all__ = ["LinearScorerMixin", "ProbabilityMixin", "BinaryRankerMixin", "RankerMixin",
-           "OnlineRankerMixin",
+           "OnlineRankerMixin", "check_known_labels",
            "reset_fitted", "decision_cut", "data_scaled", "warn_if_badly_scaled",
            "warn_if_worse_than_chance"]
+
+
+def check_known_labels(estimator: Any, y: ArrayLike, what: str = "y") -> NDArray[Any]:
+    """``y`` as an array, refused when a label is not one of ``estimator.classes_``.
+
+    A label outside ``classes_`` (another value, NaN, None) would otherwise count
+    as the negative class, silently: scikit-learn's classifiers refuse it too. The
+    one check of a binary ranker's ``score``, ``partial_fit`` chunks and held-out
+    labels (``eval_set``, ``phi_risk``).
+
+    Parameters
+    ----------
+    estimator : fitted binary ranker
+        Its ``classes_`` are the labels allowed.
+    y : array-like
+        Labels to check (any shape).
+    what : str, default="y"
+        What ``y`` is, for the message.
+
+    Returns
+    -------
+    y : ndarray
+        ``np.asarray(y)``.
+
+    Raises
+    ------
+    ValueError
+        Naming the estimator, ``what`` (``"y"``, ``"eval_set's y"``, ...), the
+        unknown labels and ``classes_``.
+    """
+    y = np.asarray(y)
+    classes = estimator.classes_
+    unknown = ~np.isin(y, classes)
+    if unknown.any():
+        bad = y[unknown]
+        try:
+            shown = np.unique(bad)
+        except TypeError:  # None among numbers: values that do not sort
+            shown = np.asarray(list(dict.fromkeys(bad.tolist())), dtype=object)
+        raise ValueError(f"{type(estimator).__name__}: {what} holds label(s) "
+                         f"{shown[:5].tolist()!r} not in classes_ {classes.tolist()!r}; "
+                         "every label must be one of the two classes of the fit.")
+    return y
 
 
 def reset_fitted(estimator: object, private: Iterable[str] = ()) -> None:
@@ -259,8 +302,9 @@ class BinaryRankerMixin(ProbabilityMixin, LinearScorerMixin, ClassifierMixin):
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
             Rows to score.
         y : array-like of shape (n_samples,)
-            True labels; rows equal to ``classes_[1]`` are the positive class,
-            every other row is negative. Both must occur.
+            True labels, each one of ``classes_`` (another value, NaN or None is
+            refused: it would count as negative); rows equal to ``classes_[1]``
+            are the positive class. Both must occur.
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative row weights; a (positive, negative) pair weighs
             ``sample_weight_i * sample_weight_j``.
@@ -274,7 +318,8 @@ class BinaryRankerMixin(ProbabilityMixin, LinearScorerMixin, ClassifierMixin):
         """
         from .metrics import roc_auc
 
-        y = np.asarray(y)
+        check_is_fitted(self, "classes_")
+        y = check_known_labels(self, y)
         return roc_auc(y == self.classes_[1], self.decision_function(X),
                        sample_weight=sample_weight)
 
@@ -519,10 +564,7 @@ class OnlineRankerMixin:
         elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
             raise ValueError(f"{name}: classes={classes!r} differs from the classes_ "
                              f"{self.classes_!r} of the first call.")
-        unknown = ~np.isin(y, self.classes_)
-        if unknown.any():
-            raise ValueError(f"{name}: y holds label(s) {np.unique(y[unknown])!r} not in "
-                             f"classes_ {self.classes_!r}.")
+        check_known_labels(self, y)
         return (y == self.classes_[1]).astype(np.int8)
 
 
@@ -568,6 +610,7 @@ def data_scaled(value: float | str, X: Matrix, scale: float, power: float = 1.0,
 
 def _row_size(X: Matrix, measure: str) -> float:
     from ._kernels.sparse_rows import row_sqnorms
+    from ._linalg import rmatvec
 
     sq = row_sqnorms(np.ascontiguousarray(X) if isinstance(X, np.ndarray)
                      else (X.data, X.indices, X.indptr))
@@ -577,7 +620,10 @@ def _row_size(X: Matrix, measure: str) -> float:
     if measure == "norm" or n < 2:
         return m
     mean_sq = float(sq.mean())
-    mu = np.asarray(X.mean(axis=0), dtype=np.float64).ravel()
+    # a CSR X's column means as sum_i x_i / n in row order, as scipy's X.mean (which
+    # copies X's data and indices): float64 sums, the same bits as scipy's for float64
+    mu = (np.asarray(X.mean(axis=0), dtype=np.float64).ravel() if isinstance(X, np.ndarray)
+          else rmatvec(X, np.full(n, 1.0 / n)))
     v = mean_sq - dot(mu, mu)
     if not v > 1e-8 * mean_sq:  # no spread (or all of it lost to rounding)
         return m

@@ -53,6 +53,11 @@ __all__ = [
 # --------------------------------------------------------------------------- checks
 def _as_1d(a, name):
     arr = np.asarray(a)
+    if arr.dtype.kind == "c":
+        # (a cast to float64 would drop the imaginary part, with numpy's warning only; an
+        # object array of complex numbers fails that cast, and is refused as not numeric)
+        raise ValueError(f"Complex data not supported: {name} holds complex numbers; "
+                         "pass real values.")
     if arr.ndim == 2 and arr.shape[1] == 1:
         arr = arr[:, 0]
     if arr.ndim != 1:

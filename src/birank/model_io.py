@@ -1,8 +1,9 @@
 """Saving and loading fitted linear rankers as plain JSON (no pickle).
 
 A model file holds the estimator's class and parameters, ``coef_``,
-``intercept_`` and, for binary rankers, ``classes_`` and ``probability_``
-(``predict_proba``'s sigmoid). It is
+``intercept_``, for binary rankers ``classes_`` and ``probability_``
+(``predict_proba``'s sigmoid), and ``feature_names_in_`` when the estimator was
+fitted on a DataFrame (scoring then checks the columns by name). It is
 enough to score new data (``birank predict``) and to rebuild the estimator.
 """
 
@@ -118,6 +119,9 @@ def save_model(estimator: BaseEstimator, path: StrPath, *, overwrite: bool = Fal
         "coef": np.asarray(estimator.coef_, dtype=float).tolist(),
         "intercept": float(getattr(estimator, "intercept_", 0.0)),
     }
+    names = getattr(estimator, "feature_names_in_", None)
+    if names is not None:  # (fitted on a DataFrame: scoring checks the columns by name)
+        doc["feature_names"] = [str(v) for v in np.asarray(names).reshape(-1)]
     if hasattr(estimator, "classes_"):
         doc["classes"] = _plain(np.asarray(estimator.classes_))
     if hasattr(estimator, "probability_"):  # predict_proba's two slopes (birank._calibration)
@@ -287,6 +291,10 @@ class LinearModel:
         Added to every score (0.0 when the file has none).
     n_features : int
         The number of features the model was trained on.
+    feature_names : ndarray of str of shape (n_features,) or None
+        The column names the model was fitted with (a pandas DataFrame), as the
+        estimator's ``feature_names_in_``; None when it was fitted without
+        names (or the file predates the field).
 
     Examples
     --------
@@ -309,6 +317,8 @@ class LinearModel:
         self.coef = np.asarray(doc["coef"], dtype=np.float64)
         self.intercept = float(doc.get("intercept", 0.0))
         self.n_features = int(doc["n_features"])
+        names = doc.get("feature_names")
+        self.feature_names = None if names is None else np.asarray(names, dtype=object)
 
     def decision_function(self, X: MatrixLike) -> FloatArray:
         """Scores ``X @ coef + intercept`` of the rows of X.
@@ -333,10 +343,15 @@ class LinearModel:
         ------
         ValueError
             X is not numeric, not 2-D, holds NaN or infinity, or has another
-            number of features (naming the model file).
+            number of features (naming the model file); or, for a model with
+            ``feature_names``, X is a DataFrame whose column names differ from
+            them (other names, or another order: scikit-learn's rule, and its
+            message). Given without names (an array) such a model warns, as a
+            scikit-learn estimator does, and scores the columns by position.
         """
         import scipy.sparse as sp
 
+        self._check_feature_names(X)
         if sp.issparse(X):
             X = sp.csr_matrix(X)
             if X.dtype.kind not in "biuf":
@@ -351,7 +366,9 @@ class LinearModel:
                     raise ValueError(f"X must hold numbers; got dtype {X.dtype}.") from None
             if X.ndim != 2:
                 raise ValueError(f"X must be 2-D (rows, features); got shape {X.shape}.")
-            values = X
+            # row-major, as the estimators score it (a DataFrame's column-major array gave
+            # scores a rounding away from the estimator's)
+            X = values = np.ascontiguousarray(X)
         if values.dtype.kind == "f" and not np.isfinite(values).all():
             raise ValueError("X contains NaN or infinite values.")
         width = X.shape[1]
@@ -361,6 +378,56 @@ class LinearModel:
         if width < self.n_features:  # a LIBSVM file whose last features are all zero
             X.resize((X.shape[0], self.n_features))
         return np.asarray(X @ self.coef, dtype=np.float64).reshape(-1) + self.intercept
+
+    def _check_feature_names(self, X):
+        """scikit-learn's feature-name rule (``validate_data``), without importing it.
+
+        Names are X's string column names (``X.columns``: pandas and the like); a
+        model with ``feature_names`` refuses other names or another order, and warns
+        for X without names. A model without them takes any X.
+        """
+        fitted = self.feature_names
+        columns = getattr(X, "columns", None)
+        given = None
+        if columns is not None:
+            given = np.asarray(columns, dtype=object)
+            kinds = {isinstance(v, str) for v in given}
+            if kinds == {True, False}:
+                raise TypeError("Feature names are only supported if all input features have "
+                                "string names, but your input has "
+                                f"{sorted({type(v).__name__ for v in given})} as feature "
+                                "name / column name types. Convert them all to strings "
+                                "(e.g. X.columns = X.columns.astype(str)).")
+            if kinds != {True}:
+                given = None  # integer column labels: no names (as scikit-learn)
+        if fitted is None:
+            return
+        if given is None:
+            import warnings
+
+            warnings.warn(f"X does not have valid feature names, but the model in {self.path} "
+                          "was fitted with feature names; its columns are taken in the order "
+                          f"of fit: {', '.join(fitted[:5].tolist())}"
+                          f"{', ...' if len(fitted) > 5 else ''}.", UserWarning, stacklevel=3)
+            return
+        if len(given) == len(fitted) and (given == fitted).all():
+            return
+        seen, now = set(fitted.tolist()), set(given.tolist())
+        unexpected = [v for v in given.tolist() if v not in seen]
+        missing = [v for v in fitted.tolist() if v not in now]
+        lines = ["The feature names should match those that were passed during fit "
+                 f"(the model in {self.path})."]
+        for title, names in (("Feature names unseen at fit time:", unexpected),
+                             ("Feature names seen at fit time, yet now missing:", missing)):
+            if names:
+                lines += [title] + [f"- {v}" for v in names[:5]]
+                if len(names) > 5:
+                    lines.append("- ...")
+        if not unexpected and not missing:
+            lines.append("Feature names must be in the same order as they were in fit "
+                         f"({', '.join(fitted[:5].tolist())}{', ...' if len(fitted) > 5 else ''}"
+                         "); reorder the columns, e.g. X[model.feature_names].")
+        raise ValueError("\n".join(lines))
 
     def estimator(self) -> BaseEstimator:
         """The fitted estimator object, rebuilt from the file.
@@ -374,7 +441,8 @@ class LinearModel:
         estimator : estimator
             A new instance of the saved class with the saved parameters and the
             fitted attributes ``coef_``, ``intercept_``, ``n_features_in_`` and,
-            when saved, ``classes_`` and ``probability_``: it scores, predicts
+            when saved, ``feature_names_in_``, ``classes_`` and ``probability_``:
+            it scores, predicts
             and (two-class models) gives probabilities like the saved one.
             Parameters JSON could not hold take their defaults (a UserWarning
             names them).
@@ -391,6 +459,8 @@ class LinearModel:
         est.coef_ = self.coef.copy()
         est.intercept_ = self.intercept
         est.n_features_in_ = self.n_features
+        if self.feature_names is not None:  # (scikit-learn's check then guards the columns)
+            est.feature_names_in_ = self.feature_names.copy()
         if "classes" in self.doc:
             est.classes_ = np.asarray(self.doc["classes"])
         if "probability" in self.doc:
@@ -410,8 +480,9 @@ def load_model(path: StrPath) -> LinearModel:
     model has no coefficient vector); ``n_features`` an int in [0, 2**31 - 1];
     ``coef`` that many finite float64 numbers; ``intercept`` a finite float64
     number; ``classes`` two different labels (numbers, strings or the two
-    booleans); ``unsaved_params`` the names of parameters JSON could not hold
-    (``estimator()`` warns that they take their defaults); ``extra`` an object. Unknown
+    booleans); ``feature_names`` (optional, written for an estimator fitted on a
+    DataFrame) ``n_features`` strings; ``unsaved_params`` the names of parameters
+    JSON could not hold (``estimator()`` warns that they take their defaults); ``extra`` an object. Unknown
     fields, invalid JSON and JSON nested too deeply are refused.
     :meth:`LinearModel.estimator` then checks the parameters against the class
     (names it has, values its validation accepts: a non-numeric ``C`` is
@@ -476,7 +547,7 @@ def load_model(path: StrPath) -> LinearModel:
 
 #: every top-level field of a model file
 FIELDS = ("format", "estimator", "params", "n_features", "coef", "intercept", "classes",
-          "probability", "unsaved_params", "extra")
+          "probability", "feature_names", "unsaved_params", "extra")
 #: a bound on n_features (a dense coefficient vector of 2**31 float64 is 16 GB)
 MAX_FEATURES = 2**31 - 1
 
@@ -563,6 +634,12 @@ def _check_doc(doc, path):
             if _as_float(v, path, f"probability[{i}]") < 0:
                 raise ValueError(f"{path}: probability[{i}] is negative ({v!r}): a slope is "
                                  ">= 0 (the probability never decreases with the score).")
+    if "feature_names" in doc:  # (optional: files of estimators fitted on arrays, and older
+        names = doc["feature_names"]  # files, have none)
+        if not isinstance(names, list) or len(names) != n or not all(
+                isinstance(v, str) for v in names):
+            raise ValueError(f"{path}: feature_names must be a list of {n} strings (one per "
+                             f"feature); got {names!r:.60}.")
     if not isinstance(doc.get("extra", {}), dict):
         raise ValueError(f"{path}: extra must be a JSON object.")
     unsaved = doc.get("unsaved_params", [])

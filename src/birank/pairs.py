@@ -24,7 +24,7 @@ import numpy as np
 
 from ._kernels.id_set import new_table, table_contains, table_insert, take_new
 from ._kernels.index import index_dtype
-from ._validation import check_groups, check_random_state, check_y01, codes_of
+from ._validation import as_written, check_groups, check_random_state, check_y01, codes_of
 from ._kernels.ordinal_levels import (closest_pair_ids, decode_ordinal_ids, level_pair_counts,
                                       ordinal_pair_levels, ordinal_runs)
 
@@ -45,6 +45,38 @@ def _as_groups(groups, n):
     return check_groups(groups, n)
 
 
+def _as_ids(ids: ArrayLike, *, flat: bool = True) -> IntArray:
+    """Pair ids as int64: integers (or integral floats, e.g. an empty list), a scalar or
+    1-D (any shape with ``flat=False``); ValueError naming the problem otherwise.
+
+    A float would be truncated (0.7 read as pair 0) and a 2-D array flattened into
+    other pairs than meant, silently: both are refused."""
+    arr = np.asarray(ids)
+    if flat and arr.ndim > 1:
+        raise ValueError(f"pair ids must be a 1-D array (or a scalar); got shape {arr.shape}.")
+    kind = arr.dtype.kind
+    if kind in "iu":
+        if kind == "u" and arr.size and arr.max() > np.iinfo(np.int64).max:
+            raise ValueError(f"pair ids must be below 2**63; got {arr.max()}.")
+        return arr.astype(np.int64, copy=False)
+    if kind == "f" or (kind == "O" and all(isinstance(v, (int, float, np.integer, np.floating))
+                                           and not isinstance(v, bool) for v in arr.flat)):
+        try:
+            values = arr.astype(np.float64)
+        except OverflowError:  # (a Python int beyond float64)
+            values = np.full(arr.shape, np.inf)
+        odd = ~np.isfinite(values) | (values != np.round(values))
+        if odd.any():
+            bad = as_written(arr[odd].reshape(-1)[0])
+            raise ValueError(f"pair ids must be integers; got {bad!r} (a non-integer id would "
+                             "be truncated to another pair).")
+        if arr.size and np.abs(values).max() >= 2.0**63:
+            raise ValueError(f"pair ids must be below 2**63; got {np.abs(values).max():g}.")
+        return values.astype(np.int64)
+    raise ValueError(f"pair ids must be integers; got dtype {arr.dtype}"
+                     f"{' (booleans)' if kind == 'b' else ''}.")
+
+
 class _PairSpace:
     n_pairs: int
 
@@ -56,7 +88,7 @@ class _PairSpace:
         raise NotImplementedError
 
     def _check_ids(self, ids: ArrayLike) -> IntArray:
-        ids = np.asarray(ids, dtype=np.int64).reshape(-1)
+        ids = _as_ids(ids).reshape(-1)
         if ids.size and (ids.min() < 0 or ids.max() >= self.n_pairs):
             raise ValueError(f"pair ids must lie in [0, {self.n_pairs}); got "
                              f"[{ids.min()}, {ids.max()}].")
@@ -188,7 +220,18 @@ class OrdinalPairs(_PairSpace):
     """
 
     def __init__(self, y: ArrayLike, groups: ArrayLike | None = None) -> None:
-        y = np.asarray(y, dtype=np.float64).reshape(-1)
+        y = np.asarray(y)
+        if y.ndim == 2 and y.shape[1] == 1:  # a column, as check_y01 takes it
+            y = y[:, 0]
+        if y.ndim != 1:  # (flattened, two label columns would be one wrong pair space)
+            raise ValueError(f"y must be 1-D, one label per row; got shape {y.shape}.")
+        try:
+            if y.dtype.kind not in "biufO":  # (strings, complex: refused, not cast)
+                raise TypeError
+            y = y.astype(np.float64)  # (an object array: numbers only)
+        except (TypeError, ValueError):
+            raise ValueError(f"y must hold real numbers (graded or real-valued labels); got "
+                             f"dtype {y.dtype}.") from None
         if not np.all(np.isfinite(y)):
             raise ValueError("y must be finite to form ordinal pairs.")
         groups = _as_groups(groups, y.shape[0])
@@ -289,6 +332,38 @@ class OrdinalPairs(_PairSpace):
                                   self._offsets, self._group_start)
         return ids
 
+    def level_one_ids(self, positions: ArrayLike) -> IntArray:
+        """Ids of the level-1 pairs at ``positions`` of the level-1 order of :meth:`closest`.
+
+        Position k in ``[0, n_level1)`` is the k-th level-1 pair (by upper, then
+        lower sorted position), so ``level_one_ids(np.arange(n))`` equals
+        ``closest(n)`` for ``n <= n_level1``. Each row's level-1 partners are one
+        contiguous block (the run of the next lower label in its group): a
+        prefix sum of the block sizes (O(N)) and a binary search per position
+        decode them, so uniform positions give uniform level-1 pairs without
+        touching the other levels.
+
+        Parameters
+        ----------
+        positions : array-like of int
+            Positions in ``[0, level_counts(1)[1])`` (else a ValueError).
+
+        Returns
+        -------
+        ids : ndarray of int64, same length as ``positions``
+        """
+        pos = _as_ids(positions)
+        has = self._rank >= 1
+        run = self._run_id.astype(np.int64)
+        size = np.where(has, self._run_begin[run] - self._run_begin[run - 1], 0)
+        cum = np.zeros(size.shape[0] + 1, dtype=np.int64)
+        np.cumsum(size, out=cum[1:])
+        if pos.size and (pos.min() < 0 or pos.max() >= cum[-1]):
+            raise ValueError(f"level-1 positions must lie in [0, {int(cum[-1])}).")
+        p = np.searchsorted(cum, pos, side="right") - 1  # the upper row's sorted position
+        q = self._run_begin[run[p] - 1] + (pos - cum[p])  # its level-1 partner's position
+        return self._offsets[p] - self._group_start[p] + q
+
 
 class UnionPairs(_PairSpace):
     """Concatenation of spaces: ids ``[0, n1)`` from the first, then the second, ...
@@ -372,7 +447,10 @@ class ChosenSet:
         return self._n
 
     def __contains__(self, pair_id: object) -> bool:
-        return bool(self.contains(np.array([pair_id]))[0])
+        try:
+            return bool(self.contains(np.array([pair_id]))[0])
+        except ValueError:  # not an integer id (1.5, "a"): not in the set, as for a set
+            return False
 
     @property
     def table(self) -> IntArray:
@@ -380,7 +458,19 @@ class ChosenSet:
         return self._table
 
     def contains(self, ids: ArrayLike) -> NDArray[np.bool_]:
-        ids = np.asarray(ids, dtype=np.int64)
+        """Membership of each id.
+
+        Parameters
+        ----------
+        ids : array-like of int
+            Pair ids, of any shape (integers: a float is refused, not truncated).
+
+        Returns
+        -------
+        mask : ndarray of bool, the shape of ``ids``
+            True where the id is in the set (a negative id never is).
+        """
+        ids = _as_ids(ids, flat=False)
         return table_contains(self._table, np.ascontiguousarray(ids.reshape(-1))).reshape(
             ids.shape)
 
@@ -393,16 +483,16 @@ class ChosenSet:
 
         Parameters
         ----------
-        ids : array-like of int
-            Pair ids, >= 0 (else a ValueError, unless ``new=True``).
+        ids : array-like of int, a scalar or 1-D
+            Pair ids, integers >= 0 (else a ValueError).
         new : bool, default=False
             The caller promises that ``ids`` are distinct and not in the set yet.
         """
-        ids = np.asarray(ids, dtype=np.int64).reshape(-1)
+        ids = _as_ids(ids).reshape(-1)
+        if ids.size and ids.min() < 0:  # (-1 marks the table's empty slots)
+            raise ValueError(f"pair ids are >= 0; got {ids.min()}.")
         if not new:
             ids = np.unique(ids)
-            if ids.size and ids[0] < 0:
-                raise ValueError(f"pair ids are >= 0; got {ids[0]}.")
             ids = ids[~self.contains(ids)]
         if ids.size == 0:
             return

@@ -92,6 +92,8 @@ ENTRIES = (
     # the same on indicator features (values all 1, not passed)
     ("blocked_products", "csr_matvec_block", none(none, I4, I4, F8, F8, i8, i8)),
     ("blocked_products", "csr_rmatvec_block", none(none, I4, I4, F8, F8, i8, i8, b1)),
+    # the diagonal preconditioner's (X o X)' D on dense float64 X (no square of X)
+    ("dense_products", "dense_sq_rmatvec", F8(F8_2, F8, F8)),
     # a Newton step's gradient and preconditioner products in one pass
     *(("blocked_products", "csr_grad_diag_block", none(data, I4, I4, F8, F8, F8_2, i8, i8, b1))
       for data in (F8, none)),

@@ -15,14 +15,16 @@ import warnings
 from typing import TYPE_CHECKING
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, clone
 from sklearn.utils.extmath import safe_sparse_dot
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import (Interval, Options, check_graded_labels, check_groups,
-                           check_random_state, check_X, check_X_y, validate_params)
+from .._validation import (Interval, Options, as_csr_or_dense, check_graded_labels,
+                           check_groups, check_random_state, check_X, check_X_y, group_codes,
+                           validate_params)
 from ..base import reset_fitted
-from ..metrics import mean_average_precision, ndcg_at_k, roc_auc
+from ..metrics import mean_average_precision, ndcg_at_k, roc_auc_per_group
 from .oracle import LabelOracle
 from .strategies import (
     STRATEGIES,
@@ -48,6 +50,50 @@ __all__ = ["ActiveRankLearner", "query_metrics", "DIVERSE_FOLDS"]
 DIVERSE_FOLDS = 3
 
 
+#: float64 values hashed at a time by :func:`_pool_digest` (a dense pool is never copied
+#: whole)
+_DIGEST_BLOCK = 1 << 16
+
+
+def _pool_digest(X):
+    """A checksum of a validated pool's values (BLAKE2b, O(size), in blocks).
+
+    A dense pool: its values row by row; a CSR pool: its nonzero entries as (row,
+    column, value), so explicit zeros do not count. Values are read as float64 and
+    -0.0 as 0.0: the same values give the same checksum, whatever their dtype.
+    """
+    import hashlib
+
+    h = hashlib.blake2b(repr(tuple(X.shape)).encode(), digest_size=16)
+    if sp.issparse(X):
+        rows = np.repeat(np.arange(X.shape[0], dtype=np.int64), np.diff(X.indptr))
+        nz = X.data != 0
+        for part in (rows[nz], X.indices[nz].astype(np.int64),
+                     X.data[nz].astype(np.float64) + 0.0):
+            h.update(part.tobytes())
+    else:
+        step = max(1, _DIGEST_BLOCK // max(X.shape[1], 1))
+        for i in range(0, X.shape[0], step):
+            h.update((np.asarray(X[i:i + step], dtype=np.float64) + 0.0).tobytes())
+    return h.digest()
+
+
+def _progress_reporter(progress):
+    """``(reporter or None, whether it is birank's own)`` of ``simulate``'s ``progress``."""
+    if isinstance(progress, (bool, np.bool_)):
+        progress = bool(progress) or None
+    if progress is None:
+        return None, False
+    if progress is True:
+        from .._progress import make_progress
+
+        return make_progress(True, "ActiveRankLearner"), True
+    if not callable(progress):
+        raise ValueError(f"progress must be None, a bool or a callable progress(t, n_rounds, "
+                         f"message); got {progress!r}.")
+    return progress, False
+
+
 class _HasDecisionFunction:
     """Parameter constraint: None or an object with ``fit`` and ``decision_function``."""
 
@@ -56,6 +102,26 @@ class _HasDecisionFunction:
 
     def __str__(self):
         return "an estimator with fit and decision_function"
+
+
+def _real_1d(values, name):
+    """``values`` as finite float64 of shape (n,) (a column too); ValueError naming
+    ``name`` otherwise (a NaN label would count as non-relevant, silently)."""
+    arr = np.asarray(values)
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        arr = arr[:, 0]
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be 1-D; got shape {arr.shape}.")
+    try:
+        if arr.dtype.kind not in "biufO":  # (strings, complex: refused, not cast)
+            raise TypeError
+        arr = arr.astype(np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must hold real numbers; got dtype {arr.dtype}.") from None
+    if not np.isfinite(arr).all():
+        raise ValueError(f"{name} contains NaN or infinite values (first at index "
+                         f"{int(np.flatnonzero(~np.isfinite(arr))[0])}).")
+    return arr
 
 
 def query_metrics(y_true: ArrayLike, y_score: ArrayLike, groups: ArrayLike | None = None, *,
@@ -75,7 +141,8 @@ def query_metrics(y_true: ArrayLike, y_score: ArrayLike, groups: ArrayLike | Non
     y_score : array-like of shape (n_samples,)
         Finite scores; higher means ranked higher.
     groups : array-like of shape (n_samples,), default=None
-        Query id of each row; None means one query.
+        Query id of each row (numbers or strings, as every birank ``groups``);
+        None means one query.
     relevance_threshold : float, default=1
         Labels ``>= relevance_threshold`` are relevant (for ``auc`` and ``map``),
         as in :class:`ActiveRankLearner`.
@@ -94,18 +161,19 @@ def query_metrics(y_true: ArrayLike, y_score: ArrayLike, groups: ArrayLike | Non
     >>> query_metrics([1, 0, 0, 1], [0.9, 0.1, 0.5, 0.2], [0, 0, 1, 1])["auc"]
     0.5
     """
-    y = np.asarray(y_true, dtype=np.float64).reshape(-1)
-    s = np.asarray(y_score, dtype=np.float64).reshape(-1)
-    g = check_groups(groups, y.shape[0])
-    if g is None:  # one query
-        g = np.zeros(y.shape[0], dtype=np.int64)
+    y = _real_1d(y_true, "y_true")
+    s = _real_1d(y_score, "y_score")
+    if s.shape[0] != y.shape[0]:
+        raise ValueError(f"y_true and y_score have different lengths: {y.shape[0]} and "
+                         f"{s.shape[0]}.")
+    # query ids of any comparable type (strings too) as codes 0 .. G-1: equal ids, equal codes
+    g = group_codes(groups, y.shape[0])
     rel = (y >= relevance_threshold).astype(np.int8)
-    order = np.argsort(g, kind="stable")
-    bounds = np.flatnonzero(np.diff(g[order])) + 1
-    aucs = [roc_auc(rel[ix], s[ix]) for ix in np.split(order, bounds)
-            if 0 < rel[ix].sum() < ix.shape[0]]
+    # mean AUC over the queries holding both classes (one pass, not one call per query)
+    auc = (roc_auc_per_group(rel, s, g, pos_label=1)[0] if 0 < rel.sum() < rel.shape[0]
+           else float("nan"))
     return {
-        "auc": float(np.mean(aucs)) if aucs else float("nan"),
+        "auc": auc,
         "map": (mean_average_precision(rel, s, g, relevance_threshold=1) if rel.any()
                 else float("nan")),
         "ndcg": ndcg_at_k(np.maximum(y, 0.0), s, g, k=k) if (y > 0).any() else float("nan"),
@@ -257,7 +325,7 @@ class ActiveRankLearner(BaseEstimator):
         self : ActiveRankLearner
             The learner, unfitted (its parameters are kept).
         """
-        reset_fitted(self, ("_rng", "_stale"))
+        reset_fitted(self, ("_rng", "_stale", "_pool_digest"))
         return self
 
     def __sklearn_tags__(self):
@@ -272,6 +340,7 @@ class ActiveRankLearner(BaseEstimator):
         n = X.shape[0]
         g = np.zeros(n, dtype=np.int64) if groups is None else check_groups(groups, n)
         self.X_pool_ = X
+        self._pool_digest = _pool_digest(X)  # (a later X_pool must hold the same values)
         self.groups_ = g.copy()
         self.labeled_mask_ = np.zeros(n, dtype=bool)
         self.labels_ = np.full(n, np.nan)
@@ -287,10 +356,22 @@ class ActiveRankLearner(BaseEstimator):
                                  "call of teach or query.")
             self._bind_pool(X_pool, groups)
             return
-        shape = getattr(X_pool, "shape", None) or np.shape(X_pool)
-        if X_pool is not None and tuple(shape) != self.X_pool_.shape:
-            raise ValueError(f"X_pool has shape {tuple(shape)}, but this learner's pool has "
-                             f"shape {self.X_pool_.shape}; call reset() for a new pool.")
+        if X_pool is not None:
+            shape = getattr(X_pool, "shape", None) or np.shape(X_pool)
+            if tuple(shape) != self.X_pool_.shape:
+                raise ValueError(f"X_pool has shape {tuple(shape)}, but this learner's pool "
+                                 f"has shape {self.X_pool_.shape}; call reset() for a new "
+                                 "pool.")
+            # the same shape is not the same pool (-X, other rows): its values must be those
+            # bound, compared by checksum (an array changed in place since is refused too)
+            X: Any = check_X(self, X_pool, reset=False)
+            if sp.issparse(X) != sp.issparse(self.X_pool_):  # (the pool's format)
+                X = as_csr_or_dense(sp.csr_matrix(X)) if sp.issparse(self.X_pool_) \
+                    else X.toarray()
+            if _pool_digest(X) != self._pool_digest:
+                raise ValueError(f"X_pool holds other values than this learner's pool (both "
+                                 f"of shape {self.X_pool_.shape}); call reset() for a new "
+                                 "pool.")
         if groups is not None and not np.array_equal(np.asarray(groups).reshape(-1),
                                                      self.groups_):
             raise ValueError("groups differ from the pool's groups; call reset() for a new "
@@ -309,7 +390,8 @@ class ActiveRankLearner(BaseEstimator):
         labels : array-like of shape (len(indices),)
             Their (graded or binary) labels.
         X_pool, groups : pool matrix and query ids
-            Needed on the first call of ``teach``/``query`` only.
+            Needed on the first call of ``teach``/``query`` only; later calls may
+            give the same pool again (same values, see :meth:`query`) or None.
 
         Returns
         -------
@@ -346,7 +428,12 @@ class ActiveRankLearner(BaseEstimator):
         X_pool : {array-like, sparse matrix} of shape (n_pool, n_features), default=None
             The pool; needed only if neither :meth:`teach` nor ``query`` has
             been called since the learner was created or reset. Later calls may
-            pass the same pool again (its shape is checked) or None.
+            pass the same pool again or None. The same pool means the same
+            values: a later ``X_pool`` is compared with the pool bound first by
+            its shape, then by a checksum of its values (a copy or another
+            format of the pool passes; ``-X``, other rows, or the pool's own
+            array changed in place since are refused: call :meth:`reset` for a
+            new pool).
         groups : array-like of shape (n_pool,), default=None
             Query id of each pool row, with ``X_pool`` (None on the first call:
             one query). Later calls may pass the same ids again or None.
@@ -364,9 +451,15 @@ class ActiveRankLearner(BaseEstimator):
             self.timings_.update(rank=0.0, select=0.0, select_cpu=0.0)
             return np.empty(0, dtype=np.int64)
         t0 = time.perf_counter()
-        scores = self._scores(self.X_pool_[unl])
+        # the whole pool scored in place, then indexed: X_pool_[unl] would copy the pool
+        pool_scores = self._scores(self.X_pool_)
+        scores = pool_scores[unl]
         t1, c1 = time.perf_counter(), time.process_time()
-        values = self._informativeness(unl, scores)
+        self._pool_scores = pool_scores  # (read by _informativeness; the hook keeps 2 args)
+        try:
+            values = self._informativeness(unl, scores)
+        finally:
+            del self._pool_scores
         picked = unl[select_per_query(values, self.groups_[unl], k=self.per_query)]
         t2, c2 = time.perf_counter(), time.process_time()
         self.timings_.update(rank=t1 - t0, select=t2 - t1, select_cpu=c2 - c1)
@@ -444,14 +537,13 @@ class ActiveRankLearner(BaseEstimator):
         lab = np.flatnonzero(self.labeled_mask_)
         if self.strategy == "entropy":
             rel = self.labels_[lab] >= self.relevance_threshold
-            return entropy_scores(scores, g, self._scores(self.X_pool_[lab]), rel,
-                                  self.groups_[lab])
+            return entropy_scores(scores, g, self._pool_scores[lab], rel, self.groups_[lab])
         # diverse: randomized hypotheses from random folds of the labeled set
         fold = self._rng.permutation(lab.shape[0]) % DIVERSE_FOLDS
         committee = []
         for f in range(DIVERSE_FOLDS):
             member = self._fit_ranker(lab[fold == f])
-            committee.append(self._scores(self.X_pool_[unl], member))
+            committee.append(self._scores(self.X_pool_, member)[unl])
         return diverse_scores(scores, committee, g)
 
     # ------------------------------------------------------------------ ranker API
@@ -551,7 +643,8 @@ class ActiveRankLearner(BaseEstimator):
     def simulate(self, X: MatrixLike, y: ArrayLike, groups: ArrayLike, X_test: MatrixLike,
                  y_test: ArrayLike, groups_test: ArrayLike, *, n_rounds: int = 20,
                  n_initial_relevant: int = 1, n_initial_nonrelevant: int = 10,
-                 progress: Callable[[int, int, str], object] | None = None) -> dict[str, Any]:
+                 progress: Callable[[int, int, str], object] | bool | None = None,
+                 ) -> dict[str, Any]:
         """Run donmez-carbonell's protocol (section 3.1) with a label-counting oracle.
 
         The initial labeled set is ``n_initial_relevant`` relevant and
@@ -583,8 +676,11 @@ class ActiveRankLearner(BaseEstimator):
             when the query has fewer).
         n_initial_nonrelevant : int, default=10
             Non-relevant documents per training query in the initial set.
-        progress : callable or None, default=None
+        progress : callable, bool or None, default=None
             Called as ``progress(t, n_rounds, message)`` after round ``t``.
+            True reports on standard error with birank's own progress line (as
+            ``verbose`` does elsewhere); None or False reports nothing. Anything
+            else is refused before the first round.
 
         Returns
         -------
@@ -600,10 +696,18 @@ class ActiveRankLearner(BaseEstimator):
             read (initial set included); ``oracle_read_mask``: boolean array
             of shape (n_samples,), the pool rows whose label was read.
         """
+        report, own_report = _progress_reporter(progress)  # (before any work: a bad one fails fast)
         self.reset()
         oracle = LabelOracle(y)
         g = np.asarray(groups).reshape(-1)
         self._bind_pool(X, g)
+        # the test set, checked once before the rounds (its query ids as codes: any type)
+        n_test = check_X(self, X_test, reset=False).shape[0]
+        y_test = y_values = _real_1d(y_test, "y_test")
+        if y_values.shape[0] != n_test:
+            raise ValueError(f"X_test has {n_test} rows but y_test has {y_values.shape[0]} "
+                             "labels.")
+        groups_test = group_codes(groups_test, n_test)
         seed, seed_labels = oracle.seed(g, relevance_threshold=self.relevance_threshold,
                                         n_relevant=n_initial_relevant,
                                         n_nonrelevant=n_initial_nonrelevant,
@@ -626,16 +730,20 @@ class ActiveRankLearner(BaseEstimator):
             out["queried"].append(picked)
 
         record(0.0, 0.0, self.timings_["train"], np.empty(0, dtype=np.int64))
-        for t in range(1, n_rounds + 1):
-            train_prev = self.timings_["train"]
-            picked = self.query()
-            rank_s, select_s = self.timings_["rank"], self.timings_["select"]
-            if picked.size:
-                self.teach(picked, oracle.label(picked))
-                self.refit()
-            record(rank_s, select_s, train_prev + rank_s + select_s, picked)
-            if progress is not None:
-                progress(t, n_rounds, f"{self.strategy} round {t}")
+        try:
+            for t in range(1, n_rounds + 1):
+                train_prev = self.timings_["train"]
+                picked = self.query()
+                rank_s, select_s = self.timings_["rank"], self.timings_["select"]
+                if picked.size:
+                    self.teach(picked, oracle.label(picked))
+                    self.refit()
+                record(rank_s, select_s, train_prev + rank_s + select_s, picked)
+                if report is not None:
+                    report(t, n_rounds, f"{self.strategy} round {t}")
+        finally:
+            if own_report:  # (birank's reporter: its terminal line is ended)
+                getattr(report, "close", lambda: None)()
         out["oracle_reads"] = oracle.n_reads
         out["oracle_read_mask"] = oracle.read_mask
         return out

@@ -32,7 +32,7 @@ import numpy as np
 from .._kernels.rank_selection import lossmin_multilevel_scores as _lossmin_ml_kernel
 from .._kernels.rank_selection import lossmin_scores as _lossmin_kernel
 from .._kernels.rank_selection import neighbor_gaps, ranking_error_entropy
-from .._validation import check_random_state, codes_of
+from .._validation import check_random_state, group_codes
 from .threshold import sort_pool
 
 if TYPE_CHECKING:
@@ -311,8 +311,8 @@ def select_per_query(values: ArrayLike, groups: ArrayLike, *, k: int) -> IntArra
         Informativeness of each row (larger = picked first), e.g. from
         :func:`lossmin_scores`.
     groups : array-like of shape (n,)
-        Query of each row.
-    k : int
+        Query of each row (numbers or strings; NaN and None are refused).
+    k : int >= 0
         Rows to take per query.
 
     Returns
@@ -328,9 +328,14 @@ def select_per_query(values: ArrayLike, groups: ArrayLike, *, k: int) -> IntArra
     """
     v = np.asarray(values, dtype=np.float64).reshape(-1)
     n = v.shape[0]
+    if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) or k < 0:
+        raise ValueError(f"k must be an int >= 0 (rows per query); got {k!r}.")
+    if np.isnan(v).any():  # (NaN sorts last: it would never be picked, silently)
+        raise ValueError(f"values contains NaN (first at index "
+                         f"{int(np.flatnonzero(np.isnan(v))[0])}).")
+    codes = group_codes(groups, n)  # one query id per value: shape, NaN and None refused
     if n == 0:
         return np.empty(0, dtype=np.int64)
-    codes = codes_of(groups)
     order = np.lexsort((np.arange(n), -v, codes))
     counts = np.bincount(codes)
     starts = np.concatenate(([0], np.cumsum(counts)[:-1]))

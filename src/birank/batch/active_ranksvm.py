@@ -14,7 +14,7 @@ from .._linalg import matvec
 from .._progress import make_progress
 from .._validation import (Interval, Options, check_eval_set, check_random_state, check_X_y,
                            draw_seed, encode_binary, kernel_rows, validate_params)
-from ..base import BinaryRankerMixin
+from ..base import BinaryRankerMixin, check_known_labels
 from ..solvers.dual_cd import PairDualCD
 from ._active_pool import ChosenPool
 from ._active_sampling import STRATEGIES, JointSpace, SoftSampler, hard_select
@@ -248,6 +248,7 @@ class ActiveRankSVM(BinaryRankerMixin, BaseEstimator):
             Two label values; the larger one is the positive class.
         eval_set : tuple (X_eval, y_eval), optional
             Scored after every round: ``history_[k]['auc']`` (shen-lin Fig. 5).
+            Each label of ``y_eval`` must be one of the two labels of ``y``.
 
         Returns
         -------
@@ -259,6 +260,7 @@ class ActiveRankSVM(BinaryRankerMixin, BaseEstimator):
         eval_data = None
         if eval_set is not None:
             Xe, ye = check_eval_set(self, eval_set)
+            check_known_labels(self, ye, "eval_set's y")  # (else counted as negative)
             eval_data = (Xe, ye == self.classes_[1])
         self._fit(X, y01, eval_data)
         self._set_threshold(X, y01, learned_bias=self.fit_intercept)
@@ -296,6 +298,7 @@ class ActiveRankSVM(BinaryRankerMixin, BaseEstimator):
             rounds.record(pool, solver, n_rej, select_s, time.perf_counter() - t1, eval_data)
             report(pool.size, budget, rounds.progress_line())
             if last_round:
+                report.close()  # (a sampler that ran out stops below the budget)
                 break
             t1 = time.perf_counter()
             need = min(b, budget - pool.size)

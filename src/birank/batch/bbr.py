@@ -9,23 +9,28 @@ uniformly with replacement.
 
 from __future__ import annotations
 
+import math
+import numbers
 from typing import TYPE_CHECKING
 
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import NotFittedError
+from sklearn.utils.validation import check_is_fitted
 
+from .._linalg import matvec
 from .._progress import make_progress
 from .._threshold_tail import ThresholdTail
 from .._validation import (
     Interval,
     Options,
+    as_written,
     check_random_state,
     check_sample_weight,
     check_X_y,
     validate_params,
 )
-from ..base import BinaryRankerMixin, OnlineRankerMixin
+from ..base import BinaryRankerMixin, OnlineRankerMixin, check_known_labels
 from ..solvers.ball_quadratic import LANCZOS_MAX_ENTRIES, solve_ball_quadratic
 from ..solvers.pair_moments import (
     ClassGram,
@@ -68,6 +73,88 @@ def _check_dense_moment_memory(name, d):
                          f"{need / 2**30:.1f} GiB, more than the {avail / 2**30:.1f} GiB "
                          "available; use solver='cg' (the default 'auto' does above "
                          f"{AUTO_DENSE_MAX_FEATURES} features).")
+
+
+def _checked_pair_mean(name, pair_mean):
+    """``fit_moments``' mu as finite float64 of shape (n_features,); ValueError naming it."""
+    mu = np.asarray(pair_mean)
+    if mu.dtype.kind == "c":
+        raise ValueError(f"{name}: pair_mean is complex; complex data is not supported.")
+    try:
+        mu = mu.astype(np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name}: pair_mean must hold numbers; got dtype {mu.dtype}.") from None
+    if mu.ndim != 1:
+        raise ValueError(f"{name}: pair_mean must be 1-D, one value per feature; got shape "
+                         f"{mu.shape}.")
+    if not np.isfinite(mu).all():
+        raise ValueError(f"{name}: pair_mean contains NaN or infinite values (first at index "
+                         f"{int(np.flatnonzero(~np.isfinite(mu))[0])}).")
+    return mu
+
+
+def _checked_second_moment(name, sigma, d, radius):
+    """``(Sigma as fit_moments solves it, n_features)``, checked against mu's length ``d``
+    (None: any square shape).
+
+    An array (or a nested list) must be square, real and finite: it is solved by
+    eigendecomposition. A scipy sparse matrix is checked the same way, then formed
+    as an array up to :data:`AUTO_DENSE_MAX_FEATURES` features (as ``solver="auto"``),
+    else wrapped as an operator. An operator needs ``shape`` and ``matvec`` (and
+    ``trace()`` without a ``radius``); its values are not read here.
+    """
+    import scipy.sparse as sp
+
+    if sp.issparse(sigma):
+        if sigma.dtype.kind == "c":
+            raise ValueError(f"{name}: pair_second_moment is complex; complex data is not "
+                             "supported.")
+        values = sp.csr_matrix(sigma, dtype=np.float64)
+        if not np.isfinite(values.data).all():
+            raise ValueError(f"{name}: pair_second_moment contains NaN or infinite values.")
+        shape = values.shape
+    elif hasattr(sigma, "matvec") and hasattr(sigma, "shape"):  # an operator
+        if radius is None and not callable(getattr(sigma, "trace", None)):
+            raise ValueError(f"{name}: pair_second_moment is an operator without trace(), "
+                             "which radius=None needs (its ridge is relative to the trace); "
+                             "give an array, or an operator with trace().")
+        values, shape = sigma, tuple(sigma.shape)
+    else:
+        values = np.asarray(sigma)
+        if values.dtype.kind == "c":
+            raise ValueError(f"{name}: pair_second_moment is complex; complex data is not "
+                             "supported.")
+        try:
+            values = values.astype(np.float64)
+        except (TypeError, ValueError):
+            raise ValueError(f"{name}: pair_second_moment must be an array of numbers, a "
+                             "scipy sparse matrix or a LinearOperator; got "
+                             f"{type(sigma).__name__} of dtype {values.dtype}.") from None
+        shape = values.shape
+    if len(shape) != 2 or shape[0] != shape[1] or (d is not None and shape[0] != d):
+        want = f"({d}, {d}) to match pair_mean" if d is not None else "(n_features, n_features)"
+        raise ValueError(f"pair_second_moment must have shape {want}; got {tuple(shape)}.")
+    if isinstance(values, np.ndarray) and not np.isfinite(values).all():
+        raise ValueError(f"{name}: pair_second_moment contains NaN or infinite values.")
+    if sp.issparse(values):
+        if shape[0] <= AUTO_DENSE_MAX_FEATURES:
+            values = values.toarray()
+        else:
+            values = _SparseMoment(values)
+    return values, int(shape[0])
+
+
+class _SparseMoment:
+    """A wide scipy sparse Sigma as the operator the CG / Lanczos path takes."""
+
+    def __init__(self, matrix):
+        self.matrix, self.shape = matrix, matrix.shape
+
+    def matvec(self, v):
+        return np.asarray(self.matrix @ np.asarray(v, dtype=np.float64).ravel()).ravel()
+
+    def trace(self):
+        return float(self.matrix.diagonal().sum())
 
 
 #: ``radius=None``: ridge = RIDGE * trace(Sigma) / D (see the class docstrings)
@@ -168,17 +255,25 @@ class _PairMomentRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
 
         Parameters
         ----------
-        pair_mean : ndarray of shape (n_features,) or None
-            mu; None when there is no pair (one class only): the model is w = 0.
-        pair_second_moment : ndarray of shape (n_features, n_features) or LinearOperator
-            Sigma. An array is solved by eigendecomposition (``solver="eigh"``); an
-            operator (with ``trace()``) by CG / Lanczos, and with a ``radius`` an
-            operator offering ``densify_if_cheaper`` is first formed where that
-            costs less than the Lanczos products, as ``fit`` does.
+        pair_mean : array-like of shape (n_features,) or None
+            mu, finite real numbers; None when there is no pair (one class only):
+            the model is w = 0.
+        pair_second_moment : {array-like, sparse matrix, LinearOperator} of shape \
+(n_features, n_features)
+            Sigma. An array (or nested list) of finite real numbers is solved by
+            eigendecomposition (``solver="eigh"``); a scipy sparse matrix is
+            checked the same way and solved as an array up to
+            ``AUTO_DENSE_MAX_FEATURES`` (2000) features, as an operator above; an
+            operator (``shape``, ``matvec``, and ``trace()`` when ``radius`` is
+            None) by CG / Lanczos, and with a ``radius`` an operator offering
+            ``densify_if_cheaper`` is first formed where that costs less than the
+            Lanczos products, as ``fit`` does. An operator's values are not read
+            up front: NaN in it is refused after the solve (non-finite weights).
         classes : array-like of shape (2,)
             The two label values (the larger is the positive class).
         n_pairs : int or float
-            The number of pairs (or pair weight) behind the moments.
+            The number of pairs (or pair weight) behind the moments, finite and
+            >= 0.
 
         Returns
         -------
@@ -202,29 +297,43 @@ class _PairMomentRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
         this method), sets both.
         """
         validate_params(self)
+        name = type(self).__name__
         classes = np.unique(np.asarray(classes))
         if classes.shape[0] != 2:
             raise ValueError(f"classes must hold exactly two label values; got {classes!r}.")
-        self._reset_online_state()
-        self.classes_ = classes
-        self.n_pairs_ = n_pairs
+        if (isinstance(n_pairs, (bool, np.bool_)) or not isinstance(n_pairs, numbers.Real)
+                or not math.isfinite(n_pairs) or n_pairs < 0):
+            raise ValueError(f"{name}: n_pairs must be a finite number >= 0; got {n_pairs!r}.")
         if pair_mean is None:
-            d = pair_second_moment.shape[0] if pair_second_moment is not None else 0
+            d = 0
+            if pair_second_moment is not None:
+                d = _checked_second_moment(name, pair_second_moment, None, self.radius)[1]
+            self._reset_online_state()
+            self.classes_, self.n_pairs_ = classes, n_pairs
             self.n_features_in_ = int(d)
             self._solve((None, None))
             return self
-        mu = np.asarray(pair_mean, dtype=np.float64).reshape(-1)
-        sigma = pair_second_moment
-        if sigma is None:
+        mu = _checked_pair_mean(name, pair_mean)
+        if pair_second_moment is None:
             raise ValueError("pair_second_moment is None but pair_mean is given: pass both "
                              "moments, or pair_mean=None when there is no pair.")
-        if sigma.shape != (mu.shape[0], mu.shape[0]):
-            raise ValueError(f"pair_second_moment must have shape {(mu.shape[0],) * 2} to "
-                             f"match pair_mean; got {sigma.shape}.")
+        sigma, _ = _checked_second_moment(name, pair_second_moment, mu.shape[0], self.radius)
+        self._reset_online_state()
+        self.classes_, self.n_pairs_ = classes, n_pairs
         self.n_features_in_ = int(mu.shape[0])
         if self.radius is not None and hasattr(sigma, "densify_if_cheaper"):
             sigma.densify_if_cheaper(min(self.max_iter, mu.shape[0]), LANCZOS_MAX_ENTRIES)
-        self._solve((mu, sigma))
+        try:
+            self._solve((mu, sigma))
+            finite = bool(np.isfinite(self.coef_).all())
+        except (ValueError, np.linalg.LinAlgError):  # (LAPACK refusing an operator's NaN)
+            if isinstance(sigma, np.ndarray):  # (checked finite: an indefinite Sigma, say)
+                raise
+            finite = False
+        if not finite:  # an operator's values are not read above: NaN shows here
+            self._reset_online_state()
+            raise ValueError(f"{name}: the moments give non-finite weights: "
+                             "pair_second_moment holds NaN or infinite values.")
         return self
 
     def predict_proba(self, X: MatrixLike) -> FloatArray:
@@ -265,8 +374,9 @@ class _PairMomentRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
             Rows to score with ``coef_`` (``intercept_`` cancels in pairs).
         y : array-like of shape (n_samples,)
-            Labels; rows equal to ``classes_[1]`` are positive, all others
-            negative. Both classes must occur (else the mean is NaN).
+            Labels, each one of ``classes_`` (else a ValueError); rows equal to
+            ``classes_[1]`` are positive. Both classes must occur (else a
+            ValueError: there is no pair).
 
         Returns
         -------
@@ -277,9 +387,18 @@ class _PairMomentRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
         """
         from .._validation import check_X
 
+        check_is_fitted(self, "coef_")
         X = check_X(self, X, reset=False)
-        y01 = np.asarray(y).reshape(-1) == self.classes_[1]
-        s = self.decision_function(X) - self.intercept_
+        y = check_known_labels(self, np.asarray(y).reshape(-1))
+        if y.shape[0] != X.shape[0]:
+            raise ValueError(f"{type(self).__name__}: X has {X.shape[0]} rows but y has "
+                             f"{y.shape[0]} labels.")
+        y01 = y == self.classes_[1]
+        if y01.all() or not y01.any():
+            raise ValueError(f"{type(self).__name__}: y holds one class only "
+                             f"({as_written(y[0])!r}); the pairwise risk needs rows of both "
+                             "classes.")
+        s = matvec(X, self.coef_)
         s1, s0 = s[y01], s[~y01]
         m = s1.mean() - s0.mean()
         # gultekin-paisley Sec. 1 writes R_N(w) = 1/2 w'Sigma w - mu'w, dropping the

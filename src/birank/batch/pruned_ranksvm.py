@@ -10,6 +10,7 @@ from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
 
+from .._progress import make_progress
 from .._validation import (
     Interval,
     Options,
@@ -35,6 +36,8 @@ if TYPE_CHECKING:
     from .._typing import ArrayLike, FloatArray, IntArray, MatrixLike, RandomStateLike, Self
 
 __all__ = ["PrunedRankSVM", "select_pairs"]
+
+_SCORE_BLOCK_MB = 64.0  # bound of a scoring block (rows x support vectors x 8 bytes)
 
 
 def select_pairs(y: ArrayLike, *, n_closest: int | None = None, n_random: int | None = None,
@@ -113,25 +116,15 @@ def select_pairs(y: ArrayLike, *, n_closest: int | None = None, n_random: int | 
 
 
 def _sample_level_one(space, n_level1, size, rng):
-    """``size`` level-1 pair ids, uniform without replacement (by rejection).
+    """``size`` level-1 pair ids, uniform without replacement, in draw order.
 
-    Uniform ids over all ordinal pairs are kept when their level is 1; the
-    acceptance rate is ``n_level1 / n_pairs``, so each batch is sized from it.
+    Draws ``size`` distinct positions in ``[0, n_level1)`` (:func:`sample_pair_ids`)
+    and maps them to level-1 ids (:meth:`OrdinalPairs.level_one_ids`, O(N) plus a
+    binary search each): no rejection over the other levels, nothing of size
+    ``n_pairs``.
     """
-    chosen, kept = ChosenSet(), []
-    have = 0
-    while have < size:
-        want = size - have
-        draw = min(space.n_pairs - len(chosen),
-                   int(np.ceil(want * space.n_pairs / n_level1 * 1.1)) + 16)
-        ids = sample_pair_ids(space.n_pairs, draw, random_state=rng, chosen=chosen)
-        chosen.add(ids, new=True)  # (distinct and not chosen yet: no sort)
-        if n_level1 < space.n_pairs:  # else every pair is at level 1 (two label values)
-            ids = ids[space.levels(ids) == 1]
-        ids = ids[:want]
-        kept.append(ids)
-        have += ids.shape[0]
-    return np.concatenate(kept) if kept else np.empty(0, dtype=np.int64)
+    positions = sample_pair_ids(n_level1, size, random_state=rng)
+    return space.level_one_ids(positions)
 
 
 class PrunedRankSVM(RankerMixin, BaseEstimator):
@@ -214,6 +207,14 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
         RBF kernel always uses its dual CD, total pairs always Newton.
     random_state : None, int or numpy Generator, default=None
         Draws the random pairs and the dual CD order.
+    verbose : bool or int, default=False
+        Report progress on stderr: the pairs chosen; dual CD (linear or RBF),
+        a line when its passes start (pairs, points, whether the RBF kernel is
+        cached) and one when they end (passes run, projected-gradient
+        spread), as the passes run in one compiled call; Newton, one line per
+        iteration (total pairs, ``solver='newton'`` or a stalled dual CD's
+        finish). The model does not depend on it. Off by default, as in
+        scikit-learn; ``birank train`` turns it on (``-q``: off).
 
     Attributes
     ----------
@@ -294,6 +295,7 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
         "cache_size": [Interval("real", 0, None, closed="neither")],
         "solver": [Options("auto", "dual_cd", "newton")],
         "random_state": ["random_state"],
+        "verbose": ["boolean", Interval("integer", 0, None)],
     }
 
     def __init__(self, n_closest: int | Literal["all"] | None = None, *,
@@ -302,7 +304,7 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
                  loss: Literal["hinge", "squared_hinge"] = "hinge", tol: float = 1e-3,
                  max_iter: int = 1000, cache_size: float = 1024.0,
                  solver: Literal["auto", "dual_cd", "newton"] = "auto",
-                 random_state: RandomStateLike = None) -> None:
+                 random_state: RandomStateLike = None, verbose: bool | int = False) -> None:
         self.n_closest = n_closest
         self.n_random = n_random
         self.kernel = kernel
@@ -314,6 +316,7 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
         self.cache_size = cache_size
         self.solver = solver
         self.random_state = random_state
+        self.verbose = verbose
 
     def fit(self, X: MatrixLike, y: ArrayLike, *, groups: ArrayLike | None = None) -> Self:
         """Choose the pairs and train on them.
@@ -355,23 +358,28 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
                              "takes n_closest's value) selects no pair to train on; give "
                              "n_random > 0 for the random-pairs baseline.")
         rng = check_random_state(self.random_state)
+        # the pairs chosen, dual CD's start and end, one line per Newton iteration
+        report = make_progress(self.verbose, f"PrunedRankSVM({self.kernel}, {self.loss})",
+                               min_interval=0.0)
         if self.kernel == "rbf":
             self.gamma_ = rbf_gamma(X, self.gamma)
         if isinstance(self.n_closest, str):
-            self._fit_total(X, y, groups)
+            self._fit_total(X, y, groups, report)
         else:
-            self._fit_chosen(X, y, groups, rng)
+            self._fit_chosen(X, y, groups, rng, report)
+        report.close()
         self.intercept_ = 0.0
         if values.shape[0] == 2:  # two classes: labels and probabilities (RankerMixin)
             self.classes_ = values
             self._set_threshold(X, (y == y.max()).astype(np.int8))
         return self
 
-    def _fit_chosen(self, X, y, groups, rng):
+    def _fit_chosen(self, X, y, groups, rng, report):
         ids, space, s, r = select_pairs(y, n_closest=self.n_closest, n_random=self.n_random,
                                         groups=groups, random_state=rng)
         a, b = space.decode(ids)
         n_pairs, n_total = int(ids.size), int(space.n_pairs)
+        report(0, None, f"chose {n_pairs} pairs ({s} closest, {r} random) of {n_total}")
         del ids, space  # O(pairs) and O(N) index arrays, not needed by the solve
         if self.kernel == "linear":
             solver = PairDualCD(X, loss=self.loss, tol=self.tol, max_iter=self.max_iter,
@@ -387,9 +395,9 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
         self.final_solver_ = "dual_cd"
         alpha, n_iter = None, None
         if self.kernel == "linear":
-            self.coef_, alpha, n_iter = self._solve_linear(solver, X)
+            self.coef_, alpha, n_iter = self._solve_linear(solver, X, report)
         else:
-            if not solver.solve():
+            if not solver.solve(report=report):
                 warnings.warn(solver.not_converged_message("PrunedRankSVM (kernel dual CD)",
                                                            self.max_iter, self.tol),
                               ConvergenceWarning, stacklevel=3)
@@ -401,7 +409,7 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
         self.n_total_pairs_ = n_total
         self.n_iter_ = int(solver.n_iter_ if n_iter is None else n_iter)
 
-    def _solve_linear(self, solver, X):
+    def _solve_linear(self, solver, X, report):
         """``(coef, alpha or None, n_iter)``: dual CD or the primal Newton on the pair matrix
         (``solver``); a dual CD that stalls at max_iter (many pairs over few
         features: the dual is degenerate) is finished by Newton from where it
@@ -420,9 +428,12 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
         newton_first = self.solver == "newton" or (
             self.solver == "auto" and self.loss == "squared_hinge" and fits
             and solver.n_rows >= X.shape[1])
-        if not newton_first and solver.solve():
+        if not newton_first and solver.solve(report=report):
             return solver.coef_.copy(), None, solver.n_iter_
-        res = solver.newton_finish(min(self.tol, 1e-4), max_iter=self.max_iter)
+        if fits:  # (newton_finish runs; None otherwise)
+            report(0, None, f"Newton on the matrix of the {solver.n_rows} pairs"
+                            + ("" if newton_first else ", from where dual CD stopped"))
+        res = solver.newton_finish(min(self.tol, 1e-4), max_iter=self.max_iter, report=report)
         if res is not None and (res.converged or newton_first):
             if not res.converged:
                 warnings.warn(f"PrunedRankSVM (Newton on the chosen pairs) did not reach "
@@ -436,17 +447,21 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
                                                    self.tol), ConvergenceWarning, stacklevel=4)
         return solver.coef_.copy(), None, solver.n_iter_
 
-    def _fit_total(self, X, y, groups):
+    def _fit_total(self, X, y, groups, report):
         if self.kernel == "linear":
-            exact = RankSVM(C=self.C, loss=self.loss, tol=self.tol, max_iter=self.max_iter)
+            report(0, None, "all pairs: the exact RankSVM (its lines follow)")
+            exact = RankSVM(C=self.C, loss=self.loss, tol=self.tol, max_iter=self.max_iter,
+                            verbose=self.verbose)
             exact.fit(X, y, groups=groups)
             self.coef_ = exact.coef_
             n_pairs, self.n_iter_ = exact.n_pairs_, exact.n_iter_
         else:
             check_kernel_memory(X.shape[0], self.cache_size)
+            report(0, None, f"all pairs: kernel Newton on the {X.shape[0]} x {X.shape[0]} "
+                            "RBF kernel matrix")
             K = point_kernel(X, X, "rbf", self.gamma_)
             res = solve_kernel_ranksvm(K, y, groups, C=self.C, loss=self.loss, tol=self.tol,
-                                       max_iter=self.max_iter)
+                                       max_iter=self.max_iter, report=report)
             beta, n_iter, n_pairs = res.coef, res.n_iter, res.n_pairs
             if not res.converged:
                 warnings.warn(f"PrunedRankSVM(n_closest='all', kernel='rbf') did not reach "
@@ -477,7 +492,17 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
         """The kernel expansion over the support points at validated rows X."""
         if self.dual_coef_.size == 0:
             return np.zeros(X.shape[0])
-        return point_kernel(X, self.support_vectors_, "rbf", self.gamma_) @ self.dual_coef_
+        # in row blocks: a block's n_rows x n_sv kernel (and its densified rows) stays
+        # within min(cache_size, 64) MB instead of the whole N x n_sv matrix
+        n_sv = self.support_vectors_.shape[0]
+        bound = min(float(self.cache_size), _SCORE_BLOCK_MB) * 2**20
+        step = max(1, int(bound // (8 * max(n_sv, X.shape[1]))))
+        scores = np.empty(X.shape[0])
+        for start in range(0, X.shape[0], step):
+            block = X[start:start + step]
+            scores[start:start + step] = point_kernel(
+                block, self.support_vectors_, "rbf", self.gamma_) @ self.dual_coef_
+        return scores
 
     def decision_function(self, X: MatrixLike) -> FloatArray:
         """Ranking scores: ``X @ coef_`` (linear) or the kernel expansion over support points.

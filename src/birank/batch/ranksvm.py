@@ -188,6 +188,7 @@ class RankSVM(RankerMixin, BaseEstimator):
         res = solve_all_pairs(X, y_rank, groups=groups, sample_weight=sample_weight, C=self.C,
                               loss=self.loss, tol=self.tol, max_iter=self.max_iter,
                               report=report, n_jobs=n_jobs)
+        report.close()  # (the line ends before any warning or other output)
         store_all_pairs_fit(self, res, y_rank, lambda w: matvec(X, w, n_jobs),
                             groups=groups, sample_weight=sample_weight)
         return self

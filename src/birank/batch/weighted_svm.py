@@ -10,6 +10,7 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 
+from .._progress import make_progress
 from .._validation import (Interval, NonzeroInteger, Options, check_sample_weight, check_X_y,
                            encode_binary, validate_params)
 from ..base import BinaryRankerMixin, warn_if_worse_than_chance
@@ -96,6 +97,13 @@ class WeightedSVM(BinaryRankerMixin, BaseEstimator):
         probabilities for every value. Dual coordinate descent is sequential.
         A dense X's products are BLAS's, whose threads follow ``threadpoolctl``
         / ``OMP_NUM_THREADS``, not ``n_jobs`` (as in scikit-learn).
+    verbose : bool or int, default=False
+        Report progress on stderr: Newton, one line per iteration (objective,
+        gradient norm, CG steps, step size); dual CD, a line when its passes
+        start and one when they end (passes run, projected-gradient spread),
+        as the passes run in one compiled call. The model does not depend on
+        it. Off by default, as in scikit-learn; ``birank train`` turns it on
+        (``-q``: off).
 
     Attributes
     ----------
@@ -145,6 +153,7 @@ class WeightedSVM(BinaryRankerMixin, BaseEstimator):
         "random_state": ["random_state"],
         "solver": [Options("auto", "dual_cd", "newton")],
         "n_jobs": [None, NonzeroInteger()],
+        "verbose": ["boolean", Interval("integer", 0, None)],
     }
 
     def __init__(self, C: float = 1.0, *,
@@ -153,9 +162,10 @@ class WeightedSVM(BinaryRankerMixin, BaseEstimator):
                  fit_intercept: bool = False, tol: float = 0.1, max_iter: int = 1000,
                  random_state: RandomStateLike = None,
                  solver: Literal["auto", "dual_cd", "newton"] = "auto",
-                 n_jobs: int | None = None) -> None:
+                 n_jobs: int | None = None, verbose: bool | int = False) -> None:
         self.solver = solver
         self.n_jobs = n_jobs
+        self.verbose = verbose
         self.C = C
         self.class_weight = class_weight
         self.budget = budget
@@ -165,11 +175,12 @@ class WeightedSVM(BinaryRankerMixin, BaseEstimator):
         self.max_iter = max_iter
         self.random_state = random_state
 
-    def _fit_newton(self, X, y01, C_point, sw):
+    def _fit_newton(self, X, y01, C_point, sw, report):
         """The squared hinge by primal Newton (:mod:`birank.solvers.point_newton`)."""
         res = solve_point_squared_hinge(X, y01, C_point, fit_intercept=self.fit_intercept,
                                         tol=self.tol, max_iter=self.max_iter,
-                                        n_jobs=self.n_jobs)
+                                        n_jobs=self.n_jobs, report=report)
+        report.close()
         if not res.converged:
             warnings.warn(f"WeightedSVM(solver='newton') did not converge in "
                           f"max_iter={self.max_iter} Newton iterations (tol={self.tol}); "
@@ -236,11 +247,15 @@ class WeightedSVM(BinaryRankerMixin, BaseEstimator):
         if self.solver == "newton" and self.loss != "squared_hinge":
             raise ValueError("WeightedSVM: solver='newton' solves the squared hinge only; "
                              f"got loss={self.loss!r} (use solver='dual_cd' or 'auto').")
+        # one line per Newton iteration, or dual CD's start and end (see verbose)
+        report = make_progress(self.verbose, f"WeightedSVM({self.loss})", min_interval=0.0)
         if self.solver != "dual_cd" and self.loss == "squared_hinge":
-            return self._fit_newton(X, y01, C_point, sw)
+            return self._fit_newton(X, y01, C_point, sw, report)
         solver = solve_point_dual_cd(X, y01, C_point, loss=self.loss,
                                      fit_intercept=self.fit_intercept, tol=self.tol,
-                                     max_iter=self.max_iter, random_state=self.random_state)
+                                     max_iter=self.max_iter, random_state=self.random_state,
+                                     report=report)
+        report.close()
         if not solver.converged_:
             warnings.warn(solver.not_converged_message("WeightedSVM", self.max_iter, self.tol),
                           ConvergenceWarning, stacklevel=2)

@@ -17,6 +17,7 @@ import re
 import sys
 import warnings
 
+from .._progress import end_line
 from ..exceptions import UserError  # defined low so that experiments can raise it
 
 __all__ = ["main", "UserError"]
@@ -150,6 +151,7 @@ def _warning_printer(command):
     """``warnings.showwarning`` for a command: one line naming the command, as its errors
     do, instead of Python's source path and code line (kept with --traceback)."""
     def show(message, category, filename, lineno, file=None, line=None):
+        end_line()  # a progress line open on the terminal: the warning on a line of its own
         kind = "" if category is UserWarning else f" ({category.__name__})"
         print(f"birank {command}: warning{kind}: {message}",
               file=sys.stderr if file is None else file)
@@ -164,7 +166,29 @@ def _run(args):
         return _run_command(args, debug)
 
 
+def _missing_extra(exc):
+    """The pip extra that installs the optional package an ImportError is about, or None
+    (an ImportError of anything else is a bug: an internal error)."""
+    from .._extras import EXTRAS
+
+    while exc is not None:
+        name = (getattr(exc, "name", None) or "").split(".")[0]
+        if name in EXTRAS:
+            return EXTRAS[name]
+        if 'pip install "birank[' in str(exc):  # birank._extras.require's message
+            return str(exc).split('pip install "birank[', 1)[1].split("]", 1)[0]
+        exc = exc.__cause__ or exc.__context__
+    return None
+
+
 def _run_command(args, debug):
+    try:
+        return _run_func(args, debug)
+    finally:
+        end_line()  # nothing printed later (the shell's prompt) is glued to a progress line
+
+
+def _run_func(args, debug):
     try:
         result = args.func(args)
     except BrokenPipeError:  # `birank predict ... | head`: the reader left; not an error
@@ -179,16 +203,25 @@ def _run_command(args, debug):
         # argument, and our file errors (OSError) name the file; show them as is.
         if debug:
             raise
+        end_line()  # (an error during a progress line: on a line of its own)
         print(f"birank {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         if debug:
             raise
+        end_line()
         print(f"birank {args.command}: interrupted", file=sys.stderr)
         return 130
     except Exception as exc:
         if debug:
             raise
+        end_line()
+        extra = _missing_extra(exc) if isinstance(exc, ImportError) else None
+        if extra is not None:  # an optional package not installed: the user's to install
+            text = str(exc) if f"birank[{extra}]" in str(exc) else (
+                f"{exc}; install it with: pip install \"birank[{extra}]\"")
+            print(f"birank {args.command}: error: {text}", file=sys.stderr)
+            return 2
         print(f"birank {args.command}: internal error: {type(exc).__name__}: {exc}\n"
               "(run again with `birank --traceback ...` or BIRANK_DEBUG=1 for the "
               "traceback, and please report it)", file=sys.stderr)

@@ -373,7 +373,7 @@ def _simulate(args):
     _check_loop_args(args)
     if args.rounds < 0:
         raise UserError(f"--rounds must be >= 0; got {args.rounds}.")
-    X, _, groups = read_data(args.pool, args=args)
+    X, _, groups = read_data(args.pool, args=args, quiet=args.quiet)
     if groups is None:
         raise UserError(f"{args.pool}: no qid: tokens and no {args.pool}.query file; "
                         "active learning to rank needs the query of every row.")
@@ -383,7 +383,7 @@ def _simulate(args):
                         f"{X.shape[0]} rows.")
     test = None
     if args.test:
-        Xt, yt, gt = read_data(args.test, n_features=X.shape[1], args=args)
+        Xt, yt, gt = read_data(args.test, n_features=X.shape[1], args=args, quiet=args.quiet)
         if gt is None:
             raise UserError(f"{args.test}: no qid: tokens (test queries are needed).")
         test = (Xt, yt, gt)
@@ -419,7 +419,7 @@ def _simulate(args):
             extra = "" if test is None else \
                 f"  AUC {rec['auc']:.4f}  MAP {rec['map']:.4f}  NDCG@10 {rec['ndcg']:.4f}"
             print(f"round {t:2d}: chose {rec['chosen']:5d}, labeled {rec['labeled']:6d}{extra}"
-                  f"  -> {names[t]}")
+                  f"  -> {names[t]}", file=sys.stderr)  # progress: stderr, as query/teach
 
     report(0, seed)
     for t in range(1, args.rounds + 1):

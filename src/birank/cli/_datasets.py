@@ -31,6 +31,8 @@ def register(subparsers):
     pf.add_argument("--refresh", action="store_true",
                     help="download again; the cached copy is replaced once the new one "
                          "passed its check")
+    pf.add_argument("-q", "--quiet", action="store_true",
+                    help="no download progress on stderr")
     pf.set_defaults(func=_fetch)
 
     pi = sub.add_parser(
@@ -102,7 +104,8 @@ def _fetch(args):
 
     try:
         paths = download_libsvm(args.name, data_home=args.data_home, base_url=args.base_url,
-                                subset=args.subset, refresh=args.refresh, verbose=True)
+                                subset=args.subset, refresh=args.refresh,
+                                verbose=not args.quiet)  # progress on stderr
     except ConnectionError as exc:
         raise UserError(str(exc)) from None
     except ValueError as exc:

@@ -291,6 +291,9 @@ def _check_demo_args(args):
     existing = next(p for p in (out, *out.absolute().parents) if p.exists())
     if not os.access(existing, os.W_OK):
         raise UserError(f"cannot write to {out}: {existing} is not writable")
+    from ..experiments._report import check_plotting
+
+    check_plotting("birank demo (its figure comparison.png)")  # not after the work
 
 
 def run(args):

@@ -47,15 +47,25 @@ def _chunks(args, n_features, zero_based_hint):
                             f"{n_features}{hint}")
         yield X
         return
+    import os
+    import sys
+
+    from .._progress import byte_count, make_progress
     from ..datasets import iter_svmlight_chunks
     from ._common import loader_error
 
     zero_based, width = layout
+    # progress over the file's bytes on stderr, as `birank train` streams (-q: none; nor
+    # when the scores themselves go to the terminal: the line would run into them)
+    to_terminal = args.output in (None, "-") and sys.stdout.isatty()
+    progress = make_progress(not (args.quiet or to_terminal),
+                             f"predict {os.path.basename(args.data_file)}", count=byte_count)
     try:
         for X, _ in iter_svmlight_chunks(args.data_file, chunk_size=args.chunk_size,
                                          n_features=width, zero_based=zero_based,
-                                         duplicates=args.duplicates):
+                                         duplicates=args.duplicates, progress=progress):
             yield X
+        progress.close()
     except ValueError as exc:
         msg = str(exc)
         if "exceeds n_features" in msg:

@@ -10,6 +10,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from .._progress import end_line
+
 # paper name on the command line -> experiment module (add_arguments, run)
 # (run writes into ``args.output``; this wrapper makes it write into a staging folder first,
 # then moves the files into place: never over existing files without --force, quick runs
@@ -122,6 +124,10 @@ def _run_safely(paper, module, args):
         raise UserError(f"{main} exists; pass --force to overwrite it, or --output another "
                         "folder" + ("" if quick else " (or --quick for a smoke run, written "
                                     "as *-quick.*)") + ".")
+    # matplotlib checked before the run, not found missing when its figures are drawn
+    # (a module may say that a run draws nothing: gultekin --from-json)
+    if getattr(module, "draws_figures", lambda _: True)(args):
+        _report.check_plotting(f"birank reproduce {paper} (its figures)")
     if hasattr(args, "data_dir") and args.data_dir is None:
         args.data_dir = get_data_home()
     data_dir = getattr(args, "data_dir", None)
@@ -133,6 +139,7 @@ def _run_safely(paper, module, args):
         result = module.run(args)
     except BaseException:
         if any(stage.iterdir()):
+            end_line()  # (not glued to a progress line)
             print(f"birank reproduce {paper}: partial results are in {stage}", file=sys.stderr)
         else:
             shutil.rmtree(stage, ignore_errors=True)
@@ -172,6 +179,7 @@ def _run_safely(paper, module, args):
         else:
             shutil.copyfile(src, dst)
     shutil.rmtree(stage, ignore_errors=True)
+    end_line()
     print(f"birank reproduce {paper}: wrote {len(names)} file(s) to {out}"
           + (" (quick run: *-quick.* names)" if quick else ""), file=sys.stderr)
     # modules with their own check (khalid, donmez) stopped before running, or were told

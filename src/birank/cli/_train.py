@@ -138,11 +138,14 @@ def run(args):
 
 
 def _save(model, args, info):
+    from .._progress import end_line
     from ..model_io import save_model
 
+    end_line()  # the fit's progress line, ended before anything else is written
+    # (the fit's wall-clock seconds stay out of the file: the same command and --seed
+    # write the same file byte for byte; they are in --json and the line on stderr)
     extra = {"train_file": str(args.train_file), **{k: v for k, v in info.items()
-                                                    if k in ("fit_seconds", "n_samples",
-                                                             "chunk_size")}}
+                                                    if k in ("n_samples", "chunk_size")}}
     if getattr(args, "_zero_based_used", None) is not None:
         extra["zero_based"] = args._zero_based_used
     save_model(model, args.output, overwrite=args.force, extra=extra)
@@ -313,7 +316,7 @@ def _head_has_qid(path):
 
 def _run_stream(model, args, params):
     """Online models: one pass over the file in chunks, with checkpoints."""
-    from .._progress import make_progress
+    from .._progress import byte_count, make_progress
     from ..datasets import iter_svmlight_chunks
     from ._common import resolve_stream_layout
 
@@ -373,7 +376,12 @@ def _run_stream(model, args, params):
         chunks_done, rows_done, seconds = (state["chunks_done"], state["rows_done"],
                                            state["seconds"])
         saved_hash = state["file"]["sha256"]
-    progress = make_progress(not args.quiet, label=f"train {args.model}")
+    progress = make_progress(not args.quiet, label=f"train {args.model}", count=byte_count)
+    # one progress line, over the file: not also the learner's own for every chunk (its
+    # verbose, set by the CLI, is off while it streams; a --param verbose=... is kept)
+    quiet_chunks = "verbose" in model.get_params() and "verbose" not in params
+    if quiet_chunks:
+        model.set_params(verbose=False)
     t0 = time.perf_counter()
     digest = hashlib.sha256()
     sizes = {"bytes": 0}
@@ -418,6 +426,7 @@ def _run_stream(model, args, params):
             rows_done += X.shape[0]
             if args.checkpoint and chunks_done % args.checkpoint_every == 0:
                 checkpoint()
+        progress.close()
     except ValueError as exc:
         from ._common import loader_error
 
@@ -430,6 +439,8 @@ def _run_stream(model, args, params):
     if args.checkpoint:
         checkpoint()
     seconds += time.perf_counter() - t0
+    if quiet_chunks:  # (the saved parameters as for a model fitted in one go)
+        model.set_params(verbose=not args.quiet)
     _save(model, args, {"fit_seconds": seconds, "n_samples": rows_done,
                         "n_features": n_features, "chunks": chunks_done,
                         "chunk_size": args.chunk_size, "groups": False})

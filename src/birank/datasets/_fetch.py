@@ -152,19 +152,49 @@ def _write_atomic(path, text):
 
 
 @contextlib.contextmanager
-def _quiet_pooch(verbose):
+def _quiet_pooch():
+    """pooch's log lines off ("Downloading data from ...", and its advice to pass the
+    hash as ``known_hash``: birank keeps the hash itself); ``verbose`` progress is
+    birank's own (:class:`_DownloadProgress`)."""
     from .._extras import require
 
     pooch = require("pooch", "Downloading data sets")
 
     logger = pooch.get_logger()
     old = logger.level
-    if not verbose:
-        logger.setLevel(logging.WARNING)
+    logger.setLevel(logging.WARNING)
     try:
         yield
     finally:
         logger.setLevel(old)
+
+
+class _DownloadProgress:
+    """pooch's custom progress bar (``total``, ``update``, ``reset``, ``close``) drawn by
+    birank's own :class:`~birank._progress.Progress` on stderr: bytes (no tqdm)."""
+
+    def __init__(self, label):
+        from .._progress import Progress, byte_count
+
+        self.total, self.n, self._done = 0, 0, False
+        self._line = Progress(label, count=byte_count)
+
+    def update(self, n):
+        if self._done:  # (pooch's closing reset + update(total): drawn already)
+            return
+        self.n += n
+        if self.total:  # (pooch counts whole chunks: the last one may pass the size)
+            self._done = self.n >= self.total
+            self._line(min(self.n, self.total), self.total)
+        elif n:  # the size unknown (no Content-Length)
+            self._line(self.n, None)
+
+    def reset(self):
+        if not self._done:
+            self.n = 0
+
+    def close(self):
+        self._line.close()
 
 
 def _expected_hash(remote, local):
@@ -204,11 +234,13 @@ def _make_cache_dir(cache_dir):
 def _retrieve(pooch, requests, url, known, local, cache_dir, verbose):
     """Download ``url`` to ``local`` through pooch (checked against ``known``), its errors
     in one line each."""
+    bar = _DownloadProgress(f"downloading {url.rsplit('/', 1)[-1]}") if verbose else None
     try:
-        with _quiet_pooch(verbose):
+        with _quiet_pooch():
             pooch.retrieve(
                 url, known_hash=known, fname=os.path.basename(local), path=cache_dir,
-                downloader=pooch.HTTPDownloader(progressbar=False, timeout=60),
+                downloader=pooch.HTTPDownloader(progressbar=bar or False, timeout=60,
+                                                chunk_size=1 << 16),
             )
     except ValueError as exc:  # pooch: hash mismatch; the temporary file is removed
         raise ValueError(
@@ -219,6 +251,9 @@ def _retrieve(pooch, requests, url, known, local, cache_dir, verbose):
             f"download of {url} failed ({type(exc).__name__}: {exc}); "
             f"no partial file was kept in {cache_dir}."
         ) from None
+    finally:
+        if bar is not None:  # (a failed download: its line ended before the error)
+            bar.close()
 
 
 def _fetch_file(remote, cache_dir, base_url, download_if_missing, verbose, known=None):
@@ -292,6 +327,7 @@ def download_libsvm(name: str, *, data_home: StrPath | None = None, base_url: st
         Download again; the cached file(s) are replaced once the new download
         passed its check (a failed download leaves them as they were).
     verbose : bool, default=False
+        Show the progress of a download (bytes) on stderr.
 
     Returns
     -------
@@ -374,6 +410,7 @@ def fetch_libsvm(name: str, *, data_home: StrPath | None = None, base_url: str |
     subset : {"train", "test"}, default="train"
     download_if_missing : bool, default=True
     verbose : bool, default=False
+        Show the progress of a download (bytes) on stderr.
 
     Returns
     -------

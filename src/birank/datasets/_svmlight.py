@@ -24,7 +24,7 @@ import scipy.sparse as sp
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
-    from typing import Literal
+    from typing import Any, Literal
 
     from scipy.sparse import csr_matrix
 
@@ -560,6 +560,58 @@ def load_svmlight(path: StrPath, *, n_features: int | None = None,
     return X, y, groups
 
 
+def _numeric(values: MatrixLike, name: str) -> FloatArray:
+    """``values`` as a float64 array; ValueError naming ``name`` for missing values
+    (None, pandas' NA), text or complex numbers (also of a sparse matrix's values)."""
+    arr: Any = values if sp.issparse(values) else np.asarray(values)
+    if arr.dtype.kind == "c":
+        raise ValueError(f"{name} holds complex numbers; complex data is not supported.")
+    try:
+        return arr.astype(np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must hold numbers without missing values (None, pandas' NA "
+                         f"are not numbers); got dtype {arr.dtype}.") from None
+
+
+def _query_ids(groups: ArrayLike, n: int) -> IntArray:
+    """``groups`` as one int64 query id per row: LIBSVM's ``qid:`` is an integer, and
+    anything else (0.2 written as 0 merged two queries) is refused with a way out."""
+    g = np.asarray(groups)
+    if g.ndim != 1 or g.shape[0] != n:
+        raise ValueError(f"groups must be a 1-D array of one query id per row ({n}); got "
+                         f"shape {g.shape}.")
+    how = ("code them as integers first, e.g. groups=np.unique(groups, return_inverse=True)[1] "
+           "(the ids' sorted order)")
+    if g.dtype.kind in "iu":
+        if g.dtype.kind == "u" and g.size and g.max() > np.iinfo(np.int64).max:
+            raise ValueError(f"groups holds query id {g.max()}, beyond int64 (which LIBSVM "
+                             f"readers take); {how}.")
+        return g.astype(np.int64)
+    if g.dtype.kind == "f":
+        odd = ~np.isfinite(g) | (g != np.round(g)) | (np.abs(g) >= 2.0**63)
+        if odd.any():
+            i = int(np.flatnonzero(odd)[0])
+            if not np.isfinite(g[i]):
+                raise ValueError(f"groups holds {g[i].item()!r} at row {i}: every row needs "
+                                 "a finite integer query id (LIBSVM's qid:).")
+            raise ValueError(f"groups holds the query id {g[i].item()!r} (row {i}); a LIBSVM "
+                             f"qid: is an integer, and writing it as one would merge queries "
+                             f"or lose it: {how}.")
+        return g.astype(np.int64)
+    if g.dtype.kind == "O" and all(isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+                                   for v in g):
+        try:
+            return g.astype(np.int64)
+        except OverflowError:
+            raise ValueError(f"groups holds a query id beyond int64 (which LIBSVM readers "
+                             f"take); {how}.") from None
+    first = g[0] if g.size else None
+    if isinstance(first, np.generic):
+        first = first.item()  # ('a', not np.str_('a'))
+    raise ValueError(f"groups must hold integer query ids (a LIBSVM qid: is an integer); got "
+                     f"dtype {g.dtype} (e.g. {first!r}): {how}.")
+
+
 def dump_svmlight(X: MatrixLike, y: ArrayLike, path: StrPath, *, groups: ArrayLike | None = None,
                   zero_based: bool = False, overwrite: bool = False,
                   comment: str | None = None) -> None:
@@ -581,7 +633,9 @@ def dump_svmlight(X: MatrixLike, y: ArrayLike, path: StrPath, *, groups: ArrayLi
         written to a temporary file first and moved into place, so an error
         leaves no partial file.
     groups : array-like of int of shape (n_samples,), default=None
-        Query ids, written as ``qid:`` tokens.
+        Query ids, written as ``qid:`` tokens: integers (or floats holding
+        integers). Other ids (strings, 0.2, NaN) are refused, not truncated:
+        code them first, e.g. ``np.unique(groups, return_inverse=True)[1]``.
     zero_based : bool, default=False
         Write column indices from 0 instead of LIBSVM's 1.
     overwrite : bool, default=False
@@ -602,28 +656,28 @@ def dump_svmlight(X: MatrixLike, y: ArrayLike, path: StrPath, *, groups: ArrayLi
     path = os.fspath(path)
     if os.path.exists(path) and not overwrite:
         raise FileExistsError(f"{path} exists; pass overwrite=True to replace it.")
-    X = sp.csr_matrix(X, dtype=np.float64) if sp.issparse(X) else sp.csr_matrix(
-        np.asarray(X, dtype=np.float64))
+    X = sp.csr_matrix(_numeric(X, "X"))
     X.sort_indices()
-    y = np.asarray(y, dtype=np.float64).reshape(-1)
+    y = _numeric(y, "y").reshape(-1)
     if y.shape[0] != X.shape[0]:
         raise ValueError(f"y has {y.shape[0]} values but X has {X.shape[0]} rows.")
     if groups is not None:
-        groups = np.asarray(groups).reshape(-1)
-        if groups.shape[0] != X.shape[0]:
-            raise ValueError(f"groups has {groups.shape[0]} values but X has {X.shape[0]} rows.")
-    if not (np.isfinite(X.data).all() and np.isfinite(y).all()):
-        raise ValueError("X and y must be finite to be written as LIBSVM text.")
+        groups = _query_ids(groups, X.shape[0])
+    for name, values in (("X", X.data), ("y", y)):
+        if not np.isfinite(values).all():
+            raise ValueError(f"{name} contains NaN or infinite values; LIBSVM text holds "
+                             "finite numbers only (impute or drop the missing values first).")
     off = 0 if zero_based else 1
     buf = io.StringIO()
     if comment:
         for line in str(comment).splitlines():
             buf.write(f"# {line}\n")
     data, ind, ptr = X.data.tolist(), (X.indices + off).tolist(), X.indptr.tolist()
+    qids = groups.tolist() if groups is not None else []
     for i, lab in enumerate(y.tolist()):
         toks = [f"{int(lab)}" if lab.is_integer() and abs(lab) < 2**53 else repr(lab)]
         if groups is not None:
-            toks.append(f"qid:{int(groups[i])}")
+            toks.append(f"qid:{qids[i]}")
         # repr(float) is the shortest text that reads back to the same double
         toks.extend(f"{ind[t]}:{data[t]!r}" for t in range(ptr[i], ptr[i + 1]) if data[t] != 0)
         buf.write(" ".join(toks) + "\n")
@@ -732,6 +786,9 @@ def iter_svmlight_chunks(path: StrPath, *, chunk_size: int = 10_000,
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, (int, np.integer)) \
             or chunk_size < 1:
         raise ValueError(f"chunk_size must be a positive int; got {chunk_size!r}.")
+    if isinstance(skip_chunks, bool) or not isinstance(skip_chunks, (int, np.integer)) \
+            or skip_chunks < 0:
+        raise ValueError(f"skip_chunks must be an int >= 0; got {skip_chunks!r}.")
     if n_features is None:
         n_features = 0
         for X, _ in iter_svmlight_chunks(path, chunk_size=chunk_size, n_features=2**31 - 1,

@@ -12,6 +12,7 @@ from sklearn.utils import check_array
 from sklearn.utils.validation import check_is_fitted
 
 from .._linalg import dot, matvec, rmatvec, sq_rmatvec
+from .._progress import make_progress
 from .._validation import as_csr_or_dense, check_random_state, encode_binary, validate_params
 from ..base import reset_fitted, set_two_class_output
 from ..batch.active_ranksvm import ActiveRankSVM
@@ -112,15 +113,18 @@ def decision_function(estimator: LinearScorerMixin, X: DaskArray | MatrixLike) -
     return DaskEngine.map_rows(lambda b: _scores_block(b, coef) + intercept, Xc)
 
 
-def _fit_from_moments(est, X, y01, classes, mu, sigma, n_pairs):
+def _fit_from_moments(est, X, y01, classes, mu, sigma, n_pairs, report):
     """The estimator's public moment hook, then its decision cut and sigmoid.
 
     These need every training score once: N float64 values (8 bytes a row)
     are gathered, not the rows.
     """
+    report(1, 3, "solving the ball-constrained quadratic")
     est.fit_moments(mu, sigma, classes=classes, n_pairs=n_pairs)
+    report(2, 3, f"training scores for the decision cut ({len(X.chunks[0])} blocks)")
     scores = DaskEngine.map_rows(lambda b: _scores_block(b, est.coef_), X).compute()
     set_two_class_output(est, scores, y01.compute())
+    report(3, 3, "done")
     return est
 
 
@@ -304,14 +308,16 @@ def _solver(est, d):
     return est.solver
 
 
-def _fit_bbr(est, X, y01, classes, engine):
+def _fit_bbr(est, X, y01, classes, engine, report):
     d = X.shape[1]
+    report(0, 3, f"pair moments over {len(X.chunks[0])} blocks")
     if _solver(est, d) == "eigh":
         # map: per-block class count, mean, centred scatter; combine: Chan's merge
         pos, neg = engine.map_combine(_class_moments_block, _merge_class_moments, X, y01,
                                       args=(d,))
         mu, sigma = all_pairs_moments(pos, neg)
-        return _fit_from_moments(est, X, y01, classes, mu, sigma, int(pos.n) * int(neg.n))
+        return _fit_from_moments(est, X, y01, classes, mu, sigma, int(pos.n) * int(neg.n),
+                                 report)
     stats = engine.map_combine(_class_stats_block, _add, X, y01)
     (n1, nnz1, sq1), s1, (n0, nnz0, sq0), s0 = stats
     if _folds(d, nnz1, sq1) and _folds(d, nnz0, sq0):
@@ -322,12 +328,13 @@ def _fit_bbr(est, X, y01, classes, engine):
                                ClassGram.from_gram(int(n0), s0, g0))
     else:  # rows too many to sum into Gram matrices: they stay in their blocks
         op = DaskAllPairsOperator(X, y01, engine, stats=stats)
-    return _fit_from_moments(est, X, y01, classes, op.mu, op, int(n1) * int(n0))
+    return _fit_from_moments(est, X, y01, classes, op.mu, op, int(n1) * int(n0), report)
 
 
 # ----------------------------------------------------------------- LCBR (sampled)
-def _fit_lcbr(est, X, y01, classes, engine):
+def _fit_lcbr(est, X, y01, classes, engine, report):
     solver = _solver(est, X.shape[1])
+    report(0, 3, f"drawing {int(est.n_pairs)} pairs, gathering their rows")
     y = y01.compute()  # one byte a row; the pair draw needs the class of every row
     rng = check_random_state(est.random_state)  # as LCBR's own first chunk draws
     pos = np.flatnonzero(y == 1).astype(np.int64)
@@ -346,7 +353,7 @@ def _fit_lcbr(est, X, y01, classes, engine):
         gram.add(pair_rows(R, a_loc, b_loc))
         sigma = SecondMomentOperator(gram)
         mu = sigma.mu
-    return _fit_from_moments(est, X, y01, classes, mu, sigma, S)
+    return _fit_from_moments(est, X, y01, classes, mu, sigma, S, report)
 
 
 # ---------------------------------------------- ActiveRankSVM (a sample of rows)
@@ -370,11 +377,26 @@ def _fit_sequential(est, X, y, classes):
     # forget any earlier fit the one way the estimators do (their declared private state)
     reset_fitted(est, getattr(est, "_online_private_state", ()))
     bx, by = DaskEngine.blocks(X, y)
-    for xb, yb, rows in zip(bx, by, X.chunks[0]):
-        if rows == 0:  # an empty block: partial_fit takes one row or more
-            continue
-        xb, yb = compute(xb, yb)
-        est.partial_fit(xb, yb, classes=classes)
+    # verbose: one progress line over the blocks ("block i of n"), not the estimator's own
+    # full bar for every block's partial_fit (quiet meanwhile; its setting is restored)
+    verbose = est.get_params().get("verbose", False)
+    n_blocks = sum(1 for rows in X.chunks[0] if rows)
+    report = make_progress(verbose, f"distributed {type(est).__name__}", min_interval=0.0)
+    if verbose:
+        est.set_params(verbose=False)
+    try:
+        i = 0
+        for xb, yb, rows in zip(bx, by, X.chunks[0]):
+            if rows == 0:  # an empty block: partial_fit takes one row or more
+                continue
+            xb, yb = compute(xb, yb)
+            est.partial_fit(xb, yb, classes=classes)
+            i += 1
+            report(i, n_blocks, f"block {i} of {n_blocks} ({rows} rows)")
+    finally:
+        report.close()
+        if verbose:
+            est.set_params(verbose=verbose)
     return est
 
 
@@ -464,10 +486,11 @@ def fit(estimator: EstimatorT, X: DaskArray | MatrixLike, y: DaskArray | ArrayLi
                          f"ActiveRankSVM); got {max_samples!r}.")
     if isinstance(estimator, (BBR, LCBR, ActiveRankSVM)):
         Xd, y01, classes = _prepare(estimator, X, y)
-        if isinstance(estimator, BBR):
-            return _fit_bbr(estimator, Xd, y01, classes, engine)
-        if isinstance(estimator, LCBR):
-            return _fit_lcbr(estimator, Xd, y01, classes, engine)
+        if isinstance(estimator, (BBR, LCBR)):  # verbose: as in memory, steps of the fit
+            fit_moments = _fit_bbr if isinstance(estimator, BBR) else _fit_lcbr
+            with make_progress(estimator.verbose, f"distributed {type(estimator).__name__}",
+                               min_interval=0.0) as report:
+                return fit_moments(estimator, Xd, y01, classes, engine, report)
         return _fit_active(estimator, Xd, y01, classes, engine, max_samples)
     if hasattr(estimator, "partial_fit"):
         Xd = checked_rows(estimator, X)

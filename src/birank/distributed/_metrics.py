@@ -67,6 +67,13 @@ def roc_auc(y_true: DaskArray | ArrayLike, y_score: DaskArray | ArrayLike, *,
     Equals :func:`birank.metrics.roc_auc` on the gathered arrays; the larger of
     the two label values is the positive class.
 
+    Cost: one task per pair of blocks, ``B^2`` tasks for ``B`` blocks, each sorting
+    two blocks: ``O(N B log(N / B))`` in all, so it grows with the number of
+    blocks at a fixed block size (64 blocks of 10^4 rows: 14 s on two workers,
+    against 0.5 s for the in-memory metric on the gathered 8 bytes a row). Where
+    the scores fit in memory, gather them and use :func:`birank.metrics.roc_auc`;
+    larger blocks make fewer tasks.
+
     Parameters
     ----------
     y_true, y_score : dask arrays (or array-likes) of shape (n_samples,)
@@ -121,6 +128,9 @@ def pairwise_accuracy(y_true: DaskArray | ArrayLike, y_score: DaskArray | ArrayL
 
     Equals :func:`birank.metrics.pairwise_accuracy` (without groups or weights)
     on the gathered arrays.
+
+    Cost: as :func:`roc_auc`, ``B^2 / 2`` tasks for ``B`` blocks, ``O(N B log(N /
+    B))`` in all (64 blocks of 10^4 rows: 27 s on two workers).
 
     Parameters
     ----------

@@ -60,6 +60,7 @@ def _reporter(est, op):
                            f"iter={now - last['t']:.2f}s")
         last.update(bytes=op.bytes_moved, products=op.n_products, t=now)
 
+    report.close = inner.close  # (the caller ends the line after the solve)
     return report
 
 
@@ -80,6 +81,7 @@ def fit_ranksvm(est, X, y, groups=None, sample_weight=None, split_every=8):
     # the one entry point RankSVM.fit calls, with X's products on the blocks
     res = solve_all_pairs(op, y_rank, groups=groups, sample_weight=sw, C=est.C,
                           loss=est.loss, tol=est.tol, max_iter=est.max_iter, report=report)
+    report.close()
     # what RankSVM.fit keeps, with the training scores computed on the blocks
     store_all_pairs_fit(est, res, y_rank, op.matvec, groups=groups, sample_weight=sw)
     # what the fit moved between driver and workers (docs/distributed.md)

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 __all__ = ["default_data_dir", "write_json", "markdown_table", "mean_std", "format_mean_std", "new_figure",
-           "save_figure", "run_metadata", "write_text"]
+           "save_figure", "run_metadata", "write_text", "check_plotting"]
 
 
 def _jsonable(obj):
@@ -70,6 +70,21 @@ def format_mean_std(values, digits=4):
     if np.isnan(m):
         return "n/a"
     return f"{m:.{digits}f} ± {s:.{digits}f}" if len(values) > 1 else f"{m:.{digits}f}"
+
+
+def check_plotting(purpose):
+    """Refuse, before any work, a run that will draw when matplotlib is not installed.
+
+    Raises a :class:`~birank.exceptions.UserError` naming the extra to install (the
+    command line: one line, exit 2), instead of an ImportError once the run is done.
+    ``purpose``: what draws, for the message (e.g. ``"birank demo's figure"``)."""
+    from .._extras import require
+    from ..exceptions import UserError
+
+    try:
+        require("matplotlib", purpose)
+    except ImportError as exc:
+        raise UserError(f"{exc} Nothing was run.") from None
 
 
 def new_figure(n_panels=1, ncols=None, size=3.2):

@@ -804,6 +804,11 @@ def _round(obj, digits=7):
     return obj
 
 
+def draws_figures(args):
+    """Whether the run draws (``birank reproduce`` checks for matplotlib first)."""
+    return not getattr(args, "from_json", None)  # --from-json: the markdown only
+
+
 def run(args):
     """Run the reproduction; write JSON, markdown and PNG under ``args.output``."""
     if getattr(args, "from_json", None):

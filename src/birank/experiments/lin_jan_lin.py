@@ -717,15 +717,17 @@ def _plots(results, cfg, out):
             ax.legend(fontsize=7)
         paths.append(save_figure(fig, Path(out) / "lin-jan-lin-fig2.png"))
     real = results.get("real") or {}
-    if real:
+    # a panel per kernel that has results (--skip real-rbf: the linear one alone)
+    kernels = [k for k in ("linear", "rbf") if any(k in r for r in real.values())]
+    if kernels:
         from .._extras import require
 
         ticker = require("matplotlib.ticker", "Drawing figures")
         FuncFormatter, NullFormatter = ticker.FuncFormatter, ticker.NullFormatter
 
         multiples = cfg.get("budget_multiples", BUDGET_MULTIPLES)
-        fig, axes = new_figure(2, ncols=2)
-        for ax, kernel in zip(axes, ("linear", "rbf")):
+        fig, axes = new_figure(len(kernels), ncols=len(kernels))
+        for ax, kernel in zip(axes, kernels):
             for name, r in real.items():
                 if kernel in r:
                     rows, _ = pairs_needed(r[kernel], multiples)
@@ -740,8 +742,9 @@ def _plots(results, cfg, out):
             ax.xaxis.set_minor_formatter(NullFormatter())
             ax.legend(fontsize=7)
         ks = ", ".join(f"{k:g}" for k in multiples)
-        fig.suptitle(f"closest kS + random kS against total pairs (k = {ks}; dashed: "
-                     "1 point below, dotted: 10% of the pairs)", fontsize=9)
+        fig.suptitle(f"closest kS + random kS against total pairs (k = {ks};"
+                     + ("\n" if len(kernels) == 1 else " ")  # (one panel: narrower)
+                     + "dashed: 1 point below, dotted: 10% of the pairs)", fontsize=9)
         paths.append(save_figure(fig, Path(out) / "lin-jan-lin-pairs.png"))
     if "fig3" in results:
         from .._extras import require
@@ -814,6 +817,14 @@ def missing_data(names, data_dir, download=False):
     return out
 
 
+def draws_figures(args):
+    """Whether the run may draw (``birank reproduce`` checks for matplotlib first): not
+    when every part that has a figure is skipped."""
+    skip = set(args.skip) | ({"real"} if {"real-linear", "real-rbf"} <= set(args.skip)
+                             else set())
+    return bool(args.merge) or not {"real", "fig1", "fig2", "fig3"} <= skip
+
+
 def run(args):
     """Run the reproduction; returns 0."""
     from ..exceptions import UserError
@@ -867,6 +878,7 @@ def run(args):
         try:
             X, y, src = load_real(name, args.data_dir, args.download)
         except (FileNotFoundError, OSError) as exc:
+            report.close()  # (the note on a line of its own)
             print(f"lin-jan-lin: skipping {name}: {exc}")
             results.setdefault("missing", []).append(name)
             continue
@@ -907,6 +919,7 @@ def run(args):
                                           "seconds": time.perf_counter() - t0, **results})
     _plots(results, cfg, out)
     (out / "lin-jan-lin.partial.json").unlink(missing_ok=True)
+    report.close()  # (the progress line ended before the report is printed)
     if not args.no_progress and not report_module.STAGED:  # (staged: the command names the file)
         print(md)
     return 0

@@ -709,6 +709,15 @@ def _mean_curve(curves, key):
     return x, nanmean(y, axis=0)
 
 
+def _finite(curve, skip=0):
+    """The finite values of a mean curve after its first ``skip`` points (all of them when
+    the curve has no more than ``skip``)."""
+    curve = np.asarray(curve, float)
+    if curve.size > skip:
+        curve = curve[skip:]
+    return curve[np.isfinite(curve)]
+
+
 def _plots(results, large, out_dir, cfg, stem="shen-lin"):
     names = [n for n in results if any(e.get("curves") for e in results[n]["methods"].values())]
     paths = []
@@ -727,10 +736,16 @@ def _plots(results, large, out_dir, cfg, stem="shen-lin"):
         ax.set_title(n)
         ax.set_xlabel("|L*|")
         ax.set_ylabel("AUC")
-        lo = [np.nanmin(_mean_curve(ms[m]["curves"], "auc")[1][5:])
+        # the y range: the early, lowest points (the first 5) set no lower limit, unless
+        # the curve is that short (a small --budget); NaN points (no AUC) ignored
+        lo = [_finite(_mean_curve(ms[m]["curves"], "auc")[1], skip=5)
               for m in ("Soft-Close", "Soft-Correct", "Random") if ms.get(m, {}).get("curves")]
-        hi = [np.nanmax(_mean_curve(ms[m]["curves"], "auc")[1])
+        hi = [_finite(_mean_curve(ms[m]["curves"], "auc")[1])
               for m in ms if ms[m].get("curves")]
+        lo, hi = [v.min() for v in lo if v.size], [v.max() for v in hi if v.size]
+        refs = [np.mean(ms[m]["auc"]) for m in ("WSVM", "ERankSVM", "CRR")
+                if ms.get(m, {}).get("auc")]  # the reference lines stay in view
+        lo, hi = lo + refs, hi + refs
         if lo and hi:
             ax.set_ylim(min(lo) - 0.002, max(hi) + 0.002)
     axes[0].legend(fontsize=6)
@@ -988,6 +1003,7 @@ def run(args):
                                            "datasets": results, "large_budget": large})
     _plots(results, large, out, cfg, args.stem)
     (out / f"{args.stem}.partial.json").unlink(missing_ok=True)
+    report.close()  # (the progress line ended before the report is printed)
     if not args.no_progress and not _report.STAGED:  # (staged: the command names the file)
         print(md)
     return 0

@@ -16,9 +16,47 @@ from .._kernels.sparse_rows import rng_init
 from .._validation import draw_seed, kernel_rows
 from ._stream import StreamRanker
 
-__all__ = ["PairBuffers", "POLICIES", "BufferedStreamRanker"]
+__all__ = ["PairBuffers", "POLICIES", "BufferedStreamRanker", "sparse_kernel_rows",
+           "csr_blocks", "widest_row"]
 
 POLICIES = {"reservoir": RESERVOIR, "fifo": FIFO}
+
+#: dense rows converted to CSR at a time (about this many bytes of the dense block)
+DENSE_BLOCK_BYTES = 4 << 20
+
+
+def sparse_kernel_rows(X):
+    """``kernel_rows(X, sparse=True)`` for a CSR X; a dense X is kept as it is and
+    converted block by block (:func:`csr_blocks`) as the rows are learned, so that
+    no CSR copy of the whole of X (nor its COO intermediate) is ever held."""
+    return X if isinstance(X, np.ndarray) else kernel_rows(X, sparse=True)
+
+
+def csr_blocks(rows, y01, weight, start, stop):
+    """``(data, indices, indptr), y01, weight, t0, t1`` for rows ``start .. stop-1``:
+    the kernel arguments as they are for CSR ``rows``, or one block of dense rows
+    at a time converted to canonical CSR (the same entries as the whole of X
+    converted at once: rows are independent)."""
+    if not isinstance(rows, np.ndarray):
+        yield rows, y01, weight, start, stop
+        return
+    step = max(1, DENSE_BLOCK_BYTES // max(1, rows.shape[1] * rows.itemsize))
+    for b0 in range(start, stop, step):
+        b1 = min(stop, b0 + step)
+        yield (kernel_rows(rows[b0:b1], sparse=True), y01[b0:b1], weight[b0:b1], 0, b1 - b0)
+
+
+def widest_row(rows, start, stop):
+    """The most stored entries of a row in ``start .. stop-1`` (non-zeros of a dense row)."""
+    if not isinstance(rows, np.ndarray):
+        return int(max_row_nnz(rows[2], start, stop))
+    step = max(1, DENSE_BLOCK_BYTES // max(1, rows.shape[1]))
+    widest = 0
+    for b0 in range(start, stop, step):
+        block = rows[b0:min(stop, b0 + step)]
+        if block.shape[0]:
+            widest = max(widest, int(np.count_nonzero(block, axis=1).max()))
+    return widest
 
 
 class PairBuffers:
@@ -94,13 +132,12 @@ class BufferedStreamRanker(StreamRanker):
         return 0.0
 
     def _kernel_rows(self, X):
-        return kernel_rows(X, sparse=True)
+        return sparse_kernel_rows(X)
 
     def _learn(self, rows, y01, weight, start, stop):
         st = self._state
-        data, indices, indptr = rows
         buffers = st["buffers"]
-        widest = int(max_row_nnz(indptr, start, stop))
+        widest = widest_row(rows, start, stop)
         buffers.reserve(widest)
         room = widest + buffers.width
         budget = self._feature_budget()
@@ -120,11 +157,14 @@ class BufferedStreamRanker(StreamRanker):
             support = np.zeros(1, dtype=np.int64)
             in_support = np.zeros(1, dtype=np.bool_)
             meta = np.zeros(1, dtype=np.int64)
-        buffered_stream(
-            self._kernel_method(), data, indices, indptr, y01, weight, start, stop,
-            st["w"], st["g"], st["sigma"], *buffers.kernel_args(), buffers.policy,
-            buffers.rng_state, float(self.C), self._phi(), np.empty(room, dtype=np.int64),
-            np.empty(room), np.empty(room), st["scratch_d"], budget, support, in_support, meta)
+        scratch = np.empty(room, dtype=np.int64), np.empty(room), np.empty(room)
+        for (data, indices, indptr), y_b, w_b, t0, t1 in csr_blocks(rows, y01, weight,
+                                                                    start, stop):
+            buffered_stream(
+                self._kernel_method(), data, indices, indptr, y_b, w_b, t0, t1,
+                st["w"], st["g"], st["sigma"], *buffers.kernel_args(), buffers.policy,
+                buffers.rng_state, float(self.C), self._phi(), *scratch,
+                st["scratch_d"], budget, support, in_support, meta)
 
     def _feature_budget(self):
         """Coordinates the model may keep non-zero (0: no limit); CBR-diag overrides."""

@@ -15,6 +15,12 @@ the subclass's ``_learn`` and, optionally, records a held-out AUC trace:
 * The state, including the random stream of the buffers, is kept between
   calls: ``partial_fit`` over consecutive chunks gives the same model, bit for
   bit, as ``fit`` over their concatenation.
+* ``verbose`` (a constructor parameter of every learner) reports the rows
+  streamed on stderr during each ``fit`` / ``partial_fit`` call
+  (:func:`birank._progress.make_progress`, throttled). The rows then go to
+  ``_learn`` in chunks of about ``REPORT_SECONDS`` each, a report between two
+  chunks, never one per row inside a kernel; by the contract above the chunks
+  give the same model, bit for bit, as one call.
 
 Threshold. Online learners learn a ranking ``X @ coef_``; ``predict`` needs a
 cut. After each call the base sets ``intercept_`` and ``predict_proba``'s sigmoid
@@ -32,12 +38,14 @@ the current weights), and list extra private attributes in
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils.extmath import safe_sparse_dot
 
+from .._progress import make_progress
 from .._validation import (check_eval_set, check_random_state, check_sample_weight, check_X_y,
                            validate_params)
 from ..base import (BinaryRankerMixin, OnlineRankerMixin, reset_fitted, warn_if_badly_scaled,
@@ -50,6 +58,12 @@ if TYPE_CHECKING:
     from .._typing import ArrayLike, EvalSet, MatrixLike, Self
 
 __all__ = ["StreamRanker", "THRESHOLD_TAIL"]
+
+#: with ``verbose``: rows of the first chunk between two progress reports; each next
+#: chunk is sized from the last one's rate to take about ``REPORT_SECONDS`` (at most 4
+#: times the last size), so that a call of the kernel costs nothing next to its rows
+REPORT_ROWS = 1000
+REPORT_SECONDS = 0.1
 
 
 class StreamRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
@@ -161,16 +175,28 @@ class StreamRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
         rows = self._kernel_rows(X)
         start = 0
         trace = [self.auc_trace_]
+        verbose = bool(getattr(self, "verbose", False))
+        report = make_progress(verbose, name)
+        chunk = REPORT_ROWS
         while start < n:
             stop = n
             if eval_set is not None:
                 stop = min(n, start + eval_every - self.n_seen_ % eval_every)
+            if verbose:  # (chunks split the stream only: the same model, see above)
+                stop = min(stop, start + chunk)
+                t0 = time.perf_counter()
             self._learn(rows, y01, weight, start, stop)
             self.n_seen_ += stop - start
+            if verbose:
+                took = time.perf_counter() - t0
+                chunk = max(1, min(4 * chunk, int((stop - start) * REPORT_SECONDS
+                                                  / max(took, 1e-6))))
+                report(stop, n, f"rows, {self.n_seen_} seen in all")
             if eval_set is not None and (self.n_seen_ % eval_every == 0 or stop == n):
                 auc = roc_auc(yv01, np.asarray(safe_sparse_dot(Xv, self._coef())).reshape(-1))
                 trace.append(np.array([[self.n_seen_, auc]]))
             start = stop
+        report.close()
         self.auc_trace_ = np.concatenate(trace)
         kept = weight > 0
         self.class_counts_ += np.bincount(y01[kept], minlength=2).astype(np.int64)

@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .._kernels.adaoam_updates import adaoam_stream
-from .._validation import Interval, Options, kernel_rows
+from .._validation import Interval, Options
 from ..base import data_scaled
+from ._buffers import csr_blocks, sparse_kernel_rows
 from ._stream import StreamRanker
 
 if TYPE_CHECKING:
@@ -53,6 +54,12 @@ class AdaOAM(StreamRanker):
         Whether ``fit`` streams the rows in a random order.
     random_state : int, Generator or None, default=None
         Seeds the shuffle.
+    verbose : bool or int, default=False
+        Report the rows streamed on stderr during ``fit`` and each
+        ``partial_fit`` call (a line at most every 0.2 s, and one at the end of
+        the call; see :mod:`birank.online._stream`). The model does not depend
+        on it. Off by default, as in scikit-learn; ``birank train`` turns it on
+        (``-q``: off).
 
     Attributes
     ----------
@@ -83,16 +90,19 @@ class AdaOAM(StreamRanker):
         "alpha": [Interval("real", 0, None, closed="left")],
         "shuffle": ["boolean"],
         "random_state": ["random_state"],
+        "verbose": ["boolean", Interval("integer", 0, None)],
     }
 
     def __init__(self, eta0: float | Literal["auto"] = "auto", *, delta: float = 0.5,
                  alpha: float = 1e-4, shuffle: bool = False,
-                 random_state: RandomStateLike = None) -> None:
+                 random_state: RandomStateLike = None,
+                 verbose: bool | int = False) -> None:
         self.eta0 = eta0
         self.delta = delta
         self.alpha = alpha
         self.shuffle = shuffle
         self.random_state = random_state
+        self.verbose = verbose
 
 
     def _set_data_scaled_defaults(self, X):
@@ -115,14 +125,15 @@ class AdaOAM(StreamRanker):
         }
 
     def _kernel_rows(self, X):
-        return kernel_rows(X, sparse=True)
+        return sparse_kernel_rows(X)
 
     def _learn(self, rows, y01, weight, start, stop):
         st = self._state
-        data, indices, indptr = rows
-        adaoam_stream(data, indices, indptr, y01, weight, start, stop, st["w"], st["counts"],
-                      st["sums"], st["second"], st["sqgrad"], float(self.eta0_),
-                      float(self.delta), float(self.alpha), st["diff"], st["grad"])
+        for (data, indices, indptr), y_b, w_b, t0, t1 in csr_blocks(rows, y01, weight,
+                                                                    start, stop):
+            adaoam_stream(data, indices, indptr, y_b, w_b, t0, t1, st["w"], st["counts"],
+                          st["sums"], st["second"], st["sqgrad"], float(self.eta0_),
+                          float(self.delta), float(self.alpha), st["diff"], st["grad"])
 
     def _coef(self):
         return self._state["w"].copy()

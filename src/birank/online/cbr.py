@@ -87,6 +87,12 @@ class CBR(BufferedStreamRanker):
         always uses the given order).
     random_state : int, Generator or None, default=None
         Seeds the reservoir sampling and the shuffle.
+    verbose : bool or int, default=False
+        Report the rows streamed on stderr during ``fit`` and each
+        ``partial_fit`` call (a line at most every 0.2 s, and one at the end of
+        the call; see :mod:`birank.online._stream`). The model does not depend
+        on it. Off by default, as in scikit-learn; ``birank train`` turns it on
+        (``-q``: off).
 
     Attributes
     ----------
@@ -127,11 +133,13 @@ class CBR(BufferedStreamRanker):
         "feature_budget": [None, Interval("integer", 1, None)],
         "shuffle": ["boolean"],
         "random_state": ["random_state"],
+        "verbose": ["boolean", Interval("integer", 0, None)],
     }
     def __init__(self, covariance: Literal["full", "diag"] = "full", *,
                  buffer: Literal["fifo", "reservoir"] = "fifo", buffer_size: int = 50,
                  confidence: float = 0.9, C: float = 1e-3, feature_budget: int | None = None,
-                 shuffle: bool = False, random_state: RandomStateLike = None) -> None:
+                 shuffle: bool = False, random_state: RandomStateLike = None,
+                 verbose: bool | int = False) -> None:
         self.covariance = covariance
         self.buffer = buffer
         self.buffer_size = buffer_size
@@ -140,6 +148,7 @@ class CBR(BufferedStreamRanker):
         self.feature_budget = feature_budget
         self.shuffle = shuffle
         self.random_state = random_state
+        self.verbose = verbose
 
     def _check_n_features(self, n_features):
         if self.feature_budget is not None and self.covariance != "diag":

@@ -71,6 +71,12 @@ class OAM(BufferedStreamRanker):
         Whether ``fit`` streams the rows in a random order.
     random_state : int, Generator or None, default=None
         Seeds the reservoir sampling and the shuffle.
+    verbose : bool or int, default=False
+        Report the rows streamed on stderr during ``fit`` and each
+        ``partial_fit`` call (a line at most every 0.2 s, and one at the end of
+        the call; see :mod:`birank.online._stream`). The model does not depend
+        on it. Off by default, as in scikit-learn; ``birank train`` turns it on
+        (``-q``: off).
 
     Attributes
     ----------
@@ -100,18 +106,21 @@ class OAM(BufferedStreamRanker):
         "C": [Interval("real", 0, None, closed="neither")],
         "shuffle": ["boolean"],
         "random_state": ["random_state"],
+        "verbose": ["boolean", Interval("integer", 0, None)],
     }
 
     def __init__(self, variant: Literal["seq", "gra"] = "seq", *,
                  buffer: Literal["reservoir", "fifo"] = "reservoir", buffer_size: int = 50,
                  C: float = 1e-4, shuffle: bool = False,
-                 random_state: RandomStateLike = None) -> None:
+                 random_state: RandomStateLike = None,
+                 verbose: bool | int = False) -> None:
         self.variant = variant
         self.buffer = buffer
         self.buffer_size = buffer_size
         self.C = C
         self.shuffle = shuffle
         self.random_state = random_state
+        self.verbose = verbose
 
     def _init_state(self, n_features):
         # the kernel's screen weights |z|^2 by g: all ones

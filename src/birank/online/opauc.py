@@ -61,6 +61,12 @@ class OPAUC(WeightVectorMixin, StreamRanker):
         always uses the given order).
     random_state : None, int or numpy Generator, default=None
         Seeds the sketch vectors of OPAUCr and the shuffle.
+    verbose : bool or int, default=False
+        Report the rows streamed on stderr during ``fit`` and each
+        ``partial_fit`` call (a line at most every 0.2 s, and one at the end of
+        the call; see :mod:`birank.online._stream`). The model does not depend
+        on it. Off by default, as in scikit-learn; ``birank train`` turns it on
+        (``-q``: off).
 
     Attributes
     ----------
@@ -102,16 +108,19 @@ class OPAUC(WeightVectorMixin, StreamRanker):
         "alpha": [Interval("real", 0, None, closed="left")],
         "shuffle": ["boolean"],
         "random_state": ["random_state"],
+        "verbose": ["boolean", Interval("integer", 0, None)],
     }
 
     def __init__(self, rank: int | None = None, *, eta0: float | Literal["auto"] = "auto",
                  alpha: float = 1e-4, shuffle: bool = False,
-                 random_state: RandomStateLike = None) -> None:
+                 random_state: RandomStateLike = None,
+                 verbose: bool | int = False) -> None:
         self.rank = rank
         self.eta0 = eta0
         self.alpha = alpha
         self.shuffle = shuffle
         self.random_state = random_state
+        self.verbose = verbose
 
 
     def _set_data_scaled_defaults(self, X):

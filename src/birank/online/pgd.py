@@ -6,10 +6,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .._kernels.buffered_stream import max_row_nnz
 from .._kernels.pgd import HINGE, SQUARE, SQUARED_HINGE, pgd_stream
-from .._validation import Interval, Options, draw_seed, kernel_rows
-from ._buffers import PairBuffers
+from .._validation import Interval, Options, draw_seed
+from ._buffers import PairBuffers, csr_blocks, sparse_kernel_rows, widest_row
 from ..base import data_scaled
 from ._stream import StreamRanker
 from ._weights import WeightVectorMixin
@@ -80,6 +79,12 @@ class PGD(WeightVectorMixin, StreamRanker):
         Seeds the shuffle (``shuffle=True``) and the reservoir sampling
         (``buffer='reservoir'``); with neither, nothing is random. None
         (scikit-learn's default): fresh entropy on every ``fit``.
+    verbose : bool or int, default=False
+        Report the rows streamed on stderr during ``fit`` and each
+        ``partial_fit`` call (a line at most every 0.2 s, and one at the end of
+        the call; see :mod:`birank.online._stream`). The model does not depend
+        on it. Off by default, as in scikit-learn; ``birank train`` turns it on
+        (``-q``: off).
 
     Attributes
     ----------
@@ -116,12 +121,14 @@ class PGD(WeightVectorMixin, StreamRanker):
         "buffer_size": [Interval("integer", 1, None)],
         "shuffle": ["boolean"],
         "random_state": ["random_state"],
+        "verbose": ["boolean", Interval("integer", 0, None)],
     }
 
     def __init__(self, eta0: float | Literal["auto"] = "auto", *, power_t: float = 0.5,
                  loss: Literal["hinge", "squared_hinge", "square"] = "hinge", alpha: float = 0.0,
                  buffer: Literal["fifo", "reservoir"] = "fifo", buffer_size: int = 50,
-                 shuffle: bool = False, random_state: RandomStateLike = None) -> None:
+                 shuffle: bool = False, random_state: RandomStateLike = None,
+                 verbose: bool | int = False) -> None:
         self.eta0 = eta0
         self.power_t = power_t
         self.loss = loss
@@ -130,6 +137,7 @@ class PGD(WeightVectorMixin, StreamRanker):
         self.buffer_size = buffer_size
         self.shuffle = shuffle
         self.random_state = random_state
+        self.verbose = verbose
 
 
     def _set_data_scaled_defaults(self, X):
@@ -144,16 +152,16 @@ class PGD(WeightVectorMixin, StreamRanker):
                        "coefs": np.zeros(int(self.buffer_size))}
 
     def _kernel_rows(self, X):
-        return kernel_rows(X, sparse=True)
+        return sparse_kernel_rows(X)
 
     def _learn(self, X, y01, weight, start, stop):
         st = self._state
-        data, indices, indptr = X
         buffers = st["buffers"]
-        buffers.reserve(max_row_nnz(indptr, start, stop))
-        st["t"] = pgd_stream(data, indices, indptr, y01, weight, start, stop, st["w"], st["t"],
-                             float(self.eta0_), float(self.power_t), float(self.alpha),
-                             _LOSS[self.loss], *buffers.kernel_args(), buffers.policy,
-                             buffers.rng_state, st["coefs"])
+        buffers.reserve(widest_row(X, start, stop))
+        for (data, indices, indptr), y_b, w_b, t0, t1 in csr_blocks(X, y01, weight, start, stop):
+            st["t"] = pgd_stream(data, indices, indptr, y_b, w_b, t0, t1, st["w"], st["t"],
+                                 float(self.eta0_), float(self.power_t), float(self.alpha),
+                                 _LOSS[self.loss], *buffers.kernel_args(), buffers.policy,
+                                 buffers.rng_state, st["coefs"])
         self.t_ = int(st["t"])
 

@@ -72,6 +72,12 @@ class SPAM(WeightVectorMixin, StreamRanker):
     random_state : None, int or numpy Generator, default=None
         Seeds the shuffle (``shuffle=True``); nothing else in SPAM is random.
         None (scikit-learn's default): fresh entropy on every ``fit``.
+    verbose : bool or int, default=False
+        Report the rows streamed on stderr during ``fit`` and each
+        ``partial_fit`` call (a line at most every 0.2 s, and one at the end of
+        the call; see :mod:`birank.online._stream`). The model does not depend
+        on it. Off by default, as in scikit-learn; ``birank train`` turns it on
+        (``-q``: off).
 
     Attributes
     ----------
@@ -110,12 +116,14 @@ class SPAM(WeightVectorMixin, StreamRanker):
         "l1_ratio": [Interval("real", 0, 1, closed="both")],
         "shuffle": ["boolean"],
         "random_state": ["random_state"],
+        "verbose": ["boolean", Interval("integer", 0, None)],
     }
 
     def __init__(self, eta0: float | Literal["auto"] = "auto", *, power_t: float = 0.5,
                  penalty: Literal["l2", "elasticnet"] = "l2", alpha: float = 1e-4,
                  l1_ratio: float = 0.15, shuffle: bool = False,
-                 random_state: RandomStateLike = None) -> None:
+                 random_state: RandomStateLike = None,
+                 verbose: bool | int = False) -> None:
         self.eta0 = eta0
         self.power_t = power_t
         self.penalty = penalty
@@ -123,6 +131,7 @@ class SPAM(WeightVectorMixin, StreamRanker):
         self.l1_ratio = l1_ratio
         self.shuffle = shuffle
         self.random_state = random_state
+        self.verbose = verbose
 
 
     def _set_data_scaled_defaults(self, X):

@@ -51,6 +51,12 @@ class OnlineUniExp(WeightVectorMixin, StreamRanker):
     random_state : None, int or numpy Generator, default=None
         Seeds the shuffle (``shuffle=True``); nothing else in OnlineUniExp is
         random. None (scikit-learn's default): fresh entropy on every ``fit``.
+    verbose : bool or int, default=False
+        Report the rows streamed on stderr during ``fit`` and each
+        ``partial_fit`` call (a line at most every 0.2 s, and one at the end of
+        the call; see :mod:`birank.online._stream`). The model does not depend
+        on it. Off by default, as in scikit-learn; ``birank train`` turns it on
+        (``-q``: off).
 
     Attributes
     ----------
@@ -85,14 +91,17 @@ class OnlineUniExp(WeightVectorMixin, StreamRanker):
         "max_exponent": [Interval("real", 0, 700, closed="right")],
         "shuffle": ["boolean"],
         "random_state": ["random_state"],
+        "verbose": ["boolean", Interval("integer", 0, None)],
     }
 
     def __init__(self, eta0: float | Literal["auto"] = "auto", *, max_exponent: float = 30.0,
-                 shuffle: bool = False, random_state: RandomStateLike = None) -> None:
+                 shuffle: bool = False, random_state: RandomStateLike = None,
+                 verbose: bool | int = False) -> None:
         self.eta0 = eta0
         self.max_exponent = max_exponent
         self.shuffle = shuffle
         self.random_state = random_state
+        self.verbose = verbose
 
 
     def _set_data_scaled_defaults(self, X):

@@ -88,7 +88,7 @@ class DualCD:
         self.converged_ = False
 
     # ----------------------------------------------------------------- solve
-    def solve(self, tol=0.1, max_iter=1000):
+    def solve(self, tol=0.1, max_iter=1000, report=None):
         """Dual CD from the current alpha (a true warm start).
 
         Parameters
@@ -99,6 +99,11 @@ class DualCD:
             solvers).
         max_iter : int, default=1000
             Outer iterations (passes over the active rows).
+        report : callable, default=None
+            ``report(step, total, message)`` (a reporter of
+            :mod:`birank._progress`): called before the passes (step 0) and
+            after them (step = the passes run), not between passes, which run
+            in one call of the compiled kernel.
 
         Returns
         -------
@@ -109,6 +114,9 @@ class DualCD:
         """
         _check_tol_max_iter(tol, max_iter)
         seed = draw_seed(self._rng)
+        if report is not None:
+            report(0, None, f"dual CD over {self.n_rows} rows: at most {max_iter} passes, "
+                            f"tol={tol:g}")
         if self.loss == "logistic":
             n_iter, gap = self.pool.cd_passes_logistic(self.w, seed, float(tol), int(max_iter))
         else:
@@ -117,6 +125,10 @@ class DualCD:
         self.n_iter_ = int(n_iter)
         self.pg_gap_ = float(gap)
         self.converged_ = not (n_iter >= max_iter and gap > tol)
+        if report is not None:
+            report(self.n_iter_, None,
+                   f"dual CD: {self.n_iter_} passes, projected-gradient spread "
+                   f"{self.pg_gap_:.3g} {'<=' if self.converged_ else '>'} tol={tol:g}")
         return self.converged_
 
     def result(self):
@@ -221,18 +233,20 @@ class DualCD:
         """Numbers the pool matrix would store, see :meth:`PairPool.pool_matrix_size`."""
         return self.pool.pool_matrix_size()
 
-    def newton_finish(self, tol, max_iter=1000):
+    def newton_finish(self, tol, max_iter=1000, report=None):
         """Newton on the pool matrix from the current w (``solve_rows``), or None.
 
         For a pool dual CD cannot finish (many rows over few features: its dual
         is degenerate and coordinate steps creep). None when the matrix would
         hold more than :data:`MAX_POOL_MATRIX` numbers (dense cells or CSR
         entries), so that the finish never needs more memory than that.
+        ``report``: as :func:`~birank.solvers.newton.solve_rows`'s (after every
+        Newton iteration).
         """
         if self.loss == "logistic" or self.pool_matrix_size() > MAX_POOL_MATRIX:
             return None  # (no Newton for the logistic loss: its dual CD does not creep)
         return solve_rows(self.pool_matrix(), self.C_, self.loss, w0=self.w, tol=tol,
-                          max_iter=max_iter)
+                          max_iter=max_iter, report=report)
 
     def primal_objective(self):
         """``1/2 (|w|^2 + theta^2) + sum_p C_p loss(1 - w.z_p)``."""
@@ -300,14 +314,14 @@ class PairDualCD(DualCD):
         self.tol = float(tol)
         self.max_iter = int(max_iter)
 
-    def solve(self, tol=None, max_iter=None):
+    def solve(self, tol=None, max_iter=None, report=None):
         """:meth:`DualCD.solve` with the constructor's ``tol`` / ``max_iter`` as defaults."""
         return super().solve(self.tol if tol is None else tol,
-                             self.max_iter if max_iter is None else max_iter)
+                             self.max_iter if max_iter is None else max_iter, report=report)
 
 
 def solve_point_dual_cd(X, y01, cost, *, loss="hinge", fit_intercept=False, tol=0.1,
-                        max_iter=1000, random_state=None):
+                        max_iter=1000, random_state=None, report=None):
     """Weighted point-wise SVM by dual coordinate descent (LIBLINEAR's ``-s 1`` / ``-s 3``).
 
     Every row with a positive cost is a pseudo-pair against the origin
@@ -321,6 +335,8 @@ def solve_point_dual_cd(X, y01, cost, *, loss="hinge", fit_intercept=False, tol=
     cost : ndarray of shape (n,), ``c_i >= 0`` (class weight times sample weight).
     loss, fit_intercept, tol, max_iter, random_state
         As :class:`PairDualCD` (``fit_intercept`` is its ``fit_threshold``).
+    report : callable, default=None
+        ``report(step, total, message)``, as :meth:`DualCD.solve`'s.
 
     Returns
     -------
@@ -334,5 +350,5 @@ def solve_point_dual_cd(X, y01, cost, *, loss="hinge", fit_intercept=False, tol=
                         max_iter=max_iter, random_state=random_state)
     solver.add_rows(a, b, cost[keep])
     del a, b, keep  # the pool holds its own rows: O(N) freed before the solve
-    solver.solve()
+    solver.solve(report=report)
     return solver

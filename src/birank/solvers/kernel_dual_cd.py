@@ -193,14 +193,23 @@ class KernelPairDualCD:
         pair_diag(self._K, self._P, self._sq, self.gamma, self._cached, self._ab, start,
                   self.n_rows, self._qd)
 
-    def solve(self, tol=None, max_iter=None):
+    def solve(self, tol=None, max_iter=None, report=None):
         """Dual CD from the current alpha (a warm start), as :meth:`birank.solvers.dual_cd.DualCD.solve`.
 
         ``tol`` / ``max_iter`` default to the constructor's. Returns whether the
         stopping rule was met; no warning is raised here (the caller decides).
+        ``report(step, total, message)`` (a reporter of :mod:`birank._progress`), if
+        given, is called before the passes (step 0) and after them (step = the
+        passes run): they run in one call of the compiled kernel.
         """
         tol = self.tol if tol is None else float(tol)
         max_iter = self.max_iter if max_iter is None else int(max_iter)
+        if report is not None:
+            cache = ("cached" if self._cached
+                     else "not cached: columns recomputed at every step")
+            report(0, None, f"kernel dual CD over {self.n_rows} pairs of "
+                            f"{self.point_index_.size} points (kernel {cache}): at most "
+                            f"{max_iter} passes, tol={tol:g}")
         n_iter, gap = kernel_dual_cd(self._K, self._P, self._sq, self.gamma, self._cached,
                                      self._ab, self._C, self._qd, self.alpha_,
                                      self.point_coef_, self._f, self.n_rows,
@@ -208,6 +217,10 @@ class KernelPairDualCD:
                                      tol, max_iter)
         self.n_iter_, self.pg_gap_ = int(n_iter), float(gap)
         self.converged_ = not (n_iter >= max_iter and gap > tol)
+        if report is not None:
+            report(self.n_iter_, None,
+                   f"kernel dual CD: {self.n_iter_} passes, projected-gradient spread "
+                   f"{self.pg_gap_:.3g} {'<=' if self.converged_ else '>'} tol={tol:g}")
         return self.converged_
 
     def result(self):

@@ -38,6 +38,7 @@ from .._kernels.pair_sweep import (ONE_LEVEL_MAX_BITS, WORK_ROWS, binary_signed_
                                    count_pairs, level_cache, sweep_hess_vec,
                                    sweep_hess_vec_binary, sweep_loss_grad, sweep_loss_grad_binary,
                                    two_label_diag_rows)
+from .._kernels.dense_products import dense_sq_rmatvec
 from .._kernels.radix_sort import (RADIX_MIN, argsort_groups, argsort_scores, radix_scratch,
                                    sort_by_segment)
 from .._parallel import BlockedProducts, effective_n_jobs
@@ -53,9 +54,12 @@ __all__ = ["PairObjective", "RowsObjective", "HuberPairObjective", "newton_cg",
 
 def _sq_rmatvec(X, D, indicator=False):
     """``sum_p D_p x_pd^2`` for every column d: O(nnz) (``indicator``: as
-    :func:`birank._linalg.matvec`)."""
-    if isinstance(X, np.ndarray) and X.shape[0] * X.shape[1] < 2**24:
-        return D @ X ** 2
+    :func:`birank._linalg.matvec`); a C-contiguous dense X in one pass over its
+    rows, no ``X o X`` (:func:`birank._kernels.dense_products.dense_sq_rmatvec`)."""
+    if isinstance(X, np.ndarray) and X.ndim == 2 and X.flags.c_contiguous and (
+            X.dtype == np.float64 or X.dtype == np.float32):
+        return dense_sq_rmatvec(X, np.ascontiguousarray(D, dtype=np.float64).reshape(-1),
+                                np.empty(X.shape[1]))
     return sq_rmatvec(X, D, indicator=indicator)
 
 
@@ -766,9 +770,12 @@ def hinge_by_smoothing(obj1, obj2, C, tol=1e-4, max_iter=1000, report=None, delt
     n_iter = 0
     delta = delta0
     widths = []
+    steps = [0]  # Newton steps so far, the current stage's included (the progress count)
 
     def certify(w, s, current):
         """Both bounds at w (kept if better); True when the gap is certified."""
+        if current:  # called after a Newton step of the running stage
+            steps[0] += 1
         p, d = hub.certificate(w, s, current=current)
         if p < best["p"]:
             best["w"], best["p"] = w.copy(), p
@@ -776,7 +783,7 @@ def hinge_by_smoothing(obj1, obj2, C, tol=1e-4, max_iter=1000, report=None, delt
         gap = (best["p"] - best["d"]) / best["p"] if best["p"] > 0 else 0.0
         best["gap"] = gap
         if report is not None:
-            report(n_iter, None, f"delta={delta:.1e} P={best['p']:.10g} "
+            report(steps[0], None, f"delta={delta:.1e} P={best['p']:.10g} "
                                  f"lower={best['d']:.10g} gap={gap:.2e}")
         return gap <= tol
 
@@ -789,6 +796,7 @@ def hinge_by_smoothing(obj1, obj2, C, tol=1e-4, max_iter=1000, report=None, delt
                           stop=lambda w_k, s_k, g_k: certify(w_k, s_k, True))
         w = stage.coef
         n_iter += stage.n_iter
+        steps[0] = n_iter  # (a stage's last step, ending on its own test, certifies below)
         if stage.n_iter == 0 or not stage.stopped_early:
             # the stage ended on its own test (or did not move): certify its last iterate
             certify(w, hub.scores(w), False)
@@ -805,14 +813,15 @@ def hinge_by_smoothing(obj1, obj2, C, tol=1e-4, max_iter=1000, report=None, delt
                         widths=tuple(widths))
 
 
-def solve_rows(Z, cost, loss="hinge", w0=None, tol=1e-4, max_iter=1000):
+def solve_rows(Z, cost, loss="hinge", w0=None, tol=1e-4, max_iter=1000, report=None):
     """``min_w 1/2|w|^2 + sum_p cost_p loss(1 - z_p.w)`` over explicit rows Z, by Newton.
 
     The primal counterpart of dual coordinate descent, for pools where the
     dual is degenerate (many rows over few features: dual CD then creeps).
     ``'squared_hinge'``: :func:`newton_cg` to ``|grad| <= tol |grad(0)|``.
     ``'hinge'``: :func:`hinge_by_smoothing` to a certified relative duality
-    gap ``<= tol``.
+    gap ``<= tol``. ``report(step, total, message)``, if given, is called after
+    every Newton iteration, as by those two.
 
     Returns
     -------
@@ -823,11 +832,11 @@ def solve_rows(Z, cost, loss="hinge", w0=None, tol=1e-4, max_iter=1000):
     cost = np.ascontiguousarray(cost, dtype=np.float64)
     if loss == "squared_hinge":
         res = newton_cg(RowsObjective(Z, cost), np.zeros(Z.shape[1]) if w0 is None else w0,
-                        tol=tol, max_iter=max_iter)
+                        tol=tol, max_iter=max_iter, report=report)
         widths = ()
     else:
         res = hinge_by_smoothing(RowsObjective(Z, cost), RowsObjective(Z, cost), 1.0, tol=tol,
-                                 max_iter=max_iter, w0=w0)
+                                 max_iter=max_iter, w0=w0, report=report)
         widths = res.widths
     res.dual_coef = _rows_dual_point(Z, cost, res.coef, loss, widths)
     return res

@@ -78,6 +78,25 @@ def _rows(y01, label):
     return np.flatnonzero(y01 == label).astype(np.int64)
 
 
+#: bytes of X read per block by the class scatters (dense rows, or CSR entries)
+SCATTER_BLOCK_BYTES = 8 << 20
+
+
+def _row_blocks(X, rows):
+    """``rows`` cut into consecutive blocks of about ``SCATTER_BLOCK_BYTES`` of X each
+    (one block when they all fit: the same arithmetic as the rows at once)."""
+    if sp.issparse(X):
+        # by stored entries (value + index) of the rows, at least one row per block
+        per_entry = X.data.itemsize + X.indices.itemsize
+        ends = np.cumsum(np.diff(X.indptr)[rows] * per_entry + 1)
+        cuts = np.searchsorted(ends, np.arange(SCATTER_BLOCK_BYTES, ends[-1],
+                                               SCATTER_BLOCK_BYTES), side="right")
+        cuts = np.unique(cuts[(cuts > 0) & (cuts < rows.shape[0])])
+        return np.split(rows, cuts)
+    step = max(1, SCATTER_BLOCK_BYTES // max(1, X.shape[1] * X.itemsize))
+    return [rows[i:i + step] for i in range(0, rows.shape[0], step)]
+
+
 class ClassMoments:
     """Count, mean and centred scatter ``M2 = sum (x - m)(x - m)'`` of one class.
 
@@ -102,23 +121,36 @@ class ClassMoments:
             mb = sx / nb
             m2b = sxx - nb * np.outer(mb, mb)
         else:
-            Xb = X[rows]
-            mb = Xb.mean(axis=0)
-            Xc = Xb - mb
-            m2b = Xc.T @ Xc
+            # two passes over row blocks (bounded temporaries, no copy of the class rows):
+            # the mean, then the scatter centred at it
+            blocks = _row_blocks(X, rows)
+            mb = sum(X[ix].sum(axis=0) for ix in blocks) / nb
+            m2b = np.zeros((X.shape[1], X.shape[1]))
+            for ix in blocks:
+                Xc = X[ix] - mb
+                m2b += Xc.T @ Xc
         return self.merge(nb, mb, m2b)
 
     def _update_weighted(self, X, rows, weights):
         """Weighted count, mean and scatter ``sum_i w_i (x_i - m)(x_i - m)'`` of the rows."""
         nb = float(weights.sum())
-        Xb = X[rows]
-        mb = np.asarray(Xb.T @ weights).ravel() / nb
-        if sp.issparse(Xb):
-            sxx = np.asarray((Xb.T @ Xb.multiply(weights[:, None])).todense())
-            m2b = sxx - nb * np.outer(mb, mb)
+        # over row blocks of bounded size (X[rows] would copy the class rows, 2-3 times)
+        blocks = _row_blocks(X, rows)
+        offsets = np.cumsum([0] + [ix.shape[0] for ix in blocks])
+        parts = [slice(offsets[b], offsets[b + 1]) for b in range(len(blocks))]
+        mb = sum(np.asarray(X[ix].T @ weights[p]).ravel() for ix, p in zip(blocks, parts)) / nb
+        d = X.shape[1]
+        m2b = np.zeros((d, d))
+        if sp.issparse(X):
+            for ix, p in zip(blocks, parts):
+                Xb = X[ix]
+                prod = (Xb.T @ Xb.multiply(weights[p][:, None])).tocoo()
+                np.add.at(m2b, (prod.row, prod.col), prod.data)
+            m2b -= nb * np.outer(mb, mb)
         else:
-            Xc = Xb - mb
-            m2b = (Xc * weights[:, None]).T @ Xc
+            for ix, p in zip(blocks, parts):
+                Xc = X[ix] - mb
+                m2b += (Xc * weights[p][:, None]).T @ Xc
         return self.merge(nb, mb, m2b)
 
     def merge(self, nb, mb, m2b):

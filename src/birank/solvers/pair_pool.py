@@ -84,6 +84,24 @@ def _check_rows(a, b, n_samples):
     return a, b
 
 
+def _gather_rows(X, rows):
+    """Rows ``X[rows]`` as float64 (dense or CSR as X), a zero row where ``rows`` is -1."""
+    rows = np.asarray(rows, dtype=np.int64)
+    keep = rows >= 0
+    dtype = np.result_type(X.dtype, np.float64)
+    if sp.issparse(X):
+        part = X[rows[keep]]
+        counts = np.zeros(rows.shape[0], dtype=np.int64)
+        counts[keep] = np.diff(part.indptr)
+        indptr = np.zeros(rows.shape[0] + 1, dtype=np.int64)
+        np.cumsum(counts, out=indptr[1:])
+        return sp.csr_matrix((part.data.astype(dtype, copy=False), part.indices, indptr),
+                             shape=(rows.shape[0], X.shape[1]))
+    out = np.zeros((rows.shape[0], X.shape[1]), dtype=dtype)
+    out[keep] = X[rows[keep]]
+    return out
+
+
 class PairPool:
     """Rows ``z_p = x[a_p] - x[b_p]`` (+ threshold coordinate), their costs and duals.
 
@@ -357,8 +375,9 @@ class PairPool:
                                   self._cptr[: n + 1].copy()), shape=(n, d + 1))
         a, b = self.rows_
         t = self.threshold_coefs(a, b)
+        # only the rows a, b are gathered (row -1: the origin), O(n_rows d), not a copy
+        # of X; float64 as the former vstack with a float64 zero row made it
         if sp.issparse(self.X):
-            Xo = sp.vstack((self.X, sp.csr_matrix((1, d)))).tocsr()  # row -1: the origin
-            return sp.hstack((Xo[a] - Xo[b], sp.csr_matrix(t[:, None]))).tocsr()
-        Xo = np.vstack((self.X, np.zeros((1, d))))
-        return np.hstack((Xo[a] - Xo[b], t[:, None]))
+            diff = _gather_rows(self.X, a) - _gather_rows(self.X, b)
+            return sp.hstack((diff, sp.csr_matrix(t[:, None]))).tocsr()
+        return np.hstack((_gather_rows(self.X, a) - _gather_rows(self.X, b), t[:, None]))

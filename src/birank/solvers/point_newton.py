@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from .._linalg import RowOperator, matvec, rmatvec
 from .._parallel import resolve_n_jobs
 from .newton import RowsObjective, newton_cg
 
@@ -39,7 +40,8 @@ NEWTON_TOL_SCALE = 1e-3
 
 
 def signed_rows(X, y01, fit_intercept):
-    """``z_i = y_i x_i`` (and the coordinate ``y_i`` with a bias); CSR shares X's indices."""
+    """``z_i = y_i x_i`` (and the coordinate ``y_i`` with a bias); CSR shares X's indices,
+    a dense X is not copied (:class:`SignedRows`)."""
     ys = np.where(y01 > 0, 1.0, -1.0)
     if sp.issparse(X):
         X = X.tocsr()
@@ -48,12 +50,49 @@ def signed_rows(X, y01, fit_intercept):
         if fit_intercept:
             Z = sp.hstack([Z, sp.csr_matrix(ys[:, None])], format="csr")
         return Z
-    Z = np.asarray(X, dtype=np.float64) * ys[:, None]
-    return np.hstack([Z, ys[:, None]]) if fit_intercept else Z
+    return SignedRows(np.asarray(X), ys, fit_intercept)
+
+
+class SignedRows(RowOperator):
+    """The rows ``z_i = y_i x_i`` (and the coordinate ``y_i`` with a bias) of a dense X,
+    through products with X itself: no signed copy of X (nor a float64 one of a
+    float32 X, :func:`birank._linalg.matvec`).
+
+    The signs are +-1, so ``y_i (x_i . v)`` and ``x_ij (y_i u_i)`` are the products
+    of the signed rows to the bit; without a bias the products, and the fit, are
+    those of the signed copy bit for bit (a bias column sums in another order).
+    """
+
+    def __init__(self, X, ys, fit_intercept):
+        self.X, self.ys, self.fit_intercept = X, ys, bool(fit_intercept)
+        self.shape = (X.shape[0], X.shape[1] + self.fit_intercept)
+
+    def __getitem__(self, rows):
+        """The operator of some of the rows (a copy of those rows of X)."""
+        return SignedRows(self.X[rows], self.ys[rows], self.fit_intercept)
+
+    def matvec(self, v):
+        d = self.X.shape[1]
+        s = matvec(self.X, v[:d])
+        if self.fit_intercept:
+            s += v[d]
+        s *= self.ys
+        return s
+
+    def rmatvec(self, u):
+        t = self.ys * u
+        g = rmatvec(self.X, t)
+        return np.append(g, t.sum()) if self.fit_intercept else g
+
+    def sq_rmatvec(self, u):
+        from .newton import _sq_rmatvec
+
+        q = _sq_rmatvec(self.X, u)  # (y_i x_ij)^2 = x_ij^2
+        return np.append(q, u.sum()) if self.fit_intercept else q
 
 
 def solve_point_squared_hinge(X, y01, cost, *, fit_intercept=False, tol=0.1, max_iter=1000,
-                              n_jobs=None):
+                              n_jobs=None, report=None):
     """Weighted point-wise squared-hinge SVM by primal Newton.
 
     Parameters
@@ -67,6 +106,9 @@ def solve_point_squared_hinge(X, y01, cost, *, fit_intercept=False, tol=0.1, max
     n_jobs : int or None
         Threads for the products with a sparse X (fixed row blocks: the same
         coefficients for every value).
+    report : callable or None
+        ``report(step, total, message)`` after every Newton iteration, as
+        :func:`~birank.solvers.newton.newton_cg`'s.
 
     Returns
     -------
@@ -79,7 +121,8 @@ def solve_point_squared_hinge(X, y01, cost, *, fit_intercept=False, tol=0.1, max
         Z, cost = Z[keep], cost[keep]
     res = newton_cg(RowsObjective(Z, np.ascontiguousarray(cost, dtype=np.float64),
                                   n_jobs=resolve_n_jobs(n_jobs)),
-                    np.zeros(Z.shape[1]), tol=NEWTON_TOL_SCALE * tol, max_iter=max_iter)
+                    np.zeros(Z.shape[1]), tol=NEWTON_TOL_SCALE * tol, max_iter=max_iter,
+                    report=report)
     if fit_intercept:
         res.intercept = float(res.coef[-1])
         res.coef = res.coef[:-1].copy()
