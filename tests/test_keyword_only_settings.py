@@ -33,7 +33,8 @@ def _distributed():
     from birank.distributed import DaskEngine, DaskRowOperator, as_dask_rows, fit
 
     return {as_dask_rows: ("name",), DaskEngine.map_rows: ("dtype",),
-            DaskRowOperator.grad_diag: ("with_mean",), fit: ("max_samples", "engine")}
+            DaskRowOperator.grad_diag: ("with_mean",),
+            fit: ("groups", "sample_weight", "max_samples", "engine")}
 
 
 @pytest.mark.parametrize("func", list(KEYWORD_ONLY), ids=lambda f: f.__name__)

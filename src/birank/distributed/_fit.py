@@ -400,9 +400,9 @@ def _fit_sequential(est, X, y, classes):
     return est
 
 
-def fit(estimator: EstimatorT, X: DaskArray | MatrixLike, y: DaskArray | ArrayLike,
+def fit(estimator: EstimatorT, X: DaskArray | MatrixLike, y: DaskArray | ArrayLike, *,
         groups: DaskArray | ArrayLike | None = None,
-        sample_weight: DaskArray | ArrayLike | None = None, *, max_samples: int = 200_000,
+        sample_weight: DaskArray | ArrayLike | None = None, max_samples: int = 200_000,
         engine: DaskEngine | None = None) -> EstimatorT:
     """Fit a birank estimator on dask arrays, distributing what can be distributed.
 
