@@ -37,10 +37,12 @@ def f32_matvec(X, v, out):
     return out
 
 
-@njit(cache=True, nogil=True)
-def f32_rmatvec(X, u, out):
-    """``out = X' u``: the rows of a C-contiguous X, scaled by u, summed in row order
-    by blocks and groups of blocks."""
+@njit(cache=True, nogil=True, inline="always")
+def _scaled_row_sums(X, u, out, square):
+    """``out = sum_i u_i x_i`` (``square``: ``u_i x_i o x_i``, the square in float64) over
+    the rows of a C-contiguous X in row order: rows summed into a block's vector,
+    blocks into a group's, groups into ``out`` (``square`` is a constant of each
+    caller, so the branch compiles away)."""
     n, d = X.shape
     out[:] = 0.0
     part, mid = np.empty(d), np.zeros(d)
@@ -50,7 +52,8 @@ def f32_rmatvec(X, u, out):
             ui = u[i]
             if ui != 0.0:
                 for j in range(d):
-                    part[j] += ui * np.float64(X[i, j])
+                    x = np.float64(X[i, j])
+                    part[j] += ui * (x * x if square else x)
         for j in range(d):
             mid[j] += part[j]
         if (start // BLOCK) % BLOCK == BLOCK - 1 or start + BLOCK >= n:
@@ -61,24 +64,14 @@ def f32_rmatvec(X, u, out):
 
 
 @njit(cache=True, nogil=True)
+def f32_rmatvec(X, u, out):
+    """``out = X' u``: the rows of a C-contiguous X, scaled by u, summed in row order
+    by blocks and groups of blocks."""
+    return _scaled_row_sums(X, u, out, False)
+
+
+@njit(cache=True, nogil=True)
 def dense_sq_rmatvec(X, u, out):
     """``out = (X o X)' u`` of a C-contiguous X (float32 or float64), no square of X:
     ``u_i x_ij^2`` (the square in float64) summed as in :func:`f32_rmatvec`."""
-    n, d = X.shape
-    out[:] = 0.0
-    part, mid = np.empty(d), np.zeros(d)
-    for start in range(0, n, BLOCK):
-        part[:] = 0.0
-        for i in range(start, min(start + BLOCK, n)):
-            ui = u[i]
-            if ui != 0.0:
-                for j in range(d):
-                    x = np.float64(X[i, j])
-                    part[j] += ui * (x * x)
-        for j in range(d):
-            mid[j] += part[j]
-        if (start // BLOCK) % BLOCK == BLOCK - 1 or start + BLOCK >= n:
-            for j in range(d):
-                out[j] += mid[j]
-                mid[j] = 0.0
-    return out
+    return _scaled_row_sums(X, u, out, True)
