@@ -383,3 +383,160 @@ def test_predict_shows_progress_on_a_libsvm_file_unless_quiet(heart_file, tmp_pa
     assert out == "" and "predict heart.svm" in err and "270 lines" in err and "KiB" in err
     assert main(["predict", "-q", "--force", str(model), str(path), "-o", str(scores)]) == 0
     assert capsys.readouterr().err == ""
+
+
+# ------------------------------------------------- predict: a model's columns by name
+def _named_table(tmp_path):
+    """A small table: labels, three features a, b, c and query ids."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(30, 3)).round(6)
+    y = (X @ [1.0, -2.0, 0.5] > 0).astype(int)
+    qid = np.repeat([1, 2, 3], 10)
+    return X, y, qid
+
+
+def _write_csv(path, columns, head=True):
+    """``columns``: (name, values) pairs, written in that order (with the header line)."""
+    lines = [",".join(name for name, _ in columns)] if head else []
+    rows = zip(*(values for _, values in columns))
+    lines += [",".join(repr(float(v)) if isinstance(v, float) else str(v) for v in row)
+              for row in rows]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def _scores(capsys):
+    out = capsys.readouterr()
+    return np.array(out.out.split(), dtype=float), out.err
+
+
+def test_train_on_a_headed_csv_records_the_feature_names_and_predict_matches_them(
+        tmp_path, capsys):
+    """A model trained from a CSV with a header knows its columns: predict takes a file's
+    columns by name, so a file with its columns in another order scores the same."""
+    X, y, qid = _named_table(tmp_path)
+    a, b, c = (X[:, k].tolist() for k in range(3))
+    train = _write_csv(tmp_path / "train.csv", [("label", y), ("a", a), ("b", b), ("c", c),
+                                                  ("qid", qid)])
+    model = tmp_path / "m.json"
+    for extra in ([], ["-m", "oam", "--no-groups"]):  # fitted in one go; an online model
+        assert main(["train", "-q", "--force", *extra, str(train), "-o", str(model)]) == 0
+        assert load_model(model).doc["feature_names"] == ["a", "b", "c"]
+        assert main(["predict", str(model), str(train)]) == 0
+        want, _ = _scores(capsys)
+        shuffled = _write_csv(tmp_path / "shuffled.csv", [("c", c), ("qid", qid), ("a", a),
+                                                          ("label", y), ("b", b)])
+        assert main(["predict", str(model), str(shuffled)]) == 0
+        got, err = _scores(capsys)
+        np.testing.assert_array_equal(got, want)
+        assert err == ""
+
+
+def test_predict_takes_a_headed_csv_columns_by_the_model_feature_names(tmp_path, capsys,
+                                                                      monkeypatch):
+    """A model file with feature_names scored a CSV by position, whatever its header said
+    (another column order: wrong scores, with a warning at most): the columns are now
+    taken by name; the label and query id columns may be anywhere, or absent."""
+    import io
+    import warnings
+
+    pd = pytest.importorskip("pandas")
+    from birank import RankSVM
+
+    X, y, qid = _named_table(tmp_path)
+    a, b, c = (X[:, k].tolist() for k in range(3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        est = RankSVM().fit(pd.DataFrame(X, columns=["a", "b", "c"]), y)
+    model = save_model(est, tmp_path / "m.json")
+    want = est.decision_function(pd.DataFrame(X, columns=["a", "b", "c"]))
+    files = {
+        "same.csv": [("label", y), ("a", a), ("b", b), ("c", c)],
+        "shuffled.csv": [("c", c), ("label", y), ("a", a), ("b", b)],
+        "with_qid.csv": [("b", b), ("qid", qid), ("c", c), ("a", a), ("y", y)],
+        "features_only.csv": [("b", b), ("c", c), ("a", a)],  # (its first column: a feature)
+        "first_unnamed.csv": [("score", y), ("c", c), ("b", b), ("a", a)],
+    }
+    for name, columns in files.items():
+        path = _write_csv(tmp_path / name, columns)
+        assert main(["predict", str(model), str(path)]) == 0, name
+        got, err = _scores(capsys)
+        np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-10, err_msg=name)
+        assert err == "", name
+    tsv = tmp_path / "t.tsv"
+    tsv.write_text((tmp_path / "shuffled.csv").read_text().replace(",", "\t"))
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(tsv.read_bytes())))
+    assert main(["predict", str(model), "-"]) == 0
+    np.testing.assert_allclose(_scores(capsys)[0], want, rtol=1e-10, atol=1e-10)
+    # a feature missing, another column, a feature named twice: one line naming them, exit 2
+    refused = {
+        "missing.csv": ([("label", y), ("c", c), ("a", a)], "no column named b, which the "
+                        "model in"),
+        "two_missing.csv": ([("label", y), ("a", a)], "no columns named b, c"),
+        "extra.csv": ([("label", y), ("a", a), ("b", b), ("c", c), ("d", a)],
+                      "column d is not among the features of the model in"),
+        "twice.csv": ([("label", y), ("a", a), ("b", b), ("c", c), ("a", b)],
+                      "the header names a more than once"),
+    }
+    for name, (columns, message) in refused.items():
+        path = _write_csv(tmp_path / name, columns)
+        assert main(["predict", str(model), str(path)]) == 2, name
+        out, err = capsys.readouterr()
+        assert out == "" and len(err.splitlines()) == 1, name
+        assert f"{path} (read as csv): {message}" in err, err
+
+
+def test_predict_input_without_column_names_is_scored_by_position_with_one_note(
+        tmp_path, capsys):
+    """LIBSVM (streamed or read whole), .npz and a CSV without header give a named model no
+    names: scored by position as before, with one note on stderr (none with -q) instead of
+    a warning for every chunk."""
+    import warnings
+
+    pd = pytest.importorskip("pandas")
+    from birank import RankSVM
+
+    X, y, _ = _named_table(tmp_path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        est = RankSVM().fit(pd.DataFrame(X, columns=["a", "b", "c"]), y)
+    model = save_model(est, tmp_path / "m.json")
+    want = est.decision_function(pd.DataFrame(X, columns=["a", "b", "c"]))
+    svm = tmp_path / "t.svm"
+    dump_svmlight(X, y, svm)
+    np.savez(tmp_path / "t.npz", X=X, y=y)
+    plain = _write_csv(tmp_path / "plain.csv", [("label", y)] + [
+        (str(k), X[:, k].tolist()) for k in range(3)], head=False)
+    for path, fmt in ((svm, "libsvm"), (tmp_path / "t.npz", "npz"), (plain, "csv")):
+        assert main(["predict", "--chunk-size", "7", str(model), str(path)]) == 0
+        got, err = _scores(capsys)
+        np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-10)
+        notes = [line for line in err.splitlines() if line.startswith("note:")]
+        assert notes == [f"note: {path} (read as {fmt}) has no column names: its columns are "
+                         f"taken by position, as the features of the model in {model} in "
+                         "order (a, b, c)"]
+        assert "warning" not in err
+        assert main(["predict", "-q", "--chunk-size", "7", str(model), str(path)]) == 0
+        got, err = _scores(capsys)
+        np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-10)
+        assert err == ""
+
+
+def test_a_model_file_without_feature_names_scores_a_headed_csv_by_position(tmp_path,
+                                                                           capsys):
+    """Models trained on LIBSVM files (and every older model file) have no feature names:
+    a CSV's columns are taken by position, whatever its header says, without a note."""
+    X, y, _ = _named_table(tmp_path)
+    svm = tmp_path / "t.svm"
+    dump_svmlight(X, y, svm)
+    model = tmp_path / "m.json"
+    assert main(["train", "-q", str(svm), "-o", str(model)]) == 0
+    assert "feature_names" not in load_model(model).doc
+    est = load_model(model).estimator()
+    a, b, c = (X[:, k].tolist() for k in range(3))
+    csv = _write_csv(tmp_path / "t.csv", [("label", y), ("c", c), ("a", a), ("b", b)])
+    assert main(["predict", str(model), str(csv)]) == 0
+    got, err = _scores(capsys)
+    np.testing.assert_allclose(got, est.decision_function(X[:, [2, 0, 1]]), rtol=1e-10,
+                               atol=1e-10)
+    assert err == ""

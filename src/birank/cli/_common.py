@@ -59,7 +59,11 @@ def read_data(path, n_features=None, with_groups=True, duplicates="error", quiet
     """Read a data file -> (X, y, groups or None).
 
     ``info``: a dict that receives ``"format"`` (as read) and, for LIBSVM,
-    ``"zero_based"`` (the index base used). ``zero_based``: the base to use when
+    ``"zero_based"`` (the index base used); for CSV/TSV, ``"header"`` (the column
+    names, or None), ``"columns"`` (the columns of y, qid and X, see
+    :func:`birank.datasets._formats.load_table`), ``"qid_values"`` (the query id
+    column, also without ``with_groups``) and, when the header names X's columns
+    (once each), ``"feature_names"`` (in X's order). ``zero_based``: the base to use when
     ``--zero-based`` is auto (a model's recorded base), instead of the file's own rule.
 
     LIBSVM groups come from ``qid:`` tokens or a ``<path>.query`` file when
@@ -101,6 +105,12 @@ def read_data(path, n_features=None, with_groups=True, duplicates="error", quiet
     except ValueError as exc:
         raise loader_error(exc) from None
     info["format"] = fmt
+    if info.get("header") is not None:
+        names = [info["header"][j] for j in info["columns"]["features"]]
+        # (not when names repeat, nor when --n-features widened the table past its columns)
+        if len(set(names)) == len(names) == X.shape[1]:
+            info["feature_names"] = names
+        info["qid_values"] = qid
     if require_features and (X.shape[1] == 0 or X.nnz == 0):
         raise UserError(f"{name}: the file has labels but no features (every row is "
                         "empty); nothing to learn from or to score")

@@ -13,7 +13,9 @@ def register(subparsers):
     p = subparsers.add_parser(
         "predict", help="score a data file with a saved model",
         description="Write one score per line (higher = ranked higher), in file order. "
-                    "LIBSVM files are scored in chunks (bounded memory).")
+                    "LIBSVM files are scored in chunks (bounded memory). A model that "
+                    "knows its features' names takes a CSV/TSV file's columns by the "
+                    "names of its header, in any order.")
     p.add_argument("model", metavar="MODEL", help="model file written by `birank train`")
     p.add_argument("data_file", metavar="DATA",
                    help="data file to score (LIBSVM, CSV/TSV, .npz, .npy; '-': standard input)")
@@ -26,19 +28,30 @@ def register(subparsers):
     p.set_defaults(func=run)
 
 
-def _chunks(args, n_features, zero_based_hint):
-    """Score-ready ``X`` blocks of the data file, streamed when it is a LIBSVM file."""
+def _chunks(args, model, zero_based_hint):
+    """Score-ready ``X`` blocks of the data file, streamed when it is a LIBSVM file.
+
+    A model that knows its columns' names (``feature_names``) takes a CSV/TSV file's
+    columns by the names of its header, in any order; input without a header is
+    taken by position, with one note on stderr (not with --quiet).
+    """
     from . import UserError
     from ._common import read_data, resolve_stream_layout
 
+    n_features = model.n_features
+    name = "<stdin>" if args.data_file == "-" else args.data_file
     layout = resolve_stream_layout(args.data_file, args, zero_based_hint, n_features)
     if layout is None:
         read = {}
-        X, _, _ = read_data(args.data_file, with_groups=False, quiet=args.quiet, args=args,
+        X, y, _ = read_data(args.data_file, with_groups=False, quiet=args.quiet, args=args,
                             info=read, zero_based=zero_based_hint)
+        if model.feature_names is not None and read.get("header") is not None:
+            yield _by_name(X, y, read, model, args, name)
+            return
+        if model.feature_names is not None:
+            _by_position_note(args, model, name, read["format"])
         if read["format"] != "libsvm" and X.shape[1] != n_features:
             # a LIBSVM row may omit trailing zero features; a table has every column
-            name = "<stdin>" if args.data_file == "-" else args.data_file
             hint = (" (is its label column there? --label-column names it; the default is "
                     "the first column, or one named label, y, ...)"
                     if X.shape[1] == n_features - 1 else "")
@@ -47,6 +60,8 @@ def _chunks(args, n_features, zero_based_hint):
                             f"{n_features}{hint}")
         yield X
         return
+    if model.feature_names is not None:
+        _by_position_note(args, model, name, "libsvm")
     import os
     import sys
 
@@ -82,6 +97,7 @@ def _chunks(args, n_features, zero_based_hint):
 def run(args):
     import os
     import sys
+    import warnings
 
     from ..model_io import load_model
     from . import UserError
@@ -102,9 +118,14 @@ def run(args):
             from ..model_io import open_for_write
 
             out, tmp = open_for_write(args.output, overwrite=args.force)
-        for X in _chunks(args, model.n_features, hint):
-            scores = model.decision_function(X)
-            out.write("".join(f"{s:.12g}\n" for s in scores.tolist()))
+        with warnings.catch_warnings():
+            # (a model with feature names warns for X without them, as scikit-learn: the
+            # columns are matched by name in _chunks, or said once to be taken by position)
+            warnings.filterwarnings("ignore", message="X does not have valid feature names",
+                                    category=UserWarning)
+            for X in _chunks(args, model, hint):
+                scores = model.decision_function(X)
+                out.write("".join(f"{s:.12g}\n" for s in scores.tolist()))
         if tmp is not None:
             from ..model_io import finish_write
 
@@ -116,3 +137,76 @@ def run(args):
             if os.path.exists(tmp):
                 os.unlink(tmp)
     return 0
+
+
+def _listed(names, limit=10):
+    """``a, b, c`` (at most ``limit`` names, then how many in all)."""
+    shown = ", ".join(str(v) for v in names[:limit])
+    return shown + (f", ... ({len(names)} in all)" if len(names) > limit else "")
+
+
+def _by_name(X, y, read, model, args, name):
+    """The columns of a CSV/TSV file with a header in the order of the model's
+    ``feature_names``, matched by name.
+
+    Besides the model's features, the file may hold its label column and its query id
+    column (dropped); another column, a missing feature or a feature named twice is
+    an error naming them.
+    """
+    import scipy.sparse as sp
+
+    from . import UserError
+
+    where = f"{name} (read as {read['format']})"
+    header, roles = read["header"], read["columns"]
+    wanted = [str(v) for v in model.feature_names.tolist()]
+    position = {}  # name -> its first column
+    repeated = []
+    for j, column in enumerate(header):
+        if column in position:
+            repeated.append(column)
+        position.setdefault(column, j)
+    missing = [v for v in wanted if v not in position]
+    if missing:
+        raise UserError(f"{where}: no column{'s' if len(missing) > 1 else ''} named "
+                        f"{_listed(missing)}, which the model in {args.model} was trained "
+                        f"on (its features: {_listed(wanted)}; the header: {_listed(header)})")
+    features = set(wanted)
+    repeated = [v for v in dict.fromkeys(repeated) if v in features]
+    if repeated:
+        raise UserError(f"{where}: the header names {_listed(repeated)} more than once; the "
+                        f"model in {args.model} takes each of its features from one column")
+    dropped = (roles["label"], roles["qid"])
+    extra = [v for j, v in enumerate(header) if v not in features and j not in dropped]
+    if extra:
+        raise UserError(f"{where}: column{'s' if len(extra) > 1 else ''} {_listed(extra)} "
+                        f"{'are' if len(extra) > 1 else 'is'} not among the features of the "
+                        f"model in {args.model} ({_listed(wanted)}); besides them a file may "
+                        "hold its label and query id columns only (--label-column, "
+                        "--qid-column name them)")
+    # X's columns, then the label and query id columns: either may be a feature of the
+    # model (a file of features only has its first column read as its label)
+    slot = {j: k for k, j in enumerate(roles["features"])}
+    parts = [X, sp.csr_matrix(y.reshape(-1, 1))]
+    slot[roles["label"]] = X.shape[1]
+    if roles["qid"] is not None:
+        parts.append(sp.csr_matrix(read["qid_values"].astype(float).reshape(-1, 1)))
+        slot[roles["qid"]] = X.shape[1] + 1
+    table = sp.hstack(parts, format="csr")
+    return table[:, [slot[position[v]] for v in wanted]]
+
+
+def _by_position_note(args, model, name, fmt):
+    """One line on stderr (not with --quiet): input without column names is scored by
+    position against a model that knows its columns' names."""
+    if args.quiet:
+        return
+    import sys
+
+    from .._progress import end_line
+
+    end_line()
+    names = [str(v) for v in model.feature_names.tolist()]
+    print(f"note: {name} (read as {fmt}) has no column names: its columns are taken by "
+          f"position, as the features of the model in {args.model} in order "
+          f"({_listed(names, 5)})", file=sys.stderr)

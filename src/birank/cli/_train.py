@@ -132,9 +132,21 @@ def run(args):
         else:
             model.fit(X, y)
     seconds = time.perf_counter() - t0
+    _record_feature_names(model, read)
     _save(model, args, {"fit_seconds": seconds, "n_samples": X.shape[0],
                         "n_features": X.shape[1], "groups": groups is not None})
     return 0
+
+
+def _record_feature_names(model, read):
+    """A CSV/TSV file's header names its feature columns: the model keeps them (as
+    scikit-learn's ``feature_names_in_``, written to the model file), and `birank predict`
+    takes a file's columns by those names."""
+    names = read.get("feature_names")
+    if names is not None:
+        import numpy as np
+
+        model.feature_names_in_ = np.asarray(names, dtype=object)
 
 
 def _save(model, args, info):
@@ -344,6 +356,7 @@ def _run_stream(model, args, params):
         classes = _parse_classes(args.classes)
         t0 = time.perf_counter()
         model.partial_fit(X, y, classes=classes)
+        _record_feature_names(model, read)
         _save(model, args, {"fit_seconds": time.perf_counter() - t0, "n_samples": X.shape[0],
                             "n_features": X.shape[1], "groups": False})
         return 0

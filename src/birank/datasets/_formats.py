@@ -136,7 +136,7 @@ def _is_number(tok):
     return True
 
 
-def _delimited(data, name, fmt, label_column, qid_column):
+def _delimited(data, name, fmt, label_column, qid_column, info):
     where = _where(name, fmt)
     text = data.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")
@@ -199,6 +199,10 @@ def _delimited(data, name, fmt, label_column, qid_column):
                          "missing or non-finite value")
     y = M[:, lab]
     keep = [j for j in range(M.shape[1]) if j not in (lab, qid)]
+    # the header and each column's role: `birank train` records the feature columns'
+    # names, `birank predict` matches a model's columns by name
+    info["header"] = header
+    info["columns"] = {"label": lab, "qid": qid, "features": keep}
     q = None
     if qid is not None:
         qv = M[:, qid]
@@ -274,7 +278,10 @@ def load_table(data, name, *, fmt="auto", zero_based="auto", n_features=None,
 
     Errors (``ValueError``) name ``name`` and the format the content was read as.
     ``info``: a dict that receives ``"zero_based"`` (the index base a LIBSVM file
-    was read with, ``zero_based="auto"`` included), so that a model can record it.
+    was read with, ``zero_based="auto"`` included), so that a model can record it;
+    for CSV/TSV, ``"header"`` (the column names, or None without a header) and
+    ``"columns"`` (``{"label": j, "qid": j or None, "features": [j, ...]}``: the
+    0-based columns of y, qid and X's columns in order).
     """
     info = {} if info is None else info
     if fmt not in FORMATS:
@@ -299,7 +306,7 @@ def load_table(data, name, *, fmt="auto", zero_based="auto", n_features=None,
                 msg = _where(name, fmt) + msg[len(name):]
             raise ValueError(msg) from None
     elif fmt in ("csv", "tsv"):
-        X, y, q = _delimited(data, name, fmt, label_column, qid_column)
+        X, y, q = _delimited(data, name, fmt, label_column, qid_column, info)
     else:
         X, y, q = _numpy(data, name, fmt, label_column)
     if n_features is not None and fmt != "libsvm":

@@ -16,6 +16,7 @@ Spark, MPI) only has to provide the same three operations.
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -96,6 +97,15 @@ def _combine_all(combine, parts):
     for p in parts[1:]:
         out = combine(out, p)
     return out
+
+
+def _transpose(*lists):
+    # lists[i][j]: piece j of block i -> per bucket j, the list of its pieces
+    return [list(col) for col in zip(*lists)]
+
+
+def _reduce_lists(reduce, b, *lists):
+    return reduce(b, *[p for lst in lists for p in lst])
 
 
 class DaskEngine:
@@ -218,6 +228,63 @@ class DaskEngine:
             k = self.split_every
             parts = [delayed(sum)(parts[i:i + k]) for i in range(0, len(parts), k)]
         return parts[0].compute()
+
+    def map_buckets(self, split: Callable[..., tuple[Any, Any]], combine: Callable[[Any, Any], Any],
+                    reduce: Callable[..., Any], a: DaskArray, *, n_buckets: int,
+                    args: tuple[Any, ...] = ()) -> tuple[Any, list[Any]]:
+        """Shuffle the rows of ``a`` into ``n_buckets`` buckets and reduce each bucket in one task.
+
+        ``split(block, *args)`` returns ``(stat, pieces)``: a small statistic of
+        the block, merged with ``combine`` in a tree of fan-in ``split_every``
+        (as :meth:`map_combine`), and ``n_buckets`` pieces of the block, piece
+        ``b`` going to bucket ``b``. ``reduce(b, piece_1, ..., piece_B)`` then
+        gets the pieces of bucket ``b`` from all ``B`` blocks. The pieces move in
+        two stages (``sqrt(B)`` blocks' pieces of ``sqrt(n_buckets)`` buckets
+        meet first): ``O(B^1.5 + n_buckets^1.5)`` small tasks, each row moved
+        twice; a task holds about one block or one bucket.
+
+        Parameters
+        ----------
+        split : callable
+            ``split(block, *args) -> (stat, pieces)``, ``len(pieces) == n_buckets``.
+        combine : callable
+            ``combine(stat_1, stat_2)`` (associative).
+        reduce : callable
+            ``reduce(b, *pieces)``: the result of bucket ``b``.
+        a : dask array
+            Chunked by rows only.
+        n_buckets : int
+            The number of buckets (0 allowed: the statistics only).
+        args : tuple, default=()
+            Further arguments of every ``split`` call (sent once).
+
+        Returns
+        -------
+        stat, results
+            The combined statistic and the list of the ``n_buckets`` results,
+            computed together.
+        """
+        from dask import compute, delayed
+
+        shared = [delayed(x) for x in args]  # (one key each, not one copy a task)
+        outs = [delayed(split, nout=2)(blk, *shared) for blk in a.to_delayed().reshape(-1)]
+        stats = [o[0] for o in outs]
+        while len(stats) > 1:
+            k = self.split_every
+            stats = [delayed(_combine_all)(combine, stats[i:i + k])
+                     for i in range(0, len(stats), k)]
+        # a two-stage shuffle: ~sqrt(B) blocks x ~sqrt(n_buckets) buckets meet in one task
+        # first, so that B^1.5 + n_buckets^1.5 small tasks move the pieces (not B x n_buckets)
+        g = max(1, math.isqrt(len(outs)))
+        h = max(1, math.isqrt(n_buckets))
+        results = []
+        for j0 in range(0, n_buckets, h):
+            stage = [delayed(_transpose)(*[o[1][j0:j0 + h] for o in outs[i0:i0 + g]])
+                     for i0 in range(0, len(outs), g)]
+            results += [delayed(_reduce_lists)(reduce, b, *[s[b - j0] for s in stage])
+                        for b in range(j0, min(j0 + h, n_buckets))]
+        stat, got = compute(stats[0], results)
+        return stat, list(got)
 
     @staticmethod
     def take_rows(X: DaskArray, rows: ArrayLike) -> Matrix:
