@@ -250,8 +250,10 @@ class ActiveRankLearner(BaseEstimator):
         the natural partner of ``strategy="lossmin-multilevel"``.
     random_state : int, numpy Generator, numpy RandomState or None, default=None
         Seeds the random baseline, the diverse folds and :meth:`simulate`'s
-        initial set; the same int gives the same run. None (scikit-learn's
-        default) draws fresh entropy.
+        initial set; the same int gives the same run when the wrapped
+        ``estimator`` is deterministic or has its own ``random_state`` set (as in
+        scikit-learn's meta-estimators, it does not seed the estimator it
+        wraps). None (scikit-learn's default) draws fresh entropy.
 
     Attributes
     ----------
