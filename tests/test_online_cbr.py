@@ -266,6 +266,10 @@ def test_errors_name_the_problem(rng):
         CBR(confidence=0.5).fit(X, y)
     with pytest.raises(ValueError, match="eval_set"):
         CBR().fit(X, y, eval_set=X)
+    # labels outside classes_: the one message of birank.base.check_known_labels
+    with pytest.raises(ValueError, match=r"CBR: eval_set's y holds label\(s\) .* not in "
+                                         r"classes_"):
+        CBR().fit(X, y, eval_set=(X, np.where(y == y.max(), 7, y)))
     with pytest.raises(ValueError, match="eval_every"):
         CBR().fit(X, y, eval_set=(X, y), eval_every=0)
     with pytest.raises(ValueError, match="sample_weight"):

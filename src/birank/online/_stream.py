@@ -48,8 +48,8 @@ from sklearn.utils.extmath import safe_sparse_dot
 from .._progress import make_progress
 from .._validation import (check_eval_set, check_random_state, check_sample_weight, check_X_y,
                            validate_params)
-from ..base import (BinaryRankerMixin, OnlineRankerMixin, reset_fitted, warn_if_badly_scaled,
-                    warn_if_worse_than_chance)
+from ..base import (BinaryRankerMixin, OnlineRankerMixin, check_known_labels, reset_fitted,
+                    warn_if_badly_scaled, warn_if_worse_than_chance)
 from .._threshold_tail import THRESHOLD_TAIL, ThresholdTail
 from ..metrics import roc_auc
 from ._weights import diverged_error
@@ -223,11 +223,7 @@ class StreamRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
         """Hook: subclasses with a feature limit raise here (before any state is set)."""
 
     def _check_eval_set(self, eval_set):
-        name = type(self).__name__
         Xv, yv = check_eval_set(self, eval_set)
-        unknown = ~np.isin(yv, self.classes_)
-        if unknown.any():
-            raise ValueError(f"{name}: eval_set labels {np.unique(yv[unknown])!r} are not in "
-                             f"classes_ {self.classes_!r}.")
+        check_known_labels(self, yv, "eval_set's y")  # (as ActiveRankSVM's eval_set)
         return Xv, (yv == self.classes_[1]).astype(np.int8)
 
