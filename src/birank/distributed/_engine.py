@@ -1,17 +1,19 @@
 """The engine behind :mod:`birank.distributed`: map per block, combine, finalize.
 
-Every distributed computation here is written against three operations on a
+Every distributed computation here is written against four operations on a
 row-chunked matrix and its labels:
 
 * ``map_combine(func, combine, *arrays)``: apply ``func`` to each row block
   (where the block lives) and merge the partial results pairwise in a tree
   of fan-in ``split_every``; only the small per-block statistics travel;
 * ``take_rows(X, rows)``: gather listed rows (each block returns its own);
-* ``map_rows(func, X)``: a per-row result (scores), left distributed.
+* ``map_rows(func, X)``: a per-row result (scores), left distributed;
+* ``map_buckets(split, combine, reduce, a)``: shuffle the rows into buckets
+  and reduce each bucket in one task (the exact metrics' sample sort).
 
 :class:`DaskEngine` implements them with ``dask.delayed`` on the blocks of a
 ``dask.array`` (dense or ``scipy.sparse`` blocks). Another engine (Ray,
-Spark, MPI) only has to provide the same three operations.
+Spark, MPI) only has to provide the same four operations.
 """
 
 from __future__ import annotations
@@ -190,43 +192,6 @@ class DaskEngine:
             k = self.split_every
             parts = [delayed(_combine_all)(combine, parts[i:i + k])
                      for i in range(0, len(parts), k)]
-        return parts[0].compute()
-
-    def map_block_pairs(self, func: Callable[..., Any], a: DaskArray, *, ordered: bool = True,
-                        ) -> Any:
-        """Tree sum of ``func`` over pairs of row blocks of ``a``.
-
-        ``ordered=True``: ``func(block_i, block_j)`` for every (i, j), i == j
-        included. ``ordered=False``: ``func(block_i, block_j)`` for i < j and
-        ``func(block_i, None)`` for i == j. Each task holds at most two blocks.
-
-        Parameters
-        ----------
-        func : callable
-            ``func(block_i, block_j)`` (or ``func(block_i, None)``, see above),
-            returning values that ``sum`` adds (numbers or arrays).
-        a : dask array
-            Chunked by rows only.
-        ordered : bool, default=True
-            All ordered block pairs, or each unordered pair once.
-
-        Returns
-        -------
-        total
-            The sum over the block pairs, computed.
-        """
-        from dask import delayed
-
-        blocks = list(a.to_delayed().reshape(-1))
-        nb = len(blocks)
-        if ordered:
-            parts = [delayed(func)(blocks[i], blocks[j]) for i in range(nb) for j in range(nb)]
-        else:
-            parts = [delayed(func)(blocks[i], blocks[j] if j > i else None)
-                     for i in range(nb) for j in range(i, nb)]
-        while len(parts) > 1:
-            k = self.split_every
-            parts = [delayed(sum)(parts[i:i + k]) for i in range(0, len(parts), k)]
         return parts[0].compute()
 
     def map_buckets(self, split: Callable[..., tuple[Any, Any]], combine: Callable[[Any, Any], Any],
