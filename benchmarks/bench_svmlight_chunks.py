@@ -38,12 +38,12 @@ def main():
     args = parser.parse_args()
     mb = 8.0 if args.quick else args.mb
     data = make_text(int(mb * (1 << 20)))
-    _svmlight.load_svmlight_bytes(data[:1 << 20], "warm-up")
+    _svmlight.load_svmlight_bytes(data[:1 << 20], name="warm-up")
     times = {"one chunk (the unchunked reader)": [], f"chunks of {_svmlight.CHUNK_BYTES >> 20} MiB": []}
     for _ in range(args.repeats):
         for name, size in zip(times, (len(data), None)):
             t0 = time.perf_counter()
-            X, y, _ = _svmlight.load_svmlight_bytes(data, "bench", chunk_bytes=size)
+            X, y, _ = _svmlight.load_svmlight_bytes(data, name="bench", chunk_bytes=size)
             times[name].append(time.perf_counter() - t0)
     print(f"{len(data) / (1 << 20):.1f} MiB, {X.shape[0]} rows, nnz {X.nnz}; median of "
           f"{args.repeats}")

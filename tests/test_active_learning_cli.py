@@ -100,13 +100,13 @@ def test_reproduce_donmez_end_to_end_on_generated_data(tmp_path):
 
 
 def test_letor_folds_and_local_folder(tmp_path):
-    assert letor_fold_parts("MQ2008", 1, "train") == [0, 1, 2]
-    assert letor_fold_parts("MQ2008", 1, "test") == [4]
-    assert letor_fold_parts("OHSUMED", 1, "vali") == [4]
-    assert letor_fold_parts("OHSUMED", 3, "train") == [0, 3, 4]
+    assert letor_fold_parts("MQ2008", fold=1, subset="train") == [0, 1, 2]
+    assert letor_fold_parts("MQ2008", fold=1, subset="test") == [4]
+    assert letor_fold_parts("OHSUMED", fold=1, subset="vali") == [4]
+    assert letor_fold_parts("OHSUMED", fold=3, subset="train") == [0, 3, 4]
     for k in range(1, 6):  # train, vali and test partition the five parts
         for name in ("MQ2008", "OHSUMED"):
-            parts = sum((letor_fold_parts(name, k, s) for s in ("train", "vali", "test")), [])
+            parts = sum((letor_fold_parts(name, fold=k, subset=s) for s in ("train", "vali", "test")), [])
             assert sorted(parts) == [0, 1, 2, 3, 4]
     folder = tmp_path / "letor" / "TD2004" / "Fold2"
     folder.mkdir(parents=True)

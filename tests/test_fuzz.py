@@ -38,7 +38,7 @@ def _parse(data, small, zero_based=False):
     old = _svmlight._SMALL_BYTES
     _svmlight._SMALL_BYTES = small
     try:
-        return _svmlight.load_svmlight_bytes(data, "fuzz", chunk_bytes=16,
+        return _svmlight.load_svmlight_bytes(data, name="fuzz", chunk_bytes=16,
                                              zero_based=zero_based)
     except ValueError as exc:
         # errors name the input (and the line) and are one of the reader's own messages

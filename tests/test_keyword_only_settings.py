@@ -10,15 +10,19 @@ import pytest
 from birank import PrunedRankSVM
 from birank import datasets
 from birank.batch.pruned_ranksvm import select_pairs
+from birank.datasets._svmlight import load_svmlight_bytes
 from birank.pairs import sample_pair_ids
 
 KEYWORD_ONLY = {
     sample_pair_ids: ("random_state", "chosen", "replace"),
     select_pairs: ("n_closest", "n_random", "groups", "random_state"),
     datasets.fetch_letor: ("fold", "subset", "data_home", "base_url"),
+    datasets.letor_fold_parts: ("fold", "subset"),
     datasets.fetch_libsvm: ("data_home", "base_url", "subset"),
     datasets.download_libsvm: ("data_home", "base_url", "subset"),
     datasets.load_svmlight: ("n_features", "query_id", "query_file", "zero_based", "duplicates"),
+    load_svmlight_bytes: ("name", "n_features", "zero_based", "duplicates", "progress",
+                          "chunk_bytes", "line_offset"),
     datasets.iter_svmlight_chunks: ("chunk_size", "n_features", "zero_based", "duplicates"),
     datasets.read_query_file: ("n_rows",),
     datasets.make_linear_ranking: ("n_features", "noise", "random_state"),
@@ -58,6 +62,10 @@ def test_positional_settings_are_a_type_error():
         datasets.make_linear_ranking(100, 5)
     with pytest.raises(TypeError):
         sample_pair_ids(10, 3, np.random.default_rng(0))
+    with pytest.raises(TypeError):
+        datasets.letor_fold_parts("MQ2008", 1, "train")
+    with pytest.raises(TypeError):
+        load_svmlight_bytes(b"1 1:1\n", "name", 3)
 
 
 def test_renamed_names():

@@ -138,7 +138,7 @@ def test_bad_options():
     with pytest.raises(ValueError, match="n_features must be a positive int"):
         load_svmlight_bytes(b"1 1:1\n", n_features=0)
     with pytest.raises(ValueError, match="cannot decompress"):
-        load_svmlight_bytes(b"\x1f\x8b garbage", "x.gz")
+        load_svmlight_bytes(b"\x1f\x8b garbage", name="x.gz")
 
 
 def random_svmlight_text(rng, n_rows, n_features, with_qid):

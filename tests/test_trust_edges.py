@@ -110,7 +110,7 @@ def test_ctrl_c_stops_parsing_within_a_chunk():
     old = signal.signal(signal.SIGALRM, on_alarm)
     try:
         with pytest.raises(KeyboardInterrupt):
-            _svmlight.load_svmlight_bytes(data, "big", progress=progress, chunk_bytes=64 << 10)
+            _svmlight.load_svmlight_bytes(data, name="big", progress=progress, chunk_bytes=64 << 10)
             time.sleep(1)  # (not reached on a parse that honours the interrupt)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)

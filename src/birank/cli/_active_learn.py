@@ -150,7 +150,7 @@ def read_pool(path, zero_based="auto"):
                 b"#" + line.split(b"#", 1)[1] if b"#" in line else b"")
         unknown.append(is_unknown)
     try:
-        X, y, qid = load_svmlight_bytes(b"\n".join(lines), path, zero_based=True)
+        X, y, qid = load_svmlight_bytes(b"\n".join(lines), name=path, zero_based=True)
     except ValueError as exc:
         from ._common import loader_error
 

@@ -184,7 +184,7 @@ def _read_labels(path, duplicates="error", args=None):
     if args is not None:
         duplicates = args.duplicates
     try:  # the same reader and the same duplicates rule as train and predict
-        X, y, qid = load_svmlight_bytes(read_bytes(path), path, duplicates=duplicates,
+        X, y, qid = load_svmlight_bytes(read_bytes(path), name=path, duplicates=duplicates,
                                         zero_based=True)  # labels only: any index base
     except ValueError as exc:
         from ._common import loader_error

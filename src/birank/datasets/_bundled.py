@@ -110,9 +110,10 @@ def _load(name: str) -> tuple[csr_matrix, FloatArray, Any]:  # qid: None for fil
             f"unknown bundled dataset {name!r}; choose one of {', '.join(sorted(BUNDLED))}."
         )
     filename, n_features = BUNDLED[name][:2]
-    dup = "last" if name == "tfranking_toy" else "error"
+    dup: Literal["last", "error"] = "last" if name == "tfranking_toy" else "error"
     return load_svmlight_bytes(
-        _read(filename), f"birank/datasets/data/{filename}", n_features, duplicates=dup
+        _read(filename), name=f"birank/datasets/data/{filename}", n_features=n_features,
+        duplicates=dup,
     )
 
 

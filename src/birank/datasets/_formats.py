@@ -85,12 +85,14 @@ def _line_of_row(data, row):
 def _libsvm(data, name, n_features, zero_based, duplicates, progress, info):
     if zero_based in ("yes", "no"):
         info["zero_based"] = zero_based == "yes"
-        return _svmlight.load_svmlight_bytes(data, name, n_features, zero_based=zero_based == "yes",
-                                   duplicates=duplicates, progress=progress)
+        return _svmlight.load_svmlight_bytes(data, name=name, n_features=n_features,
+                                             zero_based=zero_based == "yes",
+                                             duplicates=duplicates, progress=progress)
     # auto (scikit-learn's rule): parse 0-based, then shift when no index 0 occurs
     width = None if n_features is None else n_features + 1
     try:
-        X, y, qid = _svmlight.load_svmlight_bytes(data, name, width, zero_based=True,
+        X, y, qid = _svmlight.load_svmlight_bytes(data, name=name, n_features=width,
+                                                  zero_based=True,
                                                   duplicates=duplicates, progress=progress)
     except ValueError as exc:  # (the limit the user gave, not the read's one more)
         raise ValueError(str(exc).replace(f"exceeds n_features={width}.",
@@ -100,14 +102,15 @@ def _libsvm(data, name, n_features, zero_based, duplicates, progress, info):
         if n_features is not None and X.shape[1] > n_features:
             X = X[:, :n_features] if X[:, n_features:].nnz == 0 else None
             if X is None:  # name the line
-                _svmlight.load_svmlight_bytes(data, name, n_features, zero_based=True,
-                                    duplicates=duplicates)
+                _svmlight.load_svmlight_bytes(data, name=name, n_features=n_features,
+                                              zero_based=True, duplicates=duplicates)
         return X, y, qid
     X = sp.csr_matrix((X.data, X.indices - 1 if X.nnz else X.indices, X.indptr),
                       shape=(X.shape[0], max(X.shape[1] - 1, 0)))
     if n_features is not None:
         if X.shape[1] > n_features:  # re-read one-based: the reader names the line
-            _svmlight.load_svmlight_bytes(data, name, n_features, zero_based=False, duplicates=duplicates)
+            _svmlight.load_svmlight_bytes(data, name=name, n_features=n_features,
+                                          zero_based=False, duplicates=duplicates)
         X.resize((X.shape[0], n_features))
     return X, y, qid
 

@@ -61,7 +61,8 @@ LETOR_DATASETS = {
 }
 
 
-def letor_fold_parts(name: str, fold: int, subset: Literal["train", "vali", "test"]) -> list[int]:
+def letor_fold_parts(name: str, *, fold: int,
+                     subset: Literal["train", "vali", "test"]) -> list[int]:
     """Indices (0-based) of the partitions forming ``subset`` of ``fold`` (1..5).
 
     LETOR 4.0 (MQ2008, readme): fold k trains on S_k, S_k+1, S_k+2, validates on
@@ -86,10 +87,14 @@ def letor_fold_parts(name: str, fold: int, subset: Literal["train", "vali", "tes
     Examples
     --------
     >>> from birank.datasets import letor_fold_parts
-    >>> letor_fold_parts("MQ2008", 1, "train"), letor_fold_parts("MQ2008", 2, "test")
-    ([0, 1, 2], [0])
-    >>> letor_fold_parts("OHSUMED", 1, "train"), letor_fold_parts("OHSUMED", 5, "vali")
-    ([1, 2, 3], [3])
+    >>> letor_fold_parts("MQ2008", fold=1, subset="train")
+    [0, 1, 2]
+    >>> letor_fold_parts("MQ2008", fold=2, subset="test")
+    [0]
+    >>> letor_fold_parts("OHSUMED", fold=1, subset="train")
+    [1, 2, 3]
+    >>> letor_fold_parts("OHSUMED", fold=5, subset="vali")
+    [3]
     """
     info = _info(name)
     _check_fold(fold, subset)
@@ -171,7 +176,7 @@ def fetch_letor(name: str, *, fold: int = 1,
         return load_svmlight(path, n_features=info["n_features"], query_id=True)
     base = info["base_url"] if base_url is None else base_url
     parts = []
-    for i in letor_fold_parts(name, fold, subset):
+    for i in letor_fold_parts(name, fold=fold, subset=subset):
         local = _fetch_file(info["parts"][i], root, base, download_if_missing, verbose,
                             known=("md5", info["md5"][i]))
         parts.append(load_svmlight(local, n_features=info["n_features"], query_id=True))

@@ -390,18 +390,58 @@ def _parse_chunk(data, name, n_features, zero_based, duplicates, first_line, use
                        allow_empty=True)
 
 
-def load_svmlight_bytes(data, name="<bytes>", n_features=None, *, zero_based=False,
-                        duplicates="error", progress=None, chunk_bytes=None,
-                        line_offset=0):
-    """Parse LIBSVM text held in memory; returns ``(X, y, qid or None)``.
+def load_svmlight_bytes(data: bytes, *, name: str = "<bytes>", n_features: int | None = None,
+                        zero_based: bool = False, duplicates: _Duplicates = "error",
+                        progress: Callable[[int, int, str], object] | None = None,
+                        chunk_bytes: int | None = None, line_offset: int = 0,
+                        ) -> tuple[csr_matrix, FloatArray, IntArray | None]:
+    """Parse LIBSVM / SVMlight text held in memory.
 
-    The text is parsed in chunks of about ``chunk_bytes`` (default
-    :data:`CHUNK_BYTES`) cut at line ends; between chunks control returns to
-    Python, so a Ctrl-C stops a long parse within one chunk, and
-    ``progress(bytes_done, bytes_total, message)`` is called (see
-    :mod:`birank._progress`). ``line_offset``: file lines before ``data``, so that
-    errors in a chunk of a file name the line of the file. See :func:`load_svmlight`
-    for the other options.
+    The text is parsed in chunks of about ``chunk_bytes`` cut at line ends;
+    between chunks control returns to Python, so a Ctrl-C stops a long parse
+    within one chunk.
+
+    Parameters
+    ----------
+    data : bytes
+        The text; plain or gzip / bzip2 / xz compressed (detected from its first
+        bytes).
+    name : str, default="<bytes>"
+        What errors call the input (a file's path, say).
+    n_features : int, default=None
+        Number of columns; None uses the largest index in the text.
+    zero_based : bool, default=False
+        Whether indices start at 0 (LIBSVM files are one-based).
+    duplicates : {"error", "sum", "last"}, default="error"
+        What to do with an index repeated in one row.
+    progress : callable, default=None
+        ``progress(bytes_done, bytes_total, message)``, called after each chunk
+        (see :mod:`birank._progress`).
+    chunk_bytes : int, default=None
+        Size of a chunk; None is :data:`CHUNK_BYTES`.
+    line_offset : int, default=0
+        Lines of a file before ``data``, so that errors in a chunk of a file name
+        the line of the file.
+
+    Returns
+    -------
+    X : scipy.sparse.csr_matrix of float64, shape (n_samples, n_features)
+        Sorted indices.
+    y : ndarray of float64, shape (n_samples,)
+        Labels as written.
+    qid : ndarray of int64, shape (n_samples,), or None
+        The ``qid:`` of each row; None when the text has none.
+
+    See Also
+    --------
+    load_svmlight : The same from a file, with ``.query`` files.
+
+    Examples
+    --------
+    >>> from birank.datasets._svmlight import load_svmlight_bytes
+    >>> X, y, qid = load_svmlight_bytes(b"1 qid:3 1:0.5\\n0 qid:3 2:1\\n", n_features=4)
+    >>> X.shape, y.tolist(), qid.tolist()
+    ((2, 4), [1.0, 0.0], [3, 3])
     """
     _check_options(n_features, zero_based, duplicates)
     if chunk_bytes is None:
@@ -539,7 +579,7 @@ def load_svmlight(path: StrPath, *, n_features: int | None = None,
         raise ValueError(f"query_id must be True, False or 'auto'; got {query_id!r}.")
     data = read_bytes(path)
     X, y, qid = load_svmlight_bytes(
-        data, path, n_features, zero_based=zero_based, duplicates=duplicates
+        data, name=path, n_features=n_features, zero_based=zero_based, duplicates=duplicates
     )
     if not query_id:
         return X, y
@@ -804,8 +844,9 @@ def iter_svmlight_chunks(path: StrPath, *, chunk_size: int = 10_000,
             chunk_hook(k, data)
         if k < skip_chunks:
             continue
-        X, y, _ = load_svmlight_bytes(data, path, n_features, zero_based=zero_based,
-                                      duplicates=duplicates, line_offset=before)
+        X, y, _ = load_svmlight_bytes(data, name=path, n_features=n_features,
+                                      zero_based=zero_based, duplicates=duplicates,
+                                      line_offset=before)
         if progress is not None:
             progress(done, size, f"{before + data.count(NEWLINE)} lines")
         yield X, y

@@ -106,8 +106,8 @@ def _splits(name, data_dir, n_seeds, quick):
         parts = [_load(p, d) for p in paths]
         folds = [0] if quick else range(5)
         for k in folds:
-            train = letor_fold_parts(spec["letor"], k + 1, "train")
-            test = letor_fold_parts(spec["letor"], k + 1, "test")[0]
+            train = letor_fold_parts(spec["letor"], fold=k + 1, subset="train")
+            test = letor_fold_parts(spec["letor"], fold=k + 1, subset="test")[0]
             X, y, g = _stack([parts[j] for j in train])
             Xt, yt, gt = parts[test]
             for seed in range(n_seeds):
