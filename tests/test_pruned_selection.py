@@ -39,6 +39,58 @@ def test_closest_equals_bruteforce_level_order(labels):
     assert counts[1:].tolist() == [levels.count(r) for r in range(1, 7)]
 
 
+
+def _naive_level_counts(y, groups, max_level):
+    """Pairs per level: every pair's level from the brute-force enumeration, counted."""
+    _, levels = _bruteforce_level_order(y, groups)
+    levels = np.asarray(levels, dtype=np.int64)
+    return np.array([0] + [np.sum(levels == r) for r in range(1, max_level + 1)],
+                    dtype=np.int64)
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("seed", range(40))
+def test_level_counts_equal_the_naive_per_level_count(seed):
+    # ties, no ties, one odd run among equal ones, groups, levels beyond the last
+    # (empty), max_level 0
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(0, 40))
+    kind = seed % 5
+    if kind == 0:
+        y = rng.integers(0, 6, n).astype(float)
+    elif kind == 1:
+        y = rng.normal(size=n)
+    elif kind == 2:
+        y = np.round(rng.normal(size=n), 1)
+    elif kind == 3:
+        y = np.repeat(rng.normal(size=n // 2 + 1), 2)[:n]
+        y[: n // 4] = y[0]
+    else:
+        y = rng.integers(0, 3, n) * 10.0 + (rng.random(n) < 0.3)
+    groups = rng.integers(0, 4, n) if seed % 2 else None
+    space = OrdinalPairs(y, groups)
+    for max_level in (0, 1, 2, int(rng.integers(3, 50))):
+        counts = space.level_counts(max_level)
+        assert counts.dtype == np.int64 and counts.shape == (max_level + 1,)
+        np.testing.assert_array_equal(counts, _naive_level_counts(y, groups, max_level))
+    assert space.level_counts(n)[1:].sum() == space.n_pairs
+
+
+def test_level_counts_cost_does_not_grow_with_n_times_max_level():
+    # all 200,000 levels of 200,000 distinct labels: O(N + max_level) (was O(N max_level),
+    # about 20 s here)
+    import time
+
+    OrdinalPairs(np.arange(5.0)).level_counts(4)  # (compiled, if it was not)
+    n = 200_000
+    y = np.random.default_rng(0).permutation(n).astype(float)
+    y[:1000] = y[0]  # a few ties
+    space = OrdinalPairs(y)
+    start = time.process_time()
+    counts = space.level_counts(n - 1)
+    assert time.process_time() - start < 2.0
+    assert counts.sum() == space.n_pairs
+
 def test_default_closest_is_the_level_one_pairs():
     y = np.array([0.3, 1.5, -2.0, 0.9, 4.0, 2.2])
     ids, space, s, r = select_pairs(y, n_random=0)

@@ -284,9 +284,13 @@ class OrdinalPairs(_PairSpace):
     def level_counts(self, max_level: int) -> IntArray:
         """Number of pairs at levels ``1 .. max_level`` (array index = level; index 0 is 0).
 
-        Cost: ``O(N max_level)`` (each row's count at each level), so ask for the
-        levels needed, not ``N - 1`` (at 160,000 distinct labels all levels take
-        about 17 s).
+        Level r of a group holds ``sum_j s_j s_{j-r}`` pairs, ``s_j`` the size of
+        the group's j-th run of equal labels. Cost: ``O(N + max_level)`` when all
+        but a few runs of each group have one size (distinct labels, labels
+        tied in pairs, ...: all 200,000 levels of 200,000 distinct labels in a
+        few ms); in general ``O(N + max_level)`` plus one step for each two runs
+        of another size at most ``max_level`` levels apart (so at most one step
+        per row and level).
 
         Parameters
         ----------
@@ -297,6 +301,13 @@ class OrdinalPairs(_PairSpace):
         -------
         counts : ndarray of int64 of shape (max_level + 1,)
             ``counts[r]`` is the number of level-r pairs; ``counts[0]`` is 0.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from birank.pairs import OrdinalPairs
+        >>> OrdinalPairs(np.array([0.0, 0.0, 1.0, 2.0, 2.0, 2.0])).level_counts(3).tolist()
+        [0, 5, 6, 0]
         """
         return level_pair_counts(self._rank, self._run_id, self._run_begin, int(max_level))
 

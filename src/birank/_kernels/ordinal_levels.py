@@ -96,13 +96,63 @@ def closest_pair_ids(n_take, rank, run_id, run_begin, offsets, group_start):
 
 @njit(cache=True)
 def level_pair_counts(rank, run_id, run_begin, max_level):
-    """Number of pairs at each level ``1 .. max_level`` (index 0 unused): O(N) per level."""
+    """Number of pairs at each level ``1 .. max_level`` (index 0 unused).
+
+    A group whose k runs of equal labels have sizes ``s_0 .. s_{k-1}`` (label
+    order) holds ``sum_{j >= r} s_j s_{j-r}`` pairs at level r. With ``c`` the
+    group's most common run size and ``s_j = c + t_j`` this is
+    ``c^2 (k - r) + c (T[k] - T[r]) + c T[k - r] + sum_{j >= r} t_j t_{j-r}``,
+    ``T`` the prefix sums of ``t``: O(1) per level but for the last sum, which
+    runs over the pairs of runs of another size at most ``max_level`` apart.
+    Cost: O(N + max_level) when few runs differ from their group's common size
+    (distinct labels: every run has size 1), never more than the per-row count
+    ``sum_p min(rank[p], max_level)`` plus O(N + max_level). ``run_id`` is unused
+    (kept for the compiled signature).
+    """
     counts = np.zeros(max_level + 1, dtype=np.int64)
-    for p in range(rank.shape[0]):
-        top = min(rank[p], max_level)
-        for r in range(1, top + 1):
-            run = run_id[p] - r
-            counts[r] += run_begin[run + 1] - run_begin[run]
+    n_runs = run_begin.shape[0] - 1
+    if n_runs <= 0 or max_level < 1:
+        return counts
+    size = np.empty(n_runs, dtype=np.int64)
+    for j in range(n_runs):
+        size[j] = run_begin[j + 1] - run_begin[j]
+    tally = np.zeros(run_begin[n_runs] + 1, dtype=np.int64)  # runs of each size, per group
+    prefix = np.empty(n_runs + 1, dtype=np.int64)
+    other = np.empty(n_runs, dtype=np.int64)  # positions (in the group) of the other sizes
+    j0 = 0
+    while j0 < n_runs:
+        j1 = j0 + 1  # the group's runs are j0 .. j1 - 1 (a group's first run has rank 0)
+        while j1 < n_runs and rank[run_begin[j1]] != 0:
+            j1 += 1
+        k = j1 - j0
+        c = size[j0]
+        best = 0
+        for j in range(j0, j1):
+            tally[size[j]] += 1
+            if tally[size[j]] > best:
+                best = tally[size[j]]
+                c = size[j]
+        for j in range(j0, j1):
+            tally[size[j]] = 0
+        prefix[0] = 0
+        m = 0
+        for i in range(k):
+            t = size[j0 + i] - c
+            prefix[i + 1] = prefix[i] + t
+            if t != 0:
+                other[m] = i
+                m += 1
+        for r in range(1, min(k - 1, max_level) + 1):
+            counts[r] += c * c * (k - r) + c * (prefix[k] - prefix[r]) + c * prefix[k - r]
+        for u in range(m):
+            iu = other[u]
+            tu = size[j0 + iu] - c
+            for v in range(u + 1, m):
+                d = other[v] - iu
+                if d > max_level:
+                    break
+                counts[d] += tu * (size[j0 + other[v]] - c)
+        j0 = j1
     return counts
 
 
