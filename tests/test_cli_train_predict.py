@@ -540,3 +540,203 @@ def test_a_model_file_without_feature_names_scores_a_headed_csv_by_position(tmp_
     np.testing.assert_allclose(got, est.decision_function(X[:, [2, 0, 1]]), rtol=1e-10,
                                atol=1e-10)
     assert err == ""
+
+
+# ------------------------------------------------- --ignore-column: columns that are no feature
+def _ads_table(tmp_path):
+    """The named table with an id (text) first and a timestamp last, and without them."""
+    X, y, qid = _named_table(tmp_path)
+    a, b, c = (X[:, k].tolist() for k in range(3))
+    ids = [f"ad-{i:04d}" for i in range(len(y))]
+    stamps = [f"2026-11-{1 + i % 28:02d}T12:00:00" for i in range(len(y))]
+    core = [("label", y), ("a", a), ("b", b), ("c", c), ("qid", qid)]
+    ads = _write_csv(tmp_path / "ads.csv", [("id", ids), *core, ("timestamp", stamps)])
+    plain = _write_csv(tmp_path / "plain.csv", core)
+    return ads, plain
+
+
+def test_ignore_column_drops_ids_by_name_or_number_in_train_and_predict(tmp_path, capsys):
+    """An id or timestamp column (text, even) is dropped before the table is read: train
+    records the other columns' names, predict scores the file with the same option, and
+    the scores are those of the file without the dropped columns."""
+    ads, plain = _ads_table(tmp_path)
+    ref = tmp_path / "ref.json"
+    for extra in ([], ["-m", "oam", "--no-groups"]):  # fitted in one go; an online model
+        assert main(["train", "-q", "--force", *extra, str(plain), "-o", str(ref)]) == 0
+        assert main(["predict", str(ref), str(plain)]) == 0
+        want, _ = _scores(capsys)
+        for ignore in (["id", "timestamp"], ["0", "-1"], ["timestamp", "0"]):
+            options = [arg for col in ignore for arg in ("--ignore-column", col)]
+            model = tmp_path / "m.json"
+            assert main(["train", "-q", "--force", *extra, *options, str(ads), "-o",
+                         str(model)]) == 0, ignore
+            doc = load_model(model).doc
+            assert doc["feature_names"] == ["a", "b", "c"]
+            assert doc["coef"] == load_model(ref).doc["coef"], ignore
+            assert main(["predict", *options, str(model), str(ads)]) == 0
+            got, err = _scores(capsys)
+            np.testing.assert_array_equal(got, want)
+            assert err == ""
+    # (and evaluate and datasets info read the file with the option too)
+    scores = tmp_path / "s.txt"
+    scores.write_text("".join(f"{s!r}\n" for s in want.tolist()))
+    options = ["--ignore-column", "id", "--ignore-column", "timestamp"]
+    assert main(["evaluate", "--labels", str(ads), "--scores", str(scores), "--json",
+                 *options]) == 0
+    got_eval = json.loads(capsys.readouterr().out)
+    assert main(["evaluate", "--labels", str(plain), "--scores", str(scores), "--json"]) == 0
+    assert got_eval == json.loads(capsys.readouterr().out)
+    assert main(["datasets", "info", str(ads), *options]) == 0
+    assert "features  3" in capsys.readouterr().out
+
+
+def test_ignore_column_on_headerless_csv_and_npy_by_number(tmp_path, capsys):
+    """Without a header, columns are ignored by number; the default label is then the first
+    column not ignored, and the scores are those of the file without the column."""
+    X, y, _ = _named_table(tmp_path)
+    a, b, c = (X[:, k].tolist() for k in range(3))
+    ids = list(range(1000, 1000 + len(y)))
+    with_id = _write_csv(tmp_path / "id.csv", [("id", ids), ("y", y), ("a", a), ("b", b),
+                                                ("c", c)], head=False)
+    plain = _write_csv(tmp_path / "plain.csv", [("y", y), ("a", a), ("b", b), ("c", c)],
+                       head=False)
+    ref = tmp_path / "ref.json"
+    assert main(["train", "-q", str(plain), "-o", str(ref)]) == 0
+    assert main(["predict", str(ref), str(plain)]) == 0
+    want, _ = _scores(capsys)
+    np.save(tmp_path / "id.npy", np.c_[ids, y, X])
+    for path, options in ((with_id, ["--ignore-column", "0"]),
+                          (with_id, ["--ignore-column", "-5", "--label-column", "1"]),
+                          (tmp_path / "id.npy", ["--ignore-column", "0"])):
+        model = tmp_path / "m.json"
+        assert main(["train", "-q", "--force", *options, str(path), "-o", str(model)]) == 0
+        assert "feature_names" not in load_model(model).doc
+        assert load_model(model).doc["coef"] == load_model(ref).doc["coef"], options
+        assert main(["predict", *options, str(model), str(path)]) == 0
+        got, err = _scores(capsys)
+        np.testing.assert_array_equal(got, want)
+        assert err == ""
+    # without the option, predict counts one column too many and says what drops it
+    assert main(["predict", str(ref), str(with_id)]) == 2
+    err = capsys.readouterr().err
+    assert "has 4 feature columns, but the model" in err and "--ignore-column" in err
+
+
+def test_predict_names_ignore_column_as_the_fix_for_an_unknown_column(tmp_path, capsys):
+    """A column that is no feature of the model is still refused by name (scikit-learn's
+    rule), and the message gives the option that drops it; so does a text cell."""
+    X, y, _ = _named_table(tmp_path)
+    a, b, c = (X[:, k].tolist() for k in range(3))
+    train = _write_csv(tmp_path / "train.csv", [("label", y), ("a", a), ("b", b), ("c", c)])
+    model = tmp_path / "m.json"
+    assert main(["train", "-q", str(train), "-o", str(model)]) == 0
+    numeric = _write_csv(tmp_path / "numeric.csv", [("id", list(range(len(y)))),
+                                                    ("label", y), ("a", a), ("b", b),
+                                                    ("c", c), ("user id", y)])
+    assert main(["predict", str(model), str(numeric)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.splitlines()) == 1
+    assert (f"{numeric} (read as csv): columns id, user id are not among the features of "
+            f"the model in {model}") in err
+    assert err.rstrip().endswith("drop them with --ignore-column id --ignore-column 'user id'")
+    text = _write_csv(tmp_path / "text.csv", [("id", [f"u{i}" for i in range(len(y))]),
+                                              ("label", y), ("a", a), ("b", b), ("c", c)])
+    assert main(["predict", str(model), str(text)]) == 2
+    err = capsys.readouterr().err
+    assert "column 1 ('id'): not a number 'u0'" in err and "--ignore-column id" in err
+    # a feature of the model cannot be ignored: named as missing, with the option
+    assert main(["predict", "--ignore-column", "b", str(model), str(train)]) == 2
+    err = capsys.readouterr().err
+    assert "no column named b, which the model in" in err and "--ignore-column drops b" in err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--ignore-column", "label"], "--ignore-column label drops the label column ('label', "
+                                   "column 1; a column named label is the label unless "
+                                   "--label-column names another)"),
+    (["--ignore-column", "a", "--label-column", "a"],
+     "--ignore-column a drops the label column ('a', column 2; named by --label-column a)"),
+    (["--ignore-column", "qid"], "--ignore-column qid drops the query id column ('qid', "
+                                 "column 5"),
+    (["--ignore-column", "-2", "--qid-column", "qid"], "--ignore-column -2 drops the query "
+                                                       "id column ('qid', column 5; named "
+                                                       "by --qid-column qid)"),
+    (["--ignore-column", "idd"], "--ignore-column idd: no such column (columns: id, label, "
+                                 "a, b, c, qid, timestamp)"),
+    (["--ignore-column", "7"], "--ignore-column 7: no such column, out of range (7 columns"),
+    (["--ignore-column", "-8"], "--ignore-column -8: no such column, out of range"),
+    (["--ignore-column", "id", "--ignore-column", "0"],
+     "--ignore-column 0 and --ignore-column id are the same column ('id', column 0)"),
+    (["--ignore-column", "id", "--ignore-column", "id"],
+     "--ignore-column id is given twice ('id', column 0)"),
+])
+def test_ignore_column_errors_name_the_column_exit_2(argv, message, tmp_path, capsys):
+    ads, plain = _ads_table(tmp_path)
+    model = tmp_path / "m.json"
+    assert main(["train", "-q", "--ignore-column", "id", "--ignore-column", "timestamp",
+                 str(ads), "-o", str(model)]) == 0
+    for command in (["train", "-q", str(ads), "-o", str(tmp_path / "x.json")],
+                    ["predict", str(model), str(ads)],
+                    ["evaluate", "--labels", str(ads), "--scores", str(plain)]):
+        assert main([*command, *argv]) == 2, command
+        out, err = capsys.readouterr()
+        assert out == "" and len(err.splitlines()) == 1, err
+        assert f"birank {command[0]}: error: {ads} (read as csv): {message}" in err, err
+    assert not (tmp_path / "x.json").exists()
+
+
+def test_ignore_column_is_refused_for_libsvm_and_npz_input(tmp_path, capsys, monkeypatch):
+    """LIBSVM (streamed, read whole, from standard input) and .npz input have no columns to
+    ignore: refused by name on every command that reads them, exit 2."""
+    import io
+
+    X, y, _ = _named_table(tmp_path)
+    svm = tmp_path / "t.svm"
+    dump_svmlight(X, y, svm)
+    np.savez(tmp_path / "t.npz", X=X, y=y)
+    model = tmp_path / "m.json"
+    assert main(["train", "-q", str(svm), "-o", str(model)]) == 0
+    ignore = ["--ignore-column", "0"]
+    cases = [
+        (["train", "-q", str(svm), "-o", str(tmp_path / "x.json")], f"{svm} (read as libsvm)"),
+        (["train", "-q", "-m", "oam", str(svm), "-o", str(tmp_path / "x.json")],
+         f"{svm} (read as libsvm)"),
+        (["predict", str(model), str(svm)], f"{svm} (read as libsvm)"),
+        (["evaluate", "--labels", str(svm), "--scores", str(svm)], f"{svm} (read as libsvm)"),
+        (["train", "-q", "-", "-o", str(tmp_path / "x.json")], "<stdin> (read as libsvm)"),
+        (["train", "-q", str(tmp_path / "t.npz"), "-o", str(tmp_path / "x.json")],
+         f"{tmp_path / 't.npz'} (read as npz)"),
+        (["datasets", "info", "heart"], "heart"),
+    ]
+    for argv, where in cases:
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(svm.read_bytes())))
+        assert main([*argv, *ignore]) == 2, argv
+        out, err = capsys.readouterr()
+        assert len(err.splitlines()) == 1, err
+        assert (f"{where}: --ignore-column applies to CSV, TSV and .npy input" in err), err
+    assert not (tmp_path / "x.json").exists()
+
+
+def test_every_command_with_label_column_takes_ignore_column():
+    import argparse
+
+    from birank.cli import build_parser
+
+    found = []
+
+    def walk(parser, path):
+        options = {s for a in parser._actions for s in a.option_strings}
+        if "--label-column" in options:
+            found.append(" ".join(path))
+            assert "--ignore-column" in options, path
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    walk(sub, path + [name])
+
+    walk(build_parser(), ["birank"])
+    assert set(found) == {"birank train", "birank predict", "birank evaluate",
+                          "birank datasets info", "birank active-learn simulate"}, found
+    args = build_parser().parse_args(["predict", "m", "d", "--ignore-column", "id",
+                                      "--ignore-column", "-1"])
+    assert args.ignore_column == ["id", "-1"]

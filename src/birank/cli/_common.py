@@ -42,6 +42,12 @@ def add_input_options(parser, n_features=True):
     g.add_argument("--qid-column", default=None, metavar="COL",
                    help="CSV/TSV: query id column, a header name or a 0-based number "
                         "(default: a column named qid/query/query_id/group, else none)")
+    g.add_argument("--ignore-column", action="append", default=None, metavar="COL",
+                   help="CSV/TSV/.npy: a column to drop before the table is read (an id, "
+                        "a timestamp: never a feature, the label or the query id; its "
+                        "cells need not be numbers), a header name or a 0-based number "
+                        "(negative counts from the end); repeat it for more columns "
+                        "(default: none)")
     if n_features:
         g.add_argument("--n-features", type=int, default=None, metavar="D",
                        help="number of features; a larger index is an error naming its line "
@@ -60,7 +66,7 @@ def read_data(path, n_features=None, with_groups=True, duplicates="error", quiet
 
     ``info``: a dict that receives ``"format"`` (as read) and, for LIBSVM,
     ``"zero_based"`` (the index base used); for CSV/TSV, ``"header"`` (the column
-    names, or None), ``"columns"`` (the columns of y, qid and X, see
+    names, or None), ``"columns"`` (the columns of y, qid, X and the ignored ones, see
     :func:`birank.datasets._formats.load_table`), ``"qid_values"`` (the query id
     column, also without ``with_groups``) and, when the header names X's columns
     (once each), ``"feature_names"`` (in X's order). ``zero_based``: the base to use when
@@ -101,7 +107,7 @@ def read_data(path, n_features=None, with_groups=True, duplicates="error", quiet
             zero_based=base, n_features=n_features,
             duplicates=_opt(args, "duplicates", duplicates),
             label_column=_opt(args, "label_column"), qid_column=_opt(args, "qid_column"),
-            progress=progress)
+            ignore_columns=_opt(args, "ignore_column") or (), progress=progress)
     except ValueError as exc:
         raise loader_error(exc) from None
     info["format"] = fmt
@@ -131,6 +137,14 @@ def read_data(path, n_features=None, with_groups=True, duplicates="error", quiet
         except ValueError as exc:
             raise UserError(str(exc)) from None
     return X, y, qid
+
+
+def refuse_ignore_column(where, args, why="a LIBSVM file has no columns, only index:value "
+                                              "features"):
+    """``--ignore-column`` given for input read other than as CSV/TSV/.npy: a UserError
+    (``where``: the input, as errors name it), as :func:`read_data` gives for such files."""
+    if _opt(args, "ignore_column"):
+        raise UserError(f"{where}: --ignore-column applies to CSV, TSV and .npy input; {why}")
 
 
 def loader_error(exc):
@@ -317,6 +331,7 @@ def resolve_stream_layout(path, args, zero_based_hint=None, n_features=None):
     if _opt(args, "label_column") not in (None, "0", 0) or _opt(args, "qid_column") is not None:
         raise UserError(f"{path} (read as libsvm): --label-column/--qid-column apply to "
                         "CSV, TSV and .npy input")
+    refuse_ignore_column(f"{path} (read as libsvm)", args)
     zb = {"yes": True, "no": False}.get(_opt(args, "zero_based", "auto"), zero_based_hint)
     n_features = n_features if n_features is not None else _opt(args, "n_features")
     if zb is None or n_features is None:

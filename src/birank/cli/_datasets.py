@@ -137,6 +137,13 @@ def summarize(X, y, groups=None):
     return lines
 
 
+def _no_columns(target, args):
+    from ._common import refuse_ignore_column
+
+    refuse_ignore_column(target, args, "a dataset name is loaded as arrays, not read as a "
+                                       "table")
+
+
 def _info(args):
     from ..datasets import BUNDLED, LIBSVM_DATASETS, get_data_home, load_bundled
     target = args.target
@@ -147,11 +154,13 @@ def _info(args):
         X, y, groups = read_data(target, args=args)
         title = target
     elif target in BUNDLED:
+        _no_columns(target, args)
         out = load_bundled(target)
         X, y = out[:2]
         groups = out[2] if len(out) == 3 else None
         title = f"{target} (bundled: {BUNDLED[target][4]})"
     elif target in LIBSVM_DATASETS:
+        _no_columns(target, args)
         info = LIBSVM_DATASETS[target]
         path = os.path.join(get_data_home(args.data_home), "libsvm",
                             info["train"].replace("/", "__"))

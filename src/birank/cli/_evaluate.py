@@ -166,6 +166,9 @@ def _read_labels(path, duplicates="error", args=None):
 
         _, y, qid = read_data(path, args=args)
         return y, qid
+    from ._common import refuse_ignore_column
+
+    refuse_ignore_column(f"{path} (read as libsvm)", args)
     body = first_data_line(path)  # streamed: the file is not read whole to decide
     is_svm = b":" in body or len(body.split()) > 1
     if not is_svm:

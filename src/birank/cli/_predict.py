@@ -54,7 +54,9 @@ def _chunks(args, model, zero_based_hint):
             # a LIBSVM row may omit trailing zero features; a table has every column
             hint = (" (is its label column there? --label-column names it; the default is "
                     "the first column, or one named label, y, ...)"
-                    if X.shape[1] == n_features - 1 else "")
+                    if X.shape[1] == n_features - 1 else
+                    " (a column that is not a feature, such as an id? --ignore-column drops "
+                    "it)" if X.shape[1] > n_features and read["format"] != "npz" else "")
             raise UserError(f"{name} (read as {read['format']}) has {X.shape[1]} feature "
                             f"columns, but the model in {args.model} was trained on "
                             f"{n_features}{hint}")
@@ -151,39 +153,51 @@ def _by_name(X, y, read, model, args, name):
 
     Besides the model's features, the file may hold its label column and its query id
     column (dropped); another column, a missing feature or a feature named twice is
-    an error naming them.
+    an error naming them. Columns dropped with ``--ignore-column`` are not looked at.
     """
+    import shlex
+
     import scipy.sparse as sp
 
     from . import UserError
 
     where = f"{name} (read as {read['format']})"
     header, roles = read["header"], read["columns"]
+    ignored = set(roles.get("ignored", ()))
     wanted = [str(v) for v in model.feature_names.tolist()]
-    position = {}  # name -> its first column
+    position = {}  # name -> its first column (not ignored)
     repeated = []
     for j, column in enumerate(header):
+        if j in ignored:
+            continue
         if column in position:
             repeated.append(column)
         position.setdefault(column, j)
     missing = [v for v in wanted if v not in position]
     if missing:
+        gone = [v for v in missing if v in {header[j] for j in ignored}]
+        hint = f"; --ignore-column drops {_listed(gone)}" if gone else ""
         raise UserError(f"{where}: no column{'s' if len(missing) > 1 else ''} named "
                         f"{_listed(missing)}, which the model in {args.model} was trained "
-                        f"on (its features: {_listed(wanted)}; the header: {_listed(header)})")
+                        f"on (its features: {_listed(wanted)}; the header: {_listed(header)}"
+                        f"{hint})")
     features = set(wanted)
     repeated = [v for v in dict.fromkeys(repeated) if v in features]
     if repeated:
         raise UserError(f"{where}: the header names {_listed(repeated)} more than once; the "
                         f"model in {args.model} takes each of its features from one column")
     dropped = (roles["label"], roles["qid"])
-    extra = [v for j, v in enumerate(header) if v not in features and j not in dropped]
+    extra = [v for j, v in enumerate(header)
+             if v not in features and j not in dropped and j not in ignored]
     if extra:
+        fix = (" ".join(f"--ignore-column {shlex.quote(v)}" for v in extra)
+               if len(extra) <= 3 else "--ignore-column COL, once for each")
         raise UserError(f"{where}: column{'s' if len(extra) > 1 else ''} {_listed(extra)} "
                         f"{'are' if len(extra) > 1 else 'is'} not among the features of the "
                         f"model in {args.model} ({_listed(wanted)}); besides them a file may "
                         "hold its label and query id columns only (--label-column, "
-                        "--qid-column name them)")
+                        f"--qid-column name them): drop {'them' if len(extra) > 1 else 'it'} "
+                        f"with {fix}")
     # X's columns, then the label and query id columns: either may be a feature of the
     # model (a file of features only has its first column read as its label)
     slot = {j: k for k, j in enumerate(roles["features"])}

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import re
+import shlex
 import sys
 import warnings
 
@@ -116,19 +117,60 @@ def _libsvm(data, name, n_features, zero_based, duplicates, progress, info):
 
 
 def _column(spec, header, n_cols, what, where):
-    """Column index of ``spec`` (a name in the header or a 0-based number)."""
+    """Column index of ``spec`` (a name in the header or a 0-based number, negative from
+    the end). ``what`` names the column in errors ("label": "no label column 'x'"), or is
+    the option that gave it ("--ignore-column": "--ignore-column x: no such column")."""
     if spec is None:
         return None
     if header is not None and spec in header:
         return header.index(spec)
+    option = what.startswith("--")
     try:
         k = int(spec)
     except ValueError:
         names = ", ".join(header) if header else "no header"
+        if option:
+            names = (f"columns: {names}" if header else
+                     "the file has no header: give the column's 0-based number")
+            raise ValueError(f"{where}: {what} {spec}: no such column ({names})") from None
         raise ValueError(f"{where}: no {what} column {spec!r} (columns: {names})") from None
     if not -n_cols <= k < n_cols:
+        if option:
+            raise ValueError(f"{where}: {what} {spec}: no such column, out of range "
+                             f"({n_cols} columns: 0 to {n_cols - 1}, or {-n_cols} to -1)")
         raise ValueError(f"{where}: {what} column {k} is out of range ({n_cols} columns)")
     return k % n_cols
+
+
+def _ignored(specs, header, n_cols, where):
+    """``{column: spec}`` of the ``--ignore-column`` specs, each read as ``--label-column``
+    is (:func:`_column`); a column given twice is an error naming it."""
+    ignored: dict[int, object] = {}
+    for spec in specs:
+        j = _column(spec, header, n_cols, "--ignore-column", where)
+        if j in ignored:
+            same = ("is given twice" if str(ignored[j]) == str(spec)
+                    else f"and --ignore-column {ignored[j]} are the same column")
+            raise ValueError(f"{where}: --ignore-column {spec} {same} "
+                             f"({_column_name(j, header)}); give each column once")
+        ignored[j] = spec
+    return ignored
+
+
+def _column_name(j, header):
+    return f"{header[j]!r}, column {j}" if header is not None else f"column {j}"
+
+
+def _not_ignored(j, ignored, header, what, option, given, where):
+    """Refuse the ``what`` column ``j`` (the label or query id column, named by ``option``
+    when ``given``, else found by its name) among the ignored columns, naming it."""
+    if j is None or j not in ignored:
+        return
+    how = (f"named by {option} {given}" if given is not None else
+           f"a column named {header[j]} is the {what} unless {option} names another")
+    raise ValueError(f"{where}: --ignore-column {ignored[j]} drops the {what} column "
+                     f"({_column_name(j, header)}; {how}); a column is ignored or the "
+                     f"{what}, not both")
 
 
 def _is_number(tok):
@@ -139,7 +181,11 @@ def _is_number(tok):
     return True
 
 
-def _delimited(data, name, fmt, label_column, qid_column, info):
+def _zero(cell):
+    return 0.0
+
+
+def _delimited(data, name, fmt, label_column, qid_column, info, ignore_columns=()):
     where = _where(name, fmt)
     text = data.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")
@@ -152,26 +198,38 @@ def _delimited(data, name, fmt, label_column, qid_column, info):
     # a header names columns: no cell is a number, or a cell is a label / query id
     # name (a header may name features by numbers: "y,0,1,2"). Other first lines are
     # data, so a bad cell there is reported (line 1, its column), not dropped.
-    names = set(LABEL_NAMES) | set(QID_NAMES) | {str(c) for c in (label_column, qid_column)
-                                                  if c is not None and not _is_number(str(c))}
+    names = set(LABEL_NAMES) | set(QID_NAMES) | {
+        str(c) for c in (label_column, qid_column, *ignore_columns)
+        if c is not None and not _is_number(str(c))}
     header = cells if (not any(_is_number(c) for c in cells)
                        or any(c in names for c in cells)) else None
     n_cols = len(cells)
     if n_cols < 2:
         raise ValueError(f"{where}: one column only; need a label column and features")
+    # --ignore-column: dropped before anything reads the table (never a feature, the label
+    # or the query id; their cells need not be numbers); columns keep their file numbers
+    ignored = _ignored(ignore_columns, header, n_cols, where)
+    if n_cols - len(ignored) < 2:
+        raise ValueError(f"{where}: {n_cols - len(ignored)} column(s) left after "
+                         "--ignore-column; need a label column and features")
     lab = _column(label_column, header, n_cols, "label", where)
     if lab is None:
-        lab = next((header.index(c) for c in LABEL_NAMES if header and c in header), 0)
+        lab = next((header.index(c) for c in LABEL_NAMES if header and c in header), None)
+        if lab is None:  # the first column that is not ignored
+            lab = next(j for j in range(n_cols) if j not in ignored)
+    _not_ignored(lab, ignored, header, "label", "--label-column", label_column, where)
     qid = _column(qid_column, header, n_cols, "query id", where)
     if qid is None and qid_column is None and header:
         qid = next((header.index(c) for c in QID_NAMES if c in header), None)
+    _not_ignored(qid, ignored, header, "query id", "--qid-column", qid_column, where)
     start = first + (1 if header is not None else 0)
     body = "\n".join(lines[start:])
     try:
         with warnings.catch_warnings():  # (no data lines: said below, in the file's name)
             warnings.filterwarnings("ignore", message=".*input contained no data")
             M = np.loadtxt(io.StringIO(body), delimiter=sep, dtype=np.float64, ndmin=2,
-                           comments="#", quotechar='"')
+                           comments="#", quotechar='"',
+                           converters=dict.fromkeys(ignored, _zero) or None)
     except ValueError as exc:
         msg = str(exc)
         m = re.search(r"at row (\d+), column (\d+)", msg)
@@ -181,8 +239,15 @@ def _delimited(data, name, fmt, label_column, qid_column, info):
             cell = re.search(r"string '([^']*)'", msg)
             what = f" {cell.group(1)!r}" if cell else ""
             colname = f" ({header[col - 1]!r})" if header and col - 1 < len(header) else ""
+            drop = ""
+            if col - 1 not in (lab, qid):  # (a feature, or an id: the option drops it)
+                which = (shlex.quote(header[col - 1]) if header and col - 1 < len(header)
+                         else str(col - 1))
+                drop = (", or drop a column that is not a feature (an id) with "
+                        f"--ignore-column {which}")
             raise ValueError(f"{where}, line {lineno}, column {col}{colname}: not a number"
-                             f"{what}; encode categorical columns as numbers first") from None
+                             f"{what}; encode categorical columns as numbers first{drop}"
+                             ) from None
         m = re.search(r"number of columns changed from (\d+) to (\d+) at row (\d+)", msg)
         if m:  # (numpy counts these rows from 1, and suggests its own `usecols`)
             was, now, row = (int(g) for g in m.groups())
@@ -201,11 +266,11 @@ def _delimited(data, name, fmt, label_column, qid_column, info):
         raise ValueError(f"{where}, line {_nth_data_line(lines, start, r)}, column {c + 1}: "
                          "missing or non-finite value")
     y = M[:, lab]
-    keep = [j for j in range(M.shape[1]) if j not in (lab, qid)]
+    keep = [j for j in range(M.shape[1]) if j not in (lab, qid) and j not in ignored]
     # the header and each column's role: `birank train` records the feature columns'
     # names, `birank predict` matches a model's columns by name
     info["header"] = header
-    info["columns"] = {"label": lab, "qid": qid, "features": keep}
+    info["columns"] = {"label": lab, "qid": qid, "features": keep, "ignored": sorted(ignored)}
     q = None
     if qid is not None:
         qv = M[:, qid]
@@ -225,7 +290,7 @@ def _nth_data_line(lines, start, row):
     return start + row + 1
 
 
-def _numpy(data, name, fmt, label_column):
+def _numpy(data, name, fmt, label_column, ignore_columns=()):
     where = _where(name, fmt)
     try:
         obj = np.load(io.BytesIO(data), allow_pickle=False)
@@ -236,10 +301,18 @@ def _numpy(data, name, fmt, label_column):
         if M.ndim != 2 or M.shape[1] < 2 or not np.issubdtype(M.dtype, np.number):
             raise ValueError(f"{where}: expected a 2-D numeric array whose label column is "
                              f"--label-column (default 0); got shape {M.shape}, dtype {M.dtype}")
-        lab = 0 if label_column is None else _column(label_column, None, M.shape[1], "label",
-                                                     where)
+        ignored = _ignored(ignore_columns, None, M.shape[1], where)
+        if M.shape[1] - len(ignored) < 2:
+            raise ValueError(f"{where}: {M.shape[1] - len(ignored)} column(s) left after "
+                             "--ignore-column; need a label column and features")
+        lab = (next(j for j in range(M.shape[1]) if j not in ignored) if label_column is None
+               else _column(label_column, None, M.shape[1], "label", where))
+        _not_ignored(lab, ignored, None, "label", "--label-column", label_column, where)
         M = M.astype(np.float64)
-        return sp.csr_matrix(np.delete(M, lab, axis=1)), M[:, lab], None
+        return sp.csr_matrix(np.delete(M, [lab, *ignored], axis=1)), M[:, lab], None
+    if ignore_columns:
+        raise ValueError(f"{where}: --ignore-column applies to CSV, TSV and .npy input; a "
+                         ".npz file holds named arrays (X, y, qid), not columns")
     keys = set(obj.files)
     if {"data", "indices", "indptr", "shape"} <= keys and "y" not in keys:
         raise ValueError(f"{where}: a scipy sparse matrix without labels; save "
@@ -275,8 +348,8 @@ def _numpy(data, name, fmt, label_column):
 
 
 def load_table(data, name, *, fmt="auto", zero_based="auto", n_features=None,
-               duplicates="error", label_column=None, qid_column=None, progress=None,
-               info=None):
+               duplicates="error", label_column=None, qid_column=None, ignore_columns=(),
+               progress=None, info=None):
     """Parse ``data`` (bytes, maybe compressed) -> ``(X csr, y, qid or None, format)``.
 
     Errors (``ValueError``) name ``name`` and the format the content was read as.
@@ -284,7 +357,13 @@ def load_table(data, name, *, fmt="auto", zero_based="auto", n_features=None,
     was read with, ``zero_based="auto"`` included), so that a model can record it;
     for CSV/TSV, ``"header"`` (the column names, or None without a header) and
     ``"columns"`` (``{"label": j, "qid": j or None, "features": [j, ...]}``: the
-    0-based columns of y, qid and X's columns in order).
+    0-based columns of y, qid and X's columns in order, and ``"ignored": [j, ...]``).
+
+    ``ignore_columns`` (CSV/TSV/.npy): columns dropped before anything reads the table,
+    each a header name or a 0-based number (negative from the end) as ``label_column``;
+    never features, label or query id, and their cells need not be numbers. The default
+    label is then the first column not ignored; ignoring the label or query id column,
+    a column twice, or any column of LIBSVM/.npz input is an error naming it.
     """
     info = {} if info is None else info
     if fmt not in FORMATS:
@@ -301,6 +380,10 @@ def load_table(data, name, *, fmt="auto", zero_based="auto", n_features=None,
         if label_column not in (None, "0", 0) or qid_column is not None:
             raise ValueError(f"{_where(name, fmt)}: --label-column/--qid-column apply to CSV, "
                              "TSV and .npy input; a LIBSVM file has its label first and qid:")
+        if ignore_columns:
+            raise ValueError(f"{_where(name, fmt)}: --ignore-column applies to CSV, TSV and "
+                             ".npy input; a LIBSVM file has no columns, only index:value "
+                             "features")
         try:
             X, y, q = _libsvm(data, name, n_features, zero_based, duplicates, progress, info)
         except ValueError as exc:
@@ -309,9 +392,10 @@ def load_table(data, name, *, fmt="auto", zero_based="auto", n_features=None,
                 msg = _where(name, fmt) + msg[len(name):]
             raise ValueError(msg) from None
     elif fmt in ("csv", "tsv"):
-        X, y, q = _delimited(data, name, fmt, label_column, qid_column, info)
+        X, y, q = _delimited(data, name, fmt, label_column, qid_column, info,
+                             tuple(ignore_columns))
     else:
-        X, y, q = _numpy(data, name, fmt, label_column)
+        X, y, q = _numpy(data, name, fmt, label_column, tuple(ignore_columns))
     if n_features is not None and fmt != "libsvm":
         if X.shape[1] > n_features:
             raise ValueError(f"{_where(name, fmt)}: {X.shape[1]} features, more than "
