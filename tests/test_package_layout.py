@@ -92,3 +92,25 @@ def test_public_functions_and_classes_have_examples(module_name):
             continue
         doc = obj.__doc__ or ""
         assert "Examples" in doc and ">>>" in doc, f"{module_name}.{name} has no runnable example"
+
+
+def _experiment_modules():
+    import birank.experiments
+
+    names = [f"birank.experiments.{m.name}" for m in pkgutil.iter_modules(
+        birank.experiments.__path__)]
+    return [name for name in sorted(names) if hasattr(importlib.import_module(name), "__all__")]
+
+
+@pytest.mark.parametrize("module_name", _experiment_modules())
+def test_experiment_functions_and_classes_have_examples(module_name):
+    """So do the reproductions' modules (``birank.experiments``): a quick helper's example
+    runs (test_docstring_examples_run); the call of a long run (``run``) is shown with
+    ``# doctest: +SKIP``."""
+    module = importlib.import_module(module_name)
+    for name in module.__all__:
+        obj = getattr(module, name)
+        if not (inspect.isfunction(obj) or inspect.isclass(obj)):
+            continue
+        doc = obj.__doc__ or ""
+        assert "Examples" in doc and ">>>" in doc, f"{module_name}.{name} has no example"

@@ -7,6 +7,7 @@ does not check, nor complain about, a function with no annotations at all)."""
 import ast
 import importlib
 import inspect
+import pkgutil
 from pathlib import Path
 
 import pytest
@@ -82,6 +83,32 @@ def test_public_api_is_annotated():
     assert len(items) > 150  # the walk reaches every estimator method and module function
     missing = [m for where, fn in items for m in _missing(fn, where)]
     assert not missing, "unannotated public API:\n" + "\n".join(missing)
+
+
+def _experiment_modules():
+    import birank.experiments
+
+    names = [f"birank.experiments.{m.name}" for m in pkgutil.iter_modules(
+        birank.experiments.__path__)]
+    return [name for name in sorted(names) if hasattr(importlib.import_module(name), "__all__")]
+
+
+def test_experiment_functions_are_annotated():
+    """The reproductions' helpers that their modules list in ``__all__`` (statistics, grid
+    search, reports, data loaders, ``add_arguments`` / ``run``) are annotated too, so that
+    mypy checks their bodies."""
+    items = []
+    for modname in _experiment_modules():
+        mod = importlib.import_module(modname)
+        for name in mod.__all__:
+            obj = getattr(mod, name)
+            if inspect.isclass(obj) and obj.__module__.startswith("birank"):
+                items += list(_class_items(obj))
+            elif inspect.isfunction(obj) and _own(obj):
+                items.append((f"{modname}.{name}", obj))
+    assert len(items) > 40
+    missing = [m for where, fn in items for m in _missing(fn, where)]
+    assert not missing, "unannotated experiment functions:\n" + "\n".join(missing)
 
 
 @pytest.mark.parametrize("fn", [lambda a, b: None, lambda a: 0])

@@ -20,15 +20,49 @@ every test so that a reader can weigh it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, overload
+
 import numpy as np
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike, NDArray
+
+    from .._typing import FloatArray
 
 __all__ = ["unit_means", "paired_comparison", "welch_greater", "format_comparison",
            "relation", "nanmean"]
 
 
-def nanmean(values, axis=None):
+@overload
+def nanmean(values: ArrayLike, axis: None = None) -> float: ...
+
+
+@overload
+def nanmean(values: ArrayLike, axis: int) -> FloatArray: ...
+
+
+def nanmean(values: ArrayLike, axis: int | None = None) -> float | FloatArray:
     """Mean ignoring NaN (a diverged run, an undefined metric); NaN, without a warning,
-    where every value is NaN."""
+    where every value is NaN.
+
+    Parameters
+    ----------
+    values : array-like of float
+    axis : int, default=None
+        The axis averaged over; None: all values.
+
+    Returns
+    -------
+    mean : float (``axis=None``) or ndarray of float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from birank.experiments._stats import nanmean
+    >>> nanmean([1.0, np.nan, 3.0]), nanmean([[1.0, np.nan], [3.0, np.nan]], axis=0).tolist()
+    (2.0, [2.0, nan])
+    """
     v = np.asarray(values, dtype=float)
     n = np.sum(~np.isnan(v), axis=axis)
     total = np.nansum(v, axis=axis)
@@ -37,11 +71,31 @@ def nanmean(values, axis=None):
     return float(out) if axis is None else out
 
 
-def unit_means(values, units):
+def unit_means(values: ArrayLike, units: ArrayLike) -> tuple[NDArray[Any], FloatArray]:
     """One number per unit: the mean of the finite ``values`` that share a unit id.
 
-    Returns ``(unit_ids, means)`` in sorted unit order; a unit with no finite
-    value gets NaN (and is dropped by :func:`paired_comparison`).
+    Parameters
+    ----------
+    values : array-like of float
+        The values (flattened); NaN and infinite ones are left out.
+    units : array-like
+        The unit of each value (same length).
+
+    Returns
+    -------
+    unit_ids : ndarray
+        The distinct units, sorted.
+    means : ndarray of float
+        The mean of each unit; NaN for a unit with no finite value (dropped by
+        :func:`paired_comparison`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from birank.experiments._stats import unit_means
+    >>> ids, means = unit_means([0.5, 0.7, 0.9, np.nan], ["fold2", "fold1", "fold1", "fold3"])
+    >>> ids.tolist(), means.tolist()
+    (['fold1', 'fold2', 'fold3'], [0.8, 0.5, nan])
     """
     values = np.asarray(values, dtype=float).ravel()
     units = np.asarray(units).ravel()
@@ -57,30 +111,33 @@ def unit_means(values, units):
     return ids, means
 
 
-def paired_comparison(a, b, *, n_boot=10_000, confidence=0.95, random_state=0):
+def paired_comparison(a: ArrayLike, b: ArrayLike, *, n_boot: int = 10_000,
+                      confidence: float = 0.95, random_state: int = 0) -> dict[str, Any]:
     """Compare method ``a`` with ``b`` on matched per-unit numbers (one per independent unit).
 
     Parameters
     ----------
     a, b : array-like of shape (n_units,)
         One number per unit, in the same unit order; pairs with a NaN are dropped.
-    n_boot : int
+    n_boot : int, default=10_000
         Bootstrap resamples of the units for the confidence interval.
-    confidence : float
+    confidence : float, default=0.95
         Coverage of the percentile interval.
-    random_state : int
+    random_state : int, default=0
         Seed of the bootstrap (the interval is reproducible).
 
     Returns
     -------
-    dict with ``n_units``, ``mean_diff`` (a - b), ``ci_low``, ``ci_high``,
-    ``t_p`` (paired t-test), ``wilcoxon_p`` (exact signed-rank test when
-    possible) and ``wins`` (units where a > b). Constant differences give
-    p = 1 for a zero difference and p = 0 otherwise; fewer than two units give
-    NaN p-values.
+    result : dict
+        ``n_units``, ``mean_diff`` (a - b), ``ci_low``, ``ci_high``, ``t_p``
+        (paired t-test), ``wilcoxon_p`` (exact signed-rank test when possible),
+        ``wins`` (units where a > b) and ``confidence``. Constant differences
+        give p = 1 for a zero difference and p = 0 otherwise; fewer than two units
+        give NaN p-values.
 
     Examples
     --------
+    >>> from birank.experiments._stats import paired_comparison
     >>> r = paired_comparison([1.0, 2, 3, 4, 5], [0.0, 0, 0, 0, 0])
     >>> r["n_units"], round(r["t_p"], 4), r["wilcoxon_p"]
     (5, 0.0132, 0.0625)
@@ -116,15 +173,25 @@ def paired_comparison(a, b, *, n_boot=10_000, confidence=0.95, random_state=0):
     return out
 
 
-def welch_greater(a, b):
+def welch_greater(a: ArrayLike, b: ArrayLike) -> float:
     """One-sided Welch t-test p-value of mean(a) > mean(b), for unmatched units.
 
     For two methods run on different numbers of independent units (e.g. 10 initial pools
     against 5), where no pairing exists. NaN with fewer than two units on a side; two
     constant samples give 0 when mean(a) > mean(b), else 1.
 
+    Parameters
+    ----------
+    a, b : array-like of float
+        One number per unit of each method (any lengths).
+
+    Returns
+    -------
+    p : float
+
     Examples
     --------
+    >>> from birank.experiments._stats import welch_greater
     >>> round(welch_greater([1.0, 2.0, 3.0], [0.0, 0.0, 0.0]), 4)
     0.0371
     """
@@ -143,8 +210,28 @@ def welch_greater(a, b):
     return 1.0 if np.isnan(p) else float(p)
 
 
-def relation(result, alpha=0.05):
-    """``'>'``/``'<'`` when the paired t-test rejects at ``alpha`` (by the sign), else ``'~'``."""
+def relation(result: Mapping[str, Any], alpha: float = 0.05) -> str:
+    """``'>'``/``'<'`` when the paired t-test rejects at ``alpha`` (by the sign), else ``'~'``.
+
+    Parameters
+    ----------
+    result : dict
+        From :func:`paired_comparison`.
+    alpha : float, default=0.05
+        The level of the test.
+
+    Returns
+    -------
+    relation : {'>', '<', '~'}
+
+    Examples
+    --------
+    >>> from birank.experiments._stats import paired_comparison, relation
+    >>> relation(paired_comparison([1.0, 2, 3, 4, 5], [0.0, 0, 0, 0, 0]))
+    '>'
+    >>> relation(paired_comparison([1.0, 2, 3, 4, 5], [0.0, 0, 0, 0, 0]), alpha=0.01)
+    '~'
+    """
     p = result["t_p"]
     if not np.isfinite(p) or p >= alpha:
         return "~"
@@ -155,8 +242,30 @@ def _p(p):
     return "n/a" if not np.isfinite(p) else (f"{p:.1e}" if p < 1e-3 else f"{p:.3f}")
 
 
-def format_comparison(result, digits=4):
-    """``+0.0102 [+0.0031, +0.0170] (t p 0.012, W p 0.062)`` for a table cell."""
+def format_comparison(result: Mapping[str, Any], digits: int = 4) -> str:
+    """``+0.0102 [+0.0031, +0.0170] (t p 0.012, W p 0.062)`` for a table cell.
+
+    Parameters
+    ----------
+    result : dict
+        From :func:`paired_comparison`.
+    digits : int, default=4
+        Digits after the decimal point of the difference and its interval.
+
+    Returns
+    -------
+    cell : str
+        The mean difference, its bootstrap interval and the two p-values (the
+        difference and the number of units when there is no interval).
+
+    Examples
+    --------
+    >>> from birank.experiments._stats import format_comparison, paired_comparison
+    >>> format_comparison(paired_comparison([1.0, 2, 3, 4, 5], [0.0, 0, 0, 0, 0]), 2)
+    '+3.00 [+1.80, +4.20] (t p 0.013, W p 0.062)'
+    >>> format_comparison(paired_comparison([1.0], [0.0]))
+    '+1.0000 (n = 1)'
+    """
     f = f"{{:+.{digits}f}}"
     diff = f.format(result["mean_diff"])
     if not np.isfinite(result["ci_low"]):

@@ -24,10 +24,16 @@ used are written into the JSON and the report).
 
 from __future__ import annotations
 
+import argparse
 import time
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 from .._progress import make_progress
 from ..datasets import letor_fold_parts
@@ -137,14 +143,35 @@ def _stack(parts):
 # ---------------------------------------------------------------------------------------
 # statistics
 
-def paired_tests(values, a, b, *, random_state=0):
+def paired_tests(values: Mapping[str, ArrayLike], a: str, b: str, *,
+                 random_state: int = 0) -> dict[str, Any]:
     """Method ``a`` against ``b`` on matched per-unit values (one number per independent unit).
 
-    ``values[m]`` is a 1-D array with one number per independent unit (a fold, or a
-    seed's query split), in the same order for every method; see
-    :func:`unit_values`. Returns the dict of
-    :func:`birank.experiments._stats.paired_comparison` (``mean_diff``, 95% bootstrap
-    ``ci_low``/``ci_high``, paired t-test ``t_p``, Wilcoxon ``wilcoxon_p``, ``n_units``).
+    Parameters
+    ----------
+    values : dict of str to array-like of float
+        ``values[m]`` is a 1-D array with one number per independent unit (a fold, or
+        a seed's query split), in the same order for every method; see
+        :func:`unit_values`.
+    a, b : str
+        The two methods (keys of ``values``).
+    random_state : int, default=0
+        Seed of the bootstrap interval.
+
+    Returns
+    -------
+    result : dict
+        :func:`birank.experiments._stats.paired_comparison`'s (``mean_diff``, 95%
+        bootstrap ``ci_low``/``ci_high``, paired t-test ``t_p``, Wilcoxon
+        ``wilcoxon_p``, ``n_units``).
+
+    Examples
+    --------
+    >>> from birank.experiments.donmez import paired_tests
+    >>> v = {"lossmin": [0.5, 0.6, 0.7], "random": [0.4, 0.5, 0.5]}
+    >>> r = paired_tests(v, "lossmin", "random")
+    >>> r["n_units"], round(r["mean_diff"], 4)
+    (3, 0.1333)
     """
     from ._stats import paired_comparison
 
@@ -158,14 +185,29 @@ def _relation(result):
     return ">>" if p < 0.01 else ">"
 
 
-def significance_order(values, methods):
+def significance_order(values: Mapping[str, ArrayLike], methods: Sequence[str]) -> str:
     """Table 1's line: methods by decreasing mean, neighbours joined by >>, > or ~.
 
-    ``values[m]``: one number per independent unit. The relation is the paired
-    t-test over the units (>> p < 0.01, > p < 0.05, ~ otherwise).
+    The relation is the paired t-test over the units (>> p < 0.01, > p < 0.05, ~
+    otherwise).
+
+    Parameters
+    ----------
+    values : dict of str to array-like of float
+        ``values[m]``: one number per independent unit, in the same unit order for
+        every method.
+    methods : sequence of str
+        The methods ordered (keys of ``values``; :data:`METHODS` are named as in
+        the paper).
+
+    Returns
+    -------
+    line : str
 
     Examples
     --------
+    >>> import numpy as np
+    >>> from birank.experiments.donmez import significance_order
     >>> v = {"a": np.array([3.0, 4, 5, 6]), "b": np.array([1.0, 2, 3, 4.5])}
     >>> significance_order(v, ["b", "a"])
     'a >> b'
@@ -589,8 +631,27 @@ def _markdown(res, files):
 # ---------------------------------------------------------------------------------------
 # command line
 
-def add_arguments(parser):
-    """Options of ``birank reproduce donmez``."""
+def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """Options of ``birank reproduce donmez``.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        Receives the options (``--output``, ``--data-dir``, ``--datasets``, ...).
+
+    Returns
+    -------
+    parser : argparse.ArgumentParser
+        The same parser.
+
+    Examples
+    --------
+    >>> import argparse
+    >>> from birank.experiments import donmez
+    >>> args = donmez.add_arguments(argparse.ArgumentParser()).parse_args(["--quick"])
+    >>> args.quick, args.methods[0], args.output
+    (True, 'lossmin', 'docs/results')
+    """
     parser.add_argument("--output", default="docs/results",
                         help="folder for donmez*.json/.md/.png (default docs/results)")
     parser.add_argument("--data-dir", default=None,
@@ -711,8 +772,31 @@ def _report_again(args):
     return 0
 
 
-def run(args):
-    """Run the reproduction; write JSON, markdown and PNG under ``args.output``."""
+def run(args: argparse.Namespace) -> int:
+    """Run the reproduction; write JSON, markdown and PNG under ``args.output``.
+
+    What ``birank reproduce donmez`` runs (minutes to hours: each strategy, split and
+    round trains a RankSVM).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The options of :func:`add_arguments`.
+
+    Returns
+    -------
+    status : int
+        0 (errors are raised).
+
+    Examples
+    --------
+    >>> import argparse
+    >>> from birank.experiments import donmez
+    >>> args = donmez.add_arguments(argparse.ArgumentParser()).parse_args(
+    ...     ["--quick", "--datasets", "MQ2008", "--output", "results"])
+    >>> donmez.run(args)  # doctest: +SKIP
+    0
+    """
     from ..datasets import get_data_home
     from ..exceptions import UserError
 
@@ -740,7 +824,7 @@ def run(args):
     report = make_progress(not args.quiet, "donmez")
     suffix = "-quick" if args.quick else ""
     t0 = time.perf_counter()
-    res = {"datasets": {}, "missing": [n for n, _ in missing]}
+    res: dict[str, Any] = {"datasets": {}, "missing": [n for n, _ in missing]}
     if args.quick:
         res["reduced"] = ("quick run (a smoke test, not the paper's protocol): first fold or "
                           "one seed, at most 3 rounds.")

@@ -18,7 +18,14 @@ tests over folds or seeds).
 
 from __future__ import annotations
 
+import argparse
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal
+
 import numpy as np
+
+if TYPE_CHECKING:
+    from ..active_learning import ActiveRankLearner
 
 from ._stats import nanmean
 
@@ -26,9 +33,11 @@ __all__ = ["MULTILEVEL", "ABLATIONS", "VARIANTS", "make_learner", "run_variants"
            "variant_lines"]
 
 #: multi-level comparison: variant -> (strategy, relevance)
-MULTILEVEL = {"lossmin-multilevel": ("lossmin-multilevel", "graded"),
-              "lossmin-graded": ("lossmin", "graded"),
-              "random-graded": ("random", "graded")}
+MULTILEVEL: dict[str, tuple[Literal["lossmin", "lossmin-multilevel", "random"],
+                            Literal["binary", "graded"]]] = {
+    "lossmin-multilevel": ("lossmin-multilevel", "graded"),
+    "lossmin-graded": ("lossmin", "graded"),
+    "random-graded": ("random", "graded")}
 MULTILEVEL_SETS = ("OHSUMED", "MQ2008")
 #: ablations of LossMin: variant -> what changes
 ABLATIONS = {"lossmin-eq6": "eq. (6): unnormalized expected hinge rank loss",
@@ -76,12 +85,38 @@ def _ablation_class():
     return AblatedLossMin
 
 
-def make_learner(variant, per_query, relevance_threshold, random_state):
-    """The learner behind a variant name (see :data:`VARIANTS`)."""
+def make_learner(variant: str, per_query: int, relevance_threshold: float,
+                 random_state: int | None) -> ActiveRankLearner:
+    """The learner behind a variant name (see :data:`VARIANTS`).
+
+    Parameters
+    ----------
+    variant : str
+        One of :data:`VARIANTS`.
+    per_query : int
+        Documents labeled per query and round.
+    relevance_threshold : float
+        Relevant: label >= this.
+    random_state : int or None
+        Seed of the learner.
+
+    Returns
+    -------
+    learner : birank.ActiveRankLearner
+        Unfitted (a subclass of it for the ablations of eq. 6 and 8).
+
+    Examples
+    --------
+    >>> from birank.experiments.donmez_extensions import make_learner
+    >>> learner = make_learner("lossmin-multilevel", 5, 1.0, 0)
+    >>> learner.strategy, learner.relevance
+    ('lossmin-multilevel', 'graded')
+    """
     from ..active_learning import ActiveRankLearner
 
-    common = {"per_query": per_query, "relevance_threshold": relevance_threshold,
-              "random_state": random_state}
+    common: dict[str, Any] = {"per_query": per_query,
+                              "relevance_threshold": relevance_threshold,
+                              "random_state": random_state}
     if variant in MULTILEVEL:
         strategy, relevance = MULTILEVEL[variant]
         return ActiveRankLearner(strategy=strategy, relevance=relevance, **common)
@@ -94,9 +129,41 @@ def make_learner(variant, per_query, relevance_threshold, random_state):
     raise ValueError(f"unknown variant {variant!r}; known: {', '.join(VARIANTS)}.")
 
 
-def run_variants(name, rec, args, variants, report=None):
+def run_variants(name: str, rec: dict[str, Any], args: argparse.Namespace,
+                 variants: Sequence[str],
+                 report: Callable[[int, int | None, str], object] | None = None,
+                 ) -> dict[str, Any]:
     """Run ``variants`` on the splits of data set ``name`` (as the main run did); the
-    per-split results go into ``rec["runs"]`` beside the main methods'."""
+    per-split results go into ``rec["runs"]`` beside the main methods'.
+
+    Parameters
+    ----------
+    name : str
+        A data set of :data:`birank.experiments.donmez.DATASETS`.
+    rec : dict
+        The main run's record of that data set (its ``protocol`` and ``runs``).
+    args : argparse.Namespace
+        The options of :func:`birank.experiments.donmez.add_arguments`.
+    variants : sequence of str
+        Names from :data:`VARIANTS`.
+    report : callable, default=None
+        ``report(step, total, message)`` after each split and variant.
+
+    Returns
+    -------
+    rec : dict
+        ``rec``, its ``runs`` extended.
+
+    Examples
+    --------
+    >>> import argparse
+    >>> from birank.experiments import donmez
+    >>> from birank.experiments.donmez_extensions import run_variants
+    >>> args = donmez.add_arguments(argparse.ArgumentParser()).parse_args(["--quick"])
+    >>> args.data_dir = "data"
+    >>> rec, _ = donmez.run_dataset("MQ2008", args, lambda *a: None, 0, 1)  # doctest: +SKIP
+    >>> rec = run_variants("MQ2008", rec, args, ["lossmin-eq6"])  # doctest: +SKIP
+    """
     from .donmez import DATASETS, _splits
 
     spec = DATASETS[name]
@@ -146,8 +213,25 @@ def _comparison_table(rec, rows_spec, metrics):
                            align=["l", "l", "r", "r", "r"])], n_units
 
 
-def variant_lines(res):
-    """The report's sections for the variants present in ``res`` (empty when none ran)."""
+def variant_lines(res: Mapping[str, Any]) -> list[str]:
+    """The report's sections for the variants present in ``res`` (empty when none ran).
+
+    Parameters
+    ----------
+    res : dict
+        The results of :func:`birank.experiments.donmez.run` (its ``datasets``).
+
+    Returns
+    -------
+    lines : list of str
+        Markdown.
+
+    Examples
+    --------
+    >>> from birank.experiments.donmez_extensions import variant_lines
+    >>> variant_lines({"datasets": {"MQ2008": {"runs": {"lossmin": [], "random": []}}}})
+    []
+    """
     lines = []
     ml = {n: r for n, r in res["datasets"].items()
           if any(v in r["runs"] and r["runs"][v] for v in MULTILEVEL)}

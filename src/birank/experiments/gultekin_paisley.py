@@ -39,10 +39,17 @@ import argparse
 import inspect
 import time
 import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    from .._typing import FloatArray, Matrix
 
 from .._progress import make_progress
 from .._registry import estimator_class
@@ -96,8 +103,32 @@ PAPER = {
 # ---------------------------------------------------------------------------------------
 # core computations (also used by benchmarks/bench_squared.py)
 
-def core_naive_bbr(X, y01, radius):
-    """BBR by gultekin-paisley Algorithm 1 as printed: accumulate every pair."""
+def core_naive_bbr(X: Matrix, y01: NDArray[Any], radius: float) -> FloatArray:
+    """BBR by gultekin-paisley Algorithm 1 as printed: accumulate every pair.
+
+    O(N1 N0 D^2): the speed reference of the naive algorithm.
+
+    Parameters
+    ----------
+    X : ndarray or scipy.sparse.csr_matrix of shape (n_samples, n_features)
+    y01 : ndarray of shape (n_samples,)
+        Labels, 1 (positive) or 0.
+    radius : float
+        The ball radius W*.
+
+    Returns
+    -------
+    w : ndarray of float64 of shape (n_features,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from birank.datasets import make_gaussian_mixture
+    >>> from birank.experiments.gultekin_paisley import core_moment_bbr, core_naive_bbr
+    >>> X, y01, _ = make_gaussian_mixture(200, random_state=0)
+    >>> np.allclose(core_naive_bbr(X, y01, 1.0), core_moment_bbr(X, y01, 1.0))
+    True
+    """
     from ..solvers.ball_quadratic import solve_ball_quadratic_eigh
     from ..solvers.pair_moments import naive_pair_moments
 
@@ -105,8 +136,32 @@ def core_naive_bbr(X, y01, radius):
     return solve_ball_quadratic_eigh(sig, mu, radius).w
 
 
-def core_moment_bbr(X, y01, radius):
-    """BBR from per-class moments (exact, O(N D^2))."""
+def core_moment_bbr(X: Matrix, y01: NDArray[Any], radius: float) -> FloatArray:
+    """BBR from per-class moments (exact, O(N D^2)).
+
+    Parameters
+    ----------
+    X : ndarray or scipy.sparse.csr_matrix of shape (n_samples, n_features)
+    y01 : ndarray of shape (n_samples,)
+        Labels, 1 (positive) or 0.
+    radius : float
+        The ball radius W*.
+
+    Returns
+    -------
+    w : ndarray of float64 of shape (n_features,)
+        The minimizer of the all-pairs squared loss with ``||w|| <= radius``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from birank.datasets import make_gaussian_mixture
+    >>> from birank.experiments.gultekin_paisley import core_moment_bbr
+    >>> X, y01, _ = make_gaussian_mixture(200, random_state=0)
+    >>> w = core_moment_bbr(X, y01, 1.0)
+    >>> w.shape, bool(np.linalg.norm(w) <= 1.0)
+    ((2,), True)
+    """
     from ..solvers.ball_quadratic import solve_ball_quadratic_eigh
     from ..solvers.pair_moments import ClassMoments, all_pairs_moments, update_class_moments
 
@@ -116,8 +171,36 @@ def core_moment_bbr(X, y01, radius):
     return solve_ball_quadratic_eigh(sig, mu, radius).w
 
 
-def core_lcbr(X, y01, radius, n_pairs, rng):
-    """LCBR (Algorithm 2): S pairs drawn uniformly with replacement."""
+def core_lcbr(X: Matrix, y01: NDArray[Any], radius: float, n_pairs: int,
+              rng: np.random.Generator) -> FloatArray:
+    """LCBR (Algorithm 2): S pairs drawn uniformly with replacement.
+
+    Parameters
+    ----------
+    X : ndarray or scipy.sparse.csr_matrix of shape (n_samples, n_features)
+    y01 : ndarray of shape (n_samples,)
+        Labels, 1 (positive) or 0.
+    radius : float
+        The ball radius W*.
+    n_pairs : int
+        S, the number of (positive, negative) pairs drawn.
+    rng : numpy.random.Generator
+        Draws the pairs.
+
+    Returns
+    -------
+    w : ndarray of float64 of shape (n_features,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from birank.datasets import make_gaussian_mixture
+    >>> from birank.experiments.gultekin_paisley import core_lcbr
+    >>> X, y01, _ = make_gaussian_mixture(200, random_state=0)
+    >>> w = core_lcbr(X, y01, 1.0, 500, np.random.default_rng(0))
+    >>> w.shape, bool(np.linalg.norm(w) <= 1.0)
+    ((2,), True)
+    """
     from ..solvers.ball_quadratic import solve_ball_quadratic_eigh
     from ..solvers.pair_moments import draw_pairs, sampled_pair_sums
 
@@ -332,10 +415,29 @@ def plot_gaussian(res, path):
 class Method:
     """A ranker of section 5.2.
 
-    target : a registered estimator name (:mod:`birank._registry`); params :
-    constructor arguments; mode : "subset" (fit on a random fraction of the rows),
-    "pairs" (``n_pairs = fraction * N`` on all rows; LCBR) or "stream" (one
-    ``partial_fit`` pass over the subset, in random order).
+    Parameters
+    ----------
+    target : str
+        A registered estimator name (:mod:`birank._registry`).
+    params : dict, default={}
+        Constructor arguments.
+    mode : {"subset", "pairs", "stream"}, default="subset"
+        "subset": fit on a random fraction of the rows; "pairs": ``n_pairs =
+        fraction * N`` on all rows (LCBR); "stream": one ``partial_fit`` pass over
+        the subset, in random order.
+    radius_from_cv : bool, default=False
+        The ball radius is the one chosen by cross-validation of BBR.
+    cv_param : tuple of str, default=()
+        The parameter chosen by 5-fold cross-validation, as candidate names.
+    cv_grid : tuple of float, default=()
+        Its grid.
+
+    Examples
+    --------
+    >>> from birank.experiments.gultekin_paisley import Method
+    >>> method = Method("RankSVM", {"C": 1.0})
+    >>> method.mode, method.load().__name__
+    ('subset', 'RankSVM')
     """
 
     target: str
@@ -348,7 +450,7 @@ class Method:
     cv_param: tuple = ()
     cv_grid: tuple = ()
 
-    def load(self):
+    def load(self) -> type:
         """The estimator class (through the registry)."""
         return estimator_class(self.target)
 
@@ -369,8 +471,29 @@ METHODS = {
 }
 
 
-def register_method(name, target, params=None, mode="subset"):
-    """Add (or replace) a section-5.2 method in :data:`METHODS`."""
+def register_method(name: str, target: str, params: Mapping[str, Any] | None = None,
+                    mode: Literal["subset", "pairs", "stream"] = "subset") -> None:
+    """Add (or replace) a section-5.2 method in :data:`METHODS`.
+
+    Parameters
+    ----------
+    name : str
+        The method's name (``--methods``, the report).
+    target : str
+        A registered estimator name (else a ValueError).
+    params : dict, default=None
+        Constructor arguments.
+    mode : {"subset", "pairs", "stream"}, default="subset"
+        See :class:`Method`.
+
+    Examples
+    --------
+    >>> from birank.experiments.gultekin_paisley import METHODS, register_method
+    >>> register_method("RankSVM-hinge", "RankSVM", {"loss": "hinge"})
+    >>> METHODS["RankSVM-hinge"].params
+    {'loss': 'hinge'}
+    >>> del METHODS["RankSVM-hinge"]
+    """
     if mode not in ("subset", "pairs", "stream"):
         raise ValueError(f"mode must be 'subset', 'pairs' or 'stream'; got {mode!r}.")
     estimator_class(target)  # a registered estimator, or ValueError
@@ -622,8 +745,28 @@ def plot_libsvm(res, path):
 # ---------------------------------------------------------------------------------------
 # command line
 
-def add_arguments(parser):
-    """Options of ``birank reproduce gultekin``."""
+def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """Options of ``birank reproduce gultekin``.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        Receives the options (``--output``, ``--data-dir``, ``--part``, ...).
+
+    Returns
+    -------
+    parser : argparse.ArgumentParser
+        The same parser.
+
+    Examples
+    --------
+    >>> import argparse
+    >>> from birank.experiments import gultekin_paisley
+    >>> parser = gultekin_paisley.add_arguments(argparse.ArgumentParser())
+    >>> args = parser.parse_args(["--part", "5.1", "--quick"])
+    >>> args.part, args.radius, args.repetitions
+    ('5.1', 1.0, None)
+    """
     from ._report import default_data_dir
 
     parser.add_argument("--output", default="docs/results",
@@ -809,8 +952,31 @@ def draws_figures(args):
     return not getattr(args, "from_json", None)  # --from-json: the markdown only
 
 
-def run(args):
-    """Run the reproduction; write JSON, markdown and PNG under ``args.output``."""
+def run(args: argparse.Namespace) -> int:
+    """Run the reproduction; write JSON, markdown and PNG under ``args.output``.
+
+    What ``birank reproduce gultekin`` runs (minutes: ``--quick`` is a smoke run,
+    the paper's 50 repetitions take much longer).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The options of :func:`add_arguments`.
+
+    Returns
+    -------
+    status : int
+        0 (errors are raised).
+
+    Examples
+    --------
+    >>> import argparse
+    >>> from birank.experiments import gultekin_paisley
+    >>> args = gultekin_paisley.add_arguments(argparse.ArgumentParser()).parse_args(
+    ...     ["--part", "5.1", "--quick", "--output", "results"])
+    >>> gultekin_paisley.run(args)  # doctest: +SKIP
+    0
+    """
     if getattr(args, "from_json", None):
         report_from_json(args.from_json, args.output)
         return 0
@@ -841,8 +1007,10 @@ def run(args):
     if args.part == "theory":
         _run_theory(args, out_dir, suffix, report)
         return 0
-    payload = {"paper": "gultekin-paisley", "published": PAPER, "metadata": run_metadata(),
-               "elapsed_s": time.perf_counter() - t0, "args": vars(args).copy()}
+    payload: dict[str, Any] = {"paper": "gultekin-paisley", "published": PAPER,
+                               "metadata": run_metadata(),
+                               "elapsed_s": time.perf_counter() - t0,
+                               "args": vars(args).copy()}
     for key in ("func", "output", "data_dir", "from_json", "traceback"):  # no machine paths
         payload["args"].pop(key, None)
     if res51 is not None:

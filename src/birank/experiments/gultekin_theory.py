@@ -24,7 +24,14 @@ the S they require at a given epsilon, against the smallest S on the grid at whi
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
+
+if TYPE_CHECKING:
+    from .._typing import StrPath
 
 __all__ = ["run_theory", "theory_markdown", "plot_theory", "link_section"]
 
@@ -105,14 +112,44 @@ def _sup_quadratic_on_disc(dmu, dsig, W, n_r=60, n_t=720):
     return float(np.abs(val).max())
 
 
-def run_theory(repetitions=50, radius=1.0, seed=0, report=None):
+def run_theory(repetitions: int = 50, radius: float = 1.0, seed: int = 0,
+               report: Callable[[int, int | None, str], object] | None = None,
+               ) -> dict[str, Any]:
+    """The bounds of Lemmas 1-2 and Theorems 1-3 against the simulation of section 5.1.
+
+    Parameters
+    ----------
+    repetitions : int, default=50
+        Samples of the mixture (K = 1, sigma = 2, D = 2, N = 2000, rho = 1/2).
+    radius : float, default=1.0
+        The ball radius W*.
+    seed : int, default=0
+        Seeds the samples (repetition r uses ``seed + 7000 + r``).
+    report : callable, default=None
+        ``report(step, total, message)`` after each repetition.
+
+    Returns
+    -------
+    th : dict
+        Per statement the observed 95th percentile (``observed_q95``) and the
+        bound's epsilon at delta = 0.05 (``bound_eps``), per S of ``S_grid``
+        (``lemma2``, ``theorems23``), the S that eq. (11) and (17) require
+        (``s_required``), the constants, and the per-repetition values (``raw``).
+
+    Examples
+    --------
+    >>> from birank.experiments.gultekin_theory import run_theory
+    >>> th = run_theory(repetitions=2)
+    >>> th["repetitions"], bool(th["lemma1"]["bound_eps"] > th["lemma1"]["observed_q95"])
+    (2, True)
+    """
     from ..datasets import make_gaussian_mixture
     from ..solvers.ball_quadratic import solve_ball_quadratic_eigh
     from ..solvers.pair_moments import (ClassMoments, all_pairs_moments, draw_pairs,
                                         sampled_pair_sums, update_class_moments)
 
     W, D, N, rho = float(radius), 2, 2000, 0.5
-    rec = {"lemma1_obs": [], "thm1_obs": [], "lemma2_sig": {s: [] for s in S_GRID},
+    rec: dict[str, Any] = {"lemma1_obs": [], "thm1_obs": [], "lemma2_sig": {s: [] for s in S_GRID},
            "lemma2_mu": {s: [] for s in S_GRID}, "thm2_obs": {s: [] for s in S_GRID},
            "thm3_obs": {s: [] for s in S_GRID}, "X_star": [], "sig_norm": []}
     for rep in range(repetitions):
@@ -145,7 +182,7 @@ def run_theory(repetitions=50, radius=1.0, seed=0, report=None):
     C1 = 8 * X_star ** 2 * W + 4 * X_star
     C2 = 3 * X_star ** 2 * W ** 2 + 2 * X_star * W
     q = lambda v: float(np.quantile(v, 1 - DELTA))  # noqa: E731
-    out = {"repetitions": repetitions, "radius": W, "D": D, "N": N, "rho": rho,
+    out: dict[str, Any] = {"repetitions": repetitions, "radius": W, "D": D, "N": N, "rho": rho,
            "X_star": X_star, "sig_norm": sig_norm, "C1": C1, "C2": C2, "delta": DELTA,
            "lemma1": {"observed_q95": q(rec["lemma1_obs"]),
                       "bound_eps": bound_lemma1(X_star, C1, C2, W, D, rho, N)},
@@ -173,7 +210,27 @@ def run_theory(repetitions=50, radius=1.0, seed=0, report=None):
     return out
 
 
-def theory_markdown(th, figure=None):
+def theory_markdown(th: Mapping[str, Any], figure: str | None = None) -> str:
+    """The theory report (``gultekin-paisley-theory.md``) of :func:`run_theory`'s results.
+
+    Parameters
+    ----------
+    th : dict
+        From :func:`run_theory`.
+    figure : str, default=None
+        A figure (of :func:`plot_theory`) the report shows, relative to it.
+
+    Returns
+    -------
+    text : str
+        Markdown.
+
+    Examples
+    --------
+    >>> from birank.experiments.gultekin_theory import run_theory, theory_markdown
+    >>> theory_markdown(run_theory(repetitions=2)).splitlines()[0]
+    '# Gultekin & Paisley — the risk bounds against the simulation'
+    """
     from ._report import markdown_table
 
     f = lambda v: "∞" if not np.isfinite(v) else f"{v:.3g}"  # noqa: E731
@@ -262,7 +319,27 @@ def theory_markdown(th, figure=None):
     return "\n".join(lines)
 
 
-def plot_theory(th, path):
+def plot_theory(th: Mapping[str, Any], path: StrPath) -> Path:
+    """Lemma 2's bounds and the S of eq. (11) and (17) against the observed, as a PNG.
+
+    Parameters
+    ----------
+    th : dict
+        From :func:`run_theory`.
+    path : str or os.PathLike
+        The PNG file.
+
+    Returns
+    -------
+    path : pathlib.Path
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from birank.experiments.gultekin_theory import plot_theory, run_theory
+    >>> plot_theory(run_theory(repetitions=2), os.path.join(tempfile.mkdtemp(), "t.png")).name
+    't.png'
+    """
     from ._report import new_figure, save_figure
 
     fig, axes = new_figure(2, ncols=2, size=3.4)
@@ -287,10 +364,39 @@ def plot_theory(th, path):
     return save_figure(fig, path)
 
 
-def link_section(main_md, th, theory_name):
-    """Put (or replace) a short section pointing to the theory report into ``main_md``."""
-    from pathlib import Path
+def link_section(main_md: StrPath, th: Mapping[str, Any], theory_name: str) -> Path | None:
+    """Put (or replace) a short section pointing to the theory report into ``main_md``.
 
+    The section goes before the report's ``Files:`` line (else at its end).
+
+    Parameters
+    ----------
+    main_md : str or os.PathLike
+        The main report (rewritten in place).
+    th : dict
+        From :func:`run_theory`.
+    theory_name : str
+        The theory report's file name, as the section names it.
+
+    Returns
+    -------
+    path : pathlib.Path or None
+        ``main_md``; None when it does not exist (nothing written).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from birank.experiments.gultekin_theory import link_section, run_theory
+    >>> main = os.path.join(tempfile.mkdtemp(), "main.md")
+    >>> with open(main, "w") as fh:
+    ...     _ = fh.write("# Report\\n\\nFiles: main.md\\n")
+    >>> th = run_theory(repetitions=2)
+    >>> text = link_section(main, th, "theory.md").read_text()
+    >>> link_section(main, th, "theory.md").read_text() == text  # replaced, not added
+    True
+    >>> text.count("## Theory checked numerically"), text.rstrip().endswith("Files: main.md")
+    (1, True)
+    """
     p = Path(main_md)
     if not p.exists():
         return None

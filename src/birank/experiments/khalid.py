@@ -56,13 +56,21 @@ times),
 
 from __future__ import annotations
 
+import argparse
 import gzip
 import time
 import warnings
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
 import scipy.sparse as sp
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike, NDArray
+
+    from .._typing import Matrix, StrPath
 
 from .._progress import make_progress
 from . import khalid_published as pub
@@ -80,10 +88,29 @@ BUFFER, ETA_CBR, LAMBDA, DELTA, RANK = 50, 0.7, 1e-4, 0.5, 50
 
 
 # --------------------------------------------------------------------------- data
-def binarize_largest_class(y):
+def binarize_largest_class(y: ArrayLike) -> tuple[NDArray[np.int8], str]:
     """Labels -> {0, 1}: the largest class is positive (ties: smallest label), others negative.
 
     A two-valued ``y`` keeps its larger value as the positive class.
+
+    Parameters
+    ----------
+    y : array-like
+        Labels (flattened), at least two classes (else a ValueError).
+
+    Returns
+    -------
+    y01 : ndarray of int8
+        1 for the positive class, 0 for the others.
+    description : str
+        Which class is positive, for the report.
+
+    Examples
+    --------
+    >>> from birank.experiments.khalid import binarize_largest_class
+    >>> y01, description = binarize_largest_class([3, 1, 3, 2])
+    >>> y01.tolist(), description
+    ([1, 0, 1, 0], 'class 3 vs the other 2')
     """
     return binarize(y, "largest")
 
@@ -337,13 +364,42 @@ def missing_sets(names, data_dir, *, high_dimensional=False):
     return out
 
 
-def load_dataset(name, data_dir, *, high_dimensional=False, rule=None, scale=True):
+def load_dataset(name: str, data_dir: StrPath | None, *, high_dimensional: bool = False,
+                 rule: Literal["largest", "class1", "halves"] | None = None,
+                 scale: bool = True) -> tuple[Matrix, NDArray[np.int8], dict[str, Any]]:
     """``(X, y01, info)``; X scaled (dense for the benchmark sets, CSR for the others).
 
-    ``name`` is a known set (data folder, LIBSVM cache or bundled copy, in that order) or
-    the path of a LIBSVM/SVMlight file; a multi-class set is made binary by its rule in
-    :data:`BINARY_RULE` (by name, a file by its stem), else :data:`DEFAULT_RULE`, unless
-    ``rule`` is given. ``scale=False`` keeps the features as stored (an ablation).
+    Parameters
+    ----------
+    name : str
+        A known set (of :data:`BENCH_SETS`, or of :data:`HD_SETS` with
+        ``high_dimensional=True``), looked for in the data folder, the LIBSVM cache and
+        the bundled copies, in that order; or the path of a LIBSVM/SVMlight file.
+    data_dir : str or os.PathLike or None
+        The data folder (None: only the bundled copies and files).
+    high_dimensional : bool, default=False
+        Rows scaled to unit norm, CSR (Tables 5/6), instead of features to [-1, 1],
+        dense (Tables 3/4).
+    rule : {"largest", "class1", "halves"}, default=None
+        How a multi-class set is made binary (:data:`BINARY_RULES`); None: its rule in
+        :data:`BINARY_RULE` (by name, a file by its stem), else :data:`DEFAULT_RULE`.
+    scale : bool, default=True
+        False keeps the features as stored (an ablation).
+
+    Returns
+    -------
+    X : ndarray of float64 or scipy.sparse.csr_matrix
+    y01 : ndarray of int8
+        1 positive, 0 negative.
+    info : dict
+        Rows, features, positive rate, the binarization rule and why, source, scaling.
+
+    Examples
+    --------
+    >>> from birank.experiments.khalid import load_dataset
+    >>> X, y01, info = load_dataset("heart", None)
+    >>> X.shape, float(X.min()), float(X.max()), info["source"]
+    ((270, 13), -1.0, 1.0, 'bundled with birank')
     """
     table = HD_SETS if high_dimensional else BENCH_SETS
     label = name
@@ -474,8 +530,25 @@ def _fit_scores(make, p, seed, Xa, ya, Xb, yb):
     return roc_auc(yb, scores)
 
 
-def select_parameter(make, X, y01, grid, seed, *, max_extensions=3, name="parameter",
-                     return_record=False):
+@overload
+def select_parameter(make: Callable[[float, int], Any], X: Matrix, y01: NDArray[Any],
+                     grid: Iterable[float], seed: int, *, max_extensions: int = ...,
+                     name: str = ..., return_record: Literal[False] = ...,
+                     ) -> tuple[float, dict[float, float]]: ...
+
+
+@overload
+def select_parameter(make: Callable[[float, int], Any], X: Matrix, y01: NDArray[Any],
+                     grid: Iterable[float], seed: int, *, max_extensions: int = ...,
+                     name: str = ..., return_record: Literal[True],
+                     ) -> tuple[float, dict[float, float], dict[str, Any]]: ...
+
+
+def select_parameter(make: Callable[[float, int], Any], X: Matrix, y01: NDArray[Any],
+                     grid: Iterable[float], seed: int, *, max_extensions: int = 3,
+                     name: str = "parameter", return_record: bool = False,
+                     ) -> (tuple[float, dict[float, float]]
+                           | tuple[float, dict[float, float], dict[str, Any]]):
     """2-fold CV on the training stream: the grid value of best mean held-out AUC.
 
     The two halves are a random split (seed) of the rows, each kept in stream
@@ -483,8 +556,45 @@ def select_parameter(make, X, y01, grid, seed, *, max_extensions=3, name="parame
     grid the grid is extended past it by two values of the grid's ratio, at most
     ``max_extensions`` times (:func:`birank.experiments._grid.search_grid`); a choice
     still at an edge issues a :class:`~birank.experiments._grid.GridEdgeWarning`.
-    Returns ``(best, {value: mean AUC})``, plus the search record (``at_edge``,
-    ``extended``) with ``return_record=True``.
+
+    Parameters
+    ----------
+    make : callable (value, seed) -> estimator
+        An unfitted learner for a parameter value (with ``fit`` and
+        ``decision_function``); one that fails or scores non-finite counts as -inf.
+    X : ndarray or scipy.sparse.csr_matrix of shape (n_samples, n_features)
+        The training stream, rows in stream order.
+    y01 : ndarray of shape (n_samples,)
+        Labels, 1 or 0.
+    grid : iterable of positive float
+        A geometric grid.
+    seed : int
+        Seeds the split and ``make``.
+    max_extensions : int, default=3
+        Extensions past an edge (0: never).
+    name : str, default="parameter"
+        The parameter, for the warning.
+    return_record : bool, default=False
+        Also return the search record.
+
+    Returns
+    -------
+    best : float
+    scores : dict of float to float
+        Mean held-out AUC of every value tried.
+    record : dict
+        Only with ``return_record=True``: :func:`birank.experiments._grid.search_grid`'s
+        (``at_edge``, ``extended``, ...).
+
+    Examples
+    --------
+    >>> from birank import RankSVM
+    >>> from birank.experiments.khalid import load_dataset, select_parameter
+    >>> X, y01, _ = load_dataset("heart", None)
+    >>> best, scores = select_parameter(lambda C, seed: RankSVM(C=C), X, y01,
+    ...                                 [0.001, 0.01, 0.1, 1.0], 0)
+    >>> best, len(scores)  # 0.001 was at the edge: 1e-4 and 1e-5 were tried too
+    (0.001, 6)
     """
     from ._grid import search_grid
 
@@ -1181,8 +1291,24 @@ def _report_from_json(paths, output, stem):
 
 
 # --------------------------------------------------------------------------- CLI
-def add_arguments(parser):
-    """Options of ``birank reproduce khalid``."""
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of ``birank reproduce khalid``.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        Receives the options (``--data-dir``, ``--datasets``, ``--runs``, ...).
+
+    Examples
+    --------
+    >>> import argparse
+    >>> from birank.experiments import khalid
+    >>> parser = argparse.ArgumentParser()
+    >>> khalid.add_arguments(parser)
+    >>> args = parser.parse_args(["--quick", "--datasets", "heart"])
+    >>> args.datasets, args.runs, args.cv_every_run
+    (['heart'], 10, True)
+    """
     parser.add_argument("--data-dir", default=None,
                         help="folder holding the data set folders or the LIBSVM cache of "
                              "`birank datasets fetch` (default: the birank data folder, "
@@ -1285,8 +1411,34 @@ def _reduced(cfg):
     return "; ".join(parts) + "." if parts else ""
 
 
-def run(args):
-    """Run the reproduction; returns 0."""
+def run(args: argparse.Namespace) -> int:
+    """Run the reproduction; returns 0.
+
+    What ``birank reproduce khalid`` runs: writes ``<stem>.json`` and ``<stem>.md``
+    (and figures) under ``args.output`` (minutes with ``--quick`` on bundled sets,
+    hours for the paper's protocol).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The options of :func:`add_arguments`.
+
+    Returns
+    -------
+    status : int
+        0 (errors are raised).
+
+    Examples
+    --------
+    >>> import argparse
+    >>> from birank.experiments import khalid
+    >>> parser = argparse.ArgumentParser()
+    >>> khalid.add_arguments(parser)
+    >>> args = parser.parse_args(["--quick", "--datasets", "heart", "--hd-datasets",
+    ...                           "--no-ablations", "--output", "results"])
+    >>> khalid.run(args)  # doctest: +SKIP
+    0
+    """
     import sys
 
     from ..datasets import get_data_home
@@ -1323,7 +1475,10 @@ def run(args):
     hd_names = [d for d in hd_names if d not in gone]
     quiet = bool(getattr(args, "no_progress", False))
     report = make_progress(not quiet, "khalid")
-    infos, bench, hd, budget = {}, {}, {}, {}
+    infos: dict[str, Any] = {}
+    bench: dict[str, Any] = {}
+    hd: dict[str, Any] = {}
+    budget: dict[str, Any] = {}
     groups = [(bench_names, False, BENCH_METHODS, cfg["runs_bench"], cfg["max_bench"], bench),
               (hd_names, True, HD_METHODS, cfg["runs_hd"], cfg["max_hd"], hd)]
     if getattr(args, "budget_sweep_only", False):

@@ -81,13 +81,18 @@ and written into the report):
 
 from __future__ import annotations
 
+import argparse
 import time
 import warnings
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
+
+if TYPE_CHECKING:
+    from .._typing import FloatArray, StrPath
 
 from .._progress import make_progress
 from ..batch.pruned_ranksvm import PrunedRankSVM
@@ -140,8 +145,38 @@ THEORY_NOTE = [
 
 
 # ------------------------------------------------------------------------ data
-def make_artificial(noise, rng, d=10, n_train=200, n_val=150, n_test=200):
-    """Section III-B data: returns (Xtr, ytr), (Xva, yva), (Xte, yte)."""
+def make_artificial(noise: float, rng: np.random.Generator, d: int = 10, n_train: int = 200,
+                    n_val: int = 150, n_test: int = 200,
+                    ) -> list[tuple[FloatArray, FloatArray]]:
+    """Section III-B data: returns (Xtr, ytr), (Xva, yva), (Xte, yte).
+
+    Features uniform on [-1, 1]^d, labels ``X w + noise * N(0, 1)`` with one ``w``
+    uniform on [-1, 1]^d shared by the three parts.
+
+    Parameters
+    ----------
+    noise : float
+        Standard deviation of the label noise.
+    rng : numpy.random.Generator
+        Draws ``w``, the rows and the noise.
+    d : int, default=10
+        Number of features.
+    n_train, n_val, n_test : int, default=200, 150, 200
+        Rows of each part.
+
+    Returns
+    -------
+    parts : list of three (X, y)
+        Training, validation and test data.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from birank.experiments.lin_jan_lin import make_artificial
+    >>> (Xtr, ytr), (Xva, yva), (Xte, yte) = make_artificial(0.1, np.random.default_rng(0))
+    >>> Xtr.shape, Xva.shape, yte.shape
+    ((200, 10), (150, 10), (200,))
+    """
     w = rng.uniform(-1, 1, d)
     out = []
     for n in (n_train, n_val, n_test):
@@ -158,9 +193,36 @@ def _scale(X):
     return np.ascontiguousarray(np.where(hi > lo, 2.0 * (X - lo) / span - 1.0, 0.0))
 
 
-def load_real(name, data_dir=None, download=False):
+def load_real(name: str, data_dir: StrPath | None = None, download: bool = False,
+              ) -> tuple[FloatArray, FloatArray, str]:
     """A real data set scaled to [-1, 1]: from ``data_dir`` if a file is there, else
-    (with ``download``) through :func:`birank.datasets.fetch_libsvm`'s catalogue."""
+    the copy bundled with birank, else (with ``download``) through
+    :func:`birank.datasets.fetch_libsvm`'s catalogue.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`REAL_FILES`, or the path of a LIBSVM/SVMlight file.
+    data_dir : str or os.PathLike, default=None
+        Where to look for the files of :data:`REAL_FILES`.
+    download : bool, default=False
+        Fetch a set found nowhere (else a FileNotFoundError).
+
+    Returns
+    -------
+    X : ndarray of float64
+        Every feature scaled to [-1, 1] (LIBSVM's svm-scale).
+    y : ndarray of float64
+    source : str
+        Where the data came from.
+
+    Examples
+    --------
+    >>> from birank.experiments.lin_jan_lin import load_real
+    >>> X, y, source = load_real("housing")
+    >>> X.shape, float(X.min()), float(X.max()), source
+    ((506, 13), -1.0, 1.0, "bundled 'housing'")
+    """
     from ..datasets import fetch_libsvm, load_svmlight
 
     if name not in REAL_FILES and Path(name).is_file():  # any LIBSVM/SVMlight file
@@ -764,8 +826,24 @@ def _plots(results, cfg, out):
 
 
 # ------------------------------------------------------------------------ CLI
-def add_arguments(parser):
-    """Options of ``birank reproduce lin-jan-lin``."""
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of ``birank reproduce lin-jan-lin``.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        Receives the options (``--data-dir``, ``--datasets``, ``--skip``, ...).
+
+    Examples
+    --------
+    >>> import argparse
+    >>> from birank.experiments import lin_jan_lin
+    >>> parser = argparse.ArgumentParser()
+    >>> lin_jan_lin.add_arguments(parser)
+    >>> args = parser.parse_args(["--quick", "--datasets", "housing"])
+    >>> args.datasets, args.art_rounds, args.skip
+    (['housing'], 20, [])
+    """
     from ._report import default_data_dir
 
     parser.add_argument("--data-dir", default=default_data_dir(),
@@ -825,8 +903,34 @@ def draws_figures(args):
     return bool(args.merge) or not {"real", "fig1", "fig2", "fig3"} <= skip
 
 
-def run(args):
-    """Run the reproduction; returns 0."""
+def run(args: argparse.Namespace) -> int:
+    """Run the reproduction; returns 0.
+
+    What ``birank reproduce lin-jan-lin`` runs: writes ``lin-jan-lin.json``, ``.md``
+    and the figures under ``args.output`` (minutes with ``--quick``, hours for the
+    paper's protocol).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The options of :func:`add_arguments`.
+
+    Returns
+    -------
+    status : int
+        0 (errors are raised).
+
+    Examples
+    --------
+    >>> import argparse
+    >>> from birank.experiments import lin_jan_lin
+    >>> parser = argparse.ArgumentParser()
+    >>> lin_jan_lin.add_arguments(parser)
+    >>> args = parser.parse_args(["--quick", "--datasets", "housing", "--skip", "fig3",
+    ...                           "--output", "results"])
+    >>> lin_jan_lin.run(args)  # doctest: +SKIP
+    0
+    """
     from ..exceptions import UserError
 
     unknown = [d for d in args.datasets if d not in REAL_FILES and not Path(d).is_file()]
@@ -869,7 +973,7 @@ def run(args):
     report = make_progress(not args.no_progress, "lin-jan-lin")
     out = Path(args.output)
     t0 = time.perf_counter()
-    results = {"real": {}, "sources": {}}
+    results: dict[str, Any] = {"real": {}, "sources": {}}
     if "artificial" not in args.skip:
         results["artificial"] = run_artificial(cfg, report)
         write_json(out / "lin-jan-lin.partial.json", results)
