@@ -39,7 +39,6 @@ def test_closest_equals_bruteforce_level_order(labels):
     assert counts[1:].tolist() == [levels.count(r) for r in range(1, 7)]
 
 
-
 def _naive_level_counts(y, groups, max_level):
     """Pairs per level: every pair's level from the brute-force enumeration, counted."""
     _, levels = _bruteforce_level_order(y, groups)
@@ -75,21 +74,6 @@ def test_level_counts_equal_the_naive_per_level_count(seed):
         np.testing.assert_array_equal(counts, _naive_level_counts(y, groups, max_level))
     assert space.level_counts(n)[1:].sum() == space.n_pairs
 
-
-def test_level_counts_cost_does_not_grow_with_n_times_max_level():
-    # all 200,000 levels of 200,000 distinct labels: O(N + max_level) (was O(N max_level),
-    # about 20 s here)
-    import time
-
-    OrdinalPairs(np.arange(5.0)).level_counts(4)  # (compiled, if it was not)
-    n = 200_000
-    y = np.random.default_rng(0).permutation(n).astype(float)
-    y[:1000] = y[0]  # a few ties
-    space = OrdinalPairs(y)
-    start = time.process_time()
-    counts = space.level_counts(n - 1)
-    assert time.process_time() - start < 2.0
-    assert counts.sum() == space.n_pairs
 
 def test_default_closest_is_the_level_one_pairs():
     y = np.array([0.3, 1.5, -2.0, 0.9, 4.0, 2.2])
