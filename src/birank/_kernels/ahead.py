@@ -117,11 +117,14 @@ ENTRIES = (
     ("dual_cd", "all_ones", b1(F8)),
     *(("dual_cd", "pair_q", none(rows, pairs, F8_2, i8, i8, b1))
       for rows, pairs in ((CSR_I8, I8_2), (CSR, I4_2), (F8_2, I4_2))),
-    *(("dual_cd", "dual_cd", nt.Tuple((i8, f8))(rows, F8, pairs, F8_2, i8, b1, b1, i8, f8, i8, b1))
+    # (the passes resumable: the state of start_passes, then calls up to a pass)
+    ("dual_cd", "start_passes", nt.Tuple((I8, I8, I8, F8))(i8, i8)),
+    *(("dual_cd", "dual_cd_run",
+       none(rows, F8, pairs, F8_2, i8, b1, b1, f8, b1, I8, I8, I8, F8, i8))
       for rows, pairs in ((CSR_I8, I8_2), (CSR, I4_2), (F8_2, I4_2))),
     *(("dual_cd", "pair_margins", F8(rows, F8, I4_2, i8, b1)) for rows in (CSR, F8_2)),
-    *(("dual_cd", "dual_cd_points",
-       nt.Tuple((i8, f8))(*rows, b1, F8, I4_2, F8_2, i8, b1, b1, i8, f8, i8, b1))
+    *(("dual_cd", "dual_cd_points_run",
+       none(*rows, b1, F8, I4_2, F8_2, i8, b1, b1, f8, b1, I8, I8, I8, F8, i8))
       for rows in ((none, F8, I4, I4), (F8_2, none, none, none))),
     # BBR, LCBR
     ("pair_moments", "class_scatter_csr", nt.Tuple((F8, F8_2))(F8, I4, I4, i8, I8)),

@@ -23,6 +23,16 @@ variable names follow the paper: ``QD`` (= Q_pp + D_pp; the pool stores
 The pool is stored row-major so that one coordinate step touches two cache
 lines of metadata: ``ab[p] = (a_p, b_p)`` (int64) and
 ``rf[p] = (C_p, Q_pp, alpha_p)`` (float64).
+
+The passes are resumable: everything one pass hands to the next (the random
+stream, the visit order ``index`` with the shrunk rows behind the active ones,
+the active-set size, last pass's projected-gradient extremes, the pass count)
+lives in four arrays made by :func:`start_passes`, and the ``*_run`` kernels
+(:func:`dual_cd_run`, :func:`dual_cd_points_run`; the logistic and kernel
+solvers' too) run the passes from that state up to a given pass and leave it
+there. Any split of the passes into calls gives the same bits as one call
+(:func:`dual_cd`, :func:`dual_cd_points`: one call up to ``max_iter``), so a
+driver can report between calls (``birank.solvers._passes``).
 """
 
 import numpy as np
@@ -43,6 +53,12 @@ from .sparse_rows import (
 _INF = np.inf
 #: columns of the float row table
 RF_C, RF_Q, RF_ALPHA = 0, 1, 2
+#: entries of a run's ``counts`` (int64): passes done, active rows, 1 once the stopping
+#: rule is met
+CNT_IT, CNT_ACTIVE, CNT_DONE = 0, 1, 2
+#: entries of a run's ``pg`` (float64): last pass's projected-gradient extremes as the
+#: shrinking test uses them (``PGmax_old``, ``PGmin_old``), last pass's spread
+PG_MAX, PG_MIN, PG_GAP = 0, 1, 2
 
 
 @njit(cache=True, inline="always")
@@ -164,6 +180,43 @@ def _after_pass(PGmax_new, PGmin_new, active_size, n_rows, tol):
     return False, active_size, PGmax_old, PGmin_old, gap
 
 
+@njit(cache=True, inline="always")
+def _store_state(counts, pg, it, active_size, done, PGmax_old, PGmin_old, gap):
+    """Leave a run's state (the loop's variables) in ``counts`` and ``pg``
+    (:func:`start_passes`)."""
+    counts[CNT_IT] = it
+    counts[CNT_ACTIVE] = active_size
+    counts[CNT_DONE] = 1 if done else 0
+    pg[PG_MAX] = PGmax_old
+    pg[PG_MIN] = PGmin_old
+    pg[PG_GAP] = gap
+
+
+@njit(cache=True)
+def start_passes(seed, n_rows):
+    """The state a run of passes carries from one pass to the next, before the first:
+    ``(rng, index, counts, pg)``.
+
+    ``rng``: the xorshift state from ``seed`` (:func:`.sparse_rows.rng_init`);
+    ``index``: the visit order, ``0 .. n_rows - 1`` (the active rows first, then
+    the shrunk ones); ``counts``: ``(passes done, active rows, done)`` (entries
+    :data:`CNT_IT`, :data:`CNT_ACTIVE`, :data:`CNT_DONE`); ``pg``: ``(PGmax_old,
+    PGmin_old, gap)`` (:data:`PG_MAX`, :data:`PG_MIN`, :data:`PG_GAP`), ``(inf,
+    -inf, 0)`` before the first pass.
+    """
+    rng = rng_init(seed)
+    index = np.empty(n_rows, dtype=np.int64)  # (np.arange: one more overload to compile)
+    for i in range(n_rows):
+        index[i] = i
+    counts = np.zeros(3, dtype=np.int64)
+    counts[CNT_ACTIVE] = n_rows
+    pg = np.empty(3)
+    pg[PG_MAX] = _INF
+    pg[PG_MIN] = -_INF
+    pg[PG_GAP] = 0.0
+    return rng, index, counts, pg
+
+
 @njit(cache=True)
 def dual_cd(X, w, ab, rf, n_rows, squared, fit_threshold, seed, tol, max_iter, shrinking):
     """Dual CD from the current alpha (``w`` must equal sum_p alpha_p z_p on entry).
@@ -182,6 +235,22 @@ def dual_cd(X, w, ab, rf, n_rows, squared, fit_threshold, seed, tol, max_iter, s
     gap : float
         The final ``PGmax - PGmin`` (on the last pass).
 
+    All the passes in one call: :func:`start_passes`, then :func:`dual_cd_run` up to
+    ``max_iter`` (the same bits as the passes split over several calls of it).
+    """
+    rng, index, counts, pg = start_passes(seed, n_rows)
+    dual_cd_run(X, w, ab, rf, n_rows, squared, fit_threshold, tol, shrinking, rng, index,
+                counts, pg, max_iter)
+    return counts[CNT_IT], pg[PG_GAP]
+
+
+@njit(cache=True)
+def dual_cd_run(X, w, ab, rf, n_rows, squared, fit_threshold, tol, shrinking, rng, index,
+                counts, pg, until):
+    """The passes of :func:`dual_cd` from the state ``rng, index, counts, pg``
+    (:func:`start_passes`) until pass ``until`` (a total, not a number of passes more)
+    or the stopping rule; the state is left after the last pass run.
+
     The rows argument is split once (:func:`.sparse_rows.split_rows`) and the passes
     (:func:`_pair_passes`) read the rows through :func:`.sparse_rows.split_row_dot` and
     :func:`.sparse_rows.split_row_axpy`, compiled for the one layout present, rather than
@@ -190,26 +259,23 @@ def dual_cd(X, w, ab, rf, n_rows, squared, fit_threshold, seed, tol, max_iter, s
     (same bits; ``benchmarks/bench_point_kernel.py pairs``).
     """
     dense, data, indices, indptr = split_rows(X)
-    return _pair_passes(dense, data, indices, indptr, w, ab, rf, n_rows, squared, fit_threshold,
-                        seed, tol, max_iter, shrinking)
+    _pair_passes(dense, data, indices, indptr, w, ab, rf, n_rows, squared, fit_threshold,
+                 tol, shrinking, rng, index, counts, pg, until)
 
 
 @njit(cache=True)
-def _pair_passes(dense, data, indices, indptr, w, ab, rf, n_rows, squared, fit_threshold, seed,
-                 tol, max_iter, shrinking):
-    """The passes of :func:`dual_cd` on X's dense rows or CSR arrays (the other None:
+def _pair_passes(dense, data, indices, indptr, w, ab, rf, n_rows, squared, fit_threshold, tol,
+                 shrinking, state, index, counts, pg, until):
+    """The passes of :func:`dual_cd_run` on X's dense rows or CSR arrays (the other None:
     numba drops the branches of the absent layout when it compiles)."""
-    state = rng_init(seed)
-    index = np.empty(n_rows, dtype=np.int64)  # (np.arange: one more overload to compile)
-    for i in range(n_rows):
-        index[i] = i
-    active_size = n_rows
-    PGmax_old = _INF
-    PGmin_old = -_INF
+    active_size = counts[CNT_ACTIVE]
+    PGmax_old = pg[PG_MAX]
+    PGmin_old = pg[PG_MIN]
     last = w.shape[0] - 1
-    it = 0
-    gap = 0.0
-    while it < max_iter:
+    it = counts[CNT_IT]
+    gap = pg[PG_GAP]
+    done = counts[CNT_DONE] != 0
+    while it < until and not done:
         PGmax_new = -_INF
         PGmin_new = _INF
         rng_shuffle(index, active_size, state)  # random permutation of the active rows
@@ -259,9 +325,7 @@ def _pair_passes(dense, data, indices, indptr, w, ab, rf, n_rows, squared, fit_t
         it += 1
         done, active_size, PGmax_old, PGmin_old, gap = _after_pass(
             PGmax_new, PGmin_new, active_size, n_rows, tol)
-        if done:
-            break
-    return it, gap
+    _store_state(counts, pg, it, active_size, done, PGmax_old, PGmin_old, gap)
 
 
 @njit(cache=True)
@@ -304,20 +368,32 @@ def dual_cd_points(dense, data, indices, indptr, binary, w, ab, rf, n_rows, squa
       random rows (scratch A/B runs; numba has no prefetch intrinsic, the
       loads are kept alive through ``touched``, which enters the returned gap
       as ``0.0 * touched``).
+
+    All the passes in one call: :func:`start_passes`, then :func:`dual_cd_points_run`
+    up to ``max_iter`` (the same bits as the passes split over several calls of it).
     """
-    state = rng_init(seed)
-    index = np.empty(n_rows, dtype=np.int64)  # (np.arange: one more overload to compile)
-    for i in range(n_rows):
-        index[i] = i
-    active_size = n_rows
-    PGmax_old = _INF
-    PGmin_old = -_INF
+    rng, index, counts, pg = start_passes(seed, n_rows)
+    dual_cd_points_run(dense, data, indices, indptr, binary, w, ab, rf, n_rows, squared,
+                       fit_threshold, tol, shrinking, rng, index, counts, pg, max_iter)
+    return counts[CNT_IT], pg[PG_GAP]
+
+
+@njit(cache=True)
+def dual_cd_points_run(dense, data, indices, indptr, binary, w, ab, rf, n_rows, squared,
+                       fit_threshold, tol, shrinking, state, index, counts, pg, until):
+    """The passes of :func:`dual_cd_points` from the state ``state, index, counts, pg``
+    (:func:`start_passes`: ``state`` is its ``rng``) until pass ``until`` (a total) or
+    the stopping rule, as :func:`dual_cd_run`; the state is left after the last pass."""
+    active_size = counts[CNT_ACTIVE]
+    PGmax_old = pg[PG_MAX]
+    PGmin_old = pg[PG_MIN]
     last = w.shape[0] - 1
     thr = 1.0 if fit_threshold else 0.0
-    it = 0
-    gap = 0.0
+    it = counts[CNT_IT]
+    gap = pg[PG_GAP]
+    done = counts[CNT_DONE] != 0
     touched = 0
-    while it < max_iter:
+    while it < until and not done:
         PGmax_new = -_INF
         PGmin_new = _INF
         rng_shuffle(index, active_size, state)
@@ -406,9 +482,7 @@ def dual_cd_points(dense, data, indices, indptr, binary, w, ab, rf, n_rows, squa
         it += 1
         done, active_size, PGmax_old, PGmin_old, gap = _after_pass(
             PGmax_new, PGmin_new, active_size, n_rows, tol)
-        if done:
-            break
-    return it, gap + 0.0 * touched
+    _store_state(counts, pg, it, active_size, done, PGmax_old, PGmin_old, gap + 0.0 * touched)
 
 
 @njit(cache=True)

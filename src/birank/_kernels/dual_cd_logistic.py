@@ -30,8 +30,9 @@ holds throughout. No shrinking: the optimum is interior.
 import numpy as np
 from numba import njit
 
-from .dual_cd import RF_ALPHA, RF_C, RF_Q, tcoef
-from .sparse_rows import pair_axpy, pair_dot_w, rng_init, rng_shuffle
+from .dual_cd import (CNT_DONE, CNT_IT, PG_GAP, RF_ALPHA, RF_C, RF_Q, start_passes,
+                      tcoef)
+from .sparse_rows import pair_axpy, pair_dot_w, rng_shuffle
 
 #: Yu, Huang & Lin (2011), Algorithm 4: safeguard factor toward a bound
 XI = 0.1
@@ -103,14 +104,28 @@ def dual_cd_logistic(X, w, ab, rf, n_rows, fit_threshold, seed, tol, max_iter):
     optimum, every alpha being interior) satisfies ``max(0, G) - min(0, G) <= tol``
     over a pass, the spread :mod:`.dual_cd` uses for the hinge losses.
 
-    Returns ``(n_iter, gap)`` as :func:`birank._kernels.dual_cd.dual_cd`.
+    Returns ``(n_iter, gap)`` as :func:`birank._kernels.dual_cd.dual_cd`. All the
+    passes in one call: :func:`.dual_cd.start_passes`, then :func:`dual_cd_logistic_run`
+    up to ``max_iter`` (the same bits as the passes split over several calls of it).
     """
-    state = rng_init(seed)
-    index = np.arange(n_rows)
+    rng, index, counts, pg = start_passes(seed, n_rows)
+    dual_cd_logistic_run(X, w, ab, rf, n_rows, fit_threshold, tol, rng, index, counts, pg,
+                         max_iter)
+    return counts[CNT_IT], pg[PG_GAP]
+
+
+@njit(cache=True)
+def dual_cd_logistic_run(X, w, ab, rf, n_rows, fit_threshold, tol, state, index, counts, pg,
+                         until):
+    """The passes of :func:`dual_cd_logistic` from the state ``state, index, counts, pg``
+    of :func:`.dual_cd.start_passes` (``state`` is its ``rng``; no shrinking: the
+    active count and the extremes are not used) until pass ``until`` (a total) or the
+    stopping rule; the state is left after the last pass run."""
     last = w.shape[0] - 1
-    it = 0
-    gap = 0.0
-    while it < max_iter:
+    it = counts[CNT_IT]
+    gap = pg[PG_GAP]
+    done = counts[CNT_DONE] != 0
+    while it < until and not done:
         rng_shuffle(index, n_rows, state)
         Gmax = 0.0
         Gmin = 0.0
@@ -143,6 +158,7 @@ def dual_cd_logistic(X, w, ab, rf, n_rows, fit_threshold, seed, tol, max_iter):
                 w[last] += d * tp
         it += 1
         gap = Gmax - Gmin
-        if gap <= tol:
-            break
-    return it, gap
+        done = gap <= tol
+    counts[CNT_IT] = it
+    counts[CNT_DONE] = 1 if done else 0
+    pg[PG_GAP] = gap

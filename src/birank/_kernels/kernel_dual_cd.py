@@ -25,8 +25,9 @@ the matrix would not fit; both give the same values.
 import numpy as np
 from numba import njit
 
-from .dual_cd import _new_alpha, _projected_gradient
-from .sparse_rows import rng_init, rng_int
+from .dual_cd import (CNT_DONE, CNT_IT, PG_GAP, _new_alpha, _projected_gradient,
+                      start_passes)
+from .sparse_rows import rng_int
 
 
 @njit(cache=True, inline="always")
@@ -92,16 +93,32 @@ def kernel_dual_cd(K, P, sq, gamma, cached, ab, C, qd, alpha, coef, f, n_rows, s
 
     Updates ``alpha``, ``coef`` and ``f`` in place. Stops when the spread of the
     projected gradient ``PGmax - PGmin`` over a pass is at most ``tol``
-    (LIBSVM's and LIBLINEAR's rule). Returns ``(n_iter, spread)``.
+    (LIBSVM's and LIBLINEAR's rule). Returns ``(n_iter, spread)``. All the passes
+    in one call: :func:`.dual_cd.start_passes` (the spread before a pass: inf), then
+    :func:`kernel_dual_cd_run` up to ``max_iter`` (the same bits as the passes split
+    over several calls of it).
     """
-    state = rng_init(seed)
+    rng, perm, counts, pg = start_passes(seed, n_rows)
+    pg[PG_GAP] = np.inf
+    kernel_dual_cd_run(K, P, sq, gamma, cached, ab, C, qd, alpha, coef, f, n_rows, squared,
+                       tol, rng, perm, counts, pg, max_iter)
+    return counts[CNT_IT], pg[PG_GAP]
+
+
+@njit(cache=True)
+def kernel_dual_cd_run(K, P, sq, gamma, cached, ab, C, qd, alpha, coef, f, n_rows, squared,
+                       tol, state, perm, counts, pgc, until):
+    """The passes of :func:`kernel_dual_cd` from the state ``state, perm, counts, pgc`` of
+    :func:`.dual_cd.start_passes` (its ``rng``, its ``index``, which each pass shuffles
+    further, its ``counts`` and ``pg``; no shrinking) until pass ``until`` (a total) or
+    the stopping rule; the state is left after the last pass run."""
     m = f.shape[0]
-    perm = np.arange(n_rows)
     ki = np.empty(m)
     kj = np.empty(m)
-    spread = np.inf
-    it = 0
-    while it < max_iter:
+    spread = pgc[PG_GAP]
+    it = counts[CNT_IT]
+    done = counts[CNT_DONE] != 0
+    while it < until and not done:
         it += 1
         for k in range(n_rows - 1, 0, -1):
             r = rng_int(state, k + 1)
@@ -143,8 +160,10 @@ def kernel_dual_cd(K, P, sq, gamma, cached, ab, C, qd, alpha, coef, f, n_rows, s
                     f[u] += delta * (ki[u] - kj[u])
         if n_rows == 0:
             spread = 0.0
+            done = True
             break
         spread = pg_max - pg_min
-        if spread <= tol:
-            break
-    return it, spread
+        done = spread <= tol
+    counts[CNT_IT] = it
+    counts[CNT_DONE] = 1 if done else 0
+    pgc[PG_GAP] = spread

@@ -210,10 +210,12 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
     verbose : bool or int, default=False
         Report progress on stderr: the pairs chosen; dual CD (linear or RBF),
         a line when its passes start (pairs, points, whether the RBF kernel is
-        cached) and one when they end (passes run, projected-gradient
-        spread), as the passes run in one compiled call; Newton, one line per
-        iteration (total pairs, ``solver='newton'`` or a stalled dual CD's
-        finish). The model does not depend on it. Off by default, as in
+        cached), one about every second while they run (passes so far,
+        projected-gradient spread against ``tol``, for the linear solver the
+        pairs still active after shrinking; every pass when a pass takes
+        longer) and one when they end; Newton, one line per iteration (total
+        pairs, ``solver='newton'`` or a stalled dual CD's finish). The model
+        does not depend on it, bit for bit. Off by default, as in
         scikit-learn; ``birank train`` turns it on (``-q``: off).
 
     Attributes
@@ -358,7 +360,7 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
                              "takes n_closest's value) selects no pair to train on; give "
                              "n_random > 0 for the random-pairs baseline.")
         rng = check_random_state(self.random_state)
-        # the pairs chosen, dual CD's start and end, one line per Newton iteration
+        # the pairs chosen, dual CD's start, passes and end, one line per Newton iteration
         report = make_progress(self.verbose, f"PrunedRankSVM({self.kernel}, {self.loss})",
                                min_interval=0.0)
         if self.kernel == "rbf":

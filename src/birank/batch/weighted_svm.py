@@ -100,10 +100,11 @@ class WeightedSVM(BinaryRankerMixin, BaseEstimator):
     verbose : bool or int, default=False
         Report progress on stderr: Newton, one line per iteration (objective,
         gradient norm, CG steps, step size); dual CD, a line when its passes
-        start and one when they end (passes run, projected-gradient spread),
-        as the passes run in one compiled call. The model does not depend on
-        it. Off by default, as in scikit-learn; ``birank train`` turns it on
-        (``-q``: off).
+        start, one about every second while they run (passes so far,
+        projected-gradient spread against ``tol``, rows still active after
+        shrinking; every pass when a pass takes longer) and one when they end.
+        The model does not depend on it, bit for bit. Off by default, as in
+        scikit-learn; ``birank train`` turns it on (``-q``: off).
 
     Attributes
     ----------
@@ -247,7 +248,7 @@ class WeightedSVM(BinaryRankerMixin, BaseEstimator):
         if self.solver == "newton" and self.loss != "squared_hinge":
             raise ValueError("WeightedSVM: solver='newton' solves the squared hinge only; "
                              f"got loss={self.loss!r} (use solver='dual_cd' or 'auto').")
-        # one line per Newton iteration, or dual CD's start and end (see verbose)
+        # one line per Newton iteration, or dual CD's start, passes and end (see verbose)
         report = make_progress(self.verbose, f"WeightedSVM({self.loss})", min_interval=0.0)
         if self.solver != "dual_cd" and self.loss == "squared_hinge":
             return self._fit_newton(X, y01, C_point, sw, report)

@@ -18,6 +18,7 @@ import numpy as np
 from .._linalg import dot
 from .._validation import check_random_state, draw_seed
 from ..pairs import PseudoPairs
+from ._passes import Passes
 from ._result import SolverResult
 from .newton import solve_rows
 from .pair_pool import PairPool, check_costs
@@ -101,9 +102,14 @@ class DualCD:
             Outer iterations (passes over the active rows).
         report : callable, default=None
             ``report(step, total, message)`` (a reporter of
-            :mod:`birank._progress`): called before the passes (step 0) and
-            after them (step = the passes run), not between passes, which run
-            in one call of the compiled kernel.
+            :mod:`birank._progress`): called before the passes (step 0), between
+            them (step = the passes run so far; the projected-gradient spread
+            against ``tol`` and, with shrinking, the active rows) about once a
+            second, after every pass when a pass takes longer, and after them
+            (step = the passes run). The passes then run in calls of the
+            compiled kernel sized to about half a second each
+            (:mod:`birank.solvers._passes`); without ``report``, in one call.
+            The result is the same bits either way.
 
         Returns
         -------
@@ -117,19 +123,35 @@ class DualCD:
         if report is not None:
             report(0, None, f"dual CD over {self.n_rows} rows: at most {max_iter} passes, "
                             f"tol={tol:g}")
+        passes = Passes(seed, self.n_rows)
+        tol, max_iter = float(tol), int(max_iter)
         if self.loss == "logistic":
-            n_iter, gap = self.pool.cd_passes_logistic(self.w, seed, float(tol), int(max_iter))
+            def step(until):
+                self.pool.cd_run_logistic(self.w, tol, passes, until)
         else:
-            n_iter, gap = self.pool.cd_passes(self.w, self.loss == "squared_hinge", seed,
-                                              float(tol), int(max_iter), self.shrinking)
-        self.n_iter_ = int(n_iter)
-        self.pg_gap_ = float(gap)
+            squared = self.loss == "squared_hinge"
+
+            def step(until):
+                self.pool.cd_run(self.w, squared, tol, self.shrinking, passes, until)
+        passes.run(step, max_iter, report, lambda p: self._pass_line(p, tol))
+        n_iter, gap = passes.n_iter, passes.gap
+        self.n_iter_ = n_iter
+        self.pg_gap_ = gap
         self.converged_ = not (n_iter >= max_iter and gap > tol)
         if report is not None:
             report(self.n_iter_, None,
                    f"dual CD: {self.n_iter_} passes, projected-gradient spread "
                    f"{self.pg_gap_:.3g} {'<=' if self.converged_ else '>'} tol={tol:g}")
         return self.converged_
+
+    def _pass_line(self, passes, tol):
+        """The progress line between passes: the spread against tol, the active rows."""
+        gap = passes.gap
+        line = (f"dual CD pass {passes.n_iter}: projected-gradient spread {gap:.3g} "
+                f"{'<=' if gap <= tol else '>'} tol={tol:g}")
+        if self.shrinking and self.loss != "logistic":
+            line += f", {passes.n_active} of {self.n_rows} rows active"
+        return line
 
     def result(self):
         """The state after the last :meth:`solve` as a :class:`SolverResult`.

@@ -16,9 +16,12 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from .._kernels.kernel_dual_cd import kernel_dual_cd, mirror_upper, pair_diag, rbf_from_gram
+from .._kernels.dual_cd import PG_GAP
+from .._kernels.kernel_dual_cd import (kernel_dual_cd_run, mirror_upper, pair_diag,
+                                       rbf_from_gram)
 from .._linalg import dot
 from .._validation import check_random_state, draw_seed
+from ._passes import Passes
 from ._result import SolverResult
 
 __all__ = ["KernelPairDualCD", "point_kernel", "rbf_gamma"]
@@ -199,8 +202,12 @@ class KernelPairDualCD:
         ``tol`` / ``max_iter`` default to the constructor's. Returns whether the
         stopping rule was met; no warning is raised here (the caller decides).
         ``report(step, total, message)`` (a reporter of :mod:`birank._progress`), if
-        given, is called before the passes (step 0) and after them (step = the
-        passes run): they run in one call of the compiled kernel.
+        given, is called before the passes (step 0), between them (the passes run so
+        far, the projected-gradient spread against ``tol``) about once a second or
+        after every pass when a pass takes longer, and after them (step = the passes
+        run); the passes then run in calls of the compiled kernel of about half a
+        second each (:mod:`birank.solvers._passes`), without ``report`` in one call,
+        with the same bits either way.
         """
         tol = self.tol if tol is None else float(tol)
         max_iter = self.max_iter if max_iter is None else int(max_iter)
@@ -210,12 +217,23 @@ class KernelPairDualCD:
             report(0, None, f"kernel dual CD over {self.n_rows} pairs of "
                             f"{self.point_index_.size} points (kernel {cache}): at most "
                             f"{max_iter} passes, tol={tol:g}")
-        n_iter, gap = kernel_dual_cd(self._K, self._P, self._sq, self.gamma, self._cached,
-                                     self._ab, self._C, self._qd, self.alpha_,
-                                     self.point_coef_, self._f, self.n_rows,
-                                     self.loss == "squared_hinge", draw_seed(self._rng),
-                                     tol, max_iter)
-        self.n_iter_, self.pg_gap_ = int(n_iter), float(gap)
+        passes = Passes(draw_seed(self._rng), self.n_rows)
+        passes.pg[PG_GAP] = np.inf  # (the spread before any pass, as kernel_dual_cd's)
+        squared = self.loss == "squared_hinge"
+
+        def step(until):
+            kernel_dual_cd_run(self._K, self._P, self._sq, self.gamma, self._cached, self._ab,
+                               self._C, self._qd, self.alpha_, self.point_coef_, self._f,
+                               self.n_rows, squared, tol, passes.rng, passes.index,
+                               passes.counts, passes.pg, until)
+
+        def line(p):
+            return (f"kernel dual CD pass {p.n_iter}: projected-gradient spread "
+                    f"{p.gap:.3g} > tol={tol:g}")
+
+        passes.run(step, max_iter, report, line)
+        n_iter, gap = passes.n_iter, passes.gap
+        self.n_iter_, self.pg_gap_ = n_iter, gap
         self.converged_ = not (n_iter >= max_iter and gap > tol)
         if report is not None:
             report(self.n_iter_, None,

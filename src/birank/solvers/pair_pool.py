@@ -14,8 +14,12 @@ type, e.g. kernel rows, provides):
 - ``n_rows``, ``state_size`` (length of the primal vector ``w`` the driver keeps);
 - ``_rf``: the ``(n_rows, 3)`` table of ``(C_p, Q_pp, alpha_p)`` (columns
   ``RF_C``, ``RF_Q``, ``RF_ALPHA``);
-- ``cd_passes(w, squared, seed, tol, max_iter, shrinking) -> (n_iter, gap)``
-  (and ``cd_passes_logistic(w, seed, tol, max_iter)`` for ``loss='logistic'``);
+- ``cd_run(w, squared, tol, shrinking, passes, until)``: the passes from the state
+  ``passes`` (a :class:`birank.solvers._passes.Passes`) up to pass ``until``, the
+  state left after the last (``cd_run_logistic(w, tol, passes, until)`` for
+  ``loss='logistic'``); ``cd_passes(w, squared, seed, tol, max_iter, shrinking) ->
+  (n_iter, gap)`` (and ``cd_passes_logistic(w, seed, tol, max_iter)``) run them all
+  in one call;
 - ``margins(w)``, ``rebuild_w(w)``, ``update_w(w, rows, delta)``.
 """
 
@@ -28,8 +32,8 @@ from .._kernels.dual_cd import (
     RF_ALPHA,
     RF_C,
     all_ones,
-    dual_cd,
-    dual_cd_points,
+    dual_cd_points_run,
+    dual_cd_run,
     gather_csr_rows,
     map_local_rows,
     merge_pair_rows,
@@ -38,10 +42,11 @@ from .._kernels.dual_cd import (
     rebuild_w,
     update_w,
 )
-from .._kernels.dual_cd_logistic import dual_cd_logistic
+from .._kernels.dual_cd_logistic import dual_cd_logistic_run
 from .._kernels.index import index_dtype
 from .._kernels.sparse_rows import split_rows
 from .._validation import as_csr_or_dense, kernel_rows
+from ._passes import Passes
 
 __all__ = ["PairPool", "check_costs"]
 
@@ -298,21 +303,40 @@ class PairPool:
 
     # ------------------------------------------------- the driver's operations
     def cd_passes(self, w, squared, seed, tol, max_iter, shrinking):
-        """Dual CD passes over the rows from the current alpha; returns ``(n_iter, gap)``."""
+        """Dual CD passes over the rows from the current alpha; returns ``(n_iter, gap)``.
+
+        All of them in one call of the kernel (:meth:`cd_run` from a fresh state)."""
+        passes = Passes(seed, self.n_rows)
+        self.cd_run(w, squared, tol, shrinking, passes, max_iter)
+        return passes.n_iter, passes.gap
+
+    def cd_run(self, w, squared, tol, shrinking, passes, until):
+        """The passes from the state ``passes`` (:class:`~birank.solvers._passes.Passes`)
+        up to pass ``until`` (a total) or the stopping rule; ``passes`` is left after the
+        last. Any split of the passes into calls gives the same bits as one call."""
         if self._points_only:  # only pseudo-pairs: the point-wise kernel (same results)
             dense, data, indices, indptr = split_rows(self._xa)
             if self._binary is None:  # X is not copied nor changed by the pool: check once
                 self._binary = data is not None and bool(all_ones(data))
-            return dual_cd_points(dense, data, indices, indptr, self._binary, w, self._abk,
-                                  self._rf, self.n_rows, squared, self._kthr, seed, tol,
-                                  max_iter, shrinking)
-        return dual_cd(self._xa, w, self._abk, self._rf, self.n_rows, squared, self._kthr,
-                       seed, tol, max_iter, shrinking)
+            dual_cd_points_run(dense, data, indices, indptr, self._binary, w, self._abk,
+                               self._rf, self.n_rows, squared, self._kthr, tol, shrinking,
+                               passes.rng, passes.index, passes.counts, passes.pg, until)
+        else:
+            dual_cd_run(self._xa, w, self._abk, self._rf, self.n_rows, squared, self._kthr,
+                        tol, shrinking, passes.rng, passes.index, passes.counts, passes.pg,
+                        until)
 
     def cd_passes_logistic(self, w, seed, tol, max_iter):
-        """Dual CD passes for the logistic loss (Yu, Huang & Lin 2011); ``(n_iter, gap)``."""
-        return dual_cd_logistic(self._xa, w, self._abk, self._rf, self.n_rows, self._kthr,
-                                seed, tol, max_iter)
+        """Dual CD passes for the logistic loss (Yu, Huang & Lin 2011); ``(n_iter, gap)``,
+        in one call of the kernel (:meth:`cd_run_logistic` from a fresh state)."""
+        passes = Passes(seed, self.n_rows)
+        self.cd_run_logistic(w, tol, passes, max_iter)
+        return passes.n_iter, passes.gap
+
+    def cd_run_logistic(self, w, tol, passes, until):
+        """:meth:`cd_run` for the logistic loss (no shrinking)."""
+        dual_cd_logistic_run(self._xa, w, self._abk, self._rf, self.n_rows, self._kthr, tol,
+                             passes.rng, passes.index, passes.counts, passes.pg, until)
 
     def margins(self, w):
         """``w . z_p`` for every row (including the threshold coordinate)."""
