@@ -233,9 +233,10 @@ def roc_auc(y_true: DaskArray | ArrayLike, y_score: DaskArray | ArrayLike, *,
 
     Cost: a sample sort (see the module): ``O(N log N)`` work, each task holding
     one block or one score bucket (about two blocks), the driver ``O(B^2)``
-    samples and counts for ``B`` blocks (64 blocks of 10^4 rows: 3.6 s on two
-    workers, against 15 s with the former ``B^2`` block pairs; the in-memory
-    metric on the gathered 8 bytes a row takes 0.1-0.5 s).
+    samples and counts for ``B`` blocks. ``benchmarks/bench_distributed_metrics.py``
+    (blocks already on two worker processes): 64 blocks of 10^4 rows take 1.5 s,
+    about 50x the in-memory metric on the gathered columns; the cost is the
+    scheduler's, so use it where the columns do not fit the driver.
 
     Parameters
     ----------
