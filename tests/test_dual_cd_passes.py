@@ -87,9 +87,16 @@ def _assert_same(runs):
         assert np.array_equal(alpha, runs[0][3])
 
 
-@pytest.mark.kernel
+#: the kinds and layouts also run without the JIT (``-m kernel``): each kind and each
+#: layout once, which keeps that run short (all of them run compiled)
+_NO_JIT_TOO = {("points", "dense"), ("pairs", "csr"), ("pair rows", "csr of ones"),
+               ("compact rows", "csr")}
+
+
 @pytest.mark.parametrize("kind, layout", [
-    (kind, layout) for kind in ("points", "pairs", "pair rows", "compact rows")
+    pytest.param(kind, layout, marks=[pytest.mark.kernel] if (kind, layout) in _NO_JIT_TOO
+                 else [])
+    for kind in ("points", "pairs", "pair rows", "compact rows")
     for layout in ("dense", "csr", "csr of ones")
     if not (kind == "pair rows" and layout == "dense")])  # (ignored for dense X: "pairs")
 @pytest.mark.parametrize("squared", [False, True], ids=["hinge", "squared_hinge"])
