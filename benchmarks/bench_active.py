@@ -132,7 +132,7 @@ def bench_a9a(path, budget, C, repeats):
         from birank.datasets import load_a9a
 
         X, y = load_a9a()
-        Xt, yt = load_a9a("test")
+        Xt, yt = load_a9a(subset="test")
     t_act, t_fast, t_svc = [], [], []
     for r in range(repeats):
         m, t = _timed(lambda: ActiveRankSVM(budget=budget, C=C, random_state=r).fit(X, y))
@@ -159,7 +159,7 @@ def bench_rounds(data_dir, datasets, seeds, budget, C):
 
     settings = {"default (1 pass/round)": {}, "paper (tol every round)": PAPER_ROUNDS}
     for name in datasets:
-        _, splits = load_splits(SPECS[name], data_dir, max_folds=2)
+        _, splits = load_splits(SPECS[name], data_dir=data_dir, max_folds=2)
         res = {k: ([], []) for k in settings}
         for Xtr, ytr, Xte, yte in splits:
             for seed in range(seeds):

@@ -51,8 +51,8 @@ from birank import RankSVM, ActiveRankSVM, BBR
 from birank.datasets import load_a9a
 from birank.metrics import roc_auc
 
-X, y = load_a9a("train")
-Xt, yt = load_a9a("test")
+X, y = load_a9a(subset="train")
+Xt, yt = load_a9a(subset="test")
 exact = RankSVM(C=1.0).fit(X, y)
 active = ActiveRankSVM(budget=8000, random_state=0).fit(X, y)
 moments = BBR(radius=1.0).fit(X, y)
@@ -90,7 +90,7 @@ FIRST_FIT = """
 import time
 import birank
 from birank.datasets import load_a9a
-X, y = load_a9a("train")
+X, y = load_a9a(subset="train")
 X, y = X[:5000], y[:5000]
 model = birank.{name}()
 t0 = time.perf_counter()

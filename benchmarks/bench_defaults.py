@@ -62,7 +62,7 @@ def splits(name, data_dir, repeats):
     """Yield ``(X_train, y_train, X_test, y_test)`` per repeat (scaled, shuffled)."""
     if name == "a9a":
         X, y = load_a9a()
-        Xt, yt = load_a9a("test")
+        Xt, yt = load_a9a(subset="test")
     else:
         if name == "german.numer":
             X, y = load_german_numer()

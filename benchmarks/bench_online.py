@@ -122,7 +122,7 @@ def main(argv=None):
     if args.quick:
         repeat, ref_rows, n_sparse = 3, 300, 5_000
     X, y = load_a9a()
-    Xt, yt = load_a9a("test")
+    Xt, yt = load_a9a(subset="test")
     a9a = run_stream("a9a", X, y, repeat, ref_rows, Xt, yt)
     Xs, ys = make_sparse_bipartite(n_sparse + 5000, n_features=10**6, nnz_per_row=20,
                                    random_state=0)[:2]

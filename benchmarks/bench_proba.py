@@ -58,7 +58,7 @@ def main():
     ap.add_argument("--estimators", nargs="*", default=None)
     args = ap.parse_args()
     Xtr, ytr = load_a9a()
-    Xte, yte = load_a9a("test")
+    Xte, yte = load_a9a(subset="test")
     y01 = (ytr == 1).astype(int)
     warnings.simplefilter("ignore")
     t0 = time.perf_counter()

@@ -168,7 +168,7 @@ def main(argv=None):
 
     from birank.datasets import load_a9a, load_svmlight
 
-    sets = [("a9a", *(load_svmlight(args.a9a) if args.a9a else load_a9a("train")))]
+    sets = [("a9a", *(load_svmlight(args.a9a) if args.a9a else load_a9a(subset="train")))]
     if args.w8a:
         sets.append(("w8a", *load_svmlight(args.w8a)))
     print(f"medians of {args.repeat} alternating replays (CPU time); ratio = x / before")

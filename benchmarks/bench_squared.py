@@ -58,13 +58,14 @@ def part_gaussian(repeat):
     y01 = y.astype(np.int8)
     radius = 1.0
     rng = check_random_state(0)
-    t_naive = _median_time(lambda: core_naive(X, y01, radius), max(3, repeat // 2))
-    t_mom = _median_time(lambda: core_moments(X, y01, radius), repeat * 5)
-    t_lcbr = _median_time(lambda: core_lcbr(X, y01, radius, 5000, rng), repeat * 5)
+    t_naive = _median_time(lambda: core_naive(X, y01, radius=radius), max(3, repeat // 2))
+    t_mom = _median_time(lambda: core_moments(X, y01, radius=radius), repeat * 5)
+    t_lcbr = _median_time(lambda: core_lcbr(X, y01, radius=radius, n_pairs=5000,
+                                            random_state=rng), repeat * 5)
     t_bbr_fit = _median_time(lambda: BBR(radius=radius).fit(X, y), repeat * 5)
     t_lcbr_fit = _median_time(lambda: LCBR(n_pairs=5000, radius=radius,
                                            random_state=0).fit(X, y), repeat * 5)
-    w_naive, w_mom = core_naive(X, y01, radius), core_moments(X, y01, radius)
+    w_naive, w_mom = core_naive(X, y01, radius=radius), core_moments(X, y01, radius=radius)
     print("== Part 1: gultekin-paisley 5.1 setting (K=1, sigma=2, D=2, N1=N0=1000, "
           "W*=1; 10^6 pairs) ==")
     print(f"core  naive BBR (Alg. 1, all pairs) : {t_naive * 1e3:9.3f} ms")

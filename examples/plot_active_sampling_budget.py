@@ -20,8 +20,8 @@ from birank import ActiveRankSVM, RankSVM
 from birank.datasets import load_a9a
 from birank.metrics import roc_auc
 
-X, y = load_a9a("train")
-X_test, y_test = load_a9a("test")
+X, y = load_a9a(subset="train")
+X_test, y_test = load_a9a(subset="test")
 
 start = time.perf_counter()
 exact = RankSVM(C=1.0).fit(X, y)

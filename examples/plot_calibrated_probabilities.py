@@ -19,8 +19,8 @@ from sklearn.metrics import brier_score_loss
 from birank import RankSVM
 from birank.datasets import load_a9a
 
-X, y = load_a9a("train")
-X_test, y_test = load_a9a("test")
+X, y = load_a9a(subset="train")
+X_test, y_test = load_a9a(subset="test")
 
 ranker = RankSVM(C=1.0).fit(X, y)
 cross_fitted = CalibratedClassifierCV(RankSVM(C=1.0), method="sigmoid", cv=3).fit(X, y)

@@ -38,8 +38,8 @@ def subsample_positives(X, y, rate):
     return X[keep], y[keep]
 
 
-X, y = load_a9a("train")
-X_test, y_test = load_a9a("test")
+X, y = load_a9a(subset="train")
+X_test, y_test = load_a9a(subset="test")
 X, y = subsample_positives(X, y, 0.067)          # ~2 % positives
 X_test, y_test = subsample_positives(X_test, y_test, 0.067)
 n_pos = int((y == 1).sum())

@@ -16,8 +16,8 @@ from birank import CBR, OAM, SPAM, OnlineUniExp
 from birank.datasets import load_a9a
 from birank.metrics import roc_auc
 
-X, y = load_a9a("train")
-X_test, y_test = load_a9a("test")
+X, y = load_a9a(subset="train")
+X_test, y_test = load_a9a(subset="test")
 rng = np.random.default_rng(0)
 order = rng.permutation(X.shape[0])        # a stream in random order
 X, y = X[order], y[order]

@@ -17,8 +17,8 @@ from birank import BBR, ActiveRankSVM, RankSVM
 from birank.datasets import load_a9a
 from birank.metrics import roc_auc
 
-X, y = load_a9a("train")
-X_test, y_test = load_a9a("test")
+X, y = load_a9a(subset="train")
+X_test, y_test = load_a9a(subset="test")
 print(X.shape, X.nnz, "positives:", int((y == 1).sum()))
 
 # %%

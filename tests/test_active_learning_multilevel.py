@@ -46,7 +46,8 @@ def test_multilevel_lossmin_matches_the_reference_derivation(n_levels, lam):
     scores = rng.normal(size=70)
     groups = rng.integers(0, 6, 70)
     groups[:1] = 99  # a one-document query: value 0
-    got = lossmin_multilevel_scores(scores, groups, n_levels, lam)
+    got = lossmin_multilevel_scores(scores, groups, n_levels=n_levels,
+                                    above_threshold_weight=lam)
     np.testing.assert_allclose(got, _reference(scores, groups, n_levels, lam), rtol=1e-12,
                                atol=1e-15)
     assert got[0] == 0.0
@@ -55,7 +56,7 @@ def test_multilevel_lossmin_matches_the_reference_derivation(n_levels, lam):
 def test_two_levels_is_the_papers_lossmin():
     rng = np.random.default_rng(0)
     scores, groups = rng.normal(size=60), np.repeat(np.arange(4), 15)
-    np.testing.assert_array_equal(lossmin_multilevel_scores(scores, groups, 2),
+    np.testing.assert_array_equal(lossmin_multilevel_scores(scores, groups, n_levels=2),
                                   lossmin_scores(scores, groups))
 
 
@@ -63,12 +64,12 @@ def test_second_threshold_changes_the_values_and_bad_levels_fail():
     # two clear gaps: binary LossMin calibrates at the larger (0.2 | 5.0) only; with
     # three levels the second (5.2 | 8.0) adds its own eq. (7) term
     scores = np.array([0.0, 0.1, 0.2, 5.0, 5.1, 5.2, 8.0, 8.1])
-    ml = lossmin_multilevel_scores(scores, None, 3)
+    ml = lossmin_multilevel_scores(scores, None, n_levels=3)
     ref = _reference(scores, np.zeros(8, int), 3, 0.6)
     np.testing.assert_allclose(ml, ref, rtol=1e-12)
     assert not np.allclose(ml, lossmin_scores(scores))
     with pytest.raises(ValueError, match="n_levels"):
-        lossmin_multilevel_scores(scores, None, 1)
+        lossmin_multilevel_scores(scores, None, n_levels=1)
 
 
 def test_learner_multilevel_strategy_with_graded_ranker():

@@ -35,7 +35,7 @@ import numpy as np
 from birank import RankSVM, ActiveRankSVM, BBR
 from birank.datasets import load_a9a
 from birank._kernels import ahead
-X, y = load_a9a("train")
+X, y = load_a9a(subset="train")
 models = [RankSVM(C=1.0), ActiveRankSVM(budget=2000, random_state=0), BBR(radius=1.0)]
 out = {"status": ahead.status(), "models": []}
 for m in models:
@@ -49,7 +49,7 @@ np.save(sys.argv[1], np.array(json.dumps(out)))
 EVERY_ESTIMATOR = RECORD + """
 import birank
 from birank.datasets import load_a9a
-X, y = load_a9a("train")
+X, y = load_a9a(subset="train")
 X, y = X[:1500], y[:1500]
 for name in birank.__all__:
     for rows in (X, X.toarray()):

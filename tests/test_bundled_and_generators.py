@@ -47,11 +47,11 @@ def test_bundled_binary_sets_match_published_statistics(loader):
 
 
 def test_a9a_test_subset_has_same_width():
-    X, y = load_a9a("test")
+    X, y = load_a9a(subset="test")
     assert X.shape == (16281, 123) and X.nnz == 225732
     assert int((y == 1).sum()) == 3846 and int((y == -1).sum()) == 12435
     with pytest.raises(ValueError, match="subset must be 'train' or 'test'"):
-        load_a9a("val")
+        load_a9a(subset="val")
 
 
 def test_housing_real_labels():

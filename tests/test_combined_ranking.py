@@ -169,7 +169,7 @@ def test_sample_weight_and_bad_input():
 def test_a9a_goal_auc():
     """The reference: sofia-ml combined-ranking reaches 0.8986 (lambda 1e-4, 10^6 steps)."""
     X, y = load_a9a()
-    Xt, yt = load_a9a("test")
+    Xt, yt = load_a9a(subset="test")
     est = CombinedRanking(alpha=1e-4, max_iter=10**6, random_state=0).fit(X, y)
     assert est.score(Xt, yt) >= 0.898
 

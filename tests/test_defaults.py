@@ -31,26 +31,27 @@ def test_spread_and_covariance_measures():
     C = np.cov(X.T, bias=True)
     v, lam = np.trace(C), np.linalg.eigvalsh(C)[-1]
     for Xin in (X, sp.csr_matrix(X)):
-        assert data_scaled("auto", Xin, 1.5, measure="spread") == pytest.approx(1.5 / v, rel=1e-9)
+        assert data_scaled("auto", Xin, scale=1.5, measure="spread") == \
+            pytest.approx(1.5 / v, rel=1e-9)
         # power iteration: a Rayleigh quotient, at most lam, within 1 % of it
-        assert 0.99 * lam <= 0.3 / data_scaled("auto", Xin, 0.3, measure="covariance") \
+        assert 0.99 * lam <= 0.3 / data_scaled("auto", Xin, scale=0.3, measure="covariance") \
             <= lam * (1 + 1e-12)
     for measure in ("spread", "covariance"):
-        assert data_scaled("auto", X, 1.0, measure=measure) == \
-            pytest.approx(data_scaled("auto", X - 3.0, 1.0, measure=measure), rel=1e-9)
-    assert SPAM().fit(X, y).eta0_ == data_scaled("auto", X, 0.3, measure="covariance")
-    assert OPAUC().fit(X, y).eta0_ == data_scaled("auto", X, 0.008, measure="covariance")
+        assert data_scaled("auto", X, scale=1.0, measure=measure) == \
+            pytest.approx(data_scaled("auto", X - 3.0, scale=1.0, measure=measure), rel=1e-9)
+    assert SPAM().fit(X, y).eta0_ == data_scaled("auto", X, scale=0.3, measure="covariance")
+    assert OPAUC().fit(X, y).eta0_ == data_scaled("auto", X, scale=0.008, measure="covariance")
     assert OnlineUniExp().fit(X, y).eta0_ == pytest.approx(0.025 / v, rel=1e-9)
     # above 20000 rows the covariance is that of every k-th row
     big = np.random.default_rng(1).normal(size=(40001, 3)) * [1.0, 2.0, 0.5]
     lam3 = np.linalg.eigvalsh(np.cov(big[::3].T, bias=True))[-1]
-    est = 1 / data_scaled("auto", big, 1.0, measure="covariance")
+    est = 1 / data_scaled("auto", big, scale=1.0, measure="covariance")
     assert 0.99 * lam3 <= est <= lam3 * (1 + 1e-12)
     # a chunk without spread (one row, equal rows) falls back to the mean squared norm
     for rows in (X[:1], np.repeat(X[:1], 4, axis=0)):
         for measure in ("spread", "covariance"):
-            assert data_scaled("auto", rows, 1.5, measure=measure) == \
-                pytest.approx(data_scaled("auto", rows, 1.5), rel=1e-12)
+            assert data_scaled("auto", rows, scale=1.5, measure=measure) == \
+                pytest.approx(data_scaled("auto", rows, scale=1.5), rel=1e-12)
 
 
 def test_data_scaled_is_the_documented_rule():
@@ -58,10 +59,10 @@ def test_data_scaled_is_the_documented_rule():
     X[3] = 0.0  # rows of zeros do not count
     sq = (X**2).sum(axis=1)
     m = sq[sq > 0].mean()
-    assert data_scaled("auto", X, 0.05) == pytest.approx(0.05 / m, rel=1e-12)
-    assert data_scaled("auto", sp.csr_matrix(X), 0.15, power=0.5) == \
+    assert data_scaled("auto", X, scale=0.05) == pytest.approx(0.05 / m, rel=1e-12)
+    assert data_scaled("auto", sp.csr_matrix(X), scale=0.15, power=0.5) == \
         pytest.approx(0.15 / np.sqrt(m), rel=1e-12)
-    assert data_scaled(0.3, X, 0.05) == 0.3  # an explicit value is kept
+    assert data_scaled(0.3, X, scale=0.05) == 0.3  # an explicit value is kept
 
 
 @pytest.mark.parametrize("make", [

@@ -40,13 +40,14 @@ def test_variant_learners_and_unknown_name():
     rng = np.random.default_rng(1)
     X, g = rng.normal(size=(60, 3)), np.repeat([0, 1], 30)
     y = np.digitize(X[:, 0], [0.0, 0.8]).astype(float)
+    kw = {"per_query": 2, "relevance_threshold": 1, "random_state": 0}
     for v in VARIANTS:
-        res = make_learner(v, 2, 1, 0).simulate(X, y, g, X, y, g, n_rounds=1,
-                                                n_initial_nonrelevant=3)
+        res = make_learner(v, **kw).simulate(X, y, g, X, y, g, n_rounds=1,
+                                             n_initial_nonrelevant=3)
         assert len(res["map"]) == 2 and res["n_labeled"][1] > res["n_labeled"][0]
-    assert make_learner("lossmin-multilevel", 2, 1, 0).relevance == "graded"
+    assert make_learner("lossmin-multilevel", **kw).relevance == "graded"
     with pytest.raises(ValueError, match="unknown variant"):
-        make_learner("lossmin-x", 2, 1, 0)
+        make_learner("lossmin-x", **kw)
 
 
 def test_gultekin_bound_arithmetic():

@@ -91,7 +91,7 @@ def test_khalid_select_parameter_extends_and_warns_its_users():
 
     grid = (2.0 ** -2, 2.0 ** 0, 2.0 ** 2)
     with pytest.warns(_grid.GridEdgeWarning, match="low edge"):
-        best, scores, rec = khalid.select_parameter(make, X, y01, grid, seed=0,
+        best, scores, rec = khalid.select_parameter(make, X, y01, grid, random_state=0,
                                                     max_extensions=1, return_record=True)
     assert min(scores) < min(grid) and rec["extended"] == 1 and best == min(scores)
 
@@ -140,7 +140,7 @@ def test_gultekin_cv_extends_the_decade_grid_through_the_shared_helper():
             noise = np.random.default_rng(0).normal(size=X.shape[0])
             return X[:, 0] + self.C * 100.0 * noise
 
-    method = gp.Method("Noisy", {}, "subset", cv_param=("C",), cv_grid=(1e-2, 1e-1, 1.0))
+    method = gp.Method("Noisy", mode="subset", cv_param=("C",), cv_grid=(1e-2, 1e-1, 1.0))
     r = gp._cv_method(method, Noisy, X, y, seed=0)
     # two tenfold extensions below 1e-2 (CV_EXTEND = 2); the choice is still at the edge
     assert r["grid"] == pytest.approx([1e-4, 1e-3, 1e-2, 1e-1, 1.0])

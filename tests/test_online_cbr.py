@@ -299,7 +299,7 @@ def test_ranks_a9a_well():
     from birank.datasets import load_a9a
 
     X, y = load_a9a()
-    Xt, yt = load_a9a("test")
+    Xt, yt = load_a9a(subset="test")
     model = CBR(covariance="diag", C=0.1).fit(X[:8000], y[:8000])
     assert model.score(Xt, yt) > 0.86
 

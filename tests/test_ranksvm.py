@@ -167,7 +167,7 @@ def test_a9a_hinge_certified():
     from birank.datasets import load_a9a
 
     X, y = load_a9a()
-    Xt, yt = load_a9a("test")
+    Xt, yt = load_a9a(subset="test")
     with warnings.catch_warnings():
         warnings.simplefilter("error", ConvergenceWarning)  # the gap must be certified
         model = RankSVM(C=1.0, loss="hinge").fit(X, y)
@@ -190,7 +190,7 @@ def test_a9a_reaches_liblinear_ranksvm_objective_and_auc():
     from birank.datasets import load_a9a
 
     X, y = load_a9a()
-    Xt, yt = load_a9a("test")
+    Xt, yt = load_a9a(subset="test")
     model = RankSVM(C=1.0).fit(X, y)
     # liblinear-ranksvm `train -s 8 -c 1` stops at 54954596.45 (../shared/reference)
     assert model.objective_ <= 54954596.45 * (1 + 1e-4)

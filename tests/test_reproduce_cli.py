@@ -84,7 +84,7 @@ def test_lin_jan_lin_uses_the_bundled_housing_when_the_data_folder_lacks_it(tmp_
     # housing ships with birank (raw values); the protocol scales every set to [-1, 1]
     from birank.experiments import lin_jan_lin
 
-    X, y, src = lin_jan_lin.load_real("housing", tmp_path)
+    X, y, src = lin_jan_lin.load_real("housing", data_dir=tmp_path)
     assert X.shape == (506, 13) and "bundled" in src
     assert X.min() == -1.0 and X.max() == 1.0 and y.min() == 5.0 and y.max() == 50.0
     assert lin_jan_lin.missing_data(["housing", "bodyfat"], tmp_path) == [
@@ -131,10 +131,10 @@ def test_every_protocol_takes_a_libsvm_file(tmp_path):
 def test_shen_lin_uses_the_bundled_a9a(tmp_path):
     from birank.experiments import shen_lin
 
-    info, splits = shen_lin.load_splits(shen_lin.SPECS["a9a"], tmp_path)
+    info, splits = shen_lin.load_splits(shen_lin.SPECS["a9a"], data_dir=tmp_path)
     assert info["positive"] == 7841 and splits[0][2].shape == (16281, 123)
     with pytest.raises(FileNotFoundError, match="birank datasets fetch w8a"):
-        shen_lin.load_splits(shen_lin.SPECS["w8a"], tmp_path)
+        shen_lin.load_splits(shen_lin.SPECS["w8a"], data_dir=tmp_path)
 
 
 def test_missing_sets_are_found_at_any_depth_and_staged_runs_name_no_temp_folder(tmp_path,

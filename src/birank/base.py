@@ -35,7 +35,7 @@ __all__ = ["LinearScorerMixin", "ProbabilityMixin", "BinaryRankerMixin", "Ranker
            "warn_if_worse_than_chance"]
 
 
-def check_known_labels(estimator: Any, y: ArrayLike, what: str = "y") -> NDArray[Any]:
+def check_known_labels(estimator: Any, y: ArrayLike, *, what: str = "y") -> NDArray[Any]:
     """``y`` as an array, refused when a label is not one of ``estimator.classes_``.
 
     A label outside ``classes_`` (another value, NaN, None) would otherwise count
@@ -78,7 +78,7 @@ def check_known_labels(estimator: Any, y: ArrayLike, what: str = "y") -> NDArray
     return y
 
 
-def reset_fitted(estimator: object, private: Iterable[str] = ()) -> None:
+def reset_fitted(estimator: object, *, private: Iterable[str] = ()) -> None:
     """The one way to forget a fit: delete every attribute ending in ``_`` (scikit-learn's
     fitted-state convention) and the ``private`` names (buffers, accumulators, rngs)."""
     for name in list(vars(estimator)):
@@ -86,8 +86,8 @@ def reset_fitted(estimator: object, private: Iterable[str] = ()) -> None:
             delattr(estimator, name)
 
 
-def decision_cut(scores: FloatArray, y01: NDArray[Any],
-                 sample_weight: FloatArray | None = None, *, n_jobs: int | None = None) -> float:
+def decision_cut(scores: FloatArray, y01: NDArray[Any], *,
+                 sample_weight: FloatArray | None = None, n_jobs: int | None = None) -> float:
     """The decision threshold of a two-class ranker without a learned bias.
 
     The score where Platt's sigmoid fitted on these (training) scores is 1/2
@@ -506,7 +506,7 @@ class OnlineRankerMixin:
         self : object
             The fitted estimator.
         """
-        reset_fitted(self, self._online_private_state)
+        reset_fitted(self, private=self._online_private_state)
         return self._partial_fit(X, y, None, sample_weight, refit=True)
 
     def partial_fit(self, X: MatrixLike, y: ArrayLike, classes: ArrayLike | None = None,
@@ -538,7 +538,7 @@ class OnlineRankerMixin:
         return not hasattr(self, "classes_")
 
     def _reset_online_state(self):
-        reset_fitted(self, self._online_private_state)
+        reset_fitted(self, private=self._online_private_state)
 
     def _encode_chunk(self, y, classes):
         """Map a chunk's labels to {0, 1}, fixing ``classes_`` on the first call.
@@ -574,7 +574,7 @@ class OnlineRankerMixin:
 _SCALE_RANGE = 1e3
 
 
-def data_scaled(value: float | str, X: Matrix, scale: float, power: float = 1.0,
+def data_scaled(value: float | str, X: Matrix, *, scale: float, power: float = 1.0,
                 cap: float = np.inf,
                 measure: Literal["norm", "spread", "covariance"] = "norm") -> float:
     """A parameter's value: ``value``, or for ``"auto"`` ``scale / m**power`` with m a
@@ -677,8 +677,8 @@ def warn_if_badly_scaled(estimator: object, X: Matrix) -> None:
             "MaxAbsScaler for sparse X).", UserWarning, stacklevel=3)
 
 
-def warn_if_worse_than_chance(estimator: LinearScorerMixin, X: Matrix, y01: ArrayLike,
-                              sample_weight: ArrayLike | None = None, *,
+def warn_if_worse_than_chance(estimator: LinearScorerMixin, X: Matrix, y01: ArrayLike, *,
+                              sample_weight: ArrayLike | None = None,
                               scores: FloatArray | None = None) -> None:
     """Warn when the fitted scores rank the training data below chance (AUC < 0.5).
 

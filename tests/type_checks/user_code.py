@@ -11,8 +11,8 @@ from birank.metrics import roc_auc
 
 
 def readme_example() -> list[float]:
-    X, y = load_a9a("train")
-    Xt, yt = load_a9a("test")
+    X, y = load_a9a(subset="train")
+    Xt, yt = load_a9a(subset="test")
     aucs = []
     for model in (RankSVM(C=1.0), ActiveRankSVM(budget=8000, random_state=0),
                   BBR(radius=1.0)):

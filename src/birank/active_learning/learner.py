@@ -327,7 +327,7 @@ class ActiveRankLearner(BaseEstimator):
         self : ActiveRankLearner
             The learner, unfitted (its parameters are kept).
         """
-        reset_fitted(self, ("_rng", "_stale", "_pool_digest"))
+        reset_fitted(self, private=("_rng", "_stale", "_pool_digest"))
         return self
 
     def __sklearn_tags__(self):
@@ -530,8 +530,9 @@ class ActiveRankLearner(BaseEstimator):
         if self.strategy == "lossmin-multilevel":
             # one threshold per boundary between the levels taught so far (at least one)
             levels = np.unique(self.labels_[self.labeled_mask_])
-            return lossmin_multilevel_scores(scores, g, max(2, levels.shape[0]),
-                                             self.above_threshold_weight)
+            return lossmin_multilevel_scores(
+                scores, g, n_levels=max(2, levels.shape[0]),
+                above_threshold_weight=self.above_threshold_weight)
         if self.strategy == "uncertain":
             return uncertain_scores(scores, g)
         if self.strategy == "random":

@@ -87,8 +87,9 @@ def lossmin_scores(scores: ArrayLike, groups: ArrayLike | None = None, *,
     return _scatter(order, out)
 
 
-def lossmin_multilevel_scores(scores: ArrayLike, groups: ArrayLike | None = None, n_levels: int = 3,
-                              above_threshold_weight: float = 0.6) -> FloatArray:
+def lossmin_multilevel_scores(scores: ArrayLike, groups: ArrayLike | None = None, *,
+                              n_levels: int = 3, above_threshold_weight: float = 0.6,
+                              ) -> FloatArray:
     """Multi-level LossMin: eq. (7) averaged over ``n_levels - 1`` rank thresholds.
 
     Within each query the ``min(n_levels - 1, m - 1)`` largest score gaps are the

@@ -260,7 +260,7 @@ class ActiveRankSVM(BinaryRankerMixin, BaseEstimator):
         eval_data = None
         if eval_set is not None:
             Xe, ye = check_eval_set(self, eval_set)
-            check_known_labels(self, ye, "eval_set's y")  # (else counted as negative)
+            check_known_labels(self, ye, what="eval_set's y")  # (else counted as negative)
             eval_data = (Xe, ye == self.classes_[1])
         self._fit(X, y01, eval_data)
         self._set_threshold(X, y01, learned_bias=self.fit_intercept)

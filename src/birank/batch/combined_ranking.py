@@ -200,7 +200,7 @@ class CombinedRanking(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
             sw = np.ones(n)
         if reset:
             self._rng = check_random_state(self.random_state)
-            self.alpha_ = data_scaled(self.alpha, X, 1e-4, power=-1.0)
+            self.alpha_ = data_scaled(self.alpha, X, scale=1e-4, power=-1.0)
             self.t_ = 0
             w = np.zeros(d + 1)
         else:

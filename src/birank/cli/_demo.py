@@ -81,8 +81,8 @@ def a9a(args):
     from ..datasets import load_a9a
     from ..metrics import roc_auc
 
-    X, y = load_a9a("train")
-    Xt, yt = load_a9a("test")
+    X, y = load_a9a(subset="train")
+    Xt, yt = load_a9a(subset="test")
     repeats = 5 if args.scale >= 1 else 1
     methods = [("ranksvm", "pairwise (birank)", lambda: make_model("ranksvm")),
                ("active", "pairwise (birank)",

@@ -225,7 +225,7 @@ def load_w1a() -> tuple[csr_matrix, FloatArray]:
     return _xy("w1a")
 
 
-def load_a9a(subset: Literal["train", "test"] = "train") -> tuple[csr_matrix, FloatArray]:
+def load_a9a(*, subset: Literal["train", "test"] = "train") -> tuple[csr_matrix, FloatArray]:
     """LIBSVM ``a9a`` (UCI Adult, Platt's binarised features), 123 features, labels -1/+1.
 
     Parameters
@@ -246,7 +246,7 @@ def load_a9a(subset: Literal["train", "test"] = "train") -> tuple[csr_matrix, Fl
     >>> X, y = load_a9a()
     >>> X.shape, int((y == 1).sum())
     ((32561, 123), 7841)
-    >>> load_a9a("test")[0].shape
+    >>> load_a9a(subset="test")[0].shape
     (16281, 123)
     """
     if subset not in ("train", "test"):

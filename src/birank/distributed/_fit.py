@@ -212,7 +212,7 @@ class DaskAllPairsOperator(LinearOperator):
     >>> X = np.array([[1.0, 0.0], [0.0, 1.0], [2.0, 1.0], [0.0, 0.0]])
     >>> y01 = np.array([1, 0, 1, 0], dtype=np.int8)
     >>> op = DaskAllPairsOperator(da.from_array(X, chunks=(2, 2)),
-    ...                           da.from_array(y01, chunks=2), DaskEngine())
+    ...                           da.from_array(y01, chunks=2), engine=DaskEngine())
     >>> op.shape, op.n1, op.n0
     ((2, 2), 2, 2)
     >>> Z = np.array([X[i] - X[j] for i in (0, 2) for j in (1, 3)])  # the 4 pair vectors
@@ -221,7 +221,7 @@ class DaskAllPairsOperator(LinearOperator):
     True
     """
 
-    def __init__(self, X: DaskArray, y01: DaskArray, engine: DaskEngine,
+    def __init__(self, X: DaskArray, y01: DaskArray, *, engine: DaskEngine,
                  stats: tuple[Any, ...] | None = None) -> None:
         self.X, self.y01, self.engine = X, y01, engine
         if stats is None:
@@ -327,7 +327,7 @@ def _fit_bbr(est, X, y01, classes, engine, report):
         op = GramPairsOperator(ClassGram.from_gram(int(n1), s1, g1),
                                ClassGram.from_gram(int(n0), s0, g0))
     else:  # rows too many to sum into Gram matrices: they stay in their blocks
-        op = DaskAllPairsOperator(X, y01, engine, stats=stats)
+        op = DaskAllPairsOperator(X, y01, engine=engine, stats=stats)
     return _fit_from_moments(est, X, y01, classes, op.mu, op, int(n1) * int(n0), report)
 
 
@@ -375,7 +375,7 @@ def _fit_sequential(est, X, y, classes):
     from dask import compute
 
     # forget any earlier fit the one way the estimators do (their declared private state)
-    reset_fitted(est, getattr(est, "_online_private_state", ()))
+    reset_fitted(est, private=getattr(est, "_online_private_state", ()))
     bx, by = DaskEngine.blocks(X, y)
     # verbose: one progress line over the blocks ("block i of n"), not the estimator's own
     # full bar for every block's partial_fit (quiet meanwhile; its setting is restored)

@@ -97,7 +97,7 @@ class DaskRowOperator(RowOperator):
     2
     """
 
-    def __init__(self, X: DaskArray, split_every: int = 8) -> None:
+    def __init__(self, X: DaskArray, *, split_every: int = 8) -> None:
         self.client = _client()
         blocks = list(X.to_delayed().reshape(-1))
         if self.client is not None:

@@ -24,7 +24,7 @@ from ..model_selection import edge_side
 __all__ = ["GridEdgeWarning", "edge_side", "extend_grid", "search_grid", "edge_mark"]
 
 
-def extend_grid(grid: Iterable[float], side: Literal["low", "high"], n: int = 2,
+def extend_grid(grid: Iterable[float], side: Literal["low", "high"], *, n: int = 2,
                 ) -> list[float]:
     """``n`` new values beyond ``side`` of a geometric grid, with the grid's end ratio.
 
@@ -45,7 +45,7 @@ def extend_grid(grid: Iterable[float], side: Literal["low", "high"], n: int = 2,
     Examples
     --------
     >>> from birank.experiments._grid import extend_grid
-    >>> extend_grid([1.0, 2.0, 4.0], "high"), extend_grid([1.0, 10.0], "low", 1)
+    >>> extend_grid([1.0, 2.0, 4.0], "high"), extend_grid([1.0, 10.0], "low", n=1)
     ([8.0, 16.0], [0.1])
     """
     g = sorted(grid)
@@ -111,7 +111,7 @@ def search_grid(score: Callable[[float], float], grid: Iterable[float], *, exten
     initial = side = edge_side(list(scores), best)
     extended = 0
     while side in ("low", "high") and extended < max_extensions and np.isfinite(scores[best]):
-        for v in extend_grid(list(scores), side, extend):
+        for v in extend_grid(list(scores), side, n=extend):
             scores[float(v)] = float(score(v))
         extended += 1
         best = max(scores, key=key)

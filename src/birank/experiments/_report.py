@@ -97,7 +97,7 @@ def write_text(path: StrPath, text: str) -> Path:
     return _atomic_write(path, text)
 
 
-def markdown_table(headers: Sequence[object], rows: Iterable[Sequence[object]],
+def markdown_table(headers: Sequence[object], rows: Iterable[Sequence[object]], *,
                    align: Sequence[str] | None = None) -> str:
     """A GitHub markdown table; cells are converted with ``str``.
 
@@ -154,7 +154,7 @@ def mean_std(values: ArrayLike) -> tuple[float, float]:
     return float(v.mean()), float(v.std())
 
 
-def format_mean_std(values: Sequence[float] | FloatArray, digits: int = 4) -> str:
+def format_mean_std(values: Sequence[float] | FloatArray, *, digits: int = 4) -> str:
     """``mean ± std`` of ``values`` for a table cell (the mean alone for one value).
 
     Parameters
@@ -171,7 +171,7 @@ def format_mean_std(values: Sequence[float] | FloatArray, digits: int = 4) -> st
     Examples
     --------
     >>> from birank.experiments._report import format_mean_std
-    >>> format_mean_std([0.9, 0.8]), format_mean_std([0.9], 2), format_mean_std([])
+    >>> format_mean_std([0.9, 0.8]), format_mean_std([0.9], digits=2), format_mean_std([])
     ('0.8500 ± 0.0500', '0.90', 'n/a')
     """
     m, s = mean_std(values)
@@ -210,7 +210,7 @@ def check_plotting(purpose: str) -> None:
         raise UserError(f"{exc} Nothing was run.") from None
 
 
-def new_figure(n_panels: int = 1, ncols: int | None = None, size: float = 3.2,
+def new_figure(n_panels: int = 1, *, ncols: int | None = None, size: float = 3.2,
                ) -> tuple[Any, Any]:
     """A matplotlib figure on the Agg backend with ``n_panels`` axes (flattened).
 

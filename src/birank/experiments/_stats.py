@@ -35,14 +35,14 @@ __all__ = ["unit_means", "paired_comparison", "welch_greater", "format_compariso
 
 
 @overload
-def nanmean(values: ArrayLike, axis: None = None) -> float: ...
+def nanmean(values: ArrayLike, *, axis: None = None) -> float: ...
 
 
 @overload
-def nanmean(values: ArrayLike, axis: int) -> FloatArray: ...
+def nanmean(values: ArrayLike, *, axis: int) -> FloatArray: ...
 
 
-def nanmean(values: ArrayLike, axis: int | None = None) -> float | FloatArray:
+def nanmean(values: ArrayLike, *, axis: int | None = None) -> float | FloatArray:
     """Mean ignoring NaN (a diverged run, an undefined metric); NaN, without a warning,
     where every value is NaN.
 
@@ -210,7 +210,7 @@ def welch_greater(a: ArrayLike, b: ArrayLike) -> float:
     return 1.0 if np.isnan(p) else float(p)
 
 
-def relation(result: Mapping[str, Any], alpha: float = 0.05) -> str:
+def relation(result: Mapping[str, Any], *, alpha: float = 0.05) -> str:
     """``'>'``/``'<'`` when the paired t-test rejects at ``alpha`` (by the sign), else ``'~'``.
 
     Parameters
@@ -242,7 +242,7 @@ def _p(p):
     return "n/a" if not np.isfinite(p) else (f"{p:.1e}" if p < 1e-3 else f"{p:.3f}")
 
 
-def format_comparison(result: Mapping[str, Any], digits: int = 4) -> str:
+def format_comparison(result: Mapping[str, Any], *, digits: int = 4) -> str:
     """``+0.0102 [+0.0031, +0.0170] (t p 0.012, W p 0.062)`` for a table cell.
 
     Parameters
@@ -261,7 +261,7 @@ def format_comparison(result: Mapping[str, Any], digits: int = 4) -> str:
     Examples
     --------
     >>> from birank.experiments._stats import format_comparison, paired_comparison
-    >>> format_comparison(paired_comparison([1.0, 2, 3, 4, 5], [0.0, 0, 0, 0, 0]), 2)
+    >>> format_comparison(paired_comparison([1.0, 2, 3, 4, 5], [0.0, 0, 0, 0, 0]), digits=2)
     '+3.00 [+1.80, +4.20] (t p 0.013, W p 0.062)'
     >>> format_comparison(paired_comparison([1.0], [0.0]))
     '+1.0000 (n = 1)'

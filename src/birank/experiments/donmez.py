@@ -715,7 +715,7 @@ def _run_variants(name, rec, args, report):
         raise ValueError(f"--variants: unknown {', '.join(unknown)}; known: "
                          f"{', '.join(VARIANTS)}.")
     todo = [v for v in asked if v not in MULTILEVEL or name in MULTILEVEL_SETS]
-    return run_variants(name, rec, args, todo, report) if todo else rec
+    return run_variants(name, rec, args, todo, report=report) if todo else rec
 
 
 def merge_results(datasets, paths):

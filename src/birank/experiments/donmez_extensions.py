@@ -85,7 +85,7 @@ def _ablation_class():
     return AblatedLossMin
 
 
-def make_learner(variant: str, per_query: int, relevance_threshold: float,
+def make_learner(variant: str, *, per_query: int, relevance_threshold: float,
                  random_state: int | None) -> ActiveRankLearner:
     """The learner behind a variant name (see :data:`VARIANTS`).
 
@@ -108,7 +108,8 @@ def make_learner(variant: str, per_query: int, relevance_threshold: float,
     Examples
     --------
     >>> from birank.experiments.donmez_extensions import make_learner
-    >>> learner = make_learner("lossmin-multilevel", 5, 1.0, 0)
+    >>> learner = make_learner("lossmin-multilevel", per_query=5, relevance_threshold=1.0,
+    ...                        random_state=0)
     >>> learner.strategy, learner.relevance
     ('lossmin-multilevel', 'graded')
     """
@@ -130,7 +131,7 @@ def make_learner(variant: str, per_query: int, relevance_threshold: float,
 
 
 def run_variants(name: str, rec: dict[str, Any], args: argparse.Namespace,
-                 variants: Sequence[str],
+                 variants: Sequence[str], *,
                  report: Callable[[int, int | None, str], object] | None = None,
                  ) -> dict[str, Any]:
     """Run ``variants`` on the splits of data set ``name`` (as the main run did); the
@@ -176,8 +177,9 @@ def run_variants(name: str, rec: dict[str, Any], args: argparse.Namespace,
         rec["runs"].setdefault(v, [])
     for label, seed, X, y, g, Xt, yt, gt in _splits(name, args.data_dir, n_seeds, args.quick):
         for v in variants:
-            learner = make_learner(v, spec["per_query"], spec["relevance_threshold"],
-                                   args.seed + seed)
+            learner = make_learner(v, per_query=spec["per_query"],
+                                   relevance_threshold=spec["relevance_threshold"],
+                                   random_state=args.seed + seed)
             res = learner.simulate(X, y, g, Xt, yt, gt, n_rounds=rounds,
                                    n_initial_relevant=spec["initial_relevant"],
                                    n_initial_nonrelevant=spec["initial_nonrelevant"])

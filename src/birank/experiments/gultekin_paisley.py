@@ -40,7 +40,7 @@ import inspect
 import time
 import warnings
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -49,10 +49,11 @@ import numpy as np
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-    from .._typing import FloatArray, Matrix
+    from .._typing import FloatArray, Matrix, RandomStateLike
 
 from .._progress import make_progress
 from .._registry import estimator_class
+from .._validation import check_random_state
 from ..metrics import roc_auc
 from ._grid import GridEdgeWarning, search_grid
 from ._report import (
@@ -103,7 +104,7 @@ PAPER = {
 # ---------------------------------------------------------------------------------------
 # core computations (also used by benchmarks/bench_squared.py)
 
-def core_naive_bbr(X: Matrix, y01: NDArray[Any], radius: float) -> FloatArray:
+def core_naive_bbr(X: Matrix, y01: NDArray[Any], *, radius: float) -> FloatArray:
     """BBR by gultekin-paisley Algorithm 1 as printed: accumulate every pair.
 
     O(N1 N0 D^2): the speed reference of the naive algorithm.
@@ -126,7 +127,7 @@ def core_naive_bbr(X: Matrix, y01: NDArray[Any], radius: float) -> FloatArray:
     >>> from birank.datasets import make_gaussian_mixture
     >>> from birank.experiments.gultekin_paisley import core_moment_bbr, core_naive_bbr
     >>> X, y01, _ = make_gaussian_mixture(200, random_state=0)
-    >>> np.allclose(core_naive_bbr(X, y01, 1.0), core_moment_bbr(X, y01, 1.0))
+    >>> np.allclose(core_naive_bbr(X, y01, radius=1.0), core_moment_bbr(X, y01, radius=1.0))
     True
     """
     from ..solvers.ball_quadratic import solve_ball_quadratic_eigh
@@ -136,7 +137,7 @@ def core_naive_bbr(X: Matrix, y01: NDArray[Any], radius: float) -> FloatArray:
     return solve_ball_quadratic_eigh(sig, mu, radius).w
 
 
-def core_moment_bbr(X: Matrix, y01: NDArray[Any], radius: float) -> FloatArray:
+def core_moment_bbr(X: Matrix, y01: NDArray[Any], *, radius: float) -> FloatArray:
     """BBR from per-class moments (exact, O(N D^2)).
 
     Parameters
@@ -158,7 +159,7 @@ def core_moment_bbr(X: Matrix, y01: NDArray[Any], radius: float) -> FloatArray:
     >>> from birank.datasets import make_gaussian_mixture
     >>> from birank.experiments.gultekin_paisley import core_moment_bbr
     >>> X, y01, _ = make_gaussian_mixture(200, random_state=0)
-    >>> w = core_moment_bbr(X, y01, 1.0)
+    >>> w = core_moment_bbr(X, y01, radius=1.0)
     >>> w.shape, bool(np.linalg.norm(w) <= 1.0)
     ((2,), True)
     """
@@ -171,8 +172,8 @@ def core_moment_bbr(X: Matrix, y01: NDArray[Any], radius: float) -> FloatArray:
     return solve_ball_quadratic_eigh(sig, mu, radius).w
 
 
-def core_lcbr(X: Matrix, y01: NDArray[Any], radius: float, n_pairs: int,
-              rng: np.random.Generator) -> FloatArray:
+def core_lcbr(X: Matrix, y01: NDArray[Any], *, radius: float, n_pairs: int,
+              random_state: RandomStateLike) -> FloatArray:
     """LCBR (Algorithm 2): S pairs drawn uniformly with replacement.
 
     Parameters
@@ -184,8 +185,9 @@ def core_lcbr(X: Matrix, y01: NDArray[Any], radius: float, n_pairs: int,
         The ball radius W*.
     n_pairs : int
         S, the number of (positive, negative) pairs drawn.
-    rng : numpy.random.Generator
-        Draws the pairs.
+    random_state : int, numpy Generator or RandomState
+        Draws the pairs, as :func:`birank._validation.check_random_state` reads it: a
+        Generator is drawn from as is (the stream goes on), an int seeds a fresh one.
 
     Returns
     -------
@@ -197,13 +199,14 @@ def core_lcbr(X: Matrix, y01: NDArray[Any], radius: float, n_pairs: int,
     >>> from birank.datasets import make_gaussian_mixture
     >>> from birank.experiments.gultekin_paisley import core_lcbr
     >>> X, y01, _ = make_gaussian_mixture(200, random_state=0)
-    >>> w = core_lcbr(X, y01, 1.0, 500, np.random.default_rng(0))
+    >>> w = core_lcbr(X, y01, radius=1.0, n_pairs=500, random_state=0)
     >>> w.shape, bool(np.linalg.norm(w) <= 1.0)
     ((2,), True)
     """
     from ..solvers.ball_quadratic import solve_ball_quadratic_eigh
     from ..solvers.pair_moments import draw_pairs, sampled_pair_sums
 
+    rng = check_random_state(random_state)
     a, b = draw_pairs(rng, np.flatnonzero(y01 == 1), np.flatnonzero(y01 == 0), n_pairs)
     sz, szz = sampled_pair_sums(X, a, b)
     return solve_ball_quadratic_eigh(szz / n_pairs, sz / n_pairs, radius).w
@@ -263,8 +266,8 @@ def run_gaussian(args, report):
             y01 = y.astype(np.int8)
             # each time is the least of 3 calls (the machine is shared; the first call
             # of a run also pays numba's dispatch)
-            w_n, t_n = _timed_min(lambda: core_naive_bbr(X, y01, radius))
-            w_b, t_b = _timed_min(lambda: core_moment_bbr(X, y01, radius))
+            w_n, t_n = _timed_min(lambda: core_naive_bbr(X, y01, radius=radius))
+            w_b, t_b = _timed_min(lambda: core_moment_bbr(X, y01, radius=radius))
             rec["time"]["BBR_naive"].append(t_n)
             rec["time"]["BBR_moment"].append(t_b)
             rec["phi"]["BBR"].append(params.phi_risk(w_b))
@@ -275,7 +278,8 @@ def run_gaussian(args, report):
             Xt, yt, _ = make_gaussian_mixture(2 * n_test, params=params, random_state=rng)
             rec["auc"]["bayes"].append(roc_auc(yt, gaussian_mixture_bayes_scores(Xt, params)))
             for s in s_grid:
-                w_s, t_s = _timed_min(lambda: core_lcbr(X, y01, radius, s, rng))
+                w_s, t_s = _timed_min(lambda: core_lcbr(X, y01, radius=radius, n_pairs=s,
+                                                        random_state=rng))
                 rec["time"]["LCBR"][s].append(t_s)
                 rec["phi"]["LCBR"][s].append(params.phi_risk(w_s))
                 rec["auc"]["LCBR"][s].append(params.linear_auc(w_s))
@@ -286,8 +290,9 @@ def run_gaussian(args, report):
                                                   random_state=rng)
                 yr01 = yr.astype(np.int8)
                 phi_opt = params.phi_risk(w_opt)
-                for name, w in (("BBR", core_moment_bbr(Xr, yr01, radius)),
-                                ("LCBR", core_lcbr(Xr, yr01, radius, 5000, rng))):
+                for name, w in (("BBR", core_moment_bbr(Xr, yr01, radius=radius)),
+                                ("LCBR", core_lcbr(Xr, yr01, radius=radius, n_pairs=5000,
+                                                   random_state=rng))):
                     rec["skew"][name][rho].append(params.linear_auc(w))
                     rec["skew"][f"{name}_excess_phi"][rho].append(params.phi_risk(w) - phi_opt)
             step += 1
@@ -435,12 +440,13 @@ class Method:
     Examples
     --------
     >>> from birank.experiments.gultekin_paisley import Method
-    >>> method = Method("RankSVM", {"C": 1.0})
+    >>> method = Method("RankSVM", params={"C": 1.0})
     >>> method.mode, method.load().__name__
     ('subset', 'RankSVM')
     """
 
     target: str
+    _: KW_ONLY
     params: dict = field(default_factory=dict)
     mode: str = "subset"
     radius_from_cv: bool = False
@@ -456,22 +462,25 @@ class Method:
 
 
 METHODS = {
-    "LCBR": Method("LCBR", {}, "pairs", radius_from_cv=True),
-    "BBR": Method("BBR", {}, "subset", radius_from_cv=True),
-    "RankSVM": Method("RankSVM", {}, "subset", cv_param=("C",), cv_grid=C_GRID),
+    "LCBR": Method("LCBR", mode="pairs", radius_from_cv=True),
+    "BBR": Method("BBR", mode="subset", radius_from_cv=True),
+    "RankSVM": Method("RankSVM", mode="subset", cv_param=("C",), cv_grid=C_GRID),
     # the values of birank's defaults when this protocol was run, pinned so that
     # a change of default does not change the reproduction
-    "CombinedRanking": Method("CombinedRanking", {"alpha": 1e-4}, "subset"),
+    "CombinedRanking": Method("CombinedRanking", params={"alpha": 1e-4}, mode="subset"),
     # the paper's online competitors: step sizes at their defaults ("chosen based on
     # the references"), the L2 penalty (C for OAM) by cross-validation
-    "AdaOAM": Method("AdaOAM", {"eta0": 0.1}, "stream", cv_param=("alpha", "reg"), cv_grid=ALPHA_GRID),
-    "PGD": Method("PGD", {"eta0": 0.1}, "stream", cv_param=("alpha", "lam"), cv_grid=ALPHA_GRID),
-    "SPAM": Method("SPAM", {"eta0": 0.05}, "stream", cv_param=("alpha", "beta"), cv_grid=ALPHA_GRID),
-    "OAM": Method("OAM", {}, "stream", cv_param=("C",), cv_grid=C_GRID),
+    "AdaOAM": Method("AdaOAM", params={"eta0": 0.1}, mode="stream", cv_param=("alpha", "reg"),
+                     cv_grid=ALPHA_GRID),
+    "PGD": Method("PGD", params={"eta0": 0.1}, mode="stream", cv_param=("alpha", "lam"),
+                  cv_grid=ALPHA_GRID),
+    "SPAM": Method("SPAM", params={"eta0": 0.05}, mode="stream", cv_param=("alpha", "beta"),
+                   cv_grid=ALPHA_GRID),
+    "OAM": Method("OAM", mode="stream", cv_param=("C",), cv_grid=C_GRID),
 }
 
 
-def register_method(name: str, target: str, params: Mapping[str, Any] | None = None,
+def register_method(name: str, target: str, *, params: Mapping[str, Any] | None = None,
                     mode: Literal["subset", "pairs", "stream"] = "subset") -> None:
     """Add (or replace) a section-5.2 method in :data:`METHODS`.
 
@@ -489,7 +498,7 @@ def register_method(name: str, target: str, params: Mapping[str, Any] | None = N
     Examples
     --------
     >>> from birank.experiments.gultekin_paisley import METHODS, register_method
-    >>> register_method("RankSVM-hinge", "RankSVM", {"loss": "hinge"})
+    >>> register_method("RankSVM-hinge", "RankSVM", params={"loss": "hinge"})
     >>> METHODS["RankSVM-hinge"].params
     {'loss': 'hinge'}
     >>> del METHODS["RankSVM-hinge"]
@@ -497,7 +506,7 @@ def register_method(name: str, target: str, params: Mapping[str, Any] | None = N
     if mode not in ("subset", "pairs", "stream"):
         raise ValueError(f"mode must be 'subset', 'pairs' or 'stream'; got {mode!r}.")
     estimator_class(target)  # a registered estimator, or ValueError
-    METHODS[name] = Method(target, dict(params or {}), mode)
+    METHODS[name] = Method(target, params=dict(params or {}), mode=mode)
 
 
 def _load_data(data_dir, name):
@@ -1075,12 +1084,12 @@ def _run_theory(args, out_dir, suffix, report):
     """Lemmas 1-2 and Theorems 1-3 against the simulation (:mod:`.gultekin_theory`)."""
     from .gultekin_theory import link_section, plot_theory, run_theory, theory_markdown
 
-    th = run_theory(repetitions=args.repetitions, radius=args.radius, seed=args.seed,
-                    report=report)
+    th = run_theory(repetitions=args.repetitions, radius=args.radius,
+                    random_state=args.seed, report=report)
     fig = plot_theory(th, out_dir / f"gultekin-paisley-theory{suffix}.png")
     write_json(out_dir / f"gultekin-paisley-theory{suffix}.json", th)
     name = f"gultekin-paisley-theory{suffix}.md"
-    write_text(out_dir / name, theory_markdown(th, fig.name))
+    write_text(out_dir / name, theory_markdown(th, figure=fig.name))
     link_section(out_dir / f"gultekin-paisley{suffix}.md", th, name)
 
 

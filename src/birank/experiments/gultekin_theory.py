@@ -112,7 +112,7 @@ def _sup_quadratic_on_disc(dmu, dsig, W, n_r=60, n_t=720):
     return float(np.abs(val).max())
 
 
-def run_theory(repetitions: int = 50, radius: float = 1.0, seed: int = 0,
+def run_theory(*, repetitions: int = 50, radius: float = 1.0, random_state: int = 0,
                report: Callable[[int, int | None, str], object] | None = None,
                ) -> dict[str, Any]:
     """The bounds of Lemmas 1-2 and Theorems 1-3 against the simulation of section 5.1.
@@ -123,8 +123,10 @@ def run_theory(repetitions: int = 50, radius: float = 1.0, seed: int = 0,
         Samples of the mixture (K = 1, sigma = 2, D = 2, N = 2000, rho = 1/2).
     radius : float, default=1.0
         The ball radius W*.
-    seed : int, default=0
-        Seeds the samples (repetition r uses ``seed + 7000 + r``).
+    random_state : int, default=0
+        Seeds the samples: repetition r draws from a Generator seeded with
+        ``random_state + 7000 + r`` (an int, not a Generator, so that each repetition
+        can be rerun alone).
     report : callable, default=None
         ``report(step, total, message)`` after each repetition.
 
@@ -153,7 +155,7 @@ def run_theory(repetitions: int = 50, radius: float = 1.0, seed: int = 0,
            "lemma2_mu": {s: [] for s in S_GRID}, "thm2_obs": {s: [] for s in S_GRID},
            "thm3_obs": {s: [] for s in S_GRID}, "X_star": [], "sig_norm": []}
     for rep in range(repetitions):
-        rng = np.random.default_rng(seed + 7000 + rep)
+        rng = np.random.default_rng(random_state + 7000 + rep)
         X, y, params = make_gaussian_mixture(N, n_features=D, n_components=1, sigma=2.0,
                                              rho=rho, random_state=rng)
         y01 = y.astype(np.int8)
@@ -210,7 +212,7 @@ def run_theory(repetitions: int = 50, radius: float = 1.0, seed: int = 0,
     return out
 
 
-def theory_markdown(th: Mapping[str, Any], figure: str | None = None) -> str:
+def theory_markdown(th: Mapping[str, Any], *, figure: str | None = None) -> str:
     """The theory report (``gultekin-paisley-theory.md``) of :func:`run_theory`'s results.
 
     Parameters

@@ -364,7 +364,7 @@ def missing_sets(names, data_dir, *, high_dimensional=False):
     return out
 
 
-def load_dataset(name: str, data_dir: StrPath | None, *, high_dimensional: bool = False,
+def load_dataset(name: str, *, data_dir: StrPath | None, high_dimensional: bool = False,
                  rule: Literal["largest", "class1", "halves"] | None = None,
                  scale: bool = True) -> tuple[Matrix, NDArray[np.int8], dict[str, Any]]:
     """``(X, y01, info)``; X scaled (dense for the benchmark sets, CSR for the others).
@@ -397,7 +397,7 @@ def load_dataset(name: str, data_dir: StrPath | None, *, high_dimensional: bool 
     Examples
     --------
     >>> from birank.experiments.khalid import load_dataset
-    >>> X, y01, info = load_dataset("heart", None)
+    >>> X, y01, info = load_dataset("heart", data_dir=None)
     >>> X.shape, float(X.min()), float(X.max()), info["source"]
     ((270, 13), -1.0, 1.0, 'bundled with birank')
     """
@@ -532,26 +532,26 @@ def _fit_scores(make, p, seed, Xa, ya, Xb, yb):
 
 @overload
 def select_parameter(make: Callable[[float, int], Any], X: Matrix, y01: NDArray[Any],
-                     grid: Iterable[float], seed: int, *, max_extensions: int = ...,
+                     grid: Iterable[float], *, random_state: int, max_extensions: int = ...,
                      name: str = ..., return_record: Literal[False] = ...,
                      ) -> tuple[float, dict[float, float]]: ...
 
 
 @overload
 def select_parameter(make: Callable[[float, int], Any], X: Matrix, y01: NDArray[Any],
-                     grid: Iterable[float], seed: int, *, max_extensions: int = ...,
+                     grid: Iterable[float], *, random_state: int, max_extensions: int = ...,
                      name: str = ..., return_record: Literal[True],
                      ) -> tuple[float, dict[float, float], dict[str, Any]]: ...
 
 
 def select_parameter(make: Callable[[float, int], Any], X: Matrix, y01: NDArray[Any],
-                     grid: Iterable[float], seed: int, *, max_extensions: int = 3,
+                     grid: Iterable[float], *, random_state: int, max_extensions: int = 3,
                      name: str = "parameter", return_record: bool = False,
                      ) -> (tuple[float, dict[float, float]]
                            | tuple[float, dict[float, float], dict[str, Any]]):
     """2-fold CV on the training stream: the grid value of best mean held-out AUC.
 
-    The two halves are a random split (seed) of the rows, each kept in stream
+    The two halves are a random split (``random_state``) of the rows, each kept in stream
     order; ties go to the smaller value. When the best value is at an edge of the
     grid the grid is extended past it by two values of the grid's ratio, at most
     ``max_extensions`` times (:func:`birank.experiments._grid.search_grid`); a choice
@@ -559,7 +559,7 @@ def select_parameter(make: Callable[[float, int], Any], X: Matrix, y01: NDArray[
 
     Parameters
     ----------
-    make : callable (value, seed) -> estimator
+    make : callable (value, random_state) -> estimator
         An unfitted learner for a parameter value (with ``fit`` and
         ``decision_function``); one that fails or scores non-finite counts as -inf.
     X : ndarray or scipy.sparse.csr_matrix of shape (n_samples, n_features)
@@ -568,8 +568,9 @@ def select_parameter(make: Callable[[float, int], Any], X: Matrix, y01: NDArray[
         Labels, 1 or 0.
     grid : iterable of positive float
         A geometric grid.
-    seed : int
-        Seeds the split and ``make``.
+    random_state : int
+        Seeds the split and is passed on to ``make`` (the same int for every fit, so
+        the values are compared on equal draws; an int, not a Generator).
     max_extensions : int, default=3
         Extensions past an edge (0: never).
     name : str, default="parameter"
@@ -590,22 +591,22 @@ def select_parameter(make: Callable[[float, int], Any], X: Matrix, y01: NDArray[
     --------
     >>> from birank import RankSVM
     >>> from birank.experiments.khalid import load_dataset, select_parameter
-    >>> X, y01, _ = load_dataset("heart", None)
-    >>> best, scores = select_parameter(lambda C, seed: RankSVM(C=C), X, y01,
-    ...                                 [0.001, 0.01, 0.1, 1.0], 0)
+    >>> X, y01, _ = load_dataset("heart", data_dir=None)
+    >>> best, scores = select_parameter(lambda C, random_state: RankSVM(C=C), X, y01,
+    ...                                 [0.001, 0.01, 0.1, 1.0], random_state=0)
     >>> best, len(scores)  # 0.001 was at the edge: 1e-4 and 1e-5 were tried too
     (0.001, 6)
     """
     from ._grid import search_grid
 
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(random_state)
     half = np.zeros(X.shape[0], dtype=bool)
     half[rng.permutation(X.shape[0])[: X.shape[0] // 2]] = True
     a, b = np.flatnonzero(half), np.flatnonzero(~half)
 
     def score(p):
-        s1 = _fit_scores(make, p, seed, X[a], y01[a], X[b], y01[b])
-        s2 = _fit_scores(make, p, seed, X[b], y01[b], X[a], y01[a])
+        s1 = _fit_scores(make, p, random_state, X[a], y01[a], X[b], y01[b])
+        s2 = _fit_scores(make, p, random_state, X[b], y01[b], X[a], y01[a])
         return 0.5 * (s1 + s2)
 
     best, record = search_grid(score, grid, extend=2, max_extensions=max_extensions,
@@ -655,7 +656,7 @@ def run_dataset(name, X, y01, methods, cfg, report=None):
                 with warnings.catch_warnings():  # the edge is recorded and reported instead
                     warnings.simplefilter("ignore", GridEdgeWarning)
                     best, cv, rec = select_parameter(
-                        make, X[tr], y01[tr], cfg["grid"], cfg["seed"] + r,
+                        make, X[tr], y01[tr], cfg["grid"], random_state=cfg["seed"] + r,
                         max_extensions=cfg.get("max_extensions", 3), name=pname,
                         return_record=True)
                 res["cv"].append({f"{p:g}": s for p, s in cv.items()})
@@ -687,7 +688,7 @@ def run_dataset(name, X, y01, methods, cfg, report=None):
 
 # ------------------------------------------------------------------------ report
 def _cell(values, paper):
-    ours = format_mean_std(values, 3)
+    ours = format_mean_std(values, digits=3)
     if paper is None:
         return ours
     return f"{ours} ({paper[0]:.3f} ± {paper[1]:.3f})"
@@ -802,11 +803,11 @@ def run_ablations(names, data_dir, cfg, report=None):
     for d in names:
         if d not in BENCH_SETS or pub.TABLE3.get(pub.PAPER_NAME.get(d, d)) is None:
             continue
-        X, y01, info = load_dataset(d, data_dir)
+        X, y01, info = load_dataset(d, data_dir=data_dir)
         if info["classes"] > 2:
             out["rules"][d] = {}
             for rule in BINARY_RULES:
-                Xr, yr, ir = load_dataset(d, data_dir, rule=rule)
+                Xr, yr, ir = load_dataset(d, data_dir=data_dir, rule=rule)
                 res = run_dataset(d, Xr, yr, methods, base)
                 p = float(yr.mean())
                 mad = _mad(res, d)
@@ -815,7 +816,7 @@ def run_ablations(names, data_dir, cfg, report=None):
                     "accuracy_floor": max(p, 1 - p), "mad_auc": mad[0], "mad_acc": mad[1],
                     "paper_min_acc": min(c[0] for c in pub.TABLE4[pub.PAPER_NAME.get(d, d)]),
                     "auc": {m: float(nanmean(res[m]["auc"])) for m in res}}
-        Xu = load_dataset(d, data_dir, scale=False)[0]
+        Xu = load_dataset(d, data_dir=data_dir, scale=False)[0]
         res_u = run_dataset(d, Xu, y01, methods, base)
         res_f = run_dataset(d, X, y01, methods, dict(base, grid=(1.0,), max_extensions=0))
         for key, res in (("unscaled", res_u), ("fixed", res_f)):
@@ -1004,7 +1005,8 @@ def _differ_lines(bench, hd, infos, abl, main_gaps):
 
                 test = paired_comparison(res["CBR_FIFO"]["auc"], res[best]["auc"])
                 L.append(f"- **{d}: {best} ({bm:.3f}) above CBR_FIFO ({cf:.3f})**; CBR_FIFO − "
-                         f"{best} {format_comparison(test, 3)} over {test['n_units']} runs. "
+                         f"{best} {format_comparison(test, digits=3)} over "
+                         f"{test['n_units']} runs. "
                          "Likely reason: the baseline is stronger here than "
                          f"in the paper ({ev.strip() or 'no paper cell'}); CBR itself is "
                          "where the paper has it.")
@@ -1097,7 +1099,7 @@ def _test_lines(bench, cfg):
         for b, r in _comparisons(res, cfg).items():
             from ._stats import format_comparison
 
-            rows.append([d, b, r["n_units"], format_comparison(r, 3)])
+            rows.append([d, b, r["n_units"], format_comparison(r, digits=3)])
     if not rows:
         return []
     return ["### Paired tests: CBR_FIFO against each of the paper's baselines", "",
@@ -1184,7 +1186,7 @@ def write_report(out, cfg, bench, hd, infos, ablations=None, missing=None,
                 "Fig. 2: training time, high-dimensional sets")
     if feature_budget:
         from .khalid_budget import budget_lines
-        lines += budget_lines(feature_budget, out / f"{stem}-budget.png")
+        lines += budget_lines(feature_budget, figure_path=out / f"{stem}-budget.png")
     main_gaps = {d: _gap(res, d, PAPER_BASELINES) for d, res in bench.items()}
     lines += _differ_lines(bench, hd, infos, abl, main_gaps)
     lines += ["## Data sets", "", markdown_table(
@@ -1498,7 +1500,7 @@ def run(args: argparse.Namespace) -> int:
 
     for names, high, methods, runs, max_rows, store in groups:
         for name in names:
-            X, y01, info = load_dataset(name, data_dir, high_dimensional=high)
+            X, y01, info = load_dataset(name, data_dir=data_dir, high_dimensional=high)
             label = Path(name).name if name not in (HD_SETS if high else BENCH_SETS) else name
             infos[label] = info
 
@@ -1522,12 +1524,12 @@ def run(args: argparse.Namespace) -> int:
         data = {}
         for name in hd_names:
             label = Path(name).name if name not in HD_SETS else name
-            X, y01, _ = load_dataset(name, data_dir, high_dimensional=True)
+            X, y01, _ = load_dataset(name, data_dir=data_dir, high_dimensional=True)
             data[label] = (X, y01)
         chosen = {d: hd[d]["CBR-diag_FIFO"]["chosen"][0] for d in hd if "CBR-diag_FIFO" in hd[d]}
         budget.update(run_budget_sweep(
             data, dict(cfg, runs=cfg["runs_hd"], max_rows=cfg["max_hd"], grid=cfg["hd_grid"]),
-            budgets, chosen))
+            budgets=budgets, chosen_C=chosen))
         save()
     ablations = {}
     if not args.no_ablations and bench_names:

@@ -34,7 +34,7 @@ def _label(b):
 
 
 def run_budget_sweep(data: Mapping[str, tuple[Matrix, NDArray[Any]]], cfg: Mapping[str, Any],
-                     budgets: Sequence[int | None] = BUDGETS,
+                     *, budgets: Sequence[int | None] = BUDGETS,
                      chosen_C: Mapping[str, float] | None = None,
                      report: Callable[[str, int], object] | None = None,
                      ) -> dict[str, dict[str, Any]]:
@@ -67,7 +67,8 @@ def run_budget_sweep(data: Mapping[str, tuple[Matrix, NDArray[Any]]], cfg: Mappi
     >>> from birank.experiments.khalid_budget import run_budget_sweep
     >>> X, y01, _ = make_sparse_bipartite(400, n_features=500, nnz_per_row=20, random_state=0)
     >>> cfg = {"runs": 2, "max_rows": 400, "seed": 0, "grid": (0.5, 1.0, 2.0)}
-    >>> sweep = run_budget_sweep({"toy": (X, y01)}, cfg, (10, 100, None), {"toy": 1.0})
+    >>> sweep = run_budget_sweep({"toy": (X, y01)}, cfg, budgets=(10, 100, None),
+    ...                          chosen_C={"toy": 1.0})
     >>> sweep["toy"]["budgets"], sweep["toy"]["nnz"]["10"]
     (['10', '100', 'all'], [10, 10])
     """
@@ -82,7 +83,7 @@ def run_budget_sweep(data: Mapping[str, tuple[Matrix, NDArray[Any]]], cfg: Mappi
         if C is None:
             tr = splits[0][0]
             C, _ = select_parameter(_cbr("fifo", "diag"), X[tr], y01[tr], cfg["grid"],
-                                    cfg["seed"], name="C")
+                                    random_state=cfg["seed"], name="C")
         rec: dict[str, Any] = {"C": float(C), "budgets": [_label(b) for b in budgets],
                                "n_features": int(X.shape[1]), "auc": {}, "ms": {}, "nnz": {}}
         for b in budgets:
@@ -104,7 +105,7 @@ def run_budget_sweep(data: Mapping[str, tuple[Matrix, NDArray[Any]]], cfg: Mappi
     return out
 
 
-def budget_lines(sweep: Mapping[str, Mapping[str, Any]],
+def budget_lines(sweep: Mapping[str, Mapping[str, Any]], *,
                  figure_path: Path | None = None) -> list[str]:
     """Markdown lines of the budget table (and the figure, when a path is given).
 
@@ -152,7 +153,7 @@ def budget_lines(sweep: Mapping[str, Mapping[str, Any]],
     for n in names:
         rec = sweep[n]
         rows.append([n, str(rec["n_features"]), f"{rec['C']:g}"]
-                    + [format_mean_std(rec["auc"][k], 3) if rec["auc"][k] else "—"
+                    + [format_mean_std(rec["auc"][k], digits=3) if rec["auc"][k] else "—"
                        for k in keys])
     lines.append(markdown_table(["data", "features", "C"] + [f"B = {k}" for k in keys], rows))
     rows = [[n] + [f"{np.median(sweep[n]['ms'][k]):.0f}" if sweep[n]["ms"][k] else "—"

@@ -92,9 +92,10 @@ import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 
 if TYPE_CHECKING:
-    from .._typing import FloatArray, StrPath
+    from .._typing import FloatArray, RandomStateLike, StrPath
 
 from .._progress import make_progress
+from .._validation import check_random_state
 from ..batch.pruned_ranksvm import PrunedRankSVM
 from ..metrics import pairwise_accuracy
 from . import lin_jan_lin_published as pub
@@ -145,8 +146,8 @@ THEORY_NOTE = [
 
 
 # ------------------------------------------------------------------------ data
-def make_artificial(noise: float, rng: np.random.Generator, d: int = 10, n_train: int = 200,
-                    n_val: int = 150, n_test: int = 200,
+def make_artificial(noise: float, *, random_state: RandomStateLike, d: int = 10,
+                    n_train: int = 200, n_val: int = 150, n_test: int = 200,
                     ) -> list[tuple[FloatArray, FloatArray]]:
     """Section III-B data: returns (Xtr, ytr), (Xva, yva), (Xte, yte).
 
@@ -157,8 +158,10 @@ def make_artificial(noise: float, rng: np.random.Generator, d: int = 10, n_train
     ----------
     noise : float
         Standard deviation of the label noise.
-    rng : numpy.random.Generator
-        Draws ``w``, the rows and the noise.
+    random_state : int, numpy Generator or RandomState
+        Draws ``w``, the rows and the noise, as
+        :func:`birank._validation.check_random_state` reads it: a Generator is drawn
+        from as is (the stream goes on), an int seeds a fresh one.
     d : int, default=10
         Number of features.
     n_train, n_val, n_test : int, default=200, 150, 200
@@ -171,12 +174,12 @@ def make_artificial(noise: float, rng: np.random.Generator, d: int = 10, n_train
 
     Examples
     --------
-    >>> import numpy as np
     >>> from birank.experiments.lin_jan_lin import make_artificial
-    >>> (Xtr, ytr), (Xva, yva), (Xte, yte) = make_artificial(0.1, np.random.default_rng(0))
+    >>> (Xtr, ytr), (Xva, yva), (Xte, yte) = make_artificial(0.1, random_state=0)
     >>> Xtr.shape, Xva.shape, yte.shape
     ((200, 10), (150, 10), (200,))
     """
+    rng = check_random_state(random_state)
     w = rng.uniform(-1, 1, d)
     out = []
     for n in (n_train, n_val, n_test):
@@ -193,7 +196,7 @@ def _scale(X):
     return np.ascontiguousarray(np.where(hi > lo, 2.0 * (X - lo) / span - 1.0, 0.0))
 
 
-def load_real(name: str, data_dir: StrPath | None = None, download: bool = False,
+def load_real(name: str, *, data_dir: StrPath | None = None, download: bool = False,
               ) -> tuple[FloatArray, FloatArray, str]:
     """A real data set scaled to [-1, 1]: from ``data_dir`` if a file is there, else
     the copy bundled with birank, else (with ``download``) through
@@ -319,7 +322,7 @@ def run_artificial(cfg, report):
         cells = {m: {"acc": [], "C": [], "size": []} for m in ART_METHODS}
         for rnd in range(cfg["art_rounds"]):
             rng = np.random.default_rng([cfg["seed"], int(noise * 1000), rnd])
-            train, val, test = make_artificial(noise, rng, d=cfg["d"])
+            train, val, test = make_artificial(noise, random_state=rng, d=cfg["d"])
             seed = int(rng.integers(2**31))
             for m in ART_METHODS:
                 r = _select_and_test(m, cfg["art_C"], "linear", "scale", [(train, val)], train,
@@ -466,7 +469,7 @@ def replication_gaps(acc, paper_mean, block=20):
 
 
 def _pct(values):
-    return format_mean_std([100 * v for v in values], 2) + "%" if values else "n/a"
+    return format_mean_std([100 * v for v in values], digits=2) + "%" if values else "n/a"
 
 
 def _paper(cell):
@@ -559,7 +562,7 @@ def _report(results, cfg):
         rows = []
         for name, r in real.items():
             k = "linear" if "linear" in r else next(iter(r))
-            ours = [format_mean_std(r[k][m]["size"], 1) for m in ("pruned", "pruned2",
+            ours = [format_mean_std(r[k][m]["size"], digits=1) for m in ("pruned", "pruned2",
                                                                   "total")]
             rows.append([name, "ours"] + ours + [str(int(np.mean(r[k]["svr"]["size"])))])
             p = pub.TABLE6.get(name)
@@ -670,7 +673,7 @@ def _differ_section(results, cfg):
             paper = (pub.TABLE4 if kernel == "linear" else pub.TABLE5).get(name) or {}
             gap = {m: 100 * np.mean(c[m]["acc"]) - paper[m][0] for m in ("pruned", "svr")
                    if paper.get(m)}
-            rows.append([name, kernel, cmp["n_units"], format_comparison(cmp, 2),
+            rows.append([name, kernel, cmp["n_units"], format_comparison(cmp, digits=2),
                          f"{gap['pruned']:+.2f}" if "pruned" in gap else "n/a",
                          f"{gap['svr']:+.2f}" if "svr" in gap else "n/a",
                          f"{edge[1]} of {edge[2]}"])
@@ -980,7 +983,7 @@ def run(args: argparse.Namespace) -> int:
     data = {}
     for name in args.datasets:
         try:
-            X, y, src = load_real(name, args.data_dir, args.download)
+            X, y, src = load_real(name, data_dir=args.data_dir, download=args.download)
         except (FileNotFoundError, OSError) as exc:
             report.close()  # (the note on a line of its own)
             print(f"lin-jan-lin: skipping {name}: {exc}")

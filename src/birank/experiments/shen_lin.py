@@ -40,7 +40,7 @@ from __future__ import annotations
 import argparse
 import time
 import warnings
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -95,6 +95,7 @@ class DatasetSpec:
     name: str
     train: tuple  # files (relative to --data-dir) concatenated into the data
     test: tuple = ()  # test files; empty -> holdout or CV
+    _: KW_ONLY
     positive: float = 1.0  # label value of the positive class (others: negative)
     holdout: int = 0  # rows held out at random as test set (when there is no test file)
     scale: bool = False  # svm-scale to [-1, 1] per feature, fitted on the training part
@@ -192,7 +193,7 @@ def missing_data(specs, data_dir):
             for name, path in found.items() if path is not None]
 
 
-def load_splits(spec: DatasetSpec, data_dir: StrPath, n_folds: int = 5,
+def load_splits(spec: DatasetSpec, *, data_dir: StrPath, n_folds: int = 5,
                 max_folds: int | None = None,
                 ) -> tuple[dict[str, Any],
                            list[tuple[Matrix, NDArray[np.int8], Matrix, NDArray[np.int8]]]]:
@@ -228,7 +229,7 @@ def load_splits(spec: DatasetSpec, data_dir: StrPath, n_folds: int = 5,
     >>> from birank.experiments.shen_lin import DatasetSpec, load_splits
     >>> path = os.path.join(tempfile.mkdtemp(), "heart.txt")
     >>> dump_svmlight(*load_heart(), path)
-    >>> info, splits = load_splits(DatasetSpec("heart", (path,)), ".", max_folds=2)
+    >>> info, splits = load_splits(DatasetSpec("heart", (path,)), data_dir=".", max_folds=2)
     >>> info["evaluation"], len(splits), splits[0][0].shape, splits[0][2].shape
     ('5-fold CV (first 2 folds)', 2, (216, 13), (54, 13))
     """
@@ -335,7 +336,7 @@ def _fit_one(est, Xtr, ytr, Xte, yte, curve):
 
 
 def _run_dataset(name, spec, args, cfg, methods, report):
-    info, splits = load_splits(spec, args.data_dir, max_folds=cfg["max_folds"])
+    info, splits = load_splits(spec, data_dir=args.data_dir, max_folds=cfg["max_folds"])
     res = {"info": info, "methods": {}}
     jobs = []
     for m in methods:
@@ -398,7 +399,7 @@ def _large_budget(name, spec, args, cfg, report):
     """Fig. 2: AUC vs |L*| up to a large budget, soft strategies, one pool, first split."""
     from ..batch.active_ranksvm import ActiveRankSVM
 
-    _, splits = load_splits(spec, args.data_dir, max_folds=1)
+    _, splits = load_splits(spec, data_dir=args.data_dir, max_folds=1)
     Xtr, ytr, Xte, yte = splits[0]
     out = {}
     for m in ("Soft-Close", "Soft-Correct"):
@@ -428,7 +429,7 @@ def _win_loss_tie(a, b, level=0.05):
 
 
 def _fmt(values, digits=4):
-    return format_mean_std(values, digits) if values else "n/a"
+    return format_mean_std(values, digits=digits) if values else "n/a"
 
 
 def _paper4(name, col):
@@ -457,7 +458,7 @@ def _report_markdown(results, cfg, large):
              r["info"]["negative"], r["info"]["evaluation"], r["info"]["note"]]
             for n, r in results.items()]
     lines.append(markdown_table(["data", "train rows", "dim", "pos", "neg", "AUC on", "note"],
-                                rows, ["l", "r", "r", "r", "r", "l", "l"]))
+                                rows, align=["l", "r", "r", "r", "r", "l", "l"]))
     # Table 4
     if "4" in tables:
         cols = [c for c in pub.TABLE4_COLUMNS]
@@ -556,7 +557,7 @@ def _report_markdown(results, cfg, large):
             rows.append([f"Soft vs Hard ({kind})", f"{c['win']}/{c['loss']}/{c['tie']}",
                          f"{pw[0]}/{pw[1]}/{pw[2]}", ", ".join(per)])
         lines.append(markdown_table(["", "ours", "paper (13 data sets)", "per data set"], rows,
-                                    ["l", "c", "c", "l"]))
+                                    align=["l", "c", "c", "l"]))
 
     # Table 3
     if "3" in tables:
@@ -577,7 +578,7 @@ def _report_markdown(results, cfg, large):
                                  "—" if paper is None else f"{paper:+.4e}"])
         if rows:
             lines.append(markdown_table(["strategy", "data", "ours", "t-test (with vs without)",
-                                         "paper"], rows, ["l", "l", "r", "c", "r"]))
+                                         "paper"], rows, align=["l", "l", "r", "c", "r"]))
 
     # Table 7
     if "7" in tables and any(any(" g=" in m for m in r["methods"]) for r in results.values()):
@@ -1044,8 +1045,8 @@ def run(args: argparse.Namespace) -> int:
     if args.train is not None:
         specs = {Path(args.train).name: DatasetSpec(
             Path(args.train).name, (str(Path(args.train).resolve()),),
-            (str(Path(args.test).resolve()),) if args.test else (), args.positive_class,
-            scale=args.scale, note="user file")}
+            (str(Path(args.test).resolve()),) if args.test else (),
+            positive=args.positive_class, scale=args.scale, note="user file")}
     else:
         specs = {d: SPECS[d] for d in args.datasets}
         missing = missing_data(specs, args.data_dir)

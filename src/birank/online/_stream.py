@@ -99,7 +99,7 @@ class StreamRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
         -------
         self
         """
-        reset_fitted(self, self._online_private_state)
+        reset_fitted(self, private=self._online_private_state)
         return self._partial_fit(X, y, None, sample_weight, refit=True, eval_set=eval_set,
                                  eval_every=eval_every)
 
@@ -204,7 +204,7 @@ class StreamRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
         if not np.all(np.isfinite(self.coef_)):  # (before the cut reads them as scores)
             raise diverged_error(self)
         if refit:  # fit only: one pass can be swamped (1 positive in 10^4 rows)
-            warn_if_worse_than_chance(self, X, y01, weight)
+            warn_if_worse_than_chance(self, X, y01, sample_weight=weight)
         self._tail.update(X, y01, weight)
         self._tail.set_output(self)
         return self
@@ -224,6 +224,6 @@ class StreamRanker(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
 
     def _check_eval_set(self, eval_set):
         Xv, yv = check_eval_set(self, eval_set)
-        check_known_labels(self, yv, "eval_set's y")  # (as ActiveRankSVM's eval_set)
+        check_known_labels(self, yv, what="eval_set's y")  # (as ActiveRankSVM's eval_set)
         return Xv, (yv == self.classes_[1]).astype(np.int8)
 

@@ -106,7 +106,7 @@ class AdaOAM(StreamRanker):
 
 
     def _set_data_scaled_defaults(self, X):
-        self.eta0_ = data_scaled(self.eta0, X, 0.15, power=0.5,
+        self.eta0_ = data_scaled(self.eta0, X, scale=0.15, power=0.5,
                                  cap=1.0 / self.alpha if self.alpha > 0 else np.inf)
 
     def _check_n_features(self, n_features):

@@ -125,7 +125,7 @@ class OPAUC(WeightVectorMixin, StreamRanker):
 
     def _set_data_scaled_defaults(self, X):
         # the L2 step w *= 1 - eta0 alpha must not flip w: eta0 <= 1 / alpha
-        self.eta0_ = data_scaled(self.eta0, X, 0.008, measure="covariance",
+        self.eta0_ = data_scaled(self.eta0, X, scale=0.008, measure="covariance",
                                  cap=1.0 / self.alpha if self.alpha > 0 else np.inf)
 
     def _check_n_features(self, d):

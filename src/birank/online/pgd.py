@@ -142,7 +142,7 @@ class PGD(WeightVectorMixin, StreamRanker):
 
     def _set_data_scaled_defaults(self, X):
         # the L2 step w *= 1 - eta alpha must not flip w: eta0 <= 1 / alpha (as AdaOAM)
-        self.eta0_ = data_scaled(self.eta0, X, 4.0,
+        self.eta0_ = data_scaled(self.eta0, X, scale=4.0,
                                  cap=1.0 / self.alpha if self.alpha > 0 else np.inf)
 
     def _init_state(self, d):

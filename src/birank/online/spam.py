@@ -135,7 +135,7 @@ class SPAM(WeightVectorMixin, StreamRanker):
 
 
     def _set_data_scaled_defaults(self, X):
-        self.eta0_ = data_scaled(self.eta0, X, 0.3, measure="covariance")
+        self.eta0_ = data_scaled(self.eta0, X, scale=0.3, measure="covariance")
 
     def _init_state(self, d):
         # w = scales[0] * state w, class mean k = scales[1 + k] * means[k], dots: their

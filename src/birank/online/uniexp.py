@@ -105,7 +105,7 @@ class OnlineUniExp(WeightVectorMixin, StreamRanker):
 
 
     def _set_data_scaled_defaults(self, X):
-        self.eta0_ = data_scaled(self.eta0, X, 0.025, measure="spread")
+        self.eta0_ = data_scaled(self.eta0, X, scale=0.025, measure="spread")
 
     def _init_state(self, d):
         self._state = {"w": np.zeros(d), "counts": np.zeros(2), "capped": 0}
