@@ -95,11 +95,30 @@ def lossmin_multilevel_scores(scores: ArrayLike, groups: ArrayLike | None = None
     Within each query the ``min(n_levels - 1, m - 1)`` largest score gaps are the
     thresholds between relevance levels (Fig. 2 with several gaps); each gets
     its calibrated posterior and its eq. (7) term, and a document's value is
-    their mean. ``n_levels=2`` is :func:`lossmin_scores`.
+    their mean. ``n_levels=2`` is :func:`lossmin_scores`. The paper's projected
+    extension to multi-level ratings (footnote 2); ``ActiveRankLearner(strategy=
+    "lossmin-multilevel")`` passes the number of levels in its labeled set. Ties
+    in score are ranked by row order.
+
+    Parameters
+    ----------
+    scores : array-like of shape (n,)
+        Current ranker's scores of the unlabeled pool.
+    groups : array-like of shape (n,), default=None
+        Query of each row; None means one query.
+    n_levels : int >= 2, default=3
+        Relevance levels assumed per query: ``n_levels - 1`` thresholds (3: the
+        grades 0, 1, 2 of LETOR 4.0's MQ2007 and MQ2008).
+    above_threshold_weight : float in (0, 1), default=0.6
+        Weight of documents ranked above each threshold (eq. 7; the paper uses 0.6).
+
+    Returns
+    -------
+    values : ndarray of shape (n,)
 
     Examples
     --------
-    >>> from birank.active_learning.strategies import lossmin_multilevel_scores
+    >>> from birank.active_learning import lossmin_multilevel_scores
     >>> lossmin_multilevel_scores([0.0, 1.0, 3.0, 3.5], n_levels=3).round(4).tolist()
     [0.2717, 0.0989, 0.0352, 0.0409]
     """
