@@ -650,6 +650,36 @@ def test_predict_names_ignore_column_as_the_fix_for_an_unknown_column(tmp_path, 
     assert "no column named b, which the model in" in err and "--ignore-column drops b" in err
 
 
+def test_predict_hint_names_the_id_read_as_the_label_by_position(tmp_path, capsys):
+    """``id,clicked,a,b,c`` with no label-named column: the first column (the id) is read
+    as the label by position and the real label is the one column left over; the message
+    then also gives the fix that names both, which scores the file."""
+    X, y, _ = _named_table(tmp_path)
+    a, b, c = (X[:, k].tolist() for k in range(3))
+    data = _write_csv(tmp_path / "ads.csv", [("id", list(range(1000, 1000 + len(y)))),
+                                             ("clicked", y), ("a", a), ("b", b), ("c", c)])
+    model = tmp_path / "m.json"
+    assert main(["train", "-q", str(data), "--label-column", "clicked", "--ignore-column",
+                 "id", "-o", str(model)]) == 0
+    capsys.readouterr()
+    assert main(["predict", str(model), str(data)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1
+    assert err.rstrip().endswith(
+        "drop it with --ignore-column clicked (or, if 'clicked' is the label: --label-column "
+        "clicked --ignore-column id; 'id' was read as the label because it comes first)")
+    assert main(["predict", "-q", str(model), str(data), "--label-column", "clicked",
+                 "--ignore-column", "id"]) == 0
+    named = capsys.readouterr().out
+    assert main(["predict", "-q", str(model), str(data), "--ignore-column", "clicked"]) == 0
+    assert capsys.readouterr().out == named  # both fixes score the same features
+    # with a label-named column, nothing was read by position: the plain hint only
+    other = _write_csv(tmp_path / "other.csv", [("id", list(range(len(y)))), ("label", y),
+                                                ("a", a), ("b", b), ("c", c)])
+    assert main(["predict", str(model), str(other)]) == 2
+    assert capsys.readouterr().err.rstrip().endswith("drop it with --ignore-column id")
+
+
 @pytest.mark.parametrize("argv, message", [
     (["--ignore-column", "label"], "--ignore-column label drops the label column ('label', "
                                    "column 1; a column named label is the label unless "

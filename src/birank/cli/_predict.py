@@ -159,6 +159,7 @@ def _by_name(X, y, read, model, args, name):
 
     import scipy.sparse as sp
 
+    from ..datasets._formats import LABEL_NAMES
     from . import UserError
 
     where = f"{name} (read as {read['format']})"
@@ -192,6 +193,14 @@ def _by_name(X, y, read, model, args, name):
     if extra:
         fix = (" ".join(f"--ignore-column {shlex.quote(v)}" for v in extra)
                if len(extra) <= 3 else "--ignore-column COL, once for each")
+        first = header[roles["label"]]
+        if (len(extra) == 1 and getattr(args, "label_column", None) is None
+                and first not in LABEL_NAMES and first not in features):
+            # the label was the first column by position: with an id column first, the
+            # one column left over is most likely the label itself
+            fix += (f" (or, if {extra[0]!r} is the label: --label-column "
+                    f"{shlex.quote(extra[0])} --ignore-column {shlex.quote(first)}; "
+                    f"{first!r} was read as the label because it comes first)")
         raise UserError(f"{where}: column{'s' if len(extra) > 1 else ''} {_listed(extra)} "
                         f"{'are' if len(extra) > 1 else 'is'} not among the features of the "
                         f"model in {args.model} ({_listed(wanted)}); besides them a file may "
