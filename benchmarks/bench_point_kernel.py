@@ -1,15 +1,15 @@
 """Dual CD's kernels against in-process references, per pass, on dense and CSR rows.
 
 ``points`` (default): a pool of pseudo-pairs only (WeightedSVM's, CalibratedThreshold's)
-runs ``_kernels.dual_cd.dual_cd_points``; any other pool runs ``dual_cd``. Both give the
+runs ``_kernels.dual_cd.dual_cd_points_run``; any other pool runs ``dual_cd_run``. Both give the
 same alphas and w bit for bit (tests/test_dual_cd.py), so the ratio point kernel /
 generic kernel is the whole effect of the point kernel: no per-step dispatch on the row
 kind, and loads issued ahead of the random visit order.
 
-``pairs``: a pool of 2 x 10^5 (positive, negative) pairs runs ``dual_cd``, whose loops
+``pairs``: a pool of 2 x 10^5 (positive, negative) pairs runs ``dual_cd_run``, whose loops
 read the rows in place, one loop per layout; the reference is the same passes calling
 the row primitives of ``_kernels.sparse_rows`` (``row_dot_w``, ``pair_axpy``) once or
-twice a step, as ``dual_cd`` did before. Same bits; the ratio is the cost of those calls.
+twice a step, as the pair kernel did before. Same bits; the ratio is the cost of those calls.
 
 Each row solves the same pool from zero with both kernels, alternating, for
 ``--passes`` passes at a tolerance no pass meets, on ``make_classification`` data
@@ -33,11 +33,27 @@ import scipy.sparse as sp
 from numba import njit
 from sklearn.datasets import make_classification
 
-from birank._kernels.dual_cd import (_after_pass, _new_alpha, _projected_gradient, dual_cd,
-                                     dual_cd_points, tcoef, RF_ALPHA, RF_C, RF_Q)
+from birank._kernels.dual_cd import (_after_pass, _new_alpha, _projected_gradient, CNT_IT,
+                                     dual_cd_points_run, dual_cd_run, PG_GAP, start_passes,
+                                     tcoef, RF_ALPHA, RF_C, RF_Q)
 from birank._kernels.sparse_rows import (pair_axpy, rng_init, rng_shuffle, row_dot_w,
                                          split_rows)
 from birank.solvers.pair_pool import PairPool
+
+
+def one_call(run):
+    """The ``*_run`` kernel ``run`` as one call of all the passes from a fresh state, with
+    the signature of :func:`primitive_dual_cd` (the rows arguments first)."""
+    def kernel(*args):
+        *head, seed, tol, max_iter, shrinking = args
+        rng, index, counts, pg = start_passes(seed, args[-7])  # (n_rows)
+        run(*head, tol, shrinking, rng, index, counts, pg, max_iter)
+        return counts[CNT_IT], pg[PG_GAP]
+    return kernel
+
+
+dual_cd = one_call(dual_cd_run)
+dual_cd_points = one_call(dual_cd_points_run)
 
 
 @njit  # (compiled in the first, untimed round)

@@ -542,12 +542,14 @@ def test_row_index_width_does_not_change_the_solution(layout, compact_rows):
 @pytest.mark.parametrize("fit_threshold", [False, True])
 @pytest.mark.parametrize("rows", ["dense", "csr", "csr of ones"])
 def test_point_kernel_equals_generic_kernel_bit_for_bit(squared, fit_threshold, rows):
-    # a pool of pseudo-pairs runs dual_cd_points; it must reproduce the generic pair-row
+    # a pool of pseudo-pairs runs dual_cd_points_run; it must reproduce the generic pair-row
     # kernel exactly (same random stream, same arithmetic) on dense rows, on CSR rows,
     # and when the values are all 1 and the point kernel skips reading them
-    from birank._kernels.dual_cd import dual_cd, dual_cd_points
+    from birank._kernels.dual_cd import dual_cd_points_run, dual_cd_run
     from birank._kernels.sparse_rows import split_rows
+    from birank.solvers._passes import Passes
     from birank.solvers.pair_pool import PairPool
+    from dual_cd_calls import one_call
 
     rng = np.random.default_rng(4)
     dense = sp.random(80, 12, density=0.3, random_state=2).toarray()
@@ -566,14 +568,17 @@ def test_point_kernel_equals_generic_kernel_bit_for_bit(squared, fit_threshold, 
         assert pool._points_only
         w = np.zeros(pool.state_size)
         if kernel == "generic":
-            it, gap = dual_cd(pool._xa, w, pool._abk, pool._rf, pool.n_rows, squared,
-                              pool._kthr, 7, 1e-6, 50, True)
+            it, gap = one_call(dual_cd_run, (pool._xa, w, pool._abk, pool._rf, pool.n_rows,
+                                             squared, pool._kthr, 1e-6, True), 7, pool.n_rows, 50)
         elif kernel == "points":
-            it, gap = dual_cd_points(*split_rows(pool._xa), rows == "csr of ones", w,
-                                     pool._abk, pool._rf, pool.n_rows, squared, pool._kthr, 7,
-                                     1e-6, 50, True)
+            it, gap = one_call(dual_cd_points_run,
+                               (*split_rows(pool._xa), rows == "csr of ones", w, pool._abk,
+                                pool._rf, pool.n_rows, squared, pool._kthr, 1e-6, True),
+                               7, pool.n_rows, 50)
         else:  # the pool picks the point kernel and detects the values all 1 itself
-            it, gap = pool.cd_passes(w, squared, 7, 1e-6, 50, True)
+            passes = Passes(7, pool.n_rows)
+            pool.cd_run(w, squared, 1e-6, True, passes, 50)
+            it, gap = passes.n_iter, passes.gap
             assert pool._binary == (rows == "csr of ones")
         outs.append((it, gap, w, pool.alpha_.copy()))
     for out in outs[1:]:
@@ -591,8 +596,10 @@ def test_point_kernel_equals_generic_kernel_bit_for_bit(squared, fit_threshold, 
 def test_point_kernel_on_dense_rows_of_no_features(fit_threshold):
     # the look-ahead reads no element of a row that has none; the result is the generic
     # kernel's (w is the threshold alone)
-    from birank._kernels.dual_cd import dual_cd
+    from birank._kernels.dual_cd import dual_cd_run
+    from birank.solvers._passes import Passes
     from birank.solvers.pair_pool import PairPool
+    from dual_cd_calls import one_call
 
     X = np.zeros((6, 0))
     a = np.array([0, 1, 2, -1, -1, -1])
@@ -603,10 +610,10 @@ def test_point_kernel_on_dense_rows_of_no_features(fit_threshold):
         pool.add_rows(a, b, np.full(6, 0.5))
         w = np.zeros(pool.state_size)
         if kernel == "generic":
-            dual_cd(pool._xa, w, pool._abk, pool._rf, pool.n_rows, False, pool._kthr, 3,
-                    1e-6, 20, True)
+            one_call(dual_cd_run, (pool._xa, w, pool._abk, pool._rf, pool.n_rows, False,
+                                   pool._kthr, 1e-6, True), 3, pool.n_rows, 20)
         else:
-            pool.cd_passes(w, False, 3, 1e-6, 20, True)
+            pool.cd_run(w, False, 1e-6, True, Passes(3, pool.n_rows), 20)
         outs.append((w, pool.alpha_.copy()))
     np.testing.assert_array_equal(outs[0][0], outs[1][0])
     np.testing.assert_array_equal(outs[0][1], outs[1][1])

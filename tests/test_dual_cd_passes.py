@@ -11,15 +11,17 @@ import pytest
 import scipy.sparse as sp
 
 import birank.solvers._passes as passes_module
-from birank._kernels.dual_cd import dual_cd, dual_cd_points
-from birank._kernels.dual_cd_logistic import dual_cd_logistic
-from birank._kernels.kernel_dual_cd import kernel_dual_cd
+from birank._kernels.dual_cd import dual_cd_points_run, dual_cd_run
+from birank._kernels.dual_cd_logistic import dual_cd_logistic_run
+from birank._kernels.kernel_dual_cd import kernel_dual_cd_run
 from birank._kernels.sparse_rows import split_rows
 from birank._validation import draw_seed
 from birank.solvers._passes import Passes
 from birank.solvers.dual_cd import PairDualCD
 from birank.solvers.kernel_dual_cd import KernelPairDualCD
 from birank.solvers.pair_pool import PairPool
+
+from dual_cd_calls import one_call
 
 #: passes per call: 1, 3 and all of them (one call)
 CHUNKS = [1, 3, None]
@@ -108,17 +110,18 @@ def test_passes_in_calls_of_1_3_all_same_bits(kind, layout, squared, shrinking, 
     fit_threshold = layout != "dense"  # both, across the layouts
     runs = [_in_chunks(_pool(X, y01, C, kind, fit_threshold), squared, 7, tol, max_iter,
                        shrinking, chunk) for chunk in CHUNKS]
-    # the one-call kernels (dual_cd / dual_cd_points: start_passes, then one run to
-    # max_iter), as before the passes were resumable
+    # the kernel called once on its own (start_passes, then one run to max_iter), not
+    # through the pool
     pool = _pool(X, y01, C, kind, fit_threshold)
     w = np.zeros(pool.state_size)
     if kind == "points":
-        it, gap = dual_cd_points(*split_rows(pool._xa), layout == "csr of ones", w, pool._abk,
-                                 pool._rf, pool.n_rows, squared, pool._kthr, 7, tol, max_iter,
-                                 shrinking)
+        it, gap = one_call(dual_cd_points_run,
+                           (*split_rows(pool._xa), layout == "csr of ones", w, pool._abk,
+                            pool._rf, pool.n_rows, squared, pool._kthr, tol, shrinking),
+                           7, pool.n_rows, max_iter)
     else:
-        it, gap = dual_cd(pool._xa, w, pool._abk, pool._rf, pool.n_rows, squared, pool._kthr,
-                          7, tol, max_iter, shrinking)
+        it, gap = one_call(dual_cd_run, (pool._xa, w, pool._abk, pool._rf, pool.n_rows, squared,
+                                         pool._kthr, tol, shrinking), 7, pool.n_rows, max_iter)
     runs.append((it, gap, w, pool.alpha_.copy()))
     _assert_same(runs)
     converged = runs[0][0] < max_iter
@@ -143,8 +146,8 @@ def test_logistic_passes_in_calls_same_bits(layout, tol, max_iter):
         runs.append((passes.n_iter, passes.gap, w, pool.alpha_.copy()))
     pool = _pool(X, y01, C, "pairs", True)
     w = np.zeros(pool.state_size)
-    it, gap = dual_cd_logistic(pool._xa, w, pool._abk, pool._rf, pool.n_rows, pool._kthr, 5,
-                               tol, max_iter)
+    it, gap = one_call(dual_cd_logistic_run, (pool._xa, w, pool._abk, pool._rf, pool.n_rows,
+                                              pool._kthr, tol), 5, pool.n_rows, max_iter)
     runs.append((it, gap, w, pool.alpha_.copy()))
     _assert_same(runs)
 
@@ -174,9 +177,10 @@ def test_kernel_passes_in_calls_same_bits(cache_size, loss, monkeypatch):
                          random_state=3)
     s.add_rows(a, b, 2.0)
     seed = draw_seed(s._rng)  # (the seed solve draws)
-    it, gap = kernel_dual_cd(s._K, s._P, s._sq, s.gamma, s._cached, s._ab, s._C, s._qd,
-                             s.alpha_, s.point_coef_, s._f, s.n_rows, loss == "squared_hinge",
-                             seed, 1e-6, 60)
+    it, gap = one_call(kernel_dual_cd_run,
+                       (s._K, s._P, s._sq, s.gamma, s._cached, s._ab, s._C, s._qd, s.alpha_,
+                        s.point_coef_, s._f, s.n_rows, loss == "squared_hinge", 1e-6),
+                       seed, s.n_rows, 60, gap0=np.inf)
     runs.append((it, gap, s.point_coef_.copy(), s.alpha_.copy()))
     _assert_same(runs)
 

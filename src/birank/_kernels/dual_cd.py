@@ -30,9 +30,8 @@ the active-set size, last pass's projected-gradient extremes, the pass count)
 lives in four arrays made by :func:`start_passes`, and the ``*_run`` kernels
 (:func:`dual_cd_run`, :func:`dual_cd_points_run`; the logistic and kernel
 solvers' too) run the passes from that state up to a given pass and leave it
-there. Any split of the passes into calls gives the same bits as one call
-(:func:`dual_cd`, :func:`dual_cd_points`: one call up to ``max_iter``), so a
-driver can report between calls (``birank.solvers._passes``).
+there. Any split of the passes into calls gives the same bits as one call up
+to ``max_iter``, so a driver can report between calls (``birank.solvers._passes``).
 """
 
 import numpy as np
@@ -218,38 +217,21 @@ def start_passes(seed, n_rows):
 
 
 @njit(cache=True)
-def dual_cd(X, w, ab, rf, n_rows, squared, fit_threshold, seed, tol, max_iter, shrinking):
-    """Dual CD from the current alpha (``w`` must equal sum_p alpha_p z_p on entry).
+def dual_cd_run(X, w, ab, rf, n_rows, squared, fit_threshold, tol, shrinking, rng, index,
+                counts, pg, until):
+    """Dual CD from the current alpha (``w`` must equal sum_p alpha_p z_p on entry),
+    from the state ``rng, index, counts, pg`` (:func:`start_passes`) until pass
+    ``until`` (a total, not a number of passes more) or the stopping rule; the state
+    is left after the last pass run (``counts[CNT_IT]``: the passes done, ``until``
+    when the tolerance was not met; ``pg[PG_GAP]``: the last pass's ``PGmax -
+    PGmin``). Any split of the passes into calls gives the same bits as one call.
 
     Each outer iteration visits the active rows in a fresh random order
-    (Fisher-Yates from ``seed``). With ``shrinking`` a row at a bound whose
-    gradient points outside by more than last iteration's extreme projected
+    (Fisher-Yates from the seed of ``rng``). With ``shrinking`` a row at a bound
+    whose gradient points outside by more than last iteration's extreme projected
     gradient leaves the active set (Hsieh et al. 2008, section 3.2). The loop
     stops when ``PGmax - PGmin <= tol`` on the active set and, if rows were
     shrunk, again on all rows (LIBLINEAR's rule).
-
-    Returns
-    -------
-    n_iter : int
-        Outer iterations done (``max_iter`` when the tolerance was not met).
-    gap : float
-        The final ``PGmax - PGmin`` (on the last pass).
-
-    All the passes in one call: :func:`start_passes`, then :func:`dual_cd_run` up to
-    ``max_iter`` (the same bits as the passes split over several calls of it).
-    """
-    rng, index, counts, pg = start_passes(seed, n_rows)
-    dual_cd_run(X, w, ab, rf, n_rows, squared, fit_threshold, tol, shrinking, rng, index,
-                counts, pg, max_iter)
-    return counts[CNT_IT], pg[PG_GAP]
-
-
-@njit(cache=True)
-def dual_cd_run(X, w, ab, rf, n_rows, squared, fit_threshold, tol, shrinking, rng, index,
-                counts, pg, until):
-    """The passes of :func:`dual_cd` from the state ``rng, index, counts, pg``
-    (:func:`start_passes`) until pass ``until`` (a total, not a number of passes more)
-    or the stopping rule; the state is left after the last pass run.
 
     The rows argument is split once (:func:`.sparse_rows.split_rows`) and the passes
     (:func:`_pair_passes`) read the rows through :func:`.sparse_rows.split_row_dot` and
@@ -329,13 +311,16 @@ def _pair_passes(dense, data, indices, indptr, w, ab, rf, n_rows, squared, fit_t
 
 
 @njit(cache=True)
-def dual_cd_points(dense, data, indices, indptr, binary, w, ab, rf, n_rows, squared,
-                   fit_threshold, seed, tol, max_iter, shrinking):
-    """:func:`dual_cd` for pools of pseudo-pairs only: the point-wise SVM.
+def dual_cd_points_run(dense, data, indices, indptr, binary, w, ab, rf, n_rows, squared,
+                       fit_threshold, tol, shrinking, state, index, counts, pg, until):
+    """:func:`dual_cd_run` for pools of pseudo-pairs only: the point-wise SVM, from the
+    state ``state, index, counts, pg`` (:func:`start_passes`: ``state`` is its ``rng``)
+    until pass ``until`` (a total) or the stopping rule, the state left after the
+    last pass.
 
     Every row is ``(k, -1)`` (``z = x_k``, threshold coefficient -1) or
     ``(-1, k)`` (``z = -x_k``, +1): LIBLINEAR's ``y_k x_k`` with ``y_k = +-1``.
-    The same algorithm, random stream and arithmetic as :func:`dual_cd`
+    The same algorithm, random stream and arithmetic as :func:`dual_cd_run`
     (so the same alphas and w bit for bit), in the loop of LIBLINEAR's
     ``solve_l2r_l1l2_svc``: one row read for ``w . x_k``, one for the update,
     no per-step dispatch on the row kind. The bounds U and diagonal D of the
@@ -348,7 +333,7 @@ def dual_cd_points(dense, data, indices, indptr, binary, w, ab, rf, n_rows, squa
     loop, rather than calling the layout-dispatched primitives of
     :mod:`.sparse_rows`: a helper taking arrays, called in this loop, made a
     pass on a9a 1.4-2x slower, even inlined (scratch A/B). Against
-    :func:`dual_cd` on the same pool this kernel takes 0.65-0.77x the time per
+    :func:`dual_cd_run` on the same pool this kernel takes 0.65-0.77x the time per
     pass on dense rows and 0.37-0.85x on CSR rows
     (``benchmarks/bench_point_kernel.py``).
 
@@ -366,24 +351,9 @@ def dual_cd_points(dense, data, indices, indptr, binary, w, ab, rf, n_rows, squa
       ahead, X row one ahead) cut the time per pass on 10^5 random rows by
       15-20%; the third and the value took another 10% off 300 passes on 10^6
       random rows (scratch A/B runs; numba has no prefetch intrinsic, the
-      loads are kept alive through ``touched``, which enters the returned gap
+      loads are kept alive through ``touched``, which enters the stored gap
       as ``0.0 * touched``).
-
-    All the passes in one call: :func:`start_passes`, then :func:`dual_cd_points_run`
-    up to ``max_iter`` (the same bits as the passes split over several calls of it).
     """
-    rng, index, counts, pg = start_passes(seed, n_rows)
-    dual_cd_points_run(dense, data, indices, indptr, binary, w, ab, rf, n_rows, squared,
-                       fit_threshold, tol, shrinking, rng, index, counts, pg, max_iter)
-    return counts[CNT_IT], pg[PG_GAP]
-
-
-@njit(cache=True)
-def dual_cd_points_run(dense, data, indices, indptr, binary, w, ab, rf, n_rows, squared,
-                       fit_threshold, tol, shrinking, state, index, counts, pg, until):
-    """The passes of :func:`dual_cd_points` from the state ``state, index, counts, pg``
-    (:func:`start_passes`: ``state`` is its ``rng``) until pass ``until`` (a total) or
-    the stopping rule, as :func:`dual_cd_run`; the state is left after the last pass."""
     active_size = counts[CNT_ACTIVE]
     PGmax_old = pg[PG_MAX]
     PGmin_old = pg[PG_MIN]

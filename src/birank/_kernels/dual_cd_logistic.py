@@ -30,8 +30,7 @@ holds throughout. No shrinking: the optimum is interior.
 import numpy as np
 from numba import njit
 
-from .dual_cd import (CNT_DONE, CNT_IT, PG_GAP, RF_ALPHA, RF_C, RF_Q, start_passes,
-                      tcoef)
+from .dual_cd import CNT_DONE, CNT_IT, PG_GAP, RF_ALPHA, RF_C, RF_Q, tcoef
 from .sparse_rows import pair_axpy, pair_dot_w, rng_shuffle
 
 #: Yu, Huang & Lin (2011), Algorithm 4: safeguard factor toward a bound
@@ -96,31 +95,19 @@ def logistic_coordinate(Q, b, C, a0):
 
 
 @njit(cache=True)
-def dual_cd_logistic(X, w, ab, rf, n_rows, fit_threshold, seed, tol, max_iter):
-    """Dual CD passes for the logistic loss (``w`` must equal sum_p alpha_p z_p on entry).
+def dual_cd_logistic_run(X, w, ab, rf, n_rows, fit_threshold, tol, state, index, counts, pg,
+                         until):
+    """Dual CD passes for the logistic loss (``w`` must equal sum_p alpha_p z_p on entry)
+    from the state ``state, index, counts, pg`` of :func:`.dual_cd.start_passes`
+    (``state`` is its ``rng``; no shrinking: the active count and the extremes are not
+    used) until pass ``until`` (a total) or the stopping rule; the state is left after
+    the last pass run, as :func:`.dual_cd.dual_cd_run` leaves it.
 
     Each pass visits the rows in a fresh random order. Stops when the dual
     gradient ``G_p = w . z_p + log(alpha_p / (C_p - alpha_p))`` (zero at the
     optimum, every alpha being interior) satisfies ``max(0, G) - min(0, G) <= tol``
     over a pass, the spread :mod:`.dual_cd` uses for the hinge losses.
-
-    Returns ``(n_iter, gap)`` as :func:`birank._kernels.dual_cd.dual_cd`. All the
-    passes in one call: :func:`.dual_cd.start_passes`, then :func:`dual_cd_logistic_run`
-    up to ``max_iter`` (the same bits as the passes split over several calls of it).
     """
-    rng, index, counts, pg = start_passes(seed, n_rows)
-    dual_cd_logistic_run(X, w, ab, rf, n_rows, fit_threshold, tol, rng, index, counts, pg,
-                         max_iter)
-    return counts[CNT_IT], pg[PG_GAP]
-
-
-@njit(cache=True)
-def dual_cd_logistic_run(X, w, ab, rf, n_rows, fit_threshold, tol, state, index, counts, pg,
-                         until):
-    """The passes of :func:`dual_cd_logistic` from the state ``state, index, counts, pg``
-    of :func:`.dual_cd.start_passes` (``state`` is its ``rng``; no shrinking: the
-    active count and the extremes are not used) until pass ``until`` (a total) or the
-    stopping rule; the state is left after the last pass run."""
     last = w.shape[0] - 1
     it = counts[CNT_IT]
     gap = pg[PG_GAP]

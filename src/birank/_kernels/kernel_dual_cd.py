@@ -25,8 +25,7 @@ the matrix would not fit; both give the same values.
 import numpy as np
 from numba import njit
 
-from .dual_cd import (CNT_DONE, CNT_IT, PG_GAP, _new_alpha, _projected_gradient,
-                      start_passes)
+from .dual_cd import CNT_DONE, CNT_IT, PG_GAP, _new_alpha, _projected_gradient
 from .sparse_rows import rng_int
 
 
@@ -87,31 +86,19 @@ def pair_diag(K, P, sq, gamma, cached, ab, start, stop, qd):
 
 
 @njit(cache=True)
-def kernel_dual_cd(K, P, sq, gamma, cached, ab, C, qd, alpha, coef, f, n_rows, squared,
-                   seed, tol, max_iter):
-    """Random-permutation dual CD (Hsieh et al. 2008, Algorithm 1) on kernel pair rows.
+def kernel_dual_cd_run(K, P, sq, gamma, cached, ab, C, qd, alpha, coef, f, n_rows, squared,
+                       tol, state, perm, counts, pgc, until):
+    """Random-permutation dual CD (Hsieh et al. 2008, Algorithm 1) on kernel pair rows,
+    from the state ``state, perm, counts, pgc`` of :func:`.dual_cd.start_passes` (its
+    ``rng``, its ``index``, which each pass shuffles further, its ``counts`` and ``pg``;
+    no shrinking) until pass ``until`` (a total) or the stopping rule; the state is
+    left after the last pass run.
 
     Updates ``alpha``, ``coef`` and ``f`` in place. Stops when the spread of the
     projected gradient ``PGmax - PGmin`` over a pass is at most ``tol``
-    (LIBSVM's and LIBLINEAR's rule). Returns ``(n_iter, spread)``. All the passes
-    in one call: :func:`.dual_cd.start_passes` (the spread before a pass: inf), then
-    :func:`kernel_dual_cd_run` up to ``max_iter`` (the same bits as the passes split
-    over several calls of it).
+    (LIBSVM's and LIBLINEAR's rule); ``pgc[PG_GAP]`` holds the last pass's spread
+    (its caller sets it to inf before the first pass).
     """
-    rng, perm, counts, pg = start_passes(seed, n_rows)
-    pg[PG_GAP] = np.inf
-    kernel_dual_cd_run(K, P, sq, gamma, cached, ab, C, qd, alpha, coef, f, n_rows, squared,
-                       tol, rng, perm, counts, pg, max_iter)
-    return counts[CNT_IT], pg[PG_GAP]
-
-
-@njit(cache=True)
-def kernel_dual_cd_run(K, P, sq, gamma, cached, ab, C, qd, alpha, coef, f, n_rows, squared,
-                       tol, state, perm, counts, pgc, until):
-    """The passes of :func:`kernel_dual_cd` from the state ``state, perm, counts, pgc`` of
-    :func:`.dual_cd.start_passes` (its ``rng``, its ``index``, which each pass shuffles
-    further, its ``counts`` and ``pg``; no shrinking) until pass ``until`` (a total) or
-    the stopping rule; the state is left after the last pass run."""
     m = f.shape[0]
     ki = np.empty(m)
     kj = np.empty(m)

@@ -108,8 +108,8 @@ def split_rows(X):
     layout by ``is not None`` alone, one condition a line: numba then drops the other
     layout's branches when it compiles, so its loops read the rows in place (calling
     :func:`row_dot_w` once a step cost up to a third of dual CD's pass, see
-    ``_kernels.dual_cd.dual_cd``). :func:`split_row_dot` and :func:`split_row_axpy`
-    are such loops; a kernel with more per-row work of its own (``dual_cd_points``)
+    ``_kernels.dual_cd.dual_cd_run``). :func:`split_row_dot` and :func:`split_row_axpy`
+    are such loops; a kernel with more per-row work of its own (``dual_cd_points_run``)
     writes them out."""
     if isinstance(X, tuple):
         return None, X[0], X[1], X[2]

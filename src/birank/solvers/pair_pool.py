@@ -17,9 +17,7 @@ type, e.g. kernel rows, provides):
 - ``cd_run(w, squared, tol, shrinking, passes, until)``: the passes from the state
   ``passes`` (a :class:`birank.solvers._passes.Passes`) up to pass ``until``, the
   state left after the last (``cd_run_logistic(w, tol, passes, until)`` for
-  ``loss='logistic'``); ``cd_passes(w, squared, seed, tol, max_iter, shrinking) ->
-  (n_iter, gap)`` (and ``cd_passes_logistic(w, seed, tol, max_iter)``) run them all
-  in one call;
+  ``loss='logistic'``);
 - ``margins(w)``, ``rebuild_w(w)``, ``update_w(w, rows, delta)``.
 """
 
@@ -46,7 +44,6 @@ from .._kernels.dual_cd_logistic import dual_cd_logistic_run
 from .._kernels.index import index_dtype
 from .._kernels.sparse_rows import split_rows
 from .._validation import as_csr_or_dense, kernel_rows
-from ._passes import Passes
 
 __all__ = ["PairPool", "check_costs"]
 
@@ -302,14 +299,6 @@ class PairPool:
         self.n_rows = stop
 
     # ------------------------------------------------- the driver's operations
-    def cd_passes(self, w, squared, seed, tol, max_iter, shrinking):
-        """Dual CD passes over the rows from the current alpha; returns ``(n_iter, gap)``.
-
-        All of them in one call of the kernel (:meth:`cd_run` from a fresh state)."""
-        passes = Passes(seed, self.n_rows)
-        self.cd_run(w, squared, tol, shrinking, passes, max_iter)
-        return passes.n_iter, passes.gap
-
     def cd_run(self, w, squared, tol, shrinking, passes, until):
         """The passes from the state ``passes`` (:class:`~birank.solvers._passes.Passes`)
         up to pass ``until`` (a total) or the stopping rule; ``passes`` is left after the
@@ -326,15 +315,8 @@ class PairPool:
                         tol, shrinking, passes.rng, passes.index, passes.counts, passes.pg,
                         until)
 
-    def cd_passes_logistic(self, w, seed, tol, max_iter):
-        """Dual CD passes for the logistic loss (Yu, Huang & Lin 2011); ``(n_iter, gap)``,
-        in one call of the kernel (:meth:`cd_run_logistic` from a fresh state)."""
-        passes = Passes(seed, self.n_rows)
-        self.cd_run_logistic(w, tol, passes, max_iter)
-        return passes.n_iter, passes.gap
-
     def cd_run_logistic(self, w, tol, passes, until):
-        """:meth:`cd_run` for the logistic loss (no shrinking)."""
+        """:meth:`cd_run` for the logistic loss (Yu, Huang & Lin 2011; no shrinking)."""
         dual_cd_logistic_run(self._xa, w, self._abk, self._rf, self.n_rows, self._kthr, tol,
                              passes.rng, passes.index, passes.counts, passes.pg, until)
 
