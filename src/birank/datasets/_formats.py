@@ -173,6 +173,24 @@ def _not_ignored(j, ignored, header, what, option, given, where):
                      f"{what}, not both")
 
 
+def _ignored_and_label(ignore_columns, label_column, header, n_cols, where):
+    """``(ignored, lab)``: the ``--ignore-column`` columns (:func:`_ignored`) and the label
+    column: ``label_column``, else a column named as a label (:data:`LABEL_NAMES`), else
+    the first column not ignored; at least two columns must be left, and the label must
+    not be ignored."""
+    ignored = _ignored(ignore_columns, header, n_cols, where)
+    if n_cols - len(ignored) < 2:
+        raise ValueError(f"{where}: {n_cols - len(ignored)} column(s) left after "
+                         "--ignore-column; need a label column and features")
+    lab = _column(label_column, header, n_cols, "label", where)
+    if lab is None:
+        lab = next((header.index(c) for c in LABEL_NAMES if header and c in header), None)
+        if lab is None:
+            lab = next(j for j in range(n_cols) if j not in ignored)
+    _not_ignored(lab, ignored, header, "label", "--label-column", label_column, where)
+    return ignored, lab
+
+
 def _is_number(tok):
     try:
         float(tok)
@@ -208,16 +226,7 @@ def _delimited(data, name, fmt, label_column, qid_column, info, ignore_columns=(
         raise ValueError(f"{where}: one column only; need a label column and features")
     # --ignore-column: dropped before anything reads the table (never a feature, the label
     # or the query id; their cells need not be numbers); columns keep their file numbers
-    ignored = _ignored(ignore_columns, header, n_cols, where)
-    if n_cols - len(ignored) < 2:
-        raise ValueError(f"{where}: {n_cols - len(ignored)} column(s) left after "
-                         "--ignore-column; need a label column and features")
-    lab = _column(label_column, header, n_cols, "label", where)
-    if lab is None:
-        lab = next((header.index(c) for c in LABEL_NAMES if header and c in header), None)
-        if lab is None:  # the first column that is not ignored
-            lab = next(j for j in range(n_cols) if j not in ignored)
-    _not_ignored(lab, ignored, header, "label", "--label-column", label_column, where)
+    ignored, lab = _ignored_and_label(ignore_columns, label_column, header, n_cols, where)
     qid = _column(qid_column, header, n_cols, "query id", where)
     if qid is None and qid_column is None and header:
         qid = next((header.index(c) for c in QID_NAMES if c in header), None)
@@ -301,13 +310,8 @@ def _numpy(data, name, fmt, label_column, ignore_columns=()):
         if M.ndim != 2 or M.shape[1] < 2 or not np.issubdtype(M.dtype, np.number):
             raise ValueError(f"{where}: expected a 2-D numeric array whose label column is "
                              f"--label-column (default 0); got shape {M.shape}, dtype {M.dtype}")
-        ignored = _ignored(ignore_columns, None, M.shape[1], where)
-        if M.shape[1] - len(ignored) < 2:
-            raise ValueError(f"{where}: {M.shape[1] - len(ignored)} column(s) left after "
-                             "--ignore-column; need a label column and features")
-        lab = (next(j for j in range(M.shape[1]) if j not in ignored) if label_column is None
-               else _column(label_column, None, M.shape[1], "label", where))
-        _not_ignored(lab, ignored, None, "label", "--label-column", label_column, where)
+        ignored, lab = _ignored_and_label(ignore_columns, label_column, None, M.shape[1],
+                                          where)
         M = M.astype(np.float64)
         return sp.csr_matrix(np.delete(M, [lab, *ignored], axis=1)), M[:, lab], None
     if ignore_columns:
