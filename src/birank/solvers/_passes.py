@@ -44,6 +44,9 @@ class Passes:
         The kernel seed of the run (its random visit orders).
     n_rows : int
         Rows the passes visit.
+    gap : float, default=0.0
+        The spread :attr:`gap` reads before the first pass (the kernel solver's
+        ``inf``: not converged after no pass).
 
     Attributes
     ----------
@@ -51,9 +54,10 @@ class Passes:
         The arrays the ``*_run`` kernels take and update (see ``start_passes``).
     """
 
-    def __init__(self, seed: int, n_rows: int) -> None:
+    def __init__(self, seed: int, n_rows: int, gap: float = 0.0) -> None:
         self.n_rows = int(n_rows)
         self.rng, self.index, self.counts, self.pg = start_passes(int(seed), self.n_rows)
+        self.pg[PG_GAP] = gap
 
     @property
     def n_iter(self) -> int:

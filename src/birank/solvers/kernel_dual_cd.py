@@ -16,7 +16,6 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from .._kernels.dual_cd import PG_GAP
 from .._kernels.kernel_dual_cd import (kernel_dual_cd_run, mirror_upper, pair_diag,
                                        rbf_from_gram)
 from .._linalg import dot
@@ -217,8 +216,7 @@ class KernelPairDualCD:
             report(0, None, f"kernel dual CD over {self.n_rows} pairs of "
                             f"{self.point_index_.size} points (kernel {cache}): at most "
                             f"{max_iter} passes, tol={tol:g}")
-        passes = Passes(draw_seed(self._rng), self.n_rows)
-        passes.pg[PG_GAP] = np.inf  # (the spread before any pass, as kernel_dual_cd's)
+        passes = Passes(draw_seed(self._rng), self.n_rows, gap=np.inf)
         squared = self.loss == "squared_hinge"
 
         def step(until):
