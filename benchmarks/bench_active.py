@@ -13,7 +13,7 @@ Usage::
     python benchmarks/bench_active.py --sizes 1e4 1e5       # small run
     python benchmarks/bench_active.py --a9a PATH/a9a        # + a9a
 
-    python benchmarks/bench_active.py --rounds --data-dir PATH  # AUC check
+    python benchmarks/bench_active.py --rounds --data-home PATH  # AUC check
 
 Prints fit seconds (median over ``--seeds`` pools), test AUC (mean +- std) and
 the ratios ``RankSVM / ActiveRankSVM`` and
@@ -151,7 +151,7 @@ def bench_a9a(path, budget, C, repeats):
           f"LinearSVC/active = {np.median(t_svc) / np.median(t_fast):.2f}x")
 
 
-def bench_rounds(data_dir, datasets, seeds, budget, C):
+def bench_rounds(data_home, datasets, seeds, budget, C):
     """Test AUC (mean +- std) and median fit time of the default against the paper's rounds."""
     import warnings
 
@@ -159,7 +159,7 @@ def bench_rounds(data_dir, datasets, seeds, budget, C):
 
     settings = {"default (1 pass/round)": {}, "paper (tol every round)": PAPER_ROUNDS}
     for name in datasets:
-        _, splits = load_splits(SPECS[name], data_dir=data_dir, max_folds=2)
+        _, splits = load_splits(SPECS[name], data_home=data_home, max_folds=2)
         res = {k: ([], []) for k in settings}
         for Xtr, ytr, Xte, yte in splits:
             for seed in range(seeds):
@@ -243,16 +243,16 @@ def main(argv=None):
                    help="compare the AUC of the default and the paper's rounds instead")
     p.add_argument("--small", action="store_true",
                    help="german.numer: round settings and the Newton finish instead")
-    p.add_argument("--data-dir", default=None, metavar="PATH",
+    p.add_argument("--data-home", default=None, metavar="PATH",
                    help="folder holding the LIBSVM data sets (needed with --rounds)")
     p.add_argument("--datasets", nargs="+", default=["a9a", "w8a", "letter", "bank", "shuttle"])
     p.add_argument("--seeds", type=int, default=3,
                    help="ActiveRankSVM pools per size (median time, mean +- std AUC)")
     args = p.parse_args(argv)
     if args.rounds:
-        if args.data_dir is None:
-            p.error("--rounds needs --data-dir PATH")
-        bench_rounds(args.data_dir, args.datasets, args.seeds, args.budget, args.C)
+        if args.data_home is None:
+            p.error("--rounds needs --data-home PATH")
+        bench_rounds(args.data_home, args.datasets, args.seeds, args.budget, args.C)
         return
     if args.small:
         bench_small()

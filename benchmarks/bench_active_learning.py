@@ -1,12 +1,12 @@
 """Selection time per round of every ActiveRankLearner strategy (donmez-carbonell).
 
-    python benchmarks/bench_active_learning.py [--data-dir PATH] [--repeat 21] [--quick]
+    python benchmarks/bench_active_learning.py [--data-home PATH] [--repeat 21] [--quick]
 
 Pool: lambdarank-train's ``rank.train`` (3,005 rows, 201 queries, 300 features),
 relevant = label >= 3; the ranker (RankSVM) is trained on an initial set of
 1 relevant + 3 non-relevant documents per query, and every strategy then
 selects 5 documents per query from the 2,3xx unlabeled rows. Without the file
-(no ``--data-dir``) a generated pool of the same shape is used.
+(no ``--data-home``) a generated pool of the same shape is used.
 
 Printed per strategy, median over ``--repeat`` rounds in this process (and the
 least wall-clock, and the median CPU time of the selection, which a process
@@ -46,11 +46,11 @@ def lossmin_numpy_loop(scores, groups, lam=0.6):
     return out
 
 
-def load_pool(data_dir):
+def load_pool(data_home):
     from birank.datasets import load_svmlight
 
-    path = Path(data_dir or "") / "lambdarank-train" / "rank.train"
-    if data_dir and path.exists():
+    path = Path(data_home or "") / "lambdarank-train" / "rank.train"
+    if data_home and path.exists():
         X, y, g = load_svmlight(path, query_id=True)
         return X, y, g, f"{path} ({X.shape[0]} rows, {np.unique(g).size} queries)"
     rng = np.random.default_rng(0)
@@ -63,13 +63,13 @@ def load_pool(data_dir):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data-dir", default=None)
+    ap.add_argument("--data-home", default=None)
     ap.add_argument("--repeat", type=int, default=21)
     ap.add_argument("--per-query", type=int, default=5)
     ap.add_argument("--quick", action="store_true", help="5 repeats")
     args = ap.parse_args(argv)
     repeat = 5 if args.quick else args.repeat
-    X, y, g, what = load_pool(args.data_dir)
+    X, y, g, what = load_pool(args.data_home)
     print(f"pool: {what}; relevant = label >= 3; {args.per_query} per query per round; "
           f"median of {repeat} rounds")
     print(f"{'strategy':>10}  {'select ms':>10}  {'(min)':>7}  {'cpu ms':>7}  {'rank ms':>8}  "

@@ -15,7 +15,7 @@ for each:
 
 Usage::
 
-    python benchmarks/bench_bbr_state.py --data-dir PATH [--quick] [--repeat 3]
+    python benchmarks/bench_bbr_state.py --data-home PATH [--quick] [--repeat 3]
         [--only a9a w8a farm-ads]
 """
 
@@ -80,17 +80,17 @@ def median_times(fn_a, fn_b, repeat):
     return float(np.median(ta)), out_a, float(np.median(tb)), out_b
 
 
-def data_sets(data_dir, quick):
-    X, y = load_svmlight(os.path.join(data_dir, "a9a", "a9a"))[:2]
+def data_sets(data_home, quick):
+    X, y = load_svmlight(os.path.join(data_home, "a9a", "a9a"))[:2]
     yield "a9a", X, (y > 0).astype(int)
-    X, y = load_svmlight(os.path.join(data_dir, "w8a", "w8a"))[:2]
+    X, y = load_svmlight(os.path.join(data_home, "w8a", "w8a"))[:2]
     if quick:
         X, y = X[:10000], y[:10000]
     yield "w8a", X, (y > 0).astype(int)
-    path = os.path.join(data_dir, "farm-ads", "X_raw.npz")
+    path = os.path.join(data_home, "farm-ads", "X_raw.npz")
     if os.path.exists(path):
         X = sp.load_npz(path).tocsr().astype(np.float64)
-        y = np.load(os.path.join(data_dir, "farm-ads", "y_raw.npy"))
+        y = np.load(os.path.join(data_home, "farm-ads", "y_raw.npy"))
         if quick:
             X, y = X[:1000], y[:1000]
         yield "farm-ads", X, (y > 0).astype(int)
@@ -98,7 +98,7 @@ def data_sets(data_dir, quick):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data-dir", required=True)
+    parser.add_argument("--data-home", required=True)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--chunks", type=int, default=10)
@@ -107,7 +107,7 @@ def main(argv=None):
     radius, tol = 1.0, 1e-10
     print(f"BBR(solver='cg', radius={radius}, tol={tol}); state after streaming "
           f"{args.chunks} chunks; times: median of {args.repeat}, interleaved")
-    for name, X, y in data_sets(args.data_dir, args.quick):
+    for name, X, y in data_sets(args.data_home, args.quick):
         if args.only and name not in args.only:
             continue
         X.sort_indices()

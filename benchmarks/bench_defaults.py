@@ -9,14 +9,14 @@ best grid AUC (and where), and their difference; ``*`` marks a default more
 than 0.01 below the best.
 
 Data: the bundled a9a (its own train / test files) and german.numer, and, from
-``--data-dir`` (a folder with LIBSVM copies: ``w8a/w8a``,
+``--data-home`` (a folder with LIBSVM copies: ``w8a/w8a``,
 ``spambase/spambase.libsvm``, ``ionosphere/ionosphere_scale``), those sets
 split 2/3 train, 1/3 test at random per repeat. Features are scaled into
 [-1, 1] by ``MaxAbsScaler`` fitted on the training part (as the estimators'
 docs advise; binary sets are unchanged). Small sets average ``--repeats``
 random splits, so that the 0.01 criterion is not test-set noise.
 
-    nice -n 10 python benchmarks/bench_defaults.py --data-dir PATH
+    nice -n 10 python benchmarks/bench_defaults.py --data-home PATH
     python benchmarks/bench_defaults.py --quick      # bundled sets, fewer repeats
 """
 
@@ -53,12 +53,12 @@ ESTIMATORS = {
     "CombinedRanking": (CombinedRanking(), {"alpha": (1e-6, 1e-5, 1e-4, 1e-3, 1e-2)}),
 }
 
-#: shared set -> file inside --data-dir
+#: shared set -> file inside --data-home
 SHARED = {"w8a": "w8a/w8a", "spambase": "spambase/spambase.libsvm",
           "ionosphere": "ionosphere/ionosphere_scale"}
 
 
-def splits(name, data_dir, repeats):
+def splits(name, data_home, repeats):
     """Yield ``(X_train, y_train, X_test, y_test)`` per repeat (scaled, shuffled)."""
     if name == "a9a":
         X, y = load_a9a()
@@ -67,7 +67,7 @@ def splits(name, data_dir, repeats):
         if name == "german.numer":
             X, y = load_german_numer()
         else:
-            X, y = load_svmlight(Path(data_dir) / SHARED[name])[:2]
+            X, y = load_svmlight(Path(data_home) / SHARED[name])[:2]
         Xt = yt = None
     y = np.asarray(y)
     for r in range(repeats):
@@ -108,7 +108,7 @@ def too_big(name, X):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data-dir", default=None, help="folder with the shared LIBSVM sets")
+    ap.add_argument("--data-home", default=None, help="folder with the shared LIBSVM sets")
     ap.add_argument("--sets", nargs="*", default=None)
     ap.add_argument("--estimators", nargs="*", default=None)
     ap.add_argument("--repeats", type=int, default=5, help="random splits of the small sets")
@@ -116,13 +116,13 @@ def main():
     ap.add_argument("--all", action="store_true", help="also print every grid point")
     args = ap.parse_args()
     sets = args.sets or (["a9a", "german.numer"]
-                         + (list(SHARED) if args.data_dir else []))
+                         + (list(SHARED) if args.data_home else []))
     names = args.estimators or list(ESTIMATORS)
     print(f"{'estimator':16s} {'set':13s} {'default':>8s} {'best':>8s} {'diff':>7s}  best at")
     for set_name in sets:
         big = set_name in ("a9a", "w8a")
         reps = 1 if big else (2 if args.quick else args.repeats)
-        data = list(splits(set_name, args.data_dir, reps))
+        data = list(splits(set_name, args.data_home, reps))
         for name in names:
             proto, grid = ESTIMATORS[name]
             if too_big(name, data[0][0]) or (big and name == "CBR(full)" and args.quick):

@@ -58,14 +58,14 @@ def _ranksvm_stats(model, seconds):
             f"{seconds / max(model.n_iter_, 1):7.4f} s/it  objective {model.objective_:.10g}")
 
 
-def bench_a9a(data_dir, repeat, ref_w=None):
+def bench_a9a(data_home, repeat, ref_w=None):
     from sklearn.datasets import load_svmlight_file
 
     from birank import RankSVM
     from birank.metrics import roc_auc
 
-    X, y = load_svmlight_file(str(data_dir / "a9a" / "a9a"), n_features=123)
-    Xt, yt = load_svmlight_file(str(data_dir / "a9a" / "a9a.t"), n_features=123)
+    X, y = load_svmlight_file(str(data_home / "a9a" / "a9a"), n_features=123)
+    Xt, yt = load_svmlight_file(str(data_home / "a9a" / "a9a.t"), n_features=123)
     X, Xt = _int32_csr(X), _int32_csr(Xt)
     print(f"== a9a: {X.shape[0]} x {X.shape[1]}, nnz {X.nnz}")
     best_r = best_l = math.inf
@@ -140,7 +140,7 @@ def bench_synthetic(sizes, n_features, nnz, linearsvc_max, real_labels=False):
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--data-dir", type=Path, default=REPO.parent / "shared" / "data")
+    p.add_argument("--data-home", type=Path, default=REPO.parent / "shared" / "data")
     p.add_argument("--sizes", default="1e5,1e6,1e7",
                    help="comma-separated synthetic sizes (empty: skip)")
     p.add_argument("--n-features", type=int, default=10_000)
@@ -167,7 +167,7 @@ def main(argv=None):
     RankSVM().fit(sp.csr_matrix(Xw), rng.integers(0, 2, 50))
 
     if not args.skip_a9a:
-        bench_a9a(args.data_dir, args.repeat, args.reference_w)
+        bench_a9a(args.data_home, args.repeat, args.reference_w)
     sizes = [int(float(s)) for s in args.sizes.split(",") if s.strip()]
     if sizes:
         bench_synthetic(sizes, args.n_features, args.nnz_per_row, args.linearsvc_max,

@@ -14,7 +14,7 @@ skipped.
 
 Usage::
 
-    python benchmarks/bench_references.py --data-dir PATH \\
+    python benchmarks/bench_references.py --data-home PATH \\
         [--ranksvm PATH/train] [--liblinear PATH/train] [--sofia PATH/sofia-ml] \\
         [--svmperf PATH/svm_perf_learn] \\
         [--tools DIR]  # DIR/ranksvm/train, DIR/liblinear/train, DIR/sofia/sofia-ml,
@@ -247,7 +247,7 @@ def curves(args, X, y, a9a, tmp, model):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data-dir", dest="data", type=Path, required=True,
+    ap.add_argument("--data-home", dest="data", type=Path, required=True,
                     help="folder holding a9a/, w8a/ and MQ2008/ (LIBSVM files)")
     ap.add_argument("--tools", type=Path)
     ap.add_argument("--ranksvm", type=Path)

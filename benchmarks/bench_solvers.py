@@ -23,8 +23,8 @@ Machine factor: the reference README's times come from another 2-core machine.
 Every run here also times ``LinearSVC(C=1)`` on a9a (0.19 s there) and scales
 the published times by ``t_here / 0.19`` before taking a ratio.
 
-    python benchmarks/bench_solvers.py --data-dir PATH          # full
-    python benchmarks/bench_solvers.py --data-dir PATH --quick  # 10^5 rows
+    python benchmarks/bench_solvers.py --data-home PATH          # full
+    python benchmarks/bench_solvers.py --data-home PATH --quick  # 10^5 rows
 """
 
 from __future__ import annotations
@@ -52,10 +52,10 @@ def _csr32(X):
                          shape=X.shape)
 
 
-def _load(data_dir, name, test=False, n_features=None):
+def _load(data_home, name, test=False, n_features=None):
     from sklearn.datasets import load_svmlight_file
 
-    path = data_dir / name / (name + (".t" if test else ""))
+    path = data_home / name / (name + (".t" if test else ""))
     X, y = load_svmlight_file(str(path), n_features=n_features)
     return _csr32(X), y
 
@@ -212,7 +212,7 @@ def bench_bbr(a9a, repeat):
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--data-dir", type=Path, default=REPO.parent / "shared" / "data")
+    p.add_argument("--data-home", type=Path, default=REPO.parent / "shared" / "data")
     p.add_argument("--quick", action="store_true", help="10^5 synthetic rows instead of 10^6")
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--big-repeat", type=int, default=1,
@@ -226,14 +226,14 @@ def main(argv=None):
     args = p.parse_args(argv)
     n = 10**5 if args.quick else 10**6
 
-    a9a = _load(args.data_dir, "a9a", n_features=123)
-    a9a_test = _load(args.data_dir, "a9a", test=True, n_features=123)
+    a9a = _load(args.data_home, "a9a", n_features=123)
+    a9a_test = _load(args.data_home, "a9a", test=True, n_features=123)
     factor = machine_factor(*a9a, args.repeat)
     if "1" in args.only:
         from birank.datasets import make_sparse_bipartite
 
         Xs, ys, _ = make_sparse_bipartite(n, n_features=10_000, nnz_per_row=20, random_state=1)
-        sets = [("a9a", *a9a), ("w8a", *_load(args.data_dir, "w8a", n_features=300))]
+        sets = [("a9a", *a9a), ("w8a", *_load(args.data_home, "w8a", n_features=300))]
         if not args.synth_only:
             bench_wsvm(sets, args.repeat, args.tol, args.loss)
         # the 10^6-row fits run 1000 passes (minutes each): --big-repeat seeds (0: skip)

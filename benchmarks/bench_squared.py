@@ -17,7 +17,7 @@ Part 2, a9a (train ``a9a``, test ``a9a.t``): fit time and test AUC of BBR and LC
 (S = 5000 and 50000) with the radius picked by 5-fold cross-validation on the
 training set (grid below), next to RankSVM (``birank.RankSVM``) if it is available.
 
-Usage: ``python benchmarks/bench_squared.py [--data-dir PATH] [--repeat 7]``
+Usage: ``python benchmarks/bench_squared.py [--data-home PATH] [--repeat 7]``
 """
 
 from __future__ import annotations
@@ -101,10 +101,10 @@ def _cv_radius(X, y, seed=0):
     return gp_cv_radius(X, y, seed)
 
 
-def part_a9a(data_dir, repeat):
-    d = Path(data_dir) / "a9a"
+def part_a9a(data_home, repeat):
+    d = Path(data_home) / "a9a"
     if not (d / "a9a").exists():
-        print(f"== Part 2: a9a not found under {data_dir}; skipped ==")
+        print(f"== Part 2: a9a not found under {data_home}; skipped ==")
         return
     X, y = _load(d / "a9a", 123)
     Xt, yt = _load(d / "a9a.t", 123)
@@ -152,11 +152,11 @@ def part_a9a(data_dir, repeat):
 def main(argv=None):
     here = Path(__file__).resolve().parent.parent
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data-dir", default=os.fspath(here.parent / "shared" / "data"))
+    ap.add_argument("--data-home", default=os.fspath(here.parent / "shared" / "data"))
     ap.add_argument("--repeat", type=int, default=7)
     args = ap.parse_args(argv)
     part_gaussian(args.repeat)
-    part_a9a(args.data_dir, args.repeat)
+    part_a9a(args.data_home, args.repeat)
 
 
 if __name__ == "__main__":

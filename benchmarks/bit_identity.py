@@ -12,8 +12,8 @@ whatever the installed estimator accepts, so the same script runs on both sides.
 
 Usage::
 
-    python benchmarks/bit_identity.py --data-dir PATH --save ref.npz [--quick]
-    python benchmarks/bit_identity.py --data-dir PATH --compare ref.npz [--quick]
+    python benchmarks/bit_identity.py --data-home PATH --save ref.npz [--quick]
+    python benchmarks/bit_identity.py --data-home PATH --compare ref.npz [--quick]
 """
 
 from __future__ import annotations
@@ -33,16 +33,16 @@ RENAMES = {"gamma": ("pair_weight", "gamma"), "threshold": ("fit_intercept", "th
            "max_iter": ("max_iter", "n_iter")}  # (CombinedRanking's n_iter before 1.0)
 
 
-def data_sets(data_dir, quick):
+def data_sets(data_home, quick):
     """(name, X, y01) of a9a (sparse), german.numer and housing (y > median), as CSR."""
     out = []
-    X, y = load_svmlight(os.path.join(data_dir, "a9a", "a9a"))[:2]
+    X, y = load_svmlight(os.path.join(data_home, "a9a", "a9a"))[:2]
     if quick:
         X, y = X[:6000], y[:6000]
     out.append(("a9a", X, (y > 0).astype(int)))
-    X, y = load_svmlight(os.path.join(data_dir, "german.numer", "german.numer"))[:2]
+    X, y = load_svmlight(os.path.join(data_home, "german.numer", "german.numer"))[:2]
     out.append(("german.numer", X, (y > 0).astype(int)))
-    X, y = load_svmlight(os.path.join(data_dir, "housing", "housing_scale"))[:2]
+    X, y = load_svmlight(os.path.join(data_home, "housing", "housing_scale"))[:2]
     out.append(("housing", X, (y > np.median(y)).astype(int)))
     return out
 
@@ -87,9 +87,9 @@ def translate(cls, params):
     return out
 
 
-def run(data_dir, quick):
+def run(data_home, quick):
     results = {}
-    for dname, X, y in data_sets(data_dir, quick):
+    for dname, X, y in data_sets(data_home, quick):
         for label, cls, params in models():
             params = dict(params)
             dense = params.pop("_dense", False)
@@ -106,12 +106,12 @@ def run(data_dir, quick):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data-dir", required=True)
+    parser.add_argument("--data-home", required=True)
     parser.add_argument("--save")
     parser.add_argument("--compare")
     parser.add_argument("--quick", action="store_true", help="a9a: first 6000 rows only")
     args = parser.parse_args(argv)
-    results = run(args.data_dir, args.quick)
+    results = run(args.data_home, args.quick)
     if args.save:
         np.savez(args.save, **results)
         print(f"saved {len(results)} arrays to {args.save}")

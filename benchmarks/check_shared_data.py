@@ -1,6 +1,6 @@
 """Load every LIBSVM-format file of the shared data folder and check it against SOURCE.md.
 
-    python benchmarks/check_shared_data.py [--data-dir PATH]
+    python benchmarks/check_shared_data.py [--data-home PATH]
 
 For each file: rows, features (largest index), nnz (index:value tokens, so a repeated
 index counts twice, as in SOURCE.md), label counts (or distinct/min/max/mean for
@@ -126,15 +126,15 @@ def compare(got, exp, conversion):
 def main(argv=None):
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data-dir", default=os.path.join(here, "..", "..", "shared", "data"))
+    ap.add_argument("--data-home", default=os.path.join(here, "..", "..", "shared", "data"))
     args = ap.parse_args(argv)
-    data_dir = os.path.abspath(args.data_dir)
-    if not os.path.isdir(data_dir):
-        print(f"no such folder: {data_dir}", file=sys.stderr)
+    data_home = os.path.abspath(args.data_home)
+    if not os.path.isdir(data_home):
+        print(f"no such folder: {data_home}", file=sys.stderr)
         return 2
     n_match = n_bad = 0
-    for folder in sorted(os.listdir(data_dir)):
-        fpath = os.path.join(data_dir, folder)
+    for folder in sorted(os.listdir(data_home)):
+        fpath = os.path.join(data_home, folder)
         if not os.path.isdir(fpath):
             continue
         table, _ = read_source(fpath)
