@@ -84,7 +84,7 @@ def test_reproduce_donmez_end_to_end_on_generated_data(tmp_path):
     _write(data / "tfranking_toy" / "train.txt", Xa, ya, ga)
     _write(data / "tfranking_toy" / "test.txt", *_letor_like(3, 5, 5, n_features=136))
     out = tmp_path / "results"
-    assert main(["reproduce", "donmez", "--quick", "--quiet", "--data-dir", str(data),
+    assert main(["reproduce", "donmez", "--quick", "--quiet", "--data-home", str(data),
                  "--output", str(out), "--methods", "lossmin", "random",
                  "--skip-missing"]) == 0
     res = json.loads((out / "donmez-quick.json").read_text())

@@ -217,4 +217,4 @@ def test_reproduction_pages_show_tables_beside_the_published_numbers():
         html = page.read_text(errors="replace")
         text = re.sub(r"<[^>]+>", "", html)
         assert "<table" in html and "paper" in text, name
-        assert "--data-dir PATH" in text, name
+        assert "--data-home PATH" in text, name

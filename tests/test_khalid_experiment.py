@@ -104,7 +104,7 @@ def test_cli_arguments_parse():
     args = parser.parse_args(["--quick", "--datasets", "glass", "--hd-datasets"])
     assert args.quick and args.datasets == ["glass"] and args.hd_datasets == []
     with pytest.raises(ValueError, match="unknown data set"):
-        khalid.load_dataset("nope", data_dir="/nonexistent")
+        khalid.load_dataset("nope", data_home="/nonexistent")
 
 
 def test_binarization_rules():
@@ -136,10 +136,10 @@ def test_svmguide4_uses_train_and_test_parts_and_rule(tmp_path):
     folder = tmp_path / "svmguide4"
     folder.mkdir()
     _write_libsvm(folder / "svmguide4", rng.normal(size=(30, 10)), np.repeat([-3, -2, -1], 10))
-    X, y01, info = khalid.load_dataset("svmguide4", data_dir=tmp_path)
+    X, y01, info = khalid.load_dataset("svmguide4", data_home=tmp_path)
     assert X.shape[0] == 30 and info["rule"] == "largest"
     _write_libsvm(folder / "svmguide4.t", rng.normal(size=(12, 10)), np.repeat([1, 2, 3], 4))
-    X, y01, info = khalid.load_dataset("svmguide4", data_dir=tmp_path)
+    X, y01, info = khalid.load_dataset("svmguide4", data_home=tmp_path)
     assert X.shape == (42, 10) and "test" in info["note"]
 
 
@@ -147,11 +147,11 @@ def test_any_libsvm_file_runs_as_a_benchmark_set_with_the_rule_of_its_name(tmp_p
     rng = np.random.default_rng(0)
     path = tmp_path / "segment.scale"
     _write_libsvm(path, rng.normal(size=(28, 3)), np.repeat(np.arange(1, 8), 4))
-    X, y01, info = khalid.load_dataset(str(path), data_dir=tmp_path)
+    X, y01, info = khalid.load_dataset(str(path), data_home=tmp_path)
     assert info["rule"] == "halves" and y01.sum() == 12  # classes {1, 2, 3} of 7
     other = tmp_path / "mine.txt"
     _write_libsvm(other, rng.normal(size=(12, 3)), np.repeat([1, 2, 3, 4], 3))
-    assert khalid.load_dataset(str(other), data_dir=tmp_path)[2]["rule"] == khalid.DEFAULT_RULE[0]
+    assert khalid.load_dataset(str(other), data_home=tmp_path)[2]["rule"] == khalid.DEFAULT_RULE[0]
 
 
 def test_missing_sets_are_named_and_bundled_sets_are_found(tmp_path):
@@ -159,7 +159,7 @@ def test_missing_sets_are_named_and_bundled_sets_are_found(tmp_path):
     assert "heart" not in missing  # bundled with birank
     assert set(missing) == {"glass", "cod-rna", "magic04"}
     assert "birank datasets fetch cod-rna" in missing["cod-rna"]
-    assert khalid.load_dataset("heart", data_dir=tmp_path)[2]["source"] == "bundled with birank"
+    assert khalid.load_dataset("heart", data_home=tmp_path)[2]["source"] == "bundled with birank"
     assert pub.published(pub.TABLE3, "svmguide3", "CBR_FIFO", pub.BENCH_COLUMNS) == \
         (0.764, 0.036)
 

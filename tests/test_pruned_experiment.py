@@ -10,13 +10,13 @@ from birank.experiments.lin_jan_lin import load_real, make_artificial
 def test_load_real_scales_to_minus_one_one_and_names_missing_files(tmp_path):
     (tmp_path / "mpg").mkdir()
     (tmp_path / "mpg" / "mpg.libsvm").write_text("18 1:8 2:307\n15 1:4 2:350\n30 1:6 2:100\n")
-    X, y, src = load_real("mpg", data_dir=tmp_path)
+    X, y, src = load_real("mpg", data_home=tmp_path)
     assert src.endswith("mpg.libsvm")
     np.testing.assert_allclose(X.min(axis=0), -1.0)
     np.testing.assert_allclose(X.max(axis=0), 1.0)
     np.testing.assert_array_equal(y, [18, 15, 30])
     with pytest.raises(FileNotFoundError, match="--download"):
-        load_real("mg", data_dir=tmp_path)
+        load_real("mg", data_home=tmp_path)
 
 
 def test_artificial_data_follows_section_3b():
@@ -43,7 +43,7 @@ def _args(tmp_path, *argv):
 
     parser = argparse.ArgumentParser()
     lin_jan_lin.add_arguments(parser)
-    return parser.parse_args(["--data-dir", str(tmp_path), "--output", str(tmp_path / "out"),
+    return parser.parse_args(["--data-home", str(tmp_path), "--output", str(tmp_path / "out"),
                               "--datasets", "mpg", "--no-progress", *argv])
 
 

@@ -84,7 +84,7 @@ def test_lin_jan_lin_uses_the_bundled_housing_when_the_data_folder_lacks_it(tmp_
     # housing ships with birank (raw values); the protocol scales every set to [-1, 1]
     from birank.experiments import lin_jan_lin
 
-    X, y, src = lin_jan_lin.load_real("housing", data_dir=tmp_path)
+    X, y, src = lin_jan_lin.load_real("housing", data_home=tmp_path)
     assert X.shape == (506, 13) and "bundled" in src
     assert X.min() == -1.0 and X.max() == 1.0 and y.min() == 5.0 and y.max() == 50.0
     assert lin_jan_lin.missing_data(["housing", "bodyfat"], tmp_path) == [
@@ -106,9 +106,9 @@ def test_quick_names_and_scrubbing():
 
     assert _reproduce._quick_name("shen-lin-fig5.png") == "shen-lin-fig5-quick.png"
     assert _reproduce._quick_name("donmez-quick.json") == "donmez-quick.json"
-    assert _reproduce._scrub("data /x/y/z and /x/y", [("/x/y/", "DATA_DIR/"),
-                                                      ("/x/y", "DATA_DIR")]) == \
-        "data DATA_DIR/z and DATA_DIR"
+    assert _reproduce._scrub("data /x/y/z and /x/y", [("/x/y/", "DATA_HOME/"),
+                                                      ("/x/y", "DATA_HOME")]) == \
+        "data DATA_HOME/z and DATA_HOME"
 
 
 def test_every_protocol_takes_a_libsvm_file(tmp_path):
@@ -131,10 +131,10 @@ def test_every_protocol_takes_a_libsvm_file(tmp_path):
 def test_shen_lin_uses_the_bundled_a9a(tmp_path):
     from birank.experiments import shen_lin
 
-    info, splits = shen_lin.load_splits(shen_lin.SPECS["a9a"], data_dir=tmp_path)
+    info, splits = shen_lin.load_splits(shen_lin.SPECS["a9a"], data_home=tmp_path)
     assert info["positive"] == 7841 and splits[0][2].shape == (16281, 123)
     with pytest.raises(FileNotFoundError, match="birank datasets fetch w8a"):
-        shen_lin.load_splits(shen_lin.SPECS["w8a"], data_dir=tmp_path)
+        shen_lin.load_splits(shen_lin.SPECS["w8a"], data_home=tmp_path)
 
 
 def test_missing_sets_are_found_at_any_depth_and_staged_runs_name_no_temp_folder(tmp_path,
@@ -168,11 +168,42 @@ def test_gultekin_refuses_missing_data_before_any_work(tmp_path, capsys):
     from birank.cli import main
 
     out = tmp_path / "out"
-    assert main(["reproduce", "gultekin", "--quick", "-q", "--data-dir", str(tmp_path),
+    assert main(["reproduce", "gultekin", "--quick", "-q", "--data-home", str(tmp_path),
                  "--output", str(out)]) == 2
     err = capsys.readouterr().err
     assert "data not found for svmguide3" in err and "birank datasets fetch svmguide3" in err
     assert not out.exists() or not any(out.iterdir())
+
+
+def test_data_dir_is_the_deprecated_name_of_data_home(tmp_path, capsys):
+    """--data-dir (the name before 1.0) still gives the data folder, with one line on stderr
+    saying it is deprecated; --data-home says nothing of it; both together are refused.
+    (gultekin refuses an empty data folder before any work: a fast run of the option.)"""
+    from birank.cli import main
+    from birank.experiments import khalid
+
+    out = tmp_path / "out"
+    base = ["reproduce", "gultekin", "--quick", "-q", "--output", str(out)]
+    assert main([*base, "--data-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    notes = [line for line in err.splitlines() if "deprecated" in line]
+    assert len(notes) == 1 and "--data-home" in notes[0] and "1.0" in notes[0], err
+    assert f"(now {tmp_path})" in err  # the folder given is the one looked in
+    assert main([*base, "--data-home", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert f"(now {tmp_path})" in err and "deprecated" not in err and "--data-dir" not in err
+    assert main([*base, "--data-home", str(tmp_path), "--data-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "--data-dir and --data-home both given" in err and "deprecated" in err
+    assert "(now" not in err  # refused before looking for data
+    assert not out.exists()
+    with pytest.raises(SystemExit):
+        main(["reproduce", "gultekin", "--help"])
+    help_text = capsys.readouterr().out
+    assert "--data-home" in help_text and "--data-dir" not in help_text
+    # khalid records its command line: under the current name
+    assert khalid._command(["--data-dir", "/x", "--quick"]) == \
+        "birank reproduce khalid --data-home DATA_HOME --quick"
 
 
 def test_shen_lin_figures_of_a_small_budget(tmp_path):

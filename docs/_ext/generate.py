@@ -155,7 +155,7 @@ def _shen_lin(results):
           "Close/Correct, Random), {class}`~birank.WeightedSVM` (WSVM), "
           "{class}`~birank.RankSVM` (in place of SVMperf's ERankSVM), "
           "{class}`~birank.CombinedRanking` (CRR).\n",
-          "```bash\nbirank reproduce shen-lin --data-dir PATH\n```\n",
+          "```bash\nbirank reproduce shen-lin --data-home PATH\n```\n",
           _run_info(data.get("metadata"), data.get("seconds")),
           "\n## Table 4: AUC, ours beside the paper's\n",
           f"Budget {data['config']['budget']} pairs, batch {data['config']['batch_size']}, "
@@ -206,7 +206,7 @@ def _khalid(results):
           "against {class}`~birank.OAM`, {class}`~birank.AdaOAM`, {class}`~birank.OPAUC`, "
           "{class}`~birank.OnlineUniExp` (and {class}`~birank.SPAM`, {class}`~birank.PGD`, "
           "not in the paper).\n",
-          "```bash\nbirank reproduce khalid --data-dir PATH\n```\n",
+          "```bash\nbirank reproduce khalid --data-home PATH\n```\n",
           _run_info(data.get("meta")),
           "\n## Table 3: test AUC on the benchmark sets, ours and the paper's\n",
           "Mean ± std over the runs; parameters chosen by cross-validation as in the "
@@ -247,7 +247,7 @@ def _lin_jan_lin(results):
           "*Data Selection Techniques for Large-scale RankSVM* (TAAI 2010). Methods: "
           "{class}`~birank.PrunedRankSVM` (closest, random and pruned pairs; linear and RBF) "
           "and {class}`~birank.RankSVM` (total pairs).\n",
-          "```bash\nbirank reproduce lin-jan-lin --data-dir PATH\n```\n",
+          "```bash\nbirank reproduce lin-jan-lin --data-home PATH\n```\n",
           _run_info(data.get("metadata")),
           "\n## Tables I–III: artificial data, pairwise accuracy (%), ours and the paper's\n",
           f"d = {data['config'].get('d')}, {data['config'].get('art_rounds')} rounds; "
@@ -300,7 +300,7 @@ def _gultekin(results):
           "*Risk Bounds for Low Cost Bipartite Ranking*. Methods: {class}`~birank.BBR` "
           "(all pairs, from class moments) and {class}`~birank.LCBR` (sampled pairs), against "
           "{class}`~birank.RankSVM` and {class}`~birank.CombinedRanking`.\n",
-          "```bash\nbirank reproduce gultekin --data-dir PATH\n```\n",
+          "```bash\nbirank reproduce gultekin --data-home PATH\n```\n",
           _run_info(data.get("metadata"), data.get("elapsed_s")),
           "\nThe paper prints no tables; its statements are listed beside what we measured.\n",
           "\n## Section 5.1: Gaussian mixtures\n"]
@@ -349,7 +349,7 @@ def _donmez(results):
           "*Active Sampling for Rank Learning via Optimizing the Area Under the ROC Curve* "
           "(ECIR 2009). Method: {class}`~birank.ActiveRankLearner` with the "
           "LossMin strategy and four baselines.\n",
-          "```bash\nbirank reproduce donmez --data-dir PATH\n```\n",
+          "```bash\nbirank reproduce donmez --data-home PATH\n```\n",
           _run_info(data.get("metadata"), data.get("elapsed_s")),
           "\n## Mean over the operating range, and the ordering of Table 1\n",
           "The paper's Table 1 orders the methods by a paired t-test over the operating "
@@ -414,7 +414,7 @@ _BENCHMARKS = (
     ("Closest and Pruned RankSVM against LinearSVC on the same pairs", "bench-pruned.txt",
      "python benchmarks/bench_pruned.py --repeats 3"),
     ("Active learning to rank: selection cost", "bench_active_learning.txt",
-     "python benchmarks/bench_active_learning.py --data-dir PATH"),
+     "python benchmarks/bench_active_learning.py --data-home PATH"),
 )
 
 
@@ -423,7 +423,7 @@ def _benchmarks(results):
           "Every speed figure below comes from a script in `benchmarks/` that times birank "
           "and a reference (scikit-learn, plain NumPy, or the same computation over "
           "materialized pairs) in the same process and prints the ratio. Run them from a "
-          "clone of the repository; `--data-dir PATH` is the folder that holds the LIBSVM "
+          "clone of the repository; `--data-home PATH` is the folder that holds the LIBSVM "
           "files (a9a, w8a, ...; `birank datasets fetch NAME` downloads them).\n",
           "Timings are wall seconds on a 2-core machine; compare the ratios, which do not "
           "depend on the machine as much as the absolute times do.\n",
@@ -432,19 +432,19 @@ def _benchmarks(results):
           "against a reference run in the same process.\n",
           _table(["method", "test AUC", "fit s", "command"], [
               ["`RankSVM(C=1)` squared hinge, exact", "0.9015", "0.087 (0.56x LinearSVC)",
-               "`python benchmarks/bench_ranksvm.py --data-dir PATH`"],
+               "`python benchmarks/bench_ranksvm.py --data-home PATH`"],
               ["`RankSVM(loss='hinge')`, C as SVMperf `-c 100`", "0.9023", "0.93",
                "same"],
               ["`ActiveRankSVM` soft-correct, B = 8000", "0.9010 ± 0.0005 (10 pools)",
                "0.092 (1.31x faster than LinearSVC)",
                "`python benchmarks/bench_active.py --a9a PATH/a9a`"],
               ["`BBR(radius=1)` exact pairwise squared loss", "0.9001", "0.017",
-               "`python benchmarks/bench_squared.py --data-dir PATH`"],
+               "`python benchmarks/bench_squared.py --data-home PATH`"],
               ["`LCBR(n_pairs=5000, radius=1)`", "0.8989", "0.011", "same"],
               ["`CombinedRanking`, 10^6 steps", "0.8991", "0.15",
                "`python benchmarks/bench_dual_cd.py crr --data PATH/a9a/a9a`"],
               ["`WeightedSVM` balanced, hinge", "0.9007", "0.12 (0.98x LinearSVC)",
-               "`python benchmarks/bench_solvers.py --data-dir PATH --only 1`"],
+               "`python benchmarks/bench_solvers.py --data-home PATH --only 1`"],
           ]),
           "\n**Scale** (`python benchmarks/bench_ranksvm.py --sizes 1e5,1e6,1e7`; planted "
           "sparse data, 10^4 features, 20 non-zeros a row): exact RankSVM over 9 x 10^12 pairs "
@@ -473,10 +473,10 @@ def _benchmarks(results):
               ["OPAUC, authors' Matlab (Octave)", "one-pass AUC, squared loss", "0.900107",
                "4.88", "`OPAUC`: 0.900107, 0.20 CPU s (24x)"],
           ]),
-          "\nbirank's figures: `python benchmarks/bench_ranksvm.py --data-dir PATH`, "
+          "\nbirank's figures: `python benchmarks/bench_ranksvm.py --data-home PATH`, "
           "`python benchmarks/bench_active.py --a9a PATH/a9a`, "
-          "`python benchmarks/bench_squared.py --data-dir PATH`, "
-          "`python benchmarks/bench_solvers.py --data-dir PATH --only 1`.\n"]
+          "`python benchmarks/bench_squared.py --data-home PATH`, "
+          "`python benchmarks/bench_solvers.py --data-home PATH --only 1`.\n"]
     for title, name, cmd in _BENCHMARKS:
         path = results / name
         if not path.exists():
@@ -784,7 +784,7 @@ def generate_all(srcdir):
              "Five papers' experiments, rerun with birank. Each page rebuilds the paper's "
              "tables from the run's JSON results (`docs/results/*.json`) when the site is "
              "built, beside the numbers printed in the paper, then shows the figures and the "
-             "run's full report. Each is rerun with `birank reproduce NAME --data-dir PATH` "
+             "run's full report. Each is rerun with `birank reproduce NAME --data-home PATH` "
              "(add `--quick` for a smaller run).\n",
              "```{toctree}\n:maxdepth: 1\n"] + written + ["```\n"]
     _write(out / "index.md", "\n".join(index))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import functools
 import importlib
 import os
@@ -65,7 +66,8 @@ _HELP_FILL = {"seed": "random seed of the splits and the models", "datasets": "d
 
 
 def _add_safety_options(sub):
-    """--force, --skip-missing, and the birank data folder as --data-dir's default."""
+    """--force, --skip-missing, the birank data folder as --data-home's default, and
+    --data-dir, --data-home's deprecated name."""
     actions = {a.dest: a for a in sub._actions}
     for action in actions.values():  # an option without help still says what it is
         if action.option_strings and not action.help:
@@ -86,12 +88,32 @@ def _add_safety_options(sub):
         sub.add_argument("--skip-missing", action="store_true",
                          help="exit 0 even when data sets were missing (they are listed in the "
                               "report)")
-    action = actions.get("data_dir")
+    action = actions.get("data_home")
     if action is not None:
         action.default = None
         action.help = ("folder holding the data sets (default: the birank data folder, "
                        "$BIRANK_DATA or ~/.cache/birank; see `birank datasets list`); sets "
                        "bundled with birank need nothing")
+        # the option's name before 1.0, hidden from --help; _take_data_dir resolves it
+        sub.add_argument("--data-dir", dest="deprecated_data_dir", default=None,
+                         help=argparse.SUPPRESS)
+
+
+def _take_data_dir(args):
+    """``--data-dir DIR`` (deprecated, removed in 1.0) as ``--data-home DIR``, said in one
+    line on stderr; both together are refused. The old name leaves ``args`` (whose options
+    a report may record)."""
+    from ..exceptions import UserError
+
+    old = vars(args).pop("deprecated_data_dir", None)
+    if old is None:
+        return
+    if args.data_home is not None:
+        raise UserError("--data-dir and --data-home both given; --data-dir is the deprecated "
+                        "name of --data-home: give --data-home only.")
+    print("birank reproduce: warning: --data-dir is deprecated and will be removed in 1.0; "
+          "use --data-home (the same folder)", file=sys.stderr)
+    args.data_home = old
 
 
 def _quick_name(name):
@@ -115,6 +137,7 @@ def _run_safely(paper, module, args):
     from ..exceptions import UserError
     from ..experiments import _report
 
+    _take_data_dir(args)
     quick = bool(getattr(args, "quick", False))
     force = bool(args.force)
     out = Path(args.output)
@@ -128,9 +151,9 @@ def _run_safely(paper, module, args):
     # (a module may say that a run draws nothing: gultekin --from-json)
     if getattr(module, "draws_figures", lambda _: True)(args):
         _report.check_plotting(f"birank reproduce {paper} (its figures)")
-    if hasattr(args, "data_dir") and args.data_dir is None:
-        args.data_dir = get_data_home()
-    data_dir = getattr(args, "data_dir", None)
+    if hasattr(args, "data_home") and args.data_home is None:
+        args.data_home = get_data_home()
+    data_home = getattr(args, "data_home", None)
     stage = Path(tempfile.mkdtemp(prefix=f"birank-reproduce-{paper}-"))
     args.output = str(stage)
     _report.QUICK_MARK = QUICK_MARK if quick else None
@@ -159,10 +182,10 @@ def _run_safely(paper, module, args):
                         f"(the new results are in {stage}); pass --force to overwrite.")
     # machine paths out of the text files: the staging folder, the data folder, the home
     replacements = [(str(stage) + os.sep, ""), (str(stage), ".")]
-    if data_dir:
-        for form in {str(data_dir), os.path.abspath(str(data_dir))}:
-            replacements.append((form.rstrip(os.sep) + os.sep, "DATA_DIR/"))
-            replacements.append((form.rstrip(os.sep), "DATA_DIR"))
+    if data_home:
+        for form in {str(data_home), os.path.abspath(str(data_home))}:
+            replacements.append((form.rstrip(os.sep) + os.sep, "DATA_HOME/"))
+            replacements.append((form.rstrip(os.sep), "DATA_HOME"))
     if quick:
         replacements += [(old.split("/")[-1], new.split("/")[-1])
                          for old, new in names.items() if old != new]
@@ -188,10 +211,10 @@ def _run_safely(paper, module, args):
     missing = [] if own_check else _missing_in(
         out / names.get(f"{stem}.json", _quick_name(f"{stem}.json") if quick else f"{stem}.json"))
     if missing and not getattr(args, "skip_missing", False):
-        raise UserError(f"data not found for {', '.join(missing)} (under {data_dir}); those "
+        raise UserError(f"data not found for {', '.join(missing)} (under {data_home}); those "
                         "parts were skipped. Get them with `birank datasets fetch NAME "
-                        "--data-home DIR` or give their folder with --data-dir; "
-                        "--skip-missing accepts the partial run.")
+                        f"--data-home {data_home}`, or give the folder that holds them with "
+                        "--data-home; --skip-missing accepts the partial run.")
     return result
 
 

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
     from .._typing import FloatArray, StrPath
 
-__all__ = ["default_data_dir", "write_json", "markdown_table", "mean_std", "format_mean_std", "new_figure",
+__all__ = ["write_json", "markdown_table", "mean_std", "format_mean_std", "new_figure",
            "save_figure", "run_metadata", "write_text", "check_plotting"]
 
 
@@ -338,26 +338,6 @@ def run_metadata() -> dict[str, Any]:
         "cpus": os.cpu_count(),
         "date": time.strftime("%Y-%m-%d %H:%M:%S"),
     }
-
-
-def default_data_dir() -> str:
-    """The birank data folder ($BIRANK_DATA or ~/.cache/birank): ``--data-dir``'s default.
-
-    Returns
-    -------
-    path : str
-        :func:`birank.datasets.get_data_home`.
-
-    Examples
-    --------
-    >>> from birank.datasets import get_data_home
-    >>> from birank.experiments._report import default_data_dir
-    >>> default_data_dir() == get_data_home()
-    True
-    """
-    from ..datasets import get_data_home
-
-    return get_data_home()
 
 
 def missing_data_error(missing, advice):

@@ -100,10 +100,10 @@ def _load(path, n_features):
     return load_svmlight(path, n_features=n_features, query_id=True, duplicates="last")
 
 
-def _splits(name, data_dir, n_seeds, quick):
+def _splits(name, data_home, n_seeds, quick):
     """Yield (label, seed, X, y, g, Xt, yt, gt); nothing if the files are missing."""
     spec = DATASETS[name]
-    paths = [Path(data_dir) / f for f in spec["files"]]
+    paths = [Path(data_home) / f for f in spec["files"]]
     if not all(p.exists() for p in paths):
         return
     d = spec["n_features"]
@@ -272,7 +272,7 @@ def run_dataset(name, args, report, step, total):
                                              "initial_nonrelevant", "per_query", "note")},
            "splits": [], "runs": {m: [] for m in args.methods}}
     rec["protocol"]["rounds"] = rounds
-    for label, seed, X, y, g, Xt, yt, gt in _splits(name, args.data_dir, n_seeds, args.quick):
+    for label, seed, X, y, g, Xt, yt, gt in _splits(name, args.data_home, n_seeds, args.quick):
         rec["splits"].append({"split": label, "n_train": int(X.shape[0]),
                               "n_train_queries": int(np.unique(g).shape[0]),
                               "n_test": int(Xt.shape[0]),
@@ -637,7 +637,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     Parameters
     ----------
     parser : argparse.ArgumentParser
-        Receives the options (``--output``, ``--data-dir``, ``--datasets``, ...).
+        Receives the options (``--output``, ``--data-home``, ``--datasets``, ...).
 
     Returns
     -------
@@ -654,7 +654,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """
     parser.add_argument("--output", default="docs/results",
                         help="folder for donmez*.json/.md/.png (default docs/results)")
-    parser.add_argument("--data-dir", default=None,
+    parser.add_argument("--data-home", default=None,
                         help="folder holding OHSUMED/, MQ2008/, lambdarank-train/, "
                              "tfranking_toy/ (default: the birank data folder, $BIRANK_DATA "
                              "or ~/.cache/birank)")
@@ -696,11 +696,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
 #: where each data set comes from, for the message naming a missing one
 WHERE = {
     "OHSUMED": "LETOR 3.0 OHSUMED (birank.datasets.fetch_letor('OHSUMED'), or its "
-               "QueryLevelNorm/Fold1..5/test.txt under DATA_DIR/OHSUMED/)",
-    "MQ2008": "LETOR 4.0 MQ2008 (S1..S5.txt under DATA_DIR/MQ2008/)",
+               "QueryLevelNorm/Fold1..5/test.txt under DATA_HOME/OHSUMED/)",
+    "MQ2008": "LETOR 4.0 MQ2008 (S1..S5.txt under DATA_HOME/MQ2008/)",
     "lambdarank-train": "LightGBM's examples/lambdarank/rank.train (+ rank.train.query) under "
-                        "DATA_DIR/lambdarank-train/",
-    "tfranking_toy": "TF-Ranking's toy train.txt and test.txt under DATA_DIR/tfranking_toy/",
+                        "DATA_HOME/lambdarank-train/",
+    "tfranking_toy": "TF-Ranking's toy train.txt and test.txt under DATA_HOME/tfranking_toy/",
 }
 WHERE["OHSUMED-rel2"] = WHERE["OHSUMED"]
 
@@ -743,10 +743,10 @@ def merge_results(datasets, paths):
     return datasets
 
 
-def missing_data(names, data_dir):
-    """``[(name, where to get it)]`` for the data sets whose files are not under ``data_dir``."""
+def missing_data(names, data_home):
+    """``[(name, where to get it)]`` for the data sets whose files are not under ``data_home``."""
     return [(n, WHERE[n]) for n in names
-            if not all((Path(data_dir) / f).exists() for f in DATASETS[n]["files"])]
+            if not all((Path(data_home) / f).exists() for f in DATASETS[n]["files"])]
 
 
 def _report_again(args):
@@ -765,7 +765,7 @@ def _report_again(args):
         files.append(fig)
     files += [f"donmez{suffix}.json", f"donmez{suffix}.md"]
     doc["args"] = {k: v for k, v in (doc.get("args") or {}).items()
-                   if k not in ("data_dir", "output", "from_json")}  # no machine paths
+                   if k not in ("data_home", "output", "from_json")}  # no machine paths
     write_json(out_dir / f"donmez{suffix}.json", doc)
     write_text(out_dir / f"donmez{suffix}.md", _markdown(doc, files))
     say_written(out_dir / f for f in files)
@@ -804,8 +804,8 @@ def run(args: argparse.Namespace) -> int:
         return _report_again(args)
     if args.seeds is not None and args.seeds < 1:
         raise ValueError(f"--seeds must be >= 1; got {args.seeds}.")
-    if args.data_dir is None:
-        args.data_dir = get_data_home()
+    if args.data_home is None:
+        args.data_home = get_data_home()
     for path in getattr(args, "svmlight", None) or []:  # any SVMlight file with queries
         if not Path(path).is_file():
             raise UserError(f"--svmlight: no such file: {path}")
@@ -816,9 +816,9 @@ def run(args: argparse.Namespace) -> int:
                                f">= {args.relevance_threshold:g}; scaled protocol")
         WHERE[name] = "the file given with --svmlight"
         args.datasets = list(args.datasets) + [name]
-    missing = missing_data(args.datasets, args.data_dir)
+    missing = missing_data(args.datasets, args.data_home)
     if missing and not args.skip_missing:
-        raise missing_data_error(missing, "Give --data-dir, pass --datasets with the sets "
+        raise missing_data_error(missing, "Give --data-home, pass --datasets with the sets "
                                  "you have, or --skip-missing.")
     out_dir = Path(args.output)
     report = make_progress(not args.quiet, "donmez")
@@ -859,7 +859,7 @@ def run(args: argparse.Namespace) -> int:
             if fig not in files:
                 files.append(fig)
     files += [f"donmez{suffix}.json", f"donmez{suffix}.md"]
-    kept = {k: v for k, v in vars(args).items() if k not in ("func", "data_dir", "output",
+    kept = {k: v for k, v in vars(args).items() if k not in ("func", "data_home", "output",
                                                              "from_json")}
     payload = {"paper": "donmez-carbonell", "published": {"table1": TABLE1,
                                                          "table2_td2003": TABLE2_TD2003,

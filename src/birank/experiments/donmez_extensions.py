@@ -161,7 +161,7 @@ def run_variants(name: str, rec: dict[str, Any], args: argparse.Namespace,
     >>> from birank.experiments import donmez
     >>> from birank.experiments.donmez_extensions import run_variants
     >>> args = donmez.add_arguments(argparse.ArgumentParser()).parse_args(["--quick"])
-    >>> args.data_dir = "data"
+    >>> args.data_home = "data"
     >>> rec, _ = donmez.run_dataset("MQ2008", args, lambda *a: None, 0, 1)  # doctest: +SKIP
     >>> rec = run_variants("MQ2008", rec, args, ["lossmin-eq6"])  # doctest: +SKIP
     """
@@ -175,7 +175,7 @@ def run_variants(name: str, rec: dict[str, Any], args: argparse.Namespace,
         n_seeds = 1
     for v in variants:
         rec["runs"].setdefault(v, [])
-    for label, seed, X, y, g, Xt, yt, gt in _splits(name, args.data_dir, n_seeds, args.quick):
+    for label, seed, X, y, g, Xt, yt, gt in _splits(name, args.data_home, n_seeds, args.quick):
         for v in variants:
             learner = make_learner(v, per_query=spec["per_query"],
                                    relevance_threshold=spec["relevance_threshold"],

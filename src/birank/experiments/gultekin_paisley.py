@@ -12,7 +12,7 @@ label-skew panel (j): N = 2000 with 2000 rho positives, LCBR with S = 5000.
 
 Section 5.2 (Fig. 2): LIBSVM data sets a9a (its own test split a9a.t), german.numer
 (no test split: a random 80/20 split per repetition) and svmguide3 (used when
-``--data-dir`` holds ``svmguide3/svmguide3`` and ``svmguide3.t``). The x-axis is
+``--data-home`` holds ``svmguide3/svmguide3`` and ``svmguide3.t``). The x-axis is
 the fraction f of training samples used: LCBR samples S = f N pairs from the whole
 training set; batch methods (BBR, RankSVM, CombinedRanking) are fitted on a random
 f N subset of the rows; online methods (``mode="stream"``) make one ``partial_fit``
@@ -509,7 +509,7 @@ def register_method(name: str, target: str, *, params: Mapping[str, Any] | None 
     METHODS[name] = Method(target, params=dict(params or {}), mode=mode)
 
 
-def _load_data(data_dir, name):
+def _load_data(data_home, name):
     from ..datasets import load_svmlight
 
     if name not in DATASETS:  # any two-class LIBSVM/SVMlight file (--libsvm), labels as stored
@@ -518,25 +518,25 @@ def _load_data(data_dir, name):
         X, y = load_svmlight(name)[:2]
         return X, y, None, None
     train, test, d = DATASETS[name]
-    p = Path(data_dir) / train
+    p = Path(data_home) / train
     if not p.exists():
         return _load_bundled(name, test, d)
     X, y = load_svmlight(p, n_features=d)[:2]
     if test is None:
         return X, y, None, None
-    Xt, yt = load_svmlight(Path(data_dir) / test, n_features=d)[:2]
+    Xt, yt = load_svmlight(Path(data_home) / test, n_features=d)[:2]
     return X, y, Xt, yt
 
 
-def missing_data(data_dir, libsvm_files=()):
+def missing_data(data_home, libsvm_files=()):
     """``[(name, where to get it)]`` for the section 5.2 sets with neither a file under
-    ``data_dir`` nor a copy bundled with birank, and the ``--libsvm`` paths that are not
+    ``data_home`` nor a copy bundled with birank, and the ``--libsvm`` paths that are not
     files: a run is refused before any work (the CLI reads this function's presence as
     "checks its own data")."""
     out = []
     for name, (train, test, _) in DATASETS.items():
-        if not (Path(data_dir) / train).exists() and not _has_bundled(name, test):
-            out.append((name, f"`birank datasets fetch {name} --data-home DATA_DIR`"))
+        if not (Path(data_home) / train).exists() and not _has_bundled(name, test):
+            out.append((name, f"`birank datasets fetch {name} --data-home DATA_HOME`"))
     out += [(path, "no such file") for path in libsvm_files if not Path(path).is_file()]
     return out
 
@@ -682,7 +682,7 @@ def run_libsvm(args, report):
     reps = args.repetitions_52
     fracs = FRACTIONS
     for ds in list(DATASETS) + list(getattr(args, "libsvm", None) or []):
-        data = _load_data(args.data_dir, ds)
+        data = _load_data(args.data_home, ds)
         if ds not in DATASETS:  # a LIBSVM file: named by its file name
             ds = Path(ds).name
         if data is None:
@@ -760,7 +760,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     Parameters
     ----------
     parser : argparse.ArgumentParser
-        Receives the options (``--output``, ``--data-dir``, ``--part``, ...).
+        Receives the options (``--output``, ``--data-home``, ``--part``, ...).
 
     Returns
     -------
@@ -776,11 +776,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     >>> args.part, args.radius, args.repetitions
     ('5.1', 1.0, None)
     """
-    from ._report import default_data_dir
+    from ..datasets import get_data_home
 
     parser.add_argument("--output", default="docs/results",
                         help="folder for gultekin-paisley*.json/.md/.png (default docs/results)")
-    parser.add_argument("--data-dir", default=default_data_dir(),
+    parser.add_argument("--data-home", default=get_data_home(),
                         help="folder holding a9a/, german.numer/, svmguide3/ (section 5.2)")
     parser.add_argument("--libsvm", nargs="+", default=[], metavar="PATH",
                         help="two-class LIBSVM/SVMlight files run as further section 5.2 sets "
@@ -991,9 +991,9 @@ def run(args: argparse.Namespace) -> int:
         return 0
     args = _fill_defaults(args)
     if args.part in ("all", "5.2"):
-        missing = missing_data(args.data_dir, getattr(args, "libsvm", None) or ())
+        missing = missing_data(args.data_home, getattr(args, "libsvm", None) or ())
         if missing and not getattr(args, "skip_missing", False):
-            raise missing_data_error(missing, f"Give --data-dir (now {args.data_dir}), "
+            raise missing_data_error(missing, f"Give --data-home (now {args.data_home}), "
                                      "--part 5.1 for the Gaussian part alone, or "
                                      "--skip-missing.")
     out_dir = Path(args.output)
@@ -1020,7 +1020,7 @@ def run(args: argparse.Namespace) -> int:
                                "metadata": run_metadata(),
                                "elapsed_s": time.perf_counter() - t0,
                                "args": vars(args).copy()}
-    for key in ("func", "output", "data_dir", "from_json", "traceback"):  # no machine paths
+    for key in ("func", "output", "data_home", "from_json", "traceback"):  # no machine paths
         payload["args"].pop(key, None)
     if res51 is not None:
         payload["section_5_1"] = {"summary": sum51, "raw": _round(res51)}

@@ -1,6 +1,6 @@
 """Reproduction of Khalid, Ray & Chitsaz (2016): confidence-weighted bipartite ranking.
 
-``birank reproduce khalid --data-dir DIR [--quick] [--datasets ...] [--hd-datasets ...]
+``birank reproduce khalid --data-home DIR [--quick] [--datasets ...] [--hd-datasets ...]
 [--libsvm PATH ...]``
 
 Protocol (section 4.2), per data set and run: a random permutation of the rows,
@@ -32,7 +32,7 @@ Departures, all written into the report:
   extended past it (two more values of the same ratio, at most three times;
   :func:`birank.experiments._grid.search_grid`); a choice still at the edge is
   marked in the tables.
-* Data: the data folder (``--data-dir``, default the birank data folder), the LIBSVM
+* Data: the data folder (``--data-home``, default the birank data folder), the LIBSVM
   cache of ``birank datasets fetch``, or the copy bundled with birank; a set found
   nowhere stops the run with its name and how to get it (``--skip-missing`` runs
   the others and lists the paper's missing sets in the report). Any LIBSVM/SVMlight
@@ -296,29 +296,29 @@ def how_to_get(name):
     # --libsvm-bench (the two run in different tables)
     option = "--libsvm" if name in HD_SETS else "--libsvm-bench"
     if libsvm in LIBSVM_DATASETS:
-        return f"`birank datasets fetch {libsvm} --data-home DATA_DIR`, or `{option} PATH`"
+        return f"`birank datasets fetch {libsvm} --data-home DATA_HOME`, or `{option} PATH`"
     paper = {"reuters21578": "Reuters"}.get(name, name)
     origin = NOT_ON_LIBSVM.get(paper, "not on the LIBSVM page")
-    return f"{origin}: put it under DATA_DIR/{name}/ or give the file with {option} PATH"
+    return f"{origin}: put it under DATA_HOME/{name}/ or give the file with {option} PATH"
 
 
-def _find(name, data_dir, table):
+def _find(name, data_home, table):
     """``(loader_thunk, source)`` for a named set, or None when it is nowhere."""
     folder, loader = table.get(name, (None, None))
-    if folder is not None and data_dir is not None and (Path(data_dir) / folder).exists():
-        path = Path(data_dir) / folder
+    if folder is not None and data_home is not None and (Path(data_home) / folder).exists():
+        path = Path(data_home) / folder
         return (lambda: loader(path)), f"data folder: {folder}/"
     from ..datasets import BUNDLED, LIBSVM_DATASETS
 
     libsvm = LIBSVM_NAME.get(name, name)
-    if libsvm in LIBSVM_DATASETS and data_dir is not None:
+    if libsvm in LIBSVM_DATASETS and data_home is not None:
         from ..datasets import fetch_libsvm
 
         def cached():
-            X, y = fetch_libsvm(libsvm, data_home=data_dir, download_if_missing=False)
+            X, y = fetch_libsvm(libsvm, data_home=data_home, download_if_missing=False)
             if LIBSVM_DATASETS[libsvm].get("test"):
                 try:
-                    Xt, yt = fetch_libsvm(libsvm, data_home=data_dir, subset="test",
+                    Xt, yt = fetch_libsvm(libsvm, data_home=data_home, subset="test",
                                           download_if_missing=False)
                 except (OSError, ValueError):
                     return X, y
@@ -328,7 +328,7 @@ def _find(name, data_dir, table):
                 return sp.vstack([X, Xt]).tocsr(), np.r_[y, yt]
             return X, y
         try:
-            cached_path_ok = _libsvm_cached(libsvm, data_dir)
+            cached_path_ok = _libsvm_cached(libsvm, data_home)
         except (OSError, ValueError):
             cached_path_ok = False
         if cached_path_ok:
@@ -340,16 +340,16 @@ def _find(name, data_dir, table):
     return None
 
 
-def _libsvm_cached(libsvm, data_dir):
+def _libsvm_cached(libsvm, data_home):
     import os
 
     from ..datasets import LIBSVM_DATASETS
 
     remote = LIBSVM_DATASETS[libsvm]["train"]
-    return os.path.isfile(os.path.join(data_dir, "libsvm", remote.rsplit("/", 1)[-1]))
+    return os.path.isfile(os.path.join(data_home, "libsvm", remote.rsplit("/", 1)[-1]))
 
 
-def missing_sets(names, data_dir, *, high_dimensional=False):
+def missing_sets(names, data_home, *, high_dimensional=False):
     """``[(name, how to get it)]`` for the named sets found nowhere (files always count)."""
     table = HD_SETS if high_dimensional else BENCH_SETS
     out = []
@@ -359,12 +359,12 @@ def missing_sets(names, data_dir, *, high_dimensional=False):
         if name not in table:
             raise ValueError(f"unknown data set {name!r}; known: {', '.join(table)}, or give a "
                              "LIBSVM/SVMlight file.")
-        if _find(name, data_dir, table) is None:
+        if _find(name, data_home, table) is None:
             out.append((name, how_to_get(name)))
     return out
 
 
-def load_dataset(name: str, *, data_dir: StrPath | None, high_dimensional: bool = False,
+def load_dataset(name: str, *, data_home: StrPath | None, high_dimensional: bool = False,
                  rule: Literal["largest", "class1", "halves"] | None = None,
                  scale: bool = True) -> tuple[Matrix, NDArray[np.int8], dict[str, Any]]:
     """``(X, y01, info)``; X scaled (dense for the benchmark sets, CSR for the others).
@@ -375,7 +375,7 @@ def load_dataset(name: str, *, data_dir: StrPath | None, high_dimensional: bool 
         A known set (of :data:`BENCH_SETS`, or of :data:`HD_SETS` with
         ``high_dimensional=True``), looked for in the data folder, the LIBSVM cache and
         the bundled copies, in that order; or the path of a LIBSVM/SVMlight file.
-    data_dir : str or os.PathLike or None
+    data_home : str or os.PathLike or None
         The data folder (None: only the bundled copies and files).
     high_dimensional : bool, default=False
         Rows scaled to unit norm, CSR (Tables 5/6), instead of features to [-1, 1],
@@ -397,7 +397,7 @@ def load_dataset(name: str, *, data_dir: StrPath | None, high_dimensional: bool 
     Examples
     --------
     >>> from birank.experiments.khalid import load_dataset
-    >>> X, y01, info = load_dataset("heart", data_dir=None)
+    >>> X, y01, info = load_dataset("heart", data_home=None)
     >>> X.shape, float(X.min()), float(X.max()), info["source"]
     ((270, 13), -1.0, 1.0, 'bundled with birank')
     """
@@ -410,7 +410,7 @@ def load_dataset(name: str, *, data_dir: StrPath | None, high_dimensional: bool 
                                      class_sep=2.0, random_state=0)[:2]
         source = "generated"
     elif name in table:
-        found = _find(name, data_dir, table)
+        found = _find(name, data_home, table)
         if found is None:
             raise FileNotFoundError(f"data set {name!r} not found: {how_to_get(name)}.")
         X, y = found[0]()
@@ -591,7 +591,7 @@ def select_parameter(make: Callable[[float, int], Any], X: Matrix, y01: NDArray[
     --------
     >>> from birank import RankSVM
     >>> from birank.experiments.khalid import load_dataset, select_parameter
-    >>> X, y01, _ = load_dataset("heart", data_dir=None)
+    >>> X, y01, _ = load_dataset("heart", data_home=None)
     >>> best, scores = select_parameter(lambda C, random_state: RankSVM(C=C), X, y01,
     ...                                 [0.001, 0.01, 0.1, 1.0], random_state=0)
     >>> best, len(scores)  # 0.001 was at the edge: 1e-4 and 1e-5 were tried too
@@ -786,7 +786,7 @@ def _gap(results, d, columns):
     return float(np.mean(v)) if v else float("nan")
 
 
-def run_ablations(names, data_dir, cfg, report=None):
+def run_ablations(names, data_home, cfg, report=None):
     """The evidence behind the report's choices and its "where we differ" section.
 
     * ``rules``: every multi-class set under every rule of :data:`BINARY_RULES` (the
@@ -803,11 +803,11 @@ def run_ablations(names, data_dir, cfg, report=None):
     for d in names:
         if d not in BENCH_SETS or pub.TABLE3.get(pub.PAPER_NAME.get(d, d)) is None:
             continue
-        X, y01, info = load_dataset(d, data_dir=data_dir)
+        X, y01, info = load_dataset(d, data_home=data_home)
         if info["classes"] > 2:
             out["rules"][d] = {}
             for rule in BINARY_RULES:
-                Xr, yr, ir = load_dataset(d, data_dir=data_dir, rule=rule)
+                Xr, yr, ir = load_dataset(d, data_home=data_home, rule=rule)
                 res = run_dataset(d, Xr, yr, methods, base)
                 p = float(yr.mean())
                 mad = _mad(res, d)
@@ -816,7 +816,7 @@ def run_ablations(names, data_dir, cfg, report=None):
                     "accuracy_floor": max(p, 1 - p), "mad_auc": mad[0], "mad_acc": mad[1],
                     "paper_min_acc": min(c[0] for c in pub.TABLE4[pub.PAPER_NAME.get(d, d)]),
                     "auc": {m: float(nanmean(res[m]["auc"])) for m in res}}
-        Xu = load_dataset(d, data_dir=data_dir, scale=False)[0]
+        Xu = load_dataset(d, data_home=data_home, scale=False)[0]
         res_u = run_dataset(d, Xu, y01, methods, base)
         res_f = run_dataset(d, X, y01, methods, dict(base, grid=(1.0,), max_extensions=0))
         for key, res in (("unscaled", res_u), ("fixed", res_f)):
@@ -1299,7 +1299,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     Parameters
     ----------
     parser : argparse.ArgumentParser
-        Receives the options (``--data-dir``, ``--datasets``, ``--runs``, ...).
+        Receives the options (``--data-home``, ``--datasets``, ``--runs``, ...).
 
     Examples
     --------
@@ -1311,7 +1311,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     >>> args.datasets, args.runs, args.cv_every_run
     (['heart'], 10, True)
     """
-    parser.add_argument("--data-dir", default=None,
+    parser.add_argument("--data-home", default=None,
                         help="folder holding the data set folders or the LIBSVM cache of "
                              "`birank datasets fetch` (default: the birank data folder, "
                              "$BIRANK_DATA or ~/.cache/birank); bundled sets need nothing")
@@ -1382,11 +1382,11 @@ def _command(argv):
             out.append(Path(a).name)
             continue
         if skip == "dir":
-            out.append("DATA_DIR")
+            out.append("DATA_HOME")
             skip = None
             continue
-        if a == "--data-dir":
-            skip = "dir"
+        if a in ("--data-home", "--data-dir"):  # (--data-dir: its deprecated name)
+            skip, a = "dir", "--data-home"
         elif a == "--output":
             skip = "output"
             continue
@@ -1447,7 +1447,7 @@ def run(args: argparse.Namespace) -> int:
 
     quick = bool(args.quick)
     stem = args.stem + ("-quick" if quick and not args.stem.endswith("-quick") else "")
-    data_dir = args.data_dir if args.data_dir is not None else get_data_home()
+    data_home = args.data_home if args.data_home is not None else get_data_home()
     step = 4 if quick else max(1, int(args.grid_step))
     hd_step = 4 if quick else max(1, int(args.hd_grid_step))
     exps = list(range(-10, 11, step))
@@ -1467,8 +1467,8 @@ def run(args: argparse.Namespace) -> int:
         return _report_from_json(args.from_json, args.output, stem)
     bench_names = list(args.datasets) + list(args.libsvm_bench)
     hd_names = list(args.hd_datasets) + list(args.libsvm)
-    missing = missing_sets(bench_names, data_dir) + \
-        missing_sets(hd_names, data_dir, high_dimensional=True)
+    missing = missing_sets(bench_names, data_home) + \
+        missing_sets(hd_names, data_home, high_dimensional=True)
     if missing and not args.skip_missing:
         raise missing_data_error(missing, "Pass --skip-missing to run the sets that were "
                                  "found, or --datasets/--hd-datasets with fewer sets.")
@@ -1500,7 +1500,7 @@ def run(args: argparse.Namespace) -> int:
 
     for names, high, methods, runs, max_rows, store in groups:
         for name in names:
-            X, y01, info = load_dataset(name, data_dir=data_dir, high_dimensional=high)
+            X, y01, info = load_dataset(name, data_home=data_home, high_dimensional=high)
             label = Path(name).name if name not in (HD_SETS if high else BENCH_SETS) else name
             infos[label] = info
 
@@ -1524,7 +1524,7 @@ def run(args: argparse.Namespace) -> int:
         data = {}
         for name in hd_names:
             label = Path(name).name if name not in HD_SETS else name
-            X, y01, _ = load_dataset(name, data_dir=data_dir, high_dimensional=True)
+            X, y01, _ = load_dataset(name, data_home=data_home, high_dimensional=True)
             data[label] = (X, y01)
         chosen = {d: hd[d]["CBR-diag_FIFO"]["chosen"][0] for d in hd if "CBR-diag_FIFO" in hd[d]}
         budget.update(run_budget_sweep(
@@ -1536,7 +1536,7 @@ def run(args: argparse.Namespace) -> int:
         if not quiet:
             print("khalid: ablations (binarization rules, unscaled features, no CV)",
                   file=sys.stderr)
-        ablations = run_ablations([d for d in bench_names if d in BENCH_SETS], data_dir, cfg)
+        ablations = run_ablations([d for d in bench_names if d in BENCH_SETS], data_home, cfg)
     cfg["elapsed_s"] = time.perf_counter() - t_start
     save(ablations)
     write_report(args.output, cfg, bench, hd, infos, ablations, missing, budget)

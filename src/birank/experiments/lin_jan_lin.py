@@ -113,7 +113,7 @@ from ._report import (
 
 __all__ = ["add_arguments", "run", "make_artificial", "load_real", "REAL_FILES"]
 
-#: data set -> candidate files under --data-dir (first found wins) and the LIBSVM name
+#: data set -> candidate files under --data-home (first found wins) and the LIBSVM name
 REAL_FILES = {
     "housing": (("housing/housing_scale", "housing_scale"), "housing"),
     "bodyfat": (("bodyfat/bodyfat.libsvm", "bodyfat/bodyfat", "bodyfat"), "bodyfat"),
@@ -196,9 +196,9 @@ def _scale(X):
     return np.ascontiguousarray(np.where(hi > lo, 2.0 * (X - lo) / span - 1.0, 0.0))
 
 
-def load_real(name: str, *, data_dir: StrPath | None = None, download: bool = False,
+def load_real(name: str, *, data_home: StrPath | None = None, download: bool = False,
               ) -> tuple[FloatArray, FloatArray, str]:
-    """A real data set scaled to [-1, 1]: from ``data_dir`` if a file is there, else
+    """A real data set scaled to [-1, 1]: from ``data_home`` if a file is there, else
     the copy bundled with birank, else (with ``download``) through
     :func:`birank.datasets.fetch_libsvm`'s catalogue.
 
@@ -206,7 +206,7 @@ def load_real(name: str, *, data_dir: StrPath | None = None, download: bool = Fa
     ----------
     name : str
         A key of :data:`REAL_FILES`, or the path of a LIBSVM/SVMlight file.
-    data_dir : str or os.PathLike, default=None
+    data_home : str or os.PathLike, default=None
         Where to look for the files of :data:`REAL_FILES`.
     download : bool, default=False
         Fetch a set found nowhere (else a FileNotFoundError).
@@ -232,9 +232,9 @@ def load_real(name: str, *, data_dir: StrPath | None = None, download: bool = Fa
         X, y = load_svmlight(name)[:2]
         return _scale(X), np.asarray(y, dtype=float), Path(name).name
     candidates, libsvm_name = REAL_FILES[name]
-    if data_dir is not None:
+    if data_home is not None:
         for rel in candidates:
-            path = Path(data_dir) / rel
+            path = Path(data_home) / rel
             if path.is_file():
                 X, y = load_svmlight(path)
                 return _scale(X), np.asarray(y, dtype=float), str(path)
@@ -245,7 +245,7 @@ def load_real(name: str, *, data_dir: StrPath | None = None, download: bool = Fa
         return _scale(X), np.asarray(y, dtype=float), f"bundled {libsvm_name!r}"
     if not download:
         raise FileNotFoundError(
-            f"{name}: none of {', '.join(candidates)} under --data-dir {data_dir}; pass "
+            f"{name}: none of {', '.join(candidates)} under --data-home {data_home}; pass "
             f"--download to fetch LIBSVM's {libsvm_name!r} with fetch_libsvm.")
     X, y = fetch_libsvm(libsvm_name)
     return _scale(X), np.asarray(y, dtype=float), f"fetch_libsvm({libsvm_name!r})"
@@ -603,7 +603,7 @@ def _report(results, cfg):
     not_run = [d for d in getattr(pub, "REAL_DATASETS", ()) if d not in real]
     if not_run:
         lines += [f"The paper's real-valued sets not run here (not found, nothing "
-                  f"substituted): {', '.join(not_run)}; any of them runs with `--data-dir` "
+                  f"substituted): {', '.join(not_run)}; any of them runs with `--data-home` "
                   "holding it or `--download` (`birank datasets fetch NAME`).", ""]
     lines += ["## Config", "", "```", repr(cfg), "```", ""]
     return "\n".join(lines)
@@ -835,7 +835,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     Parameters
     ----------
     parser : argparse.ArgumentParser
-        Receives the options (``--data-dir``, ``--datasets``, ``--skip``, ...).
+        Receives the options (``--data-home``, ``--datasets``, ``--skip``, ...).
 
     Examples
     --------
@@ -847,15 +847,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     >>> args.datasets, args.art_rounds, args.skip
     (['housing'], 20, [])
     """
-    from ._report import default_data_dir
+    from ..datasets import get_data_home
 
-    parser.add_argument("--data-dir", default=default_data_dir(),
+    parser.add_argument("--data-home", default=get_data_home(),
                         help="folder holding housing/, bodyfat/, mpg/, mg/ (space_ga/) files")
     parser.add_argument("--datasets", nargs="+", default=["housing", "bodyfat", "mpg", "mg"],
                         help=f"real data sets (known: {', '.join(REAL_FILES)}); a path runs "
                              "that LIBSVM/SVMlight file (real-valued labels) in Tables IV-VI")
     parser.add_argument("--download", action="store_true",
-                        help="fetch a data set missing from --data-dir with fetch_libsvm")
+                        help="fetch a data set missing from --data-home with fetch_libsvm")
     parser.add_argument("--output", default="docs/results", help="output folder")
     parser.add_argument("--quick", action="store_true",
                         help="2 rounds each, 3 C values, 2 noise levels, no space_ga")
@@ -876,9 +876,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-progress", action="store_true", help="do not show progress")
 
 
-def missing_data(names, data_dir, download=False):
+def missing_data(names, data_home, download=False):
     """``[(name, where to get it)]`` for the named real data sets with no file under
-    ``data_dir`` (none with ``download``: they are fetched), so that a run is refused
+    ``data_home`` (none with ``download``: they are fetched), so that a run is refused
     before any work, not after the artificial part (the CLI reads this function's
     presence as "checks its own data")."""
     from ..datasets import BUNDLED
@@ -892,7 +892,7 @@ def missing_data(names, data_dir, download=False):
         candidates, libsvm_name = REAL_FILES[name]
         if libsvm_name in BUNDLED:  # (load_real falls back on the copy shipped with birank)
             continue
-        if data_dir is None or not any((Path(data_dir) / rel).is_file() for rel in candidates):
+        if data_home is None or not any((Path(data_home) / rel).is_file() for rel in candidates):
             out.append((name, f"none of {', '.join(candidates)}; --download fetches LIBSVM's "
                               f"{libsvm_name!r}"))
     return out
@@ -947,9 +947,9 @@ def run(args: argparse.Namespace) -> int:
     bad = [p for p in args.skip if p not in SKIP_PARTS]
     if bad:
         raise UserError(f"--skip: unknown {', '.join(bad)}; known: {', '.join(SKIP_PARTS)}.")
-    missing = missing_data(args.datasets, args.data_dir, args.download)
+    missing = missing_data(args.datasets, args.data_home, args.download)
     if missing and not getattr(args, "skip_missing", False):
-        raise missing_data_error(missing, f"Give --data-dir (now {args.data_dir}), pass "
+        raise missing_data_error(missing, f"Give --data-home (now {args.data_home}), pass "
                                  "--datasets with the sets you have, --download, or "
                                  "--skip-missing.")
     quick = bool(args.quick)
@@ -983,7 +983,7 @@ def run(args: argparse.Namespace) -> int:
     data = {}
     for name in args.datasets:
         try:
-            X, y, src = load_real(name, data_dir=args.data_dir, download=args.download)
+            X, y, src = load_real(name, data_home=args.data_home, download=args.download)
         except (FileNotFoundError, OSError) as exc:
             report.close()  # (the note on a line of its own)
             print(f"lin-jan-lin: skipping {name}: {exc}")

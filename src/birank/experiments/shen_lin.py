@@ -1,6 +1,6 @@
 """Reproduction of Shen & Lin (2014): active sampling of pairs and points.
 
-``birank reproduce shen-lin [--datasets a9a letter ...] [--data-dir DIR] [--quick]``
+``birank reproduce shen-lin [--datasets a9a letter ...] [--data-home DIR] [--quick]``
 
 Protocol (section 4): C = 0.1, b = 100, B = 8000; Random / Soft-Close /
 Soft-Correct / Hard-Close / Hard-Correct (ASRankSVM, gamma = 1) averaged over
@@ -30,7 +30,7 @@ sampling and the logistic loss against soft-correct, clean and with 10% of the
 training labels flipped (the paper's future work). ``--from-json`` assembles the
 report from earlier runs' JSON.
 
-Data sets: a table of specs below (files under ``--data-dir``, positive class,
+Data sets: a table of specs below (files under ``--data-home``, positive class,
 test file / hold-out / CV, scaling); any LIBSVM file works with
 ``--train PATH [--test PATH] --positive-class K``.
 """
@@ -71,7 +71,7 @@ class DatasetSpec:
     ----------
     name : str
     train : tuple of str
-        Files (relative to ``--data-dir``, or absolute) concatenated into the data.
+        Files (relative to ``--data-home``, or absolute) concatenated into the data.
     test : tuple of str, default=()
         Test files; empty: ``holdout`` rows, else 5-fold cross-validation.
     positive : float, default=1.0
@@ -93,7 +93,7 @@ class DatasetSpec:
     """
 
     name: str
-    train: tuple  # files (relative to --data-dir) concatenated into the data
+    train: tuple  # files (relative to --data-home) concatenated into the data
     test: tuple = ()  # test files; empty -> holdout or CV
     _: KW_ONLY
     positive: float = 1.0  # label value of the positive class (others: negative)
@@ -172,28 +172,28 @@ def _svm_scale(Xtr, Xte):
     return np.ascontiguousarray(f(Xtr)), np.ascontiguousarray(f(Xte))
 
 
-def _missing_file(spec, data_dir):
-    """The first file of ``spec`` (training, then test) neither under ``data_dir`` nor
+def _missing_file(spec, data_home):
+    """The first file of ``spec`` (training, then test) neither under ``data_home`` nor
     bundled with birank, or None."""
     from ..datasets import BUNDLED
 
     for rel in (*spec.train, *spec.test):
-        p = Path(data_dir) / rel if not Path(rel).is_absolute() else Path(rel)
+        p = Path(data_home) / rel if not Path(rel).is_absolute() else Path(rel)
         if not p.exists() and p.name not in BUNDLED:
             return p
     return None
 
 
-def missing_data(specs, data_dir):
+def missing_data(specs, data_home):
     """``[(name, where to get it)]`` for the data sets of ``specs`` (name -> spec) whose
     files are missing, so that a run is refused before any work rather than after the
     sets found first (the CLI reads this function's presence as "checks its own data")."""
-    found = {name: _missing_file(spec, data_dir) for name, spec in specs.items()}
+    found = {name: _missing_file(spec, data_home) for name, spec in specs.items()}
     return [(name, f"{path} not found; `birank datasets fetch {name}`")
             for name, path in found.items() if path is not None]
 
 
-def load_splits(spec: DatasetSpec, *, data_dir: StrPath, n_folds: int = 5,
+def load_splits(spec: DatasetSpec, *, data_home: StrPath, n_folds: int = 5,
                 max_folds: int | None = None,
                 ) -> tuple[dict[str, Any],
                            list[tuple[Matrix, NDArray[np.int8], Matrix, NDArray[np.int8]]]]:
@@ -205,7 +205,7 @@ def load_splits(spec: DatasetSpec, *, data_dir: StrPath, n_folds: int = 5,
         The files and how they are evaluated: the test files, else ``holdout``
         random rows (seed 0), else stratified ``n_folds``-fold cross-validation
         (seed 0).
-    data_dir : str or os.PathLike
+    data_home : str or os.PathLike
         The folder of the relative file names; a file missing there is taken from
         the copies bundled with birank when one has its name (else a
         FileNotFoundError).
@@ -229,21 +229,21 @@ def load_splits(spec: DatasetSpec, *, data_dir: StrPath, n_folds: int = 5,
     >>> from birank.experiments.shen_lin import DatasetSpec, load_splits
     >>> path = os.path.join(tempfile.mkdtemp(), "heart.txt")
     >>> dump_svmlight(*load_heart(), path)
-    >>> info, splits = load_splits(DatasetSpec("heart", (path,)), data_dir=".", max_folds=2)
+    >>> info, splits = load_splits(DatasetSpec("heart", (path,)), data_home=".", max_folds=2)
     >>> info["evaluation"], len(splits), splits[0][0].shape, splits[0][2].shape
     ('5-fold CV (first 2 folds)', 2, (216, 13), (54, 13))
     """
-    data_dir = Path(data_dir)
-    paths = [data_dir / p if not Path(p).is_absolute() else Path(p) for p in spec.train]
-    missing = _missing_file(spec, data_dir)
+    data_home = Path(data_home)
+    paths = [data_home / p if not Path(p).is_absolute() else Path(p) for p in spec.train]
+    missing = _missing_file(spec, data_home)
     if missing is not None:
         raise FileNotFoundError(f"data set {spec.name!r}: file {missing} not found (give "
-                                f"--data-dir, `birank datasets fetch {spec.name}`, or "
+                                f"--data-home, `birank datasets fetch {spec.name}`, or "
                                 "--train).")
     X, y = _load_files(paths)
     y01 = (y == spec.positive).astype(np.int8)
     if spec.test:
-        tpaths = [data_dir / p if not Path(p).is_absolute() else Path(p) for p in spec.test]
+        tpaths = [data_home / p if not Path(p).is_absolute() else Path(p) for p in spec.test]
         Xt, yt = _load_files(tpaths)
         d = max(X.shape[1], Xt.shape[1])
         X = sp.csr_matrix((X.data, X.indices, X.indptr), shape=(X.shape[0], d))
@@ -336,7 +336,7 @@ def _fit_one(est, Xtr, ytr, Xte, yte, curve):
 
 
 def _run_dataset(name, spec, args, cfg, methods, report):
-    info, splits = load_splits(spec, data_dir=args.data_dir, max_folds=cfg["max_folds"])
+    info, splits = load_splits(spec, data_home=args.data_home, max_folds=cfg["max_folds"])
     res = {"info": info, "methods": {}}
     jobs = []
     for m in methods:
@@ -399,7 +399,7 @@ def _large_budget(name, spec, args, cfg, report):
     """Fig. 2: AUC vs |L*| up to a large budget, soft strategies, one pool, first split."""
     from ..batch.active_ranksvm import ActiveRankSVM
 
-    _, splits = load_splits(spec, data_dir=args.data_dir, max_folds=1)
+    _, splits = load_splits(spec, data_home=args.data_home, max_folds=1)
     Xtr, ytr, Xte, yte = splits[0]
     out = {}
     for m in ("Soft-Close", "Soft-Correct"):
@@ -889,7 +889,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     Parameters
     ----------
     parser : argparse.ArgumentParser
-        Receives the options (``--datasets``, ``--data-dir``, ``--budget``, ...).
+        Receives the options (``--datasets``, ``--data-home``, ``--budget``, ...).
 
     Examples
     --------
@@ -901,12 +901,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     >>> args.datasets, args.budget, args.tables
     (['a9a'], 8000, '2,3,4,6')
     """
-    from ._report import default_data_dir
+    from ..datasets import get_data_home
 
     parser.add_argument("--datasets", nargs="+", default=["a9a", "letter", "w8a", "bank",
                                                           "shuttle"],
                         help=f"data sets to run (known: {', '.join(SPECS)})")
-    parser.add_argument("--data-dir", default=default_data_dir(),
+    parser.add_argument("--data-home", default=get_data_home(),
                         help="folder holding the data set files")
     parser.add_argument("--train", help="any LIBSVM file to run instead of --datasets")
     parser.add_argument("--test", help="test file for --train (else 5-fold CV)")
@@ -1049,10 +1049,10 @@ def run(args: argparse.Namespace) -> int:
             positive=args.positive_class, scale=args.scale, note="user file")}
     else:
         specs = {d: SPECS[d] for d in args.datasets}
-        missing = missing_data(specs, args.data_dir)
+        missing = missing_data(specs, args.data_home)
         if missing:
             if not getattr(args, "skip_missing", False) or len(missing) == len(specs):
-                raise missing_data_error(missing, f"Give --data-dir (now {args.data_dir}), "
+                raise missing_data_error(missing, f"Give --data-home (now {args.data_home}), "
                                          "pass --datasets with the sets you have, or "
                                          "--skip-missing.")
             for name, _ in missing:  # (the report lists the sets not run)
