@@ -103,6 +103,23 @@ def test_binary_labels_set_classes_and_score_is_auc():
     np.testing.assert_array_equal(graded.predict(X), graded.decision_function(X))
 
 
+def test_refit_on_graded_labels_forgets_the_two_class_sigmoid(tmp_path):
+    """A two-class fit's probability_ must not outlive a refit on graded labels: a model
+    file (birank.model_io) would save it as if the graded model had a sigmoid."""
+    import json
+
+    from birank.model_io import save_model
+
+    X, y = _data(3, "binary", n=60)
+    graded = np.arange(60) % 3
+    model = RankSVM(C=0.1).fit(X, y).fit(X, graded)
+    fresh = RankSVM(C=0.1).fit(X, graded)
+    assert sorted(k for k in vars(model) if k.endswith("_")) == \
+        sorted(k for k in vars(fresh) if k.endswith("_"))
+    save_model(model, tmp_path / "m.json")
+    assert "probability" not in json.loads((tmp_path / "m.json").read_text())
+
+
 def test_deterministic_and_dense_equals_sparse():
     X, y = _data(5, "real", n=80, d=6)
     a = RankSVM(C=0.2).fit(X, y)

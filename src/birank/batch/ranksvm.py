@@ -239,6 +239,8 @@ def store_all_pairs_fit(est: RankSVM, res: Any, y_rank: FloatArray,
     if hasattr(est, "classes_"):  # two classes: labels and probabilities (RankerMixin)
         set_two_class_output(est, training_scores(est.coef_), y_rank.astype(np.int8),
                              sample_weight=sample_weight, n_jobs=getattr(est, "n_jobs", None))
+    else:  # graded labels: no sigmoid (an earlier two-class fit's would be saved with it)
+        est.__dict__.pop("probability_", None)
     est.n_iter_ = int(res.n_iter)
     est.objective_ = float(res.objective)
     # hinge: the certified lower bound on the optimum (objective_ - it <= tol objective_)
