@@ -2,7 +2,7 @@
 Active sampling of pairs: the budget and the learning curve
 ===========================================================
 
-:class:`~birank.ActiveRankSVM` grows a pool of chosen pairs (and, with
+:class:`~birank.ActiveRankSVM` grows a set of chosen pairs (and, with
 ``pair_weight < 1``, pseudo-pairs) in rounds of ``batch_size``, each round
 re-solving a weighted linear SVM warm-started from the last. The ``budget`` is
 the number of pairs it may use, out of 193,829,520 on a9a. This example

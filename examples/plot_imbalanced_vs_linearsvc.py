@@ -12,7 +12,7 @@ without balanced class weights.
 
 Read the numbers honestly: on this data all four land within a few
 thousandths of AUC. For binary labels a class-balanced point-wise SVM is a
-strong baseline (shen-lin's Theorem 1 bounds the pairwise objective by the
+strong baseline (Shen & Lin's Theorem 1 bounds the pairwise objective by the
 balanced point-wise one); the ranker optimizes the pairwise loss itself and
 carries over unchanged to graded labels and queries.
 """
