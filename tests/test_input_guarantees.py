@@ -422,8 +422,11 @@ def test_active_rank_learner_refuses_string_labels_by_name():
     """ActiveRankLearner.fit on string labels raised float()'s "could not convert string";
     now RankSVM's message (relevance labels are numbers)."""
     X, y = _data()
-    with pytest.raises(ValueError, match="Unknown label type for ActiveRankLearner"):
-        birank.ActiveRankLearner().fit(X, np.where(y > 0, "high", "low"))
+    labels = np.where(y > 0, "high", "low")
+    # (an object array too, as a pandas Series of strings gives: it went through float())
+    for given in (labels, labels.astype(object)):
+        with pytest.raises(ValueError, match="Unknown label type for ActiveRankLearner"):
+            birank.ActiveRankLearner().fit(X, given)
 
 
 # ------------------------------------------------------- score: labels outside classes_

@@ -575,8 +575,10 @@ class ActiveRankLearner(BaseEstimator):
         validate_params(self)
         # the same checks (and messages) as every birank estimator: finite X and y,
         # numeric labels, at least one row, one label per row
-        X, y = check_X_y(self, X, y, reset=True, y_numeric=True)
-        y = check_graded_labels(self, y)  # (strings: RankSVM's message, not float()'s)
+        X, y = check_X_y(self, X, y, reset=True)
+        # (numbers only, strings refused with RankSVM's message: y_numeric=True would cast
+        # an object array, a pandas Series of strings, with float()'s)
+        y = check_graded_labels(self, y)
         self._bind_pool(X, groups, validated=True)
         self.teach(np.arange(y.shape[0]), y)
         self.refit()
