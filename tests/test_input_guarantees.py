@@ -448,3 +448,13 @@ def test_score_refuses_labels_outside_classes(estimator):
         with pytest.raises(ValueError, match=rf"{type(est).__name__}: y holds label\(s\) "
                                              rf".*{shown}.* not in classes_ \[0, 1\]"):
             est.score(X, bad)
+
+
+@pytest.mark.parametrize("estimator", BINARY, ids=[type(e).__name__ for e in BINARY])
+def test_score_on_one_class_names_the_label_given(estimator):
+    """The message named the encoded label (False), not the one of y ('no')."""
+    X, y = _data()
+    est = _quiet_fit(estimator, X, np.where(y > 0, "yes", "no"))
+    for label in ("no", "yes"):
+        with pytest.raises(ValueError, match=rf"only one class \('{label}'\)"):
+            est.score(X, np.full(y.shape[0], label))

@@ -320,8 +320,9 @@ class BinaryRankerMixin(ProbabilityMixin, LinearScorerMixin, ClassifierMixin):
 
         check_is_fitted(self, "classes_")
         y = check_known_labels(self, y)
-        return roc_auc(y == self.classes_[1], self.decision_function(X),
-                       sample_weight=sample_weight)
+        # (the labels as given, so that a one-class y is named by its own label)
+        return roc_auc(y, self.decision_function(X), sample_weight=sample_weight,
+                       pos_label=self.classes_[1])
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
