@@ -307,3 +307,36 @@ def test_platt_fit_minimizes_its_objective():
     assert platt_fit(-s, y01) == (0.0, 0.0)
     p = platt_proba(np.array([-1.0, -1e-300, 0.0, 1e-300, 1.0]), 0.0, 0.0)[:, 1]
     assert np.all(np.diff(p) >= 0) and (p[:3] <= 0.5).all() and (p[3:] > 0.5).all()
+
+
+def _documented_attributes(cls):
+    """The names of the class docstring's Attributes section: its unindented lines
+    (``a_, b_ : type``; an entry's names may go on over the next line)."""
+    doc = inspect.getdoc(cls) or ""
+    if "Attributes\n----------\n" not in doc:
+        return set()
+    lines = doc.split("Attributes\n----------\n", 1)[1].splitlines()
+    names = set()
+    for line, after in zip(lines, lines[1:] + [""]):
+        if after.strip() and set(after.strip()) == {"-"}:
+            break  # the next section's title
+        if line.strip() and not line.startswith(" "):
+            names |= {n.strip() for n in line.split(" : ", 1)[0].split(",") if n.strip()}
+    return names
+
+
+@pytest.mark.parametrize("cls", CLASSES, ids=IDS)
+def test_fitted_attributes_are_documented(cls):
+    """Every public attribute a fit sets (on a DataFrame: feature_names_in_ too; by
+    partial_fit where there is one) is in the class docstring's Attributes section."""
+    import pandas as pd
+
+    X, y, _, _ = _binary_data()
+    frame = pd.DataFrame(X.toarray() if hasattr(X, "toarray") else X,
+                         columns=[f"f{i}" for i in range(X.shape[1])])
+    fitted = [_fit(cls, frame, y)]
+    if hasattr(cls, "partial_fit"):
+        fitted.append(make_fast(cls).partial_fit(frame, y))
+    public = {k for est in fitted for k in vars(est) if k.endswith("_") and k[0] != "_"}
+    missing = public - _documented_attributes(cls)
+    assert not missing, f"{cls.__name__} does not document {sorted(missing)}"

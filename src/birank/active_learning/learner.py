@@ -270,6 +270,10 @@ class ActiveRankLearner(BaseEstimator):
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         When X has string column names (a pandas DataFrame).
+    X_pool_ : ndarray or CSR matrix of shape (n_pool, n_features)
+        The pool, validated (the array given when it needed no conversion).
+    groups_ : ndarray of shape (n_pool,)
+        Query id of each pool row (all 0 without ``groups``).
     labeled_mask_ : ndarray of bool, shape (n_pool,)
     labels_ : ndarray of float, shape (n_pool,)
         Taught labels (NaN where unlabeled).

@@ -180,6 +180,11 @@ class ActiveRankSVM(BinaryRankerMixin, BaseEstimator):
     chosen_weights_ : ndarray of shape (``budget_``,)
         The cost ``C_k`` of each chosen item in the last solve (section 4.1).
     n_features_in_ : int
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names of X, when they are all strings (a pandas DataFrame).
+    probability_ : ndarray of shape (2,)
+        ``predict_proba``'s sigmoid slopes ``(a_neg, a_pos)`` below and above the
+        threshold (:class:`birank.base.ProbabilityMixin`).
 
     Examples
     --------
@@ -246,7 +251,7 @@ class ActiveRankSVM(BinaryRankerMixin, BaseEstimator):
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
             Two label values; the larger one is the positive class.
-        eval_set : tuple (X_eval, y_eval), optional
+        eval_set : tuple (X_eval, y_eval), default=None
             Scored after every round: ``history_[k]['auc']`` (shen-lin Fig. 5).
             Each label of ``y_eval`` must be one of the two labels of ``y``.
 

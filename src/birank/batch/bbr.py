@@ -476,6 +476,11 @@ class BBR(_PairMomentRanker):
         N1 * N0, the number of pairs the moments average over (with
         ``sample_weight``: the product of the class weight sums).
     n_features_in_ : int
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names of X, when they are all strings (a pandas DataFrame).
+    probability_ : ndarray of shape (2,)
+        ``predict_proba``'s sigmoid slopes ``(a_neg, a_pos)`` below and above the
+        threshold (:class:`birank.base.ProbabilityMixin`).
 
     Notes
     -----
@@ -594,7 +599,7 @@ class LCBR(_PairMomentRanker):
     Attributes
     ----------
     classes_, coef_, intercept_, pair_mean_, pair_second_moment_,
-    lambda_, n_iter_, n_features_in_ : as in :class:`BBR`
+    lambda_, n_iter_, n_features_in_, feature_names_in_, probability_ : as in :class:`BBR`
     n_pairs_ : int
         Total number of sampled pairs behind the moments.
 

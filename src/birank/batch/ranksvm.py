@@ -119,6 +119,8 @@ class RankSVM(RankerMixin, BaseEstimator):
         Number of pairs ``y_i > y_j`` (within groups), unweighted (zero-weight
         rows still count), computed in O(N log N) without enumerating them.
     n_features_in_ : int
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names of X, when they are all strings (a pandas DataFrame).
 
     Examples
     --------
@@ -200,6 +202,27 @@ class RankSVM(RankerMixin, BaseEstimator):
 
         For a model fit on two-valued labels, ``y`` may use the same two values
         (e.g. strings); the result is then the ROC AUC.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Rows to score.
+        y : array-like of shape (n_samples,)
+            True labels: the two values of ``classes_``, or numeric graded /
+            real-valued relevance.
+        groups : array-like of shape (n_samples,), default=None
+            Query id of each row; only pairs within a query are compared. None
+            compares every pair of rows.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative row weights; a pair weighs
+            ``sample_weight_i * sample_weight_j``.
+
+        Returns
+        -------
+        score : float in [0, 1]
+            :func:`birank.metrics.pairwise_accuracy` of ``decision_function(X)``:
+            the weighted fraction of pairs with different labels (within a
+            query) ranked in the right order, tied scores counting 1/2.
         """
         y = np.asarray(y)
         if hasattr(self, "classes_") and np.all(np.isin(y, self.classes_)):

@@ -81,6 +81,14 @@ class OPAUC(WeightVectorMixin, StreamRanker):
     auc_trace_ : ndarray of shape (n_evals, 2)
         ``(n_seen, AUC on eval_set)`` rows, when ``eval_set`` was given.
     n_features_in_ : int
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names of X, when they are all strings (a pandas DataFrame).
+    probability_ : ndarray of shape (2,)
+        ``predict_proba``'s sigmoid slopes ``(a_neg, a_pos)`` below and above the
+        threshold (:class:`birank.base.ProbabilityMixin`).
+    eta0_ : float
+        The eta0 used: ``eta0``, or the value ``"auto"`` resolved on the first
+        ``fit`` / ``partial_fit`` chunk (docs/conventions.md).
     class_weight_sum_ : ndarray of shape (2,)
         Summed row weights of the (negative, positive) rows seen (= counts unweighted).
     class_mean_ : ndarray of shape (2, n_features)
