@@ -340,3 +340,27 @@ def test_fitted_attributes_are_documented(cls):
     public = {k for est in fitted for k in vars(est) if k.endswith("_") and k[0] != "_"}
     missing = public - _documented_attributes(cls)
     assert not missing, f"{cls.__name__} does not document {sorted(missing)}"
+
+
+SEEDED = [c for c in CLASSES if "random_state" in inspect.signature(c).parameters]
+
+
+@pytest.mark.parametrize("cls", SEEDED, ids=[c.__name__ for c in SEEDED])
+def test_random_state_int_or_randomstate_gives_the_same_model_bit_for_bit(cls):
+    """scikit-learn's random_state: an int, or a fresh numpy RandomState seeded alike,
+    gives the same model each time (the online learners with shuffle=True, so that it
+    draws)."""
+    X, y, Xt, _ = _binary_data()
+
+    def fitted(seed):
+        est = make_fast(cls, random_state=seed)
+        if "shuffle" in est.get_params():
+            est.set_params(shuffle=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return est.fit(X, y)
+
+    for make_seed in (lambda: 3, lambda: np.random.RandomState(3)):
+        a, b = fitted(make_seed()), fitted(make_seed())
+        np.testing.assert_array_equal(a.coef_, b.coef_)
+        np.testing.assert_array_equal(a.decision_function(Xt), b.decision_function(Xt))

@@ -132,7 +132,7 @@ class ActiveRankSVM(BinaryRankerMixin, BaseEstimator):
         Candidate draws allowed per round before soft sampling gives up (when
         almost no unchosen item can be accepted); fitting then stops early with
         a warning and ``budget_`` tells how many items were chosen.
-    random_state : None, int or numpy Generator, default=None
+    random_state : None, int, numpy Generator or RandomState, default=None
         Seeds the initial chosen set, the candidate draws of the soft and
         random strategies and the dual CD solver's coordinate order: the same
         int gives the same model. None (scikit-learn's default): fresh

@@ -590,7 +590,7 @@ class LCBR(_PairMomentRanker):
         CG residual tolerance relative to ``|mu_S|``.
     max_iter : int, default=1000
         Maximum CG iterations per linear solve.
-    random_state : None, int or numpy Generator, default=None
+    random_state : None, int, numpy Generator or RandomState, default=None
         Pair sampling. The same int gives the same pairs and a bit-identical model.
     verbose : bool or int, default=False
         Report progress on stderr, as in :class:`BBR`. Off by default as in

@@ -107,7 +107,7 @@ class CombinedRanking(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
     fit_intercept : bool, default=True
         Append a constant feature 1 (regularized, as sofia-ml does unless
         ``--no_bias_term``); its weight is ``intercept_``. It cancels in pairs.
-    random_state : None, int or numpy Generator, default=None
+    random_state : None, int, numpy Generator or RandomState, default=None
         Seeds the SGD's draws (rank or classification step, which pair or
         point): the same int gives the same model. None (scikit-learn's
         default): fresh entropy on every ``fit``.

@@ -64,7 +64,7 @@ def select_pairs(y: ArrayLike, *, n_closest: int | None = None, n_random: int | 
         clipped to what is left. None: R = S.
     groups : array of shape (n_samples,), default=None
         Pairs only within a query.
-    random_state : None, int or numpy Generator, default=None
+    random_state : None, int, numpy Generator or RandomState, default=None
         Draws the random pairs (and the level-1 pairs under heavy ties).
 
     Returns
@@ -205,7 +205,7 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
         degenerate and dual CD creeps); the hinge starts with dual CD, since
         Huber smoothing from zero is slower than finishing a dual CD run. The
         RBF kernel always uses its dual CD, total pairs always Newton.
-    random_state : None, int or numpy Generator, default=None
+    random_state : None, int, numpy Generator or RandomState, default=None
         Draws the random pairs and the dual CD order.
     verbose : bool or int, default=False
         Report progress on stderr: the pairs chosen; dual CD (linear or RBF),

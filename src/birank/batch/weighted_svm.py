@@ -76,7 +76,7 @@ class WeightedSVM(BinaryRankerMixin, BaseEstimator):
         LIBLINEAR 2.50 stops them at 300, on w8a's hinge before its own
         ``-e 0.1`` is met, where this default runs on to ``tol`` (about 800
         passes, ``benchmarks/bench_references.py``).
-    random_state : None, int or numpy Generator, default=None
+    random_state : None, int, numpy Generator or RandomState, default=None
         Order of the coordinates (LIBLINEAR shuffles with a fixed seed; here
         None means fresh entropy, as in scikit-learn).
     solver : {'auto', 'dual_cd', 'newton'}, default='auto'

@@ -52,7 +52,7 @@ class AdaOAM(StreamRanker):
         L2 regularization lambda (khalid-ray-chitsaz use 1e-4).
     shuffle : bool, default=False
         Whether ``fit`` streams the rows in a random order.
-    random_state : int, Generator or None, default=None
+    random_state : None, int, numpy Generator or RandomState, default=None
         Seeds the shuffle.
     verbose : bool or int, default=False
         Report the rows streamed on stderr during ``fit`` and each

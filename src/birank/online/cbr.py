@@ -85,7 +85,7 @@ class CBR(BufferedStreamRanker):
     shuffle : bool, default=False
         Whether ``fit`` streams the rows in a random order (``partial_fit``
         always uses the given order).
-    random_state : int, Generator or None, default=None
+    random_state : None, int, numpy Generator or RandomState, default=None
         Seeds the reservoir sampling and the shuffle.
     verbose : bool or int, default=False
         Report the rows streamed on stderr during ``fit`` and each

@@ -69,7 +69,7 @@ class OAM(BufferedStreamRanker):
         khalid-ray-chitsaz tune it over ``2^[-10:10]`` by 2-fold CV.
     shuffle : bool, default=False
         Whether ``fit`` streams the rows in a random order.
-    random_state : int, Generator or None, default=None
+    random_state : None, int, numpy Generator or RandomState, default=None
         Seeds the reservoir sampling and the shuffle.
     verbose : bool or int, default=False
         Report the rows streamed on stderr during ``fit`` and each

@@ -59,7 +59,7 @@ class OPAUC(WeightVectorMixin, StreamRanker):
     shuffle : bool, default=False
         Whether ``fit`` streams the rows in a random order (``partial_fit``
         always uses the given order).
-    random_state : None, int or numpy Generator, default=None
+    random_state : None, int, numpy Generator or RandomState, default=None
         Seeds the sketch vectors of OPAUCr and the shuffle.
     verbose : bool or int, default=False
         Report the rows streamed on stderr during ``fit`` and each

@@ -75,7 +75,7 @@ class PGD(WeightVectorMixin, StreamRanker):
     shuffle : bool, default=False
         Whether ``fit`` streams the rows in a random order (``partial_fit``
         always uses the given order).
-    random_state : None, int or numpy Generator, default=None
+    random_state : None, int, numpy Generator or RandomState, default=None
         Seeds the shuffle (``shuffle=True``) and the reservoir sampling
         (``buffer='reservoir'``); with neither, nothing is random. None
         (scikit-learn's default): fresh entropy on every ``fit``.

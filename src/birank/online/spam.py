@@ -69,7 +69,7 @@ class SPAM(WeightVectorMixin, StreamRanker):
     shuffle : bool, default=False
         Whether ``fit`` streams the rows in a random order (``partial_fit``
         always uses the given order).
-    random_state : None, int or numpy Generator, default=None
+    random_state : None, int, numpy Generator or RandomState, default=None
         Seeds the shuffle (``shuffle=True``); nothing else in SPAM is random.
         None (scikit-learn's default): fresh entropy on every ``fit``.
     verbose : bool or int, default=False
