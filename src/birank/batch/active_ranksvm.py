@@ -137,8 +137,10 @@ class ActiveRankSVM(BinaryRankerMixin, BaseEstimator):
         random strategies and the dual CD solver's coordinate order: the same
         int gives the same model. None (scikit-learn's default): fresh
         entropy on every ``fit``.
-    verbose : bool, default=False
-        Show progress per round.
+    verbose : bool or int, default=False
+        Report progress on stderr, one line per round (pairs chosen so far of
+        ``budget``). Off by default, as in scikit-learn; ``birank train`` turns
+        it on (``-q``: off).
 
     Attributes
     ----------

@@ -111,7 +111,7 @@ class CombinedRanking(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
         Seeds the SGD's draws (rank or classification step, which pair or
         point): the same int gives the same model. None (scikit-learn's
         default): fresh entropy on every ``fit``.
-    verbose : bool, default=False
+    verbose : bool or int, default=False
         Report progress (steps done and ``|w|``) on stderr; the model does not
         depend on it. Off by default as in scikit-learn (the CLI turns it on).
 

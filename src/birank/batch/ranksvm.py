@@ -74,8 +74,12 @@ class RankSVM(RankerMixin, BaseEstimator):
         (a lower bound on the optimum).
     max_iter : int, default=1000
         Newton iterations (in total over the smoothing stages for the hinge).
-    verbose : bool, default=False
-        Print one progress line per iteration.
+    verbose : bool or int, default=False
+        Report progress on stderr, one line per Newton iteration: objective,
+        gradient norm, CG steps and step size (squared hinge); smoothing width,
+        objective, certified lower bound and duality gap (hinge). The model does
+        not depend on it. Off by default, as in scikit-learn; ``birank train``
+        turns it on (``-q``: off).
     n_jobs : int, default=None
         Threads (scikit-learn's meaning: None is 1 unless in a joblib
         ``parallel_config``, -1 all cores) for the products with a sparse X and,
