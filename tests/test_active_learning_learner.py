@@ -146,6 +146,13 @@ def test_teach_and_query_input_errors():
         learner.teach([2, 3], [1.0])
     with pytest.raises(ValueError, match="twice"):
         learner.teach([4, 4], [1.0, 1.0])
+    # labels are numbers, as fit's: strings (even "1") were cast or failed in float()
+    for bad in (["high", "low"], ["1", "0"], np.array(["high", "low"], dtype=object)):
+        with pytest.raises(ValueError, match="labels must hold real numbers"):
+            learner.teach([5, 6], bad)
+    with pytest.raises(ValueError, match=r"labels contains NaN .* index 1"):
+        learner.teach([5, 6], [1.0, np.nan])
+    assert not learner.labeled_mask_[[5, 6]].any()
     with pytest.raises(ValueError, match="shape"):
         learner.query(X[:10])
     with pytest.raises(ValueError, match="groups differ"):

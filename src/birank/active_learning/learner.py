@@ -409,11 +409,10 @@ class ActiveRankLearner(BaseEstimator):
         if idx.size and (idx.dtype.kind not in "iu" or idx.min() < 0 or idx.max() >= n):
             raise ValueError(f"indices must be pool rows in [0, {n}); got {idx!r}.")
         idx = idx.astype(np.int64)
-        lab = np.asarray(labels, dtype=np.float64).reshape(-1)
+        # numbers only, as fit's (a float64 cast would read "1" as 1 and fail on "high")
+        lab = _real_1d(np.asarray(labels).reshape(-1), "labels")
         if lab.shape[0] != idx.shape[0]:
             raise ValueError(f"labels has {lab.shape[0]} entries for {idx.shape[0]} indices.")
-        if not np.isfinite(lab).all():
-            raise ValueError("labels must be finite numbers.")
         if np.unique(idx).shape[0] != idx.shape[0]:
             raise ValueError("indices holds a row twice.")
         if self.labeled_mask_[idx].any():
