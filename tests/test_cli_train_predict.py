@@ -770,3 +770,51 @@ def test_every_command_with_label_column_takes_ignore_column():
     args = build_parser().parse_args(["predict", "m", "d", "--ignore-column", "id",
                                       "--ignore-column", "-1"])
     assert args.ignore_column == ["id", "-1"]
+
+
+@pytest.mark.parametrize("text, message", [
+    # every data line one column short of the header (it was read silently, or failed
+    # with an IndexError once a header name pointed past the data's columns)
+    ("label,a,b\n1,0.5\n0,1\n", "line 2: 2 column(s) where the header has 3"),
+    ("label,a,b,qid\n1,0.5,1\n0,1,2\n", "line 2: 3 column(s) where the header has 4"),
+    ("label,a\n1,0.5,3\n0,1,4\n", "line 2: 3 column(s) where the header has 2"),
+    # the first data line off, the others as wide as the header: that line is named
+    ("label,a,b\n1,0.5\n0,1,2\n1,2,3\n", "line 2: 2 column(s) where the header has 3"),
+])
+def test_csv_data_lines_wider_or_narrower_than_the_header_name_the_line(
+        text, message, tmp_path, capsys):
+    data = tmp_path / "t.csv"
+    data.write_text(text)
+    for argv in (["train", "-q", str(data), "-o", str(tmp_path / "m.json")],
+                 ["datasets", "info", str(data)]):
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert len(err.splitlines()) == 1 and "internal error" not in err, err
+        assert f"t.csv (read as csv), {message}" in err, err
+    assert not (tmp_path / "m.json").exists()
+
+
+def test_ignore_column_past_the_data_lines_width_names_the_line(tmp_path, capsys):
+    data = tmp_path / "t.csv"
+    data.write_text("label,a,b,id\n1,0.5,1\n0,1,2\n")
+    assert main(["datasets", "info", str(data), "--ignore-column", "id"]) == 2
+    err = capsys.readouterr().err
+    assert err == ("birank datasets: error: "
+                   f"{data} (read as csv), line 2: 3 column(s) where the header has 4\n"), err
+
+
+def test_forced_numpy_format_on_another_kind_of_file_says_what_the_file_is(tmp_path, capsys):
+    X, y = np.arange(12.0).reshape(4, 3), np.array([0.0, 1, 0, 1])
+    np.save(tmp_path / "d.npy", np.column_stack([y, X]))
+    np.savez(tmp_path / "d.npz", X=X, y=y)
+    (tmp_path / "d.svm").write_text("1 1:0.5\n0 2:1\n")
+    for name, fmt, actual in [("d.npy", "npz", "npy"), ("d.npz", "npy", "npz"),
+                              ("d.svm", "npy", "libsvm"), ("d.svm", "npz", "libsvm")]:
+        argv = ["train", "-q", "--format", fmt, str(tmp_path / name),
+                "-o", str(tmp_path / "m.json")]
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert len(err.splitlines()) == 1 and "internal error" not in err, err
+        assert "allow_pickle" not in err, err  # (numpy's advice: never for a data file)
+        assert f"{name} (read as {fmt}): not a .{fmt} file" in err, err
+        assert f"--format {actual}" in err, err

@@ -257,9 +257,14 @@ def _delimited(data, name, fmt, label_column, qid_column, info, ignore_columns=(
             raise ValueError(f"{where}, line {lineno}, column {col}{colname}: not a number"
                              f"{what}; encode categorical columns as numbers first{drop}"
                              ) from None
+        m = re.search(r"invalid for the number of fields (\d+)", msg)
+        if m and header is not None:  # (an --ignore-column past the data lines' width)
+            raise _header_width_error(where, lines, start, int(m.group(1)), n_cols) from None
         m = re.search(r"number of columns changed from (\d+) to (\d+) at row (\d+)", msg)
         if m:  # (numpy counts these rows from 1, and suggests its own `usecols`)
             was, now, row = (int(g) for g in m.groups())
+            if header is not None and was != n_cols:  # the first data line is the odd one
+                raise _header_width_error(where, lines, start, was, n_cols)
             lineno = _nth_data_line(lines, start, row - 1)
             hint = ""
             if re.search(r"(^|\s)\d+:", lines[lineno - 1]):
@@ -270,6 +275,8 @@ def _delimited(data, name, fmt, label_column, qid_column, info, ignore_columns=(
         raise ValueError(f"{where}: {msg}") from None
     if M.shape[0] == 0:
         raise ValueError(f"{where}: no data lines")
+    if header is not None and M.shape[1] != n_cols:  # (the columns are found by the header)
+        raise _header_width_error(where, lines, start, M.shape[1], n_cols)
     if not np.isfinite(M).all():
         r, c = np.argwhere(~np.isfinite(M))[0]
         raise ValueError(f"{where}, line {_nth_data_line(lines, start, r)}, column {c + 1}: "
@@ -289,6 +296,12 @@ def _delimited(data, name, fmt, label_column, qid_column, info, ignore_columns=(
     return sp.csr_matrix(M[:, keep]), y, q
 
 
+def _header_width_error(where, lines, start, width, n_cols):
+    """The ValueError for data lines not as wide as the header (its first one named)."""
+    return ValueError(f"{where}, line {_nth_data_line(lines, start, 0)}: {width} column(s) "
+                      f"where the header has {n_cols}")
+
+
 def _nth_data_line(lines, start, row):
     k = -1
     for i in range(start, len(lines)):
@@ -301,6 +314,11 @@ def _nth_data_line(lines, start, row):
 
 def _numpy(data, name, fmt, label_column, ignore_columns=()):
     where = _where(name, fmt)
+    if not data.startswith(_NPZ_MAGIC if fmt == "npz" else _NPY_MAGIC):
+        # (np.load would read another file as a pickle and advise allow_pickle)
+        actual = sniff_format(data)
+        raise ValueError(f"{where}: not a .{fmt} file; it reads as {actual}" + (
+            f": give --format {actual} or --format auto" if actual != "binary" else ""))
     try:
         obj = np.load(io.BytesIO(data), allow_pickle=False)
     except (ValueError, OSError) as exc:
