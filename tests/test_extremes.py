@@ -105,3 +105,36 @@ def test_graded_active_learner_and_pruned_pair_choices():
         PrunedRankSVM(n_closest=0).fit(Xr, yr)
     assert PrunedRankSVM(n_closest=0, n_random=5, random_state=0).fit(Xr, yr).n_pairs_ == 5
     PrunedRankSVM(n_closest="all", kernel="rbf", solver="newton").fit(Xr, yr)
+
+
+def _float_settings():
+    from _public import public_estimator_classes
+
+    cases = []
+    for cls in public_estimator_classes():
+        for name, value in cls().get_params().items():
+            if isinstance(value, float) or (cls.__name__ == "BBR" and name == "radius"):
+                cases.append(pytest.param(cls, name, id=f"{cls.__name__}-{name}"))
+    return cases
+
+
+@pytest.mark.parametrize("cls, name", _float_settings())
+def test_a_python_int_beyond_int64_is_a_valid_float_setting(cls, name):
+    # 2**70 is a legal float setting; numpy refuses such an int in np.isfinite, so a
+    # check that did not convert it first raised TypeError from inside a solver
+    import warnings
+
+    from _public import make_fast
+
+    rng = np.random.RandomState(0)
+    X = rng.randn(60, 3)
+    y = (X[:, 0] + rng.randn(60) > 0).astype(int)
+    est = make_fast(cls).set_params(**{name: 2**70})
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            est.fit(X, y)
+    except ValueError as exc:  # out of the parameter's range: said by name
+        assert name in str(exc)
+        return
+    assert np.all(np.isfinite(est.decision_function(X)))

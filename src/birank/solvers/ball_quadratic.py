@@ -57,7 +57,8 @@ def _blas_controller():
 
 
 def _check_radius(radius):
-    if radius is not None and not (np.isfinite(radius) and radius > 0):
+    # float() first: np.isfinite refuses a Python int beyond int64 (radius=2**70 is valid)
+    if radius is not None and not (np.isfinite(float(radius)) and radius > 0):
         raise ValueError(f"radius must be a float > 0 or None; got {radius!r}.")
 
 

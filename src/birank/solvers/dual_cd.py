@@ -34,7 +34,9 @@ LOSSES = ("hinge", "squared_hinge", "logistic")
 
 
 def _check_tol_max_iter(tol, max_iter):
-    if not (isinstance(tol, (int, float, np.floating)) and tol > 0 and np.isfinite(tol)):
+    # float() first: np.isfinite refuses a Python int beyond int64 (tol=2**70 is valid)
+    if not (isinstance(tol, (int, float, np.integer, np.floating)) and tol > 0
+            and np.isfinite(float(tol))):
         raise ValueError(f"tol must be a positive float; got {tol!r}.")
     if not (isinstance(max_iter, (int, np.integer)) and max_iter >= 1):
         raise ValueError(f"max_iter must be a positive int; got {max_iter!r}.")
