@@ -224,6 +224,43 @@ def test_batch_models_record_the_index_base_for_predict(tmp_path, capsys, monkey
                                    want, rtol=1e-12)
 
 
+
+def test_predict_index_past_the_model_names_the_line_and_the_index_base(tmp_path, capsys,
+                                                                         monkeypatch):
+    """A model trained on a 0-based file (scikit-learn's dump_svmlight_file default) scoring
+    a 1-based file said "feature index 3 exceeds n_features=3", or from standard input
+    "X has 4 features": the line, the model's indices, and --zero-based no when the file
+    may be 1-based."""
+    import io
+
+    models = {}
+    for zero_based in (True, False):
+        models[zero_based] = tmp_path / f"m{int(zero_based)}.json"
+        assert main(["train", "-q", str(_tiny_svm(tmp_path / f"t{int(zero_based)}.svm",
+                                                  zero_based)),
+                     "-o", str(models[zero_based])]) == 0
+    one_based = _tiny_svm(tmp_path / "test1.svm", False)  # index 3 on line 3
+    four = tmp_path / "four.svm"  # past a 1-based model too: index 4 on line 2
+    four.write_text("1 1:0.5\n-1 4:1.0\n")
+    cases = [(models[True], one_based, "line 3: feature index 3 exceeds n_features=3",
+              "indices 0 to 2; if this file is 1-based, give --zero-based no"),
+             (models[False], four, "line 2: feature index 4 exceeds n_features=3",
+              "indices 1 to 3)")]
+    for model, data, where, hint in cases:
+        for source in (str(data), "-"):  # streamed; read whole
+            monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data.read_bytes())))
+            assert main(["predict", "-q", str(model), source]) == 2, (model, source)
+            err = capsys.readouterr().err
+            assert len(err.splitlines()) == 1, err
+            assert where in err and hint in err, err
+            assert f"the model in {model} was trained on 3 features" in err, err
+            assert ("--zero-based" in err) == (model == models[True]), err
+    # the hint is not given when the base was given
+    assert main(["predict", "-q", "--zero-based", "yes", str(models[True]),
+                 str(one_based)]) == 2
+    assert "give --zero-based" not in capsys.readouterr().err
+
+
 def test_train_json_to_stdout_conflict_is_refused_before_the_fit(heart_file, capsys):
     path, _, _ = heart_file
     assert main(["train", "-q", str(path), "-o", "-", "--json"]) == 2

@@ -61,7 +61,7 @@ def _opt(args, name, default=None):
 
 def read_data(path, n_features=None, with_groups=True, duplicates="error", quiet=True,
               require_features=False, args=None, check_memory=False, info=None,
-              zero_based=None):
+              zero_based=None, max_features=None, width_hint=None):
     """Read a data file -> (X, y, groups or None).
 
     ``info``: a dict that receives ``"format"`` (as read) and, for LIBSVM,
@@ -71,6 +71,9 @@ def read_data(path, n_features=None, with_groups=True, duplicates="error", quiet
     column, also without ``with_groups``) and, when the header names X's columns
     (once each), ``"feature_names"`` (in X's order). ``zero_based``: the base to use when
     ``--zero-based`` is auto (a model's recorded base), instead of the file's own rule.
+    ``max_features``: a LIBSVM feature index past that many columns is refused naming its
+    line, as the chunked reader refuses one past its ``n_features`` (a table keeps its
+    width: the caller compares it); ``width_hint(zero_based)`` ends that message.
 
     LIBSVM groups come from ``qid:`` tokens or a ``<path>.query`` file when
     present; CSV groups from ``--qid-column``. Big files show parsing progress on
@@ -111,6 +114,11 @@ def read_data(path, n_features=None, with_groups=True, duplicates="error", quiet
     except ValueError as exc:
         raise loader_error(exc) from None
     info["format"] = fmt
+    if max_features is not None and fmt == "libsvm" and X.shape[1] > max_features:
+        index = X.shape[1] - (1 if info.get("zero_based") else 0)
+        raise UserError(f"{name} (read as libsvm), line {widest_row_line(data, X)}: feature "
+                        f"index {index} exceeds n_features={max_features}"
+                        + (width_hint(info.get("zero_based")) if width_hint else ""))
     if info.get("header") is not None:
         names = [info["header"][j] for j in info["columns"]["features"]]
         # (not when names repeat, nor when --n-features widened the table past its columns)

@@ -44,7 +44,9 @@ def _chunks(args, model, zero_based_hint):
     if layout is None:
         read = {}
         X, y, _ = read_data(args.data_file, with_groups=False, quiet=args.quiet, args=args,
-                            info=read, zero_based=zero_based_hint)
+                            info=read, zero_based=zero_based_hint, max_features=n_features,
+                            width_hint=lambda zb: _width_hint(args, n_features, zb,
+                                                              zero_based_hint))
         if model.feature_names is not None and read.get("header") is not None:
             yield _by_name(X, y, read, model, args, name)
             return
@@ -86,7 +88,7 @@ def _chunks(args, model, zero_based_hint):
     except ValueError as exc:
         msg = str(exc)
         if "exceeds n_features" in msg:
-            msg += f" (the model in {args.model} was trained on {width} features)"
+            msg = msg.rstrip(".") + _width_hint(args, width, zero_based, zero_based_hint)
         if "feature index 0 is invalid" in msg and zero_based_hint is False:
             # (reading it 0-based would shift every feature against the model)
             raise UserError(msg.split(" (indices are one-based")[0] + f": the model in "
@@ -94,6 +96,18 @@ def _chunks(args, model, zero_based_hint):
                             "has index 0; this file is 0-based or holds a stray index 0"
                             ) from None
         raise loader_error(ValueError(msg)) from None
+
+
+def _width_hint(args, width, zero_based, zero_based_hint):
+    """The end of the error for a feature index past the model: its width and indices
+    (in ``zero_based``, the base the file was read with) and, for a model trained on a
+    0-based file, how to read a 1-based one: files are read in the model's base."""
+    first = 0 if zero_based else 1
+    text = (f" (the model in {args.model} was trained on {width} features, indices "
+            f"{first} to {width - 1 + first}")
+    if first == 0 and zero_based_hint is True and args.zero_based == "auto":
+        text += "; if this file is 1-based, give --zero-based no"
+    return text + ")"
 
 
 def run(args):
