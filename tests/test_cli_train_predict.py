@@ -855,3 +855,19 @@ def test_forced_numpy_format_on_another_kind_of_file_says_what_the_file_is(tmp_p
         assert "allow_pickle" not in err, err  # (numpy's advice: never for a data file)
         assert f"{name} (read as {fmt}): not a .{fmt} file" in err, err
         assert f"--format {actual}" in err, err
+
+
+def test_active_learn_query_says_it_takes_a_libsvm_pool(tmp_path, capsys):
+    """A CSV/TSV pool got "line 1: bad label 'qid'" (read as LIBSVM without saying so):
+    the format it reads as, what `query` takes, and `simulate` for other formats."""
+    pool = tmp_path / "pool.tsv"
+    pool.write_text("qid\tlabel\ta\tb\n1\t1\t0.5\t1\n1\t0\t1\t2\n")
+    npy = tmp_path / "pool.npy"
+    np.save(npy, np.eye(3))
+    for path, fmt in ((pool, "tsv"), (npy, "npy")):
+        state = tmp_path / "s.json"
+        assert main(["active-learn", "query", str(path), "--state", str(state)]) == 2
+        err = capsys.readouterr().err
+        assert len(err.splitlines()) == 1, err
+        assert f"{path} reads as {fmt}; active-learn query takes a LIBSVM pool" in err, err
+        assert not state.exists()

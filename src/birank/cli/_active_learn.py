@@ -128,7 +128,7 @@ def read_pool(path, zero_based="auto"):
     """
     import numpy as np
 
-    from ..datasets._formats import read_source
+    from ..datasets._formats import read_source, sniff_format
     from ..datasets._svmlight import decompress_bytes, load_svmlight_bytes, read_query_file
 
     try:
@@ -136,6 +136,11 @@ def read_pool(path, zero_based="auto"):
     except OSError as exc:
         raise UserError(str(exc)) from None
     data = decompress_bytes(raw, path)
+    fmt = sniff_format(data)
+    if fmt != "libsvm":  # (its header or cells would be reported as bad LIBSVM labels)
+        raise UserError(f"{path} reads as {fmt}; active-learn query takes a LIBSVM pool ('?' "
+                        "for an unlabeled row's label, qid: for its query); `birank "
+                        "active-learn simulate` reads the other formats")
     digest = hashlib.sha256(data).hexdigest()
     lines = data.split(b"\n")
     unknown = []
