@@ -256,13 +256,19 @@ def _retrieve(pooch, requests, url, known, local, cache_dir, verbose):
             bar.close()
 
 
+def _cache_file(cache_dir, remote):
+    """Where the cache keeps ``remote`` (a path on the mirror): one flat folder, ``/`` as
+    ``__`` (``binary/a9a.t`` -> ``binary__a9a.t``)."""
+    return os.path.join(cache_dir, remote.replace("/", "__"))
+
+
 def _fetch_file(remote, cache_dir, base_url, download_if_missing, verbose, known=None):
     """Path of ``remote`` in ``cache_dir``, downloaded (checked) if missing.
 
     ``known``: an ``(algorithm, hexdigest)`` to check against instead of
     :data:`_KNOWN_MD5` / trust on first use (other catalogues, e.g. LETOR).
     """
-    local = os.path.join(cache_dir, remote.replace("/", "__"))
+    local = _cache_file(cache_dir, remote)
     expected = known or _expected_hash(remote, local)
     if os.path.exists(local):
         if expected is not None:
@@ -358,7 +364,7 @@ def download_libsvm(name: str, *, data_home: StrPath | None = None, base_url: st
         remote = info[part]
         if remote is None or subset not in ("all", part):
             continue
-        local = os.path.join(cache_dir, remote.replace("/", "__"))
+        local = _cache_file(cache_dir, remote)
         if not refresh:
             out[part] = _fetch_file(remote, cache_dir, base_url, True, verbose)
             continue

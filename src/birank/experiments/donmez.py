@@ -102,9 +102,11 @@ def _load(path, n_features):
 
 def _splits(name, data_home, n_seeds, quick):
     """Yield (label, seed, X, y, g, Xt, yt, gt); nothing if the files are missing."""
+    from ..datasets._locate import find_data_file
+
     spec = DATASETS[name]
-    paths = [Path(data_home) / f for f in spec["files"]]
-    if not all(p.exists() for p in paths):
+    paths = [find_data_file(data_home, f) for f in spec["files"]]
+    if any(p is None for p in paths):
         return
     d = spec["n_features"]
     layout = spec["layout"]
@@ -656,8 +658,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
                         help="folder for donmez*.json/.md/.png (default docs/results)")
     parser.add_argument("--data-home", default=None,
                         help="folder holding OHSUMED/, MQ2008/, lambdarank-train/, "
-                             "tfranking_toy/ (default: the birank data folder, $BIRANK_DATA "
-                             "or ~/.cache/birank)")
+                             "tfranking_toy/, or the downloads of fetch_letor (default: the "
+                             "birank data folder, $BIRANK_DATA or ~/.cache/birank)")
     parser.add_argument("--datasets", nargs="+", default=list(DATASETS),
                         choices=list(DATASETS))
     parser.add_argument("--methods", nargs="+", default=list(METHODS), choices=list(METHODS))
@@ -695,9 +697,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
 
 #: where each data set comes from, for the message naming a missing one
 WHERE = {
-    "OHSUMED": "LETOR 3.0 OHSUMED (birank.datasets.fetch_letor('OHSUMED'), or its "
-               "QueryLevelNorm/Fold1..5/test.txt under DATA_HOME/OHSUMED/)",
-    "MQ2008": "LETOR 4.0 MQ2008 (S1..S5.txt under DATA_HOME/MQ2008/)",
+    "OHSUMED": "LETOR 3.0 OHSUMED: its QueryLevelNorm/Fold1..5/test.txt under "
+               "DATA_HOME/OHSUMED/, or downloaded by birank.datasets.fetch_letor",
+    "MQ2008": "LETOR 4.0 MQ2008: S1..S5.txt under DATA_HOME/MQ2008/, or downloaded by "
+              "birank.datasets.fetch_letor",
     "lambdarank-train": "LightGBM's examples/lambdarank/rank.train (+ rank.train.query) under "
                         "DATA_HOME/lambdarank-train/",
     "tfranking_toy": "TF-Ranking's toy train.txt and test.txt under DATA_HOME/tfranking_toy/",
@@ -744,9 +747,19 @@ def merge_results(datasets, paths):
 
 
 def missing_data(names, data_home):
-    """``[(name, where to get it)]`` for the data sets whose files are not under ``data_home``."""
-    return [(n, WHERE[n]) for n in names
-            if not all((Path(data_home) / f).exists() for f in DATASETS[n]["files"])]
+    """``[(name, where it was looked for and where it comes from)]`` for the data sets whose
+    files are not under ``data_home``, laid out by hand or downloaded there by
+    :func:`birank.datasets.fetch_letor`."""
+    from ..datasets._locate import find_data_file
+
+    out = []
+    for n in names:
+        try:
+            for f in DATASETS[n]["files"]:
+                find_data_file(data_home, f, required=True)
+        except FileNotFoundError as exc:
+            out.append((n, f"{exc}; {WHERE[n]}"))
+    return out
 
 
 def _report_again(args):

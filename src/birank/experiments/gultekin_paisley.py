@@ -511,6 +511,7 @@ def register_method(name: str, target: str, *, params: Mapping[str, Any] | None 
 
 def _load_data(data_home, name):
     from ..datasets import load_svmlight
+    from ..datasets._locate import find_data_file
 
     if name not in DATASETS:  # any two-class LIBSVM/SVMlight file (--libsvm), labels as stored
         if not Path(name).is_file():
@@ -518,25 +519,34 @@ def _load_data(data_home, name):
         X, y = load_svmlight(name)[:2]
         return X, y, None, None
     train, test, d = DATASETS[name]
-    p = Path(data_home) / train
-    if not p.exists():
+    p = find_data_file(data_home, train)
+    pt = None if test is None else find_data_file(data_home, test)
+    if p is None or (test is not None and pt is None):
         return _load_bundled(name, test, d)
     X, y = load_svmlight(p, n_features=d)[:2]
-    if test is None:
+    if pt is None:
         return X, y, None, None
-    Xt, yt = load_svmlight(Path(data_home) / test, n_features=d)[:2]
+    Xt, yt = load_svmlight(pt, n_features=d)[:2]
     return X, y, Xt, yt
 
 
 def missing_data(data_home, libsvm_files=()):
-    """``[(name, where to get it)]`` for the section 5.2 sets with neither a file under
-    ``data_home`` nor a copy bundled with birank, and the ``--libsvm`` paths that are not
-    files: a run is refused before any work (the CLI reads this function's presence as
-    "checks its own data")."""
+    """``[(name, where it was looked for)]`` for the section 5.2 sets with neither their
+    files under ``data_home`` (laid out by hand, or downloaded there by ``birank datasets
+    fetch``) nor a copy bundled with birank, and the ``--libsvm`` paths that are not files:
+    a run is refused before any work (the CLI reads this function's presence as "checks
+    its own data")."""
+    from ..datasets._locate import find_data_file
+
     out = []
     for name, (train, test, _) in DATASETS.items():
-        if not (Path(data_home) / train).exists() and not _has_bundled(name, test):
-            out.append((name, f"`birank datasets fetch {name} --data-home DATA_HOME`"))
+        if _has_bundled(name, test):
+            continue
+        try:
+            for rel in (train,) if test is None else (train, test):
+                find_data_file(data_home, rel, required=True)
+        except FileNotFoundError as exc:
+            out.append((name, str(exc)))
     out += [(path, "no such file") for path in libsvm_files if not Path(path).is_file()]
     return out
 
@@ -781,7 +791,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument("--output", default="docs/results",
                         help="folder for gultekin-paisley*.json/.md/.png (default docs/results)")
     parser.add_argument("--data-home", default=get_data_home(),
-                        help="folder holding a9a/, german.numer/, svmguide3/ (section 5.2)")
+                        help="folder holding a9a/, german.numer/, svmguide3/ (section 5.2), "
+                             "or their downloads by `birank datasets fetch NAME`")
     parser.add_argument("--libsvm", nargs="+", default=[], metavar="PATH",
                         help="two-class LIBSVM/SVMlight files run as further section 5.2 sets "
                              "(random 80/20 split per repetition)")

@@ -287,14 +287,26 @@ def _duration(seconds):
     return f"{seconds:.0f} s" if seconds < 120 else f"{seconds / 60:.0f} min"
 
 
-def how_to_get(name):
-    """One line saying where a missing set comes from."""
+def how_to_get(name, data_home=None):
+    """One line saying where a missing set comes from (and, given ``data_home``, where it
+    was looked for)."""
     from ..datasets import LIBSVM_DATASETS, NOT_ON_LIBSVM
 
     libsvm = LIBSVM_NAME.get(name, name)
     # a file given by path: a high-dimensional set's with --libsvm, a benchmark set's with
     # --libsvm-bench (the two run in different tables)
     option = "--libsvm" if name in HD_SETS else "--libsvm-bench"
+    if libsvm in LIBSVM_DATASETS and data_home is not None:
+        from ..datasets._locate import find_data_file
+
+        folder = {**BENCH_SETS, **HD_SETS}.get(name, (None, None))[0]
+        looked = "" if folder is None else f"no folder {Path(data_home).expanduser() / folder}, "
+        train = LIBSVM_DATASETS[libsvm]["train"].rsplit("/", 1)[-1]
+        try:
+            find_data_file(data_home, f"{libsvm}/{train}", required=True)
+        except FileNotFoundError as exc:
+            looked += str(exc)
+        return f"{looked}; or `{option} PATH`"
     if libsvm in LIBSVM_DATASETS:
         return f"`birank datasets fetch {libsvm} --data-home DATA_HOME`, or `{option} PATH`"
     paper = {"reuters21578": "Reuters"}.get(name, name)
@@ -312,27 +324,14 @@ def _find(name, data_home, table):
 
     libsvm = LIBSVM_NAME.get(name, name)
     if libsvm in LIBSVM_DATASETS and data_home is not None:
-        from ..datasets import fetch_libsvm
-
-        def cached():
-            X, y = fetch_libsvm(libsvm, data_home=data_home, download_if_missing=False)
-            if LIBSVM_DATASETS[libsvm].get("test"):
-                try:
-                    Xt, yt = fetch_libsvm(libsvm, data_home=data_home, subset="test",
-                                          download_if_missing=False)
-                except (OSError, ValueError):
-                    return X, y
-                d = max(X.shape[1], Xt.shape[1])
-                X.resize((X.shape[0], d))
-                Xt.resize((Xt.shape[0], d))
-                return sp.vstack([X, Xt]).tocsr(), np.r_[y, yt]
-            return X, y
-        try:
-            cached_path_ok = _libsvm_cached(libsvm, data_home)
-        except (OSError, ValueError):
-            cached_path_ok = False
-        if cached_path_ok:
-            return cached, f"LIBSVM cache: {libsvm}"
+        train, test = _libsvm_files(libsvm, data_home)
+        if train is not None:
+            where = (f"LIBSVM cache: {libsvm}"
+                     if train.parent == Path(data_home).expanduser() / "libsvm"
+                     else f"data folder: {libsvm}/")
+            part = " (training part only)" if LIBSVM_DATASETS[libsvm]["test"] and test is None \
+                else ""
+            return (lambda: _load_libsvm(libsvm, train, test)), where + part
     if name in BUNDLED:
         from ..datasets import load_bundled
 
@@ -340,13 +339,29 @@ def _find(name, data_home, table):
     return None
 
 
-def _libsvm_cached(libsvm, data_home):
-    import os
+def _libsvm_files(libsvm, data_home):
+    """The training and test files of LIBSVM set ``libsvm`` (each None when not found) under
+    ``data_home``: ``NAME/FILE`` as published, or downloaded by ``birank datasets fetch``."""
+    from ..datasets import LIBSVM_DATASETS
+    from ..datasets._locate import find_data_file
 
+    info = LIBSVM_DATASETS[libsvm]
+    return tuple(None if info[part] is None else
+                 find_data_file(data_home, f"{libsvm}/{info[part].rsplit('/', 1)[-1]}")
+                 for part in ("train", "test"))
+
+
+def _load_libsvm(libsvm, train, test):
+    """The training part, and the test part below it when there is one; at least the
+    published number of features."""
     from ..datasets import LIBSVM_DATASETS
 
-    remote = LIBSVM_DATASETS[libsvm]["train"]
-    return os.path.isfile(os.path.join(data_home, "libsvm", remote.rsplit("/", 1)[-1]))
+    X, y = _svmlight(train)
+    parts = [(X, y)] if test is None else [(X, y), _svmlight(test)]
+    d = max([LIBSVM_DATASETS[libsvm]["n_features"]] + [P.shape[1] for P, _ in parts])
+    for P, _ in parts:
+        P.resize((P.shape[0], d))
+    return sp.vstack([P for P, _ in parts]).tocsr(), np.concatenate([v for _, v in parts])
 
 
 def missing_sets(names, data_home, *, high_dimensional=False):
@@ -360,7 +375,7 @@ def missing_sets(names, data_home, *, high_dimensional=False):
             raise ValueError(f"unknown data set {name!r}; known: {', '.join(table)}, or give a "
                              "LIBSVM/SVMlight file.")
         if _find(name, data_home, table) is None:
-            out.append((name, how_to_get(name)))
+            out.append((name, how_to_get(name, data_home)))
     return out
 
 
@@ -412,7 +427,8 @@ def load_dataset(name: str, *, data_home: StrPath | None, high_dimensional: bool
     elif name in table:
         found = _find(name, data_home, table)
         if found is None:
-            raise FileNotFoundError(f"data set {name!r} not found: {how_to_get(name)}.")
+            raise FileNotFoundError(f"data set {name!r} not found: "
+                                    f"{how_to_get(name, data_home)}.")
         X, y = found[0]()
         source = found[1]
     elif Path(name).is_file():  # a LIBSVM/SVMlight file given on the command line

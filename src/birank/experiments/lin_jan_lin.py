@@ -198,16 +198,18 @@ def _scale(X):
 
 def load_real(name: str, *, data_home: StrPath | None = None, download: bool = False,
               ) -> tuple[FloatArray, FloatArray, str]:
-    """A real data set scaled to [-1, 1]: from ``data_home`` if a file is there, else
-    the copy bundled with birank, else (with ``download``) through
-    :func:`birank.datasets.fetch_libsvm`'s catalogue.
+    """A real data set scaled to [-1, 1]: from ``data_home`` if a file is there (laid out
+    by hand, or downloaded there by ``birank datasets fetch``), else the copy bundled with
+    birank, else (with ``download``) downloaded into ``data_home`` by
+    :func:`birank.datasets.fetch_libsvm`.
 
     Parameters
     ----------
     name : str
         A key of :data:`REAL_FILES`, or the path of a LIBSVM/SVMlight file.
     data_home : str or os.PathLike, default=None
-        Where to look for the files of :data:`REAL_FILES`.
+        Where to look for the files of :data:`REAL_FILES` (None: the bundled copies,
+        and downloads into the birank data folder).
     download : bool, default=False
         Fetch a set found nowhere (else a FileNotFoundError).
 
@@ -227,27 +229,29 @@ def load_real(name: str, *, data_home: StrPath | None = None, download: bool = F
     ((506, 13), -1.0, 1.0, "bundled 'housing'")
     """
     from ..datasets import fetch_libsvm, load_svmlight
+    from ..datasets._locate import find_data_file
 
     if name not in REAL_FILES and Path(name).is_file():  # any LIBSVM/SVMlight file
         X, y = load_svmlight(name)[:2]
         return _scale(X), np.asarray(y, dtype=float), Path(name).name
     candidates, libsvm_name = REAL_FILES[name]
+    looked = "no data folder given (data_home=None)"
     if data_home is not None:
-        for rel in candidates:
-            path = Path(data_home) / rel
-            if path.is_file():
-                X, y = load_svmlight(path)
-                return _scale(X), np.asarray(y, dtype=float), str(path)
+        try:
+            path = find_data_file(data_home, *candidates, required=True)
+        except FileNotFoundError as exc:
+            looked = str(exc)
+        else:
+            X, y = load_svmlight(path)
+            return _scale(X), np.asarray(y, dtype=float), str(path)
     from ..datasets import BUNDLED, load_bundled
 
     if libsvm_name in BUNDLED:  # the copy shipped with birank (raw values, scaled here too)
         X, y = load_bundled(libsvm_name)[:2]
         return _scale(X), np.asarray(y, dtype=float), f"bundled {libsvm_name!r}"
     if not download:
-        raise FileNotFoundError(
-            f"{name}: none of {', '.join(candidates)} under --data-home {data_home}; pass "
-            f"--download to fetch LIBSVM's {libsvm_name!r} with fetch_libsvm.")
-    X, y = fetch_libsvm(libsvm_name)
+        raise FileNotFoundError(f"{name}: {looked}; or pass --download to fetch it.")
+    X, y = fetch_libsvm(libsvm_name, data_home=data_home)  # where the next run finds it
     return _scale(X), np.asarray(y, dtype=float), f"fetch_libsvm({libsvm_name!r})"
 
 
@@ -850,12 +854,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from ..datasets import get_data_home
 
     parser.add_argument("--data-home", default=get_data_home(),
-                        help="folder holding housing/, bodyfat/, mpg/, mg/ (space_ga/) files")
+                        help="folder holding housing/, bodyfat/, mpg/, mg/ (space_ga/) files, "
+                             "or their downloads by `birank datasets fetch NAME`")
     parser.add_argument("--datasets", nargs="+", default=["housing", "bodyfat", "mpg", "mg"],
                         help=f"real data sets (known: {', '.join(REAL_FILES)}); a path runs "
                              "that LIBSVM/SVMlight file (real-valued labels) in Tables IV-VI")
     parser.add_argument("--download", action="store_true",
-                        help="fetch a data set missing from --data-home with fetch_libsvm")
+                        help="fetch a data set missing from --data-home into it with "
+                             "fetch_libsvm")
     parser.add_argument("--output", default="docs/results", help="output folder")
     parser.add_argument("--quick", action="store_true",
                         help="2 rounds each, 3 C values, 2 noise levels, no space_ga")
@@ -877,11 +883,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def missing_data(names, data_home, download=False):
-    """``[(name, where to get it)]`` for the named real data sets with no file under
-    ``data_home`` (none with ``download``: they are fetched), so that a run is refused
+    """``[(name, where it was looked for)]`` for the named real data sets with no file under
+    ``data_home``, laid out by hand or downloaded there by ``birank datasets fetch`` (none
+    with ``download``: they are fetched), so that a run is refused
     before any work, not after the artificial part (the CLI reads this function's
     presence as "checks its own data")."""
     from ..datasets import BUNDLED
+    from ..datasets._locate import find_data_file
 
     if download:
         return []
@@ -892,9 +900,14 @@ def missing_data(names, data_home, download=False):
         candidates, libsvm_name = REAL_FILES[name]
         if libsvm_name in BUNDLED:  # (load_real falls back on the copy shipped with birank)
             continue
-        if data_home is None or not any((Path(data_home) / rel).is_file() for rel in candidates):
-            out.append((name, f"none of {', '.join(candidates)}; --download fetches LIBSVM's "
+        if data_home is None:
+            out.append((name, f"no data folder given; --download fetches LIBSVM's "
                               f"{libsvm_name!r}"))
+            continue
+        try:
+            find_data_file(data_home, *candidates, required=True)
+        except FileNotFoundError as exc:
+            out.append((name, f"{exc}; or pass --download"))
     return out
 
 

@@ -120,6 +120,17 @@ SPECS = {
                                 "set, like the 43500/14500 split of the paper; svm-scaled"),
 }
 
+#: where a set whose files no download gives comes from (the others: the command that
+#: downloads them ends the message of :func:`missing_data`)
+_HOW = {
+    "bank": "; UCI Bank Marketing's bank-additional-full as LIBSVM text (not on the LIBSVM "
+            "page)",
+    "shuttle": "; UCI Statlog Shuttle, its training and test parts joined (58000 rows) as "
+               "LIBSVM text. LIBSVM's shuttle.scale and shuttle.scale.t (`birank datasets "
+               "fetch shuttle`) are the paper's 43500/14500 split: run them with --train PATH "
+               "--test PATH --scale",
+}
+
 ACTIVE = ("Random", "Soft-Close", "Soft-Correct", "Hard-Close", "Hard-Correct")
 STRATEGY = {"Random": "random", "Soft-Close": "soft-close", "Soft-Correct": "soft-correct",
             "Soft-Hybrid": "soft-hybrid",
@@ -146,17 +157,28 @@ THEORY_NOTE = (
 
 
 # --------------------------------------------------------------------------- data
-def _load_path(p):
-    """A file of the data folder, else the copy bundled with birank of the same name (a9a)."""
-    from ..datasets import BUNDLED, load_bundled, load_svmlight
+def _bundled_name(rel):
+    """The copy bundled with birank that stands in for a spec's file (a9a), or None; never
+    for an absolute path (a file the user named: missing is an error)."""
+    from ..datasets import BUNDLED
 
-    if not Path(p).exists() and Path(p).name in BUNDLED:
-        return load_bundled(Path(p).name)[:2]
-    return load_svmlight(p)[:2]
+    return Path(rel).name if not Path(rel).is_absolute() and Path(rel).name in BUNDLED else None
 
 
-def _load_files(paths):
-    parts = [_load_path(p) for p in paths]
+def _load_path(rel, data_home):
+    """A spec's file from the data folder (laid out by hand, or downloaded there by
+    ``birank datasets fetch``), else the copy bundled with birank of the same name."""
+    from ..datasets import load_bundled, load_svmlight
+    from ..datasets._locate import find_data_file
+
+    path = find_data_file(data_home, rel, required=_bundled_name(rel) is None)
+    if path is None:
+        return load_bundled(_bundled_name(rel))[:2]
+    return load_svmlight(path)[:2]
+
+
+def _load_files(rels, data_home):
+    parts = [_load_path(rel, data_home) for rel in rels]
     d = max(X.shape[1] for X, _ in parts)
     Xs = [sp.csr_matrix((X.data, X.indices, X.indptr), shape=(X.shape[0], d)) for X, _ in parts]
     return sp.vstack(Xs, format="csr"), np.concatenate([y for _, y in parts])
@@ -173,24 +195,27 @@ def _svm_scale(Xtr, Xte):
 
 
 def _missing_file(spec, data_home):
-    """The first file of ``spec`` (training, then test) neither under ``data_home`` nor
-    bundled with birank, or None."""
-    from ..datasets import BUNDLED
+    """Where the first file of ``spec`` (training, then test) found neither under
+    ``data_home`` (laid out by hand, or downloaded there) nor bundled with birank was looked
+    for, or None."""
+    from ..datasets._locate import find_data_file
 
     for rel in (*spec.train, *spec.test):
-        p = Path(data_home) / rel if not Path(rel).is_absolute() else Path(rel)
-        if not p.exists() and p.name not in BUNDLED:
-            return p
+        if _bundled_name(rel) is None:
+            try:
+                find_data_file(data_home, rel, required=True)
+            except FileNotFoundError as exc:
+                return str(exc)
     return None
 
 
 def missing_data(specs, data_home):
-    """``[(name, where to get it)]`` for the data sets of ``specs`` (name -> spec) whose
-    files are missing, so that a run is refused before any work rather than after the
+    """``[(name, where it was looked for)]`` for the data sets of ``specs`` (name -> spec)
+    whose files are missing, so that a run is refused before any work rather than after the
     sets found first (the CLI reads this function's presence as "checks its own data")."""
     found = {name: _missing_file(spec, data_home) for name, spec in specs.items()}
-    return [(name, f"{path} not found; `birank datasets fetch {name}`")
-            for name, path in found.items() if path is not None]
+    return [(name, f"{where}{_HOW.get(name, '')}") for name, where in found.items()
+            if where is not None]
 
 
 def load_splits(spec: DatasetSpec, *, data_home: StrPath, n_folds: int = 5,
@@ -206,9 +231,10 @@ def load_splits(spec: DatasetSpec, *, data_home: StrPath, n_folds: int = 5,
         random rows (seed 0), else stratified ``n_folds``-fold cross-validation
         (seed 0).
     data_home : str or os.PathLike
-        The folder of the relative file names; a file missing there is taken from
-        the copies bundled with birank when one has its name (else a
-        FileNotFoundError).
+        The folder of the relative file names (``NAME/FILE``), laid out by hand or
+        holding the downloads of ``birank datasets fetch NAME``; a file missing
+        there is taken from the copies bundled with birank when one has its name
+        (else a FileNotFoundError naming the places looked in).
     n_folds : int, default=5
         Folds of the cross-validation.
     max_folds : int, default=None
@@ -233,18 +259,15 @@ def load_splits(spec: DatasetSpec, *, data_home: StrPath, n_folds: int = 5,
     >>> info["evaluation"], len(splits), splits[0][0].shape, splits[0][2].shape
     ('5-fold CV (first 2 folds)', 2, (216, 13), (54, 13))
     """
-    data_home = Path(data_home)
-    paths = [data_home / p if not Path(p).is_absolute() else Path(p) for p in spec.train]
     missing = _missing_file(spec, data_home)
     if missing is not None:
-        raise FileNotFoundError(f"data set {spec.name!r}: file {missing} not found (give "
-                                f"--data-home, `birank datasets fetch {spec.name}`, or "
-                                "--train).")
-    X, y = _load_files(paths)
+        raise FileNotFoundError(f"data set {spec.name!r}: {missing}{_HOW.get(spec.name, '')} "
+                                "(or give the folder that holds it with --data-home, or the "
+                                "file with --train).")
+    X, y = _load_files(spec.train, data_home)
     y01 = (y == spec.positive).astype(np.int8)
     if spec.test:
-        tpaths = [data_home / p if not Path(p).is_absolute() else Path(p) for p in spec.test]
-        Xt, yt = _load_files(tpaths)
+        Xt, yt = _load_files(spec.test, data_home)
         d = max(X.shape[1], Xt.shape[1])
         X = sp.csr_matrix((X.data, X.indices, X.indptr), shape=(X.shape[0], d))
         Xt = sp.csr_matrix((Xt.data, Xt.indices, Xt.indptr), shape=(Xt.shape[0], d))
@@ -907,7 +930,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                                           "shuttle"],
                         help=f"data sets to run (known: {', '.join(SPECS)})")
     parser.add_argument("--data-home", default=get_data_home(),
-                        help="folder holding the data set files")
+                        help="folder holding the data set files (a9a/a9a, ...), or their "
+                             "downloads by `birank datasets fetch NAME`")
     parser.add_argument("--train", help="any LIBSVM file to run instead of --datasets")
     parser.add_argument("--test", help="test file for --train (else 5-fold CV)")
     parser.add_argument("--positive-class", type=float, default=1.0,
