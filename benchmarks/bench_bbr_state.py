@@ -31,6 +31,7 @@ from scipy.sparse.linalg import LinearOperator
 
 from birank import BBR
 from birank.datasets import load_svmlight
+from _data import data_file
 from birank.solvers.ball_quadratic import solve_ball_quadratic
 from birank.solvers.pair_moments import ClassGram
 
@@ -81,9 +82,9 @@ def median_times(fn_a, fn_b, repeat):
 
 
 def data_sets(data_home, quick):
-    X, y = load_svmlight(os.path.join(data_home, "a9a", "a9a"))[:2]
+    X, y = load_svmlight(data_file(data_home, "a9a/a9a"))[:2]
     yield "a9a", X, (y > 0).astype(int)
-    X, y = load_svmlight(os.path.join(data_home, "w8a", "w8a"))[:2]
+    X, y = load_svmlight(data_file(data_home, "w8a/w8a"))[:2]
     if quick:
         X, y = X[:10000], y[:10000]
     yield "w8a", X, (y > 0).astype(int)

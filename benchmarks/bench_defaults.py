@@ -26,7 +26,6 @@ import argparse
 import itertools
 import time
 import warnings
-from pathlib import Path
 
 import numpy as np
 from sklearn.base import clone
@@ -34,6 +33,7 @@ from sklearn.preprocessing import MaxAbsScaler
 
 from birank import CBR, OAM, OPAUC, PGD, SPAM, AdaOAM, CombinedRanking, OnlineUniExp
 from birank.datasets import load_a9a, load_german_numer, load_svmlight
+from _data import data_file
 from birank.metrics import roc_auc
 
 LOG_GRID = (1e-4, 1e-3, 1e-2, 1e-1, 1.0)
@@ -67,7 +67,7 @@ def splits(name, data_home, repeats):
         if name == "german.numer":
             X, y = load_german_numer()
         else:
-            X, y = load_svmlight(Path(data_home) / SHARED[name])[:2]
+            X, y = load_svmlight(data_file(data_home, SHARED[name]))[:2]
         Xt = yt = None
     y = np.asarray(y)
     for r in range(repeats):

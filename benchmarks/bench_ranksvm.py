@@ -64,8 +64,10 @@ def bench_a9a(data_home, repeat, ref_w=None):
     from birank import RankSVM
     from birank.metrics import roc_auc
 
-    X, y = load_svmlight_file(str(data_home / "a9a" / "a9a"), n_features=123)
-    Xt, yt = load_svmlight_file(str(data_home / "a9a" / "a9a.t"), n_features=123)
+    from _data import data_file
+
+    X, y = load_svmlight_file(str(data_file(data_home, "a9a/a9a")), n_features=123)
+    Xt, yt = load_svmlight_file(str(data_file(data_home, "a9a/a9a.t")), n_features=123)
     X, Xt = _int32_csr(X), _int32_csr(Xt)
     print(f"== a9a: {X.shape[0]} x {X.shape[1]}, nnz {X.nnz}")
     best_r = best_l = math.inf

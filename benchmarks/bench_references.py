@@ -58,6 +58,8 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
+from _data import data_file
+
 
 #: the pass cap of LIBLINEAR 2.50's dual solvers (``solve_l2r_l1l2_svc``'s
 #: ``max_iter=300``; its primal solvers stop at 1000 iterations)
@@ -177,7 +179,7 @@ def w8a_split(data, tmp):
     """w8a's first 75% under ``default_rng(0).permutation`` (no test file in the data)."""
     from sklearn.datasets import dump_svmlight_file, load_svmlight_file
 
-    X, y = load_svmlight_file(str(data / "w8a" / "w8a"), n_features=300)
+    X, y = load_svmlight_file(str(data_file(data, "w8a/w8a")), n_features=300)
     perm = np.random.default_rng(0).permutation(X.shape[0])
     keep = perm[:int(0.75 * perm.shape[0])]
     X, y = X[keep], y[keep]
@@ -248,7 +250,8 @@ def curves(args, X, y, a9a, tmp, model):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data-home", dest="data", type=Path, required=True,
-                    help="folder holding a9a/, w8a/ and MQ2008/ (LIBSVM files)")
+                    help="folder holding a9a/, w8a/ and MQ2008/ (LIBSVM files), or "
+                         "their downloads by `birank datasets fetch` / fetch_letor")
     ap.add_argument("--tools", type=Path)
     ap.add_argument("--ranksvm", type=Path)
     ap.add_argument("--liblinear", type=Path)
@@ -278,7 +281,7 @@ def main(argv=None):
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; medians of "
           f"{args.repeat} alternating runs; ratio = birank / tool (the tool's whole run)")
     tmp = Path(tempfile.mkdtemp())
-    a9a = args.data / "a9a" / "a9a"
+    a9a = data_file(args.data, "a9a/a9a")
     X, y = load_svmlight_file(str(a9a), n_features=123)
     y01 = (y > 0).astype(np.float64)
     model = tmp / "model"
@@ -294,8 +297,7 @@ def main(argv=None):
         print("(a) skipped:", _why_skipped(args, "a9a-ranksvm", args.ranksvm, "--ranksvm"))
 
     if "mq2008" in args.only and args.ranksvm and args.ranksvm.exists():
-        d = args.data / "MQ2008"
-        parts = [d / f"S{k}.txt" for k in (1, 2, 3)]
+        parts = [data_file(args.data, f"MQ2008/S{k}.txt") for k in (1, 2, 3)]
         train = tmp / "mq2008.train"  # the tool reads no '#docid' comments
         with open(train, "w") as fh:
             for p in parts:
@@ -337,7 +339,8 @@ def main(argv=None):
         from sklearn.datasets import dump_svmlight_file
         sets = []
         if "wsvm" in args.only:
-            w8a_X, w8a_y = load_svmlight_file(str(args.data / "w8a" / "w8a"), n_features=300)
+            w8a_X, w8a_y = load_svmlight_file(str(data_file(args.data, "w8a/w8a")),
+                                              n_features=300)
             perm = np.random.default_rng(0).permutation(w8a_X.shape[0])
             cut = int(0.75 * perm.shape[0])
             w8a_X, w8a_y = w8a_X[perm[:cut]], w8a_y[perm[:cut]]
@@ -418,7 +421,7 @@ def main(argv=None):
               _why_skipped(args, "curves", args.liblinear, "--liblinear"))
 
     if "sofia" in args.only and args.sofia and args.sofia.exists():
-        Xt, yt = load_svmlight_file(str(args.data / "a9a" / "a9a.t"), n_features=123)
+        Xt, yt = load_svmlight_file(str(data_file(args.data, "a9a/a9a.t")), n_features=123)
         for seed in (1,):
             cmd = [str(args.sofia), "--learner_type", "sgd-svm", "--loop_type", "roc",
                    "--lambda", "0.0001", "--iterations", "1000000", "--random_seed", str(seed),

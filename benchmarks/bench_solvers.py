@@ -55,7 +55,9 @@ def _csr32(X):
 def _load(data_home, name, test=False, n_features=None):
     from sklearn.datasets import load_svmlight_file
 
-    path = data_home / name / (name + (".t" if test else ""))
+    from _data import data_file
+
+    path = data_file(data_home, f"{name}/{name}" + (".t" if test else ""))
     X, y = load_svmlight_file(str(path), n_features=n_features)
     return _csr32(X), y
 

@@ -102,12 +102,15 @@ def _cv_radius(X, y, seed=0):
 
 
 def part_a9a(data_home, repeat):
-    d = Path(data_home) / "a9a"
-    if not (d / "a9a").exists():
-        print(f"== Part 2: a9a not found under {data_home}; skipped ==")
+    from _data import data_file
+
+    try:
+        train, test = data_file(data_home, "a9a/a9a"), data_file(data_home, "a9a/a9a.t")
+    except FileNotFoundError as exc:
+        print(f"== Part 2: a9a not found ({exc}); skipped ==")
         return
-    X, y = _load(d / "a9a", 123)
-    Xt, yt = _load(d / "a9a.t", 123)
+    X, y = _load(train, 123)
+    Xt, yt = _load(test, 123)
     best, scores = _cv_radius(X, y)
     print("\n== Part 2: a9a (train 32561 x 123 CSR, test a9a.t 16281) ==")
     print("5-fold CV AUC of BBR by radius: " + ", ".join(

@@ -19,13 +19,13 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import warnings
 
 import numpy as np
 
 from birank.datasets import load_svmlight
+from _data import data_file
 
 #: old parameter name -> the names it may have today (first accepted one wins)
 RENAMES = {"gamma": ("pair_weight", "gamma"), "threshold": ("fit_intercept", "threshold"),
@@ -36,13 +36,13 @@ RENAMES = {"gamma": ("pair_weight", "gamma"), "threshold": ("fit_intercept", "th
 def data_sets(data_home, quick):
     """(name, X, y01) of a9a (sparse), german.numer and housing (y > median), as CSR."""
     out = []
-    X, y = load_svmlight(os.path.join(data_home, "a9a", "a9a"))[:2]
+    X, y = load_svmlight(data_file(data_home, "a9a/a9a"))[:2]
     if quick:
         X, y = X[:6000], y[:6000]
     out.append(("a9a", X, (y > 0).astype(int)))
-    X, y = load_svmlight(os.path.join(data_home, "german.numer", "german.numer"))[:2]
+    X, y = load_svmlight(data_file(data_home, "german.numer/german.numer"))[:2]
     out.append(("german.numer", X, (y > 0).astype(int)))
-    X, y = load_svmlight(os.path.join(data_home, "housing", "housing_scale"))[:2]
+    X, y = load_svmlight(data_file(data_home, "housing/housing_scale"))[:2]
     out.append(("housing", X, (y > np.median(y)).astype(int)))
     return out
 
