@@ -31,9 +31,10 @@ from scipy.sparse.linalg import LinearOperator
 
 from birank import BBR
 from birank.datasets import load_svmlight
-from _data import data_file
 from birank.solvers.ball_quadratic import solve_ball_quadratic
 from birank.solvers.pair_moments import ClassGram
+
+from _data import data_file  # (benchmarks/_data.py)
 
 
 class _RowsOperator(LinearOperator):

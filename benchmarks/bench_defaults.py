@@ -33,8 +33,9 @@ from sklearn.preprocessing import MaxAbsScaler
 
 from birank import CBR, OAM, OPAUC, PGD, SPAM, AdaOAM, CombinedRanking, OnlineUniExp
 from birank.datasets import load_a9a, load_german_numer, load_svmlight
-from _data import data_file
 from birank.metrics import roc_auc
+
+from _data import data_file  # (benchmarks/_data.py)
 
 LOG_GRID = (1e-4, 1e-3, 1e-2, 1e-1, 1.0)
 STEP_GRID = (1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 1.0)

@@ -25,7 +25,8 @@ import warnings
 import numpy as np
 
 from birank.datasets import load_svmlight
-from _data import data_file
+
+from _data import data_file  # (benchmarks/_data.py)
 
 #: old parameter name -> the names it may have today (first accepted one wins)
 RENAMES = {"gamma": ("pair_weight", "gamma"), "threshold": ("fit_intercept", "threshold"),
