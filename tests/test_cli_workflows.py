@@ -656,6 +656,34 @@ def test_every_option_has_help_stating_its_default():
     assert "-q, --quiet" in text and "--no-progress" in text
 
 
+
+def test_help_lines_fit_a_terminal(monkeypatch):
+    """`birank evaluate --help` and `active-learn simulate --help` printed the input-files
+    paragraph (and simulate its description) as one line of 200-250 characters (their raw
+    description formatter), and `train --help` the 17 model names twice on one 231-character
+    option line. (The reproductions' help is another module's.)"""
+    import argparse
+
+    from birank.cli import build_parser
+
+    monkeypatch.setenv("COLUMNS", "80")
+    long = []
+
+    def walk(parser, path):
+        if path[1:2] != ["reproduce"]:
+            long.extend((" ".join(path), line) for line in parser.format_help().splitlines()
+                        if len(line) > 100)
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    walk(sub, path + [name])
+
+    walk(build_parser(["reproduce"]), ["birank"])
+    assert long == []
+    text = build_parser(["train"])._subparsers._group_actions[0].choices["train"].format_help()
+    assert "ranksvm-hinge" in text and "(default: ranksvm)" in text
+
+
 def test_active_learn_query_takes_the_index_base(tmp_path):
     """29.1 on active-learn query: a 0-based pool (sklearn's default) is read as written under
     auto and yes, and --zero-based no refuses its index 0 by name."""

@@ -97,8 +97,7 @@ def register(subparsers):
         "simulate", help="run the loop with a label file playing the person",
         description="Rounds of selection over POOL with LABELS revealing the chosen rows "
                     "(each read counted). Round files OUT_DIR/round-NN.txt (row<TAB>qid) and "
-                    "OUT_DIR/summary.json; never overwritten without --force.",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+                    "OUT_DIR/summary.json; never overwritten without --force.")
     ps.add_argument("pool", metavar="POOL",
                     help="pool file with query ids (qid:), in any format `birank train` reads; "
                          "its labels are not used but must be numbers (the ? of `query` pools "

@@ -23,12 +23,14 @@ def add_duplicates_option(parser):
 
 def add_input_options(parser, n_features=True):
     """The data-file options shared by train, predict, evaluate and active-learn."""
-    g = parser.add_argument_group(
-        "input files",
+    import textwrap
+
+    # (wrapped here: a command with a raw description formatter prints it as given)
+    g = parser.add_argument_group("input files", textwrap.fill(
         "Data files may be LIBSVM/SVMlight, CSV/TSV (with or without a header), .npz "
         "(arrays X, y[, qid]) or .npy (2-D, label column first), plain or gzip/bzip2/xz; "
         "'-' reads standard input; FIFOs are read as streams. The format is sniffed from "
-        "the content.")
+        "the content.", width=76))
     g.add_argument("--format", default="auto",
                    choices=("auto", "libsvm", "csv", "tsv", "npz", "npy"),
                    help="input format (default: auto, sniffed from the content)")

@@ -25,8 +25,8 @@ def register(subparsers):
     p.add_argument("train_file", metavar="TRAIN",
                    help="data file (LIBSVM/SVMlight, CSV/TSV, .npz, .npy; .gz/.bz2/.xz ok; "
                         "'-' for standard input)")
-    p.add_argument("-m", "--model", default="ranksvm", choices=list(MODELS),
-                   help="ranker to fit (default: ranksvm)")
+    p.add_argument("-m", "--model", default="ranksvm", choices=list(MODELS), metavar="NAME",
+                   help=f"ranker to fit: {', '.join(MODELS)} (default: ranksvm)")
     p.add_argument("-o", "--output", required=True, metavar="MODEL",
                    help="model file to write ('-': standard output)")
     p.add_argument("-c", "--C", type=float, default=None,
