@@ -195,3 +195,35 @@ def test_online_models_refuse_query_ids_unless_no_groups(tmp_path, capsys, monke
     ref = tmp_path / "ref.json"
     assert main(common + [str(plain), "-o", str(ref)]) == 0
     assert load_model(out).doc["coef"] == load_model(ref).doc["coef"]
+
+
+def test_online_only_options_given_to_a_batch_fit_say_they_are_ignored(tmp_path, capsys):
+    """--chunk-size (a user bounding memory), --checkpoint-every and --classes were
+    silently ignored by a model fitted in one go, and --chunk-size by an online model
+    reading a CSV whole (--checkpoint is refused for both): one note says so (none
+    with -q), and the fit is the one without them."""
+    import json
+
+    svm = tmp_path / "t.svm"
+    svm.write_text("1 1:1 2:0.5\n-1 2:1\n1 1:0.8 3:0.2\n-1 3:1 2:0.3\n")
+    csv = tmp_path / "t.csv"
+    csv.write_text("label,a,b\n1,1,0.5\n-1,0,1\n1,0.8,0\n-1,0,0.3\n")
+    plain = tmp_path / "plain.json"
+    assert main(["train", "-q", str(svm), "-o", str(plain)]) == 0
+    out = tmp_path / "m.json"
+    argv = ["train", str(svm), "-o", str(out), "--chunk-size", "2", "--classes", "-1,1",
+            "--checkpoint-every", "3"]
+    assert main(argv) == 0
+    notes = [line for line in capsys.readouterr().err.splitlines() if "note:" in line]
+    assert notes == ["note: --chunk-size, --checkpoint-every, --classes apply to online "
+                     "models only; 'ranksvm' is fitted on the whole file at once: ignored"]
+    assert json.loads(out.read_text())["coef"] == json.loads(plain.read_text())["coef"]
+    assert main([*argv, "-q", "--force"]) == 0
+    assert capsys.readouterr().err == ""
+    assert main(["train", "-m", "oam", str(csv), "-o", str(out), "--force",
+                 "--chunk-size", "2"]) == 0
+    notes = [line for line in capsys.readouterr().err.splitlines() if "note:" in line]
+    assert notes == [f"note: --chunk-size applies to a LIBSVM file on disk (streamed in "
+                     f"chunks); {csv} (read as csv) is read whole: ignored"]
+    assert main(["train", "-m", "oam", str(svm), "-o", str(out), "--force"]) == 0
+    assert "note:" not in capsys.readouterr().err

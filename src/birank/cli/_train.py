@@ -15,6 +15,18 @@ from ._common import (add_input_options, check_output, coerce_int_params, parse_
                       read_data, stdout_or_error)
 
 
+#: the online options' defaults (None in the parser: a batch fit says it ignores them)
+CHUNK_SIZE, CHECKPOINT_EVERY = 10_000, 10
+
+
+def _note(args, text):
+    if not args.quiet:
+        from .._progress import end_line
+
+        end_line()
+        print(f"note: {text}", file=sys.stderr)
+
+
 def register(subparsers):
     from .._registry import MODELS
 
@@ -46,16 +58,16 @@ def register(subparsers):
         "online models (cbr, cbr-diag, oam, adaoam, ...)",
         "Online models stream a LIBSVM file in chunks of rows (bounded memory) through "
         "partial_fit, in file order. --checkpoint/--resume apply to them only.")
-    online.add_argument("--chunk-size", type=int, default=10_000, metavar="ROWS",
-                        help="rows per chunk (default: 10000)")
+    online.add_argument("--chunk-size", type=int, default=None, metavar="ROWS",
+                        help=f"rows per chunk (default: {CHUNK_SIZE})")
     online.add_argument("--classes", default=None, metavar="NEG,POS",
                         help="the two label values, when the first chunk holds only one (in "
                              "either order: the larger is the positive class, as classes_ "
                              "is sorted)")
     online.add_argument("--checkpoint", default=None, metavar="FILE",
                         help="save the whole learner state to FILE (atomically) as it goes")
-    online.add_argument("--checkpoint-every", type=int, default=10, metavar="K",
-                        help="chunks between two checkpoints (default: 10)")
+    online.add_argument("--checkpoint-every", type=int, default=None, metavar="K",
+                        help=f"chunks between two checkpoints (default: {CHECKPOINT_EVERY})")
     online.add_argument("--resume", action="store_true",
                         help="continue from --checkpoint FILE; refused when the training file's "
                              "consumed part or the options differ from the checkpoint's "
@@ -79,6 +91,12 @@ def run(args):
     from .._registry import make_model
 
     params = parse_params(args.param)
+    given = [option for option, value in (("--chunk-size", args.chunk_size),
+                                          ("--checkpoint-every", args.checkpoint_every),
+                                          ("--classes", args.classes)) if value is not None]
+    args.chunk_size = CHUNK_SIZE if args.chunk_size is None else args.chunk_size
+    args.checkpoint_every = (CHECKPOINT_EVERY if args.checkpoint_every is None
+                             else args.checkpoint_every)
     if args.C is not None:
         if "C" in params and params["C"] != args.C:
             raise UserError(f"-c/--C {args.C:g} and --param C={params['C']!r} disagree; give "
@@ -94,9 +112,8 @@ def run(args):
     if args.seed is not None:
         if "random_state" in model.get_params():
             model.set_params(random_state=args.seed)
-        elif not args.quiet:
-            print(f"note: model {args.model!r} is deterministic; --seed is ignored",
-                  file=sys.stderr)
+        else:
+            _note(args, f"model {args.model!r} is deterministic; --seed is ignored")
     if "verbose" in model.get_params() and "verbose" not in params:
         model.set_params(verbose=not args.quiet)  # progress on in the CLI
     _check_saveable(model, args.model)
@@ -111,10 +128,13 @@ def run(args):
     # (BBR, LCBR, CombinedRanking: OnlineRankerMixin too) fit the whole file, since
     # CombinedRanking's partial_fit runs max_iter more steps per chunk
     if isinstance(model, StreamRanker):
-        return _run_stream(model, args, params)
+        return _run_stream(model, args, params, given)
     if args.checkpoint or args.resume:
         raise UserError(f"--checkpoint/--resume apply to online models only; {args.model!r} "
                         "is fitted in one go (its fit is not resumable)")
+    if given:
+        _note(args, f"{', '.join(given)} appl{'ies' if len(given) == 1 else 'y'} to online "
+                    f"models only; {args.model!r} is fitted on the whole file at once: ignored")
     read = {}
     X, y, groups = read_data(args.train_file, with_groups=not args.no_groups, quiet=args.quiet,
                              require_features=True, args=args, check_memory=True, info=read)
@@ -326,7 +346,7 @@ def _head_has_qid(path):
     return False
 
 
-def _run_stream(model, args, params):
+def _run_stream(model, args, params, given=()):
     """Online models: one pass over the file in chunks, with checkpoints."""
     from .._progress import byte_count, make_progress
     from ..datasets import iter_svmlight_chunks
@@ -352,6 +372,10 @@ def _run_stream(model, args, params):
                                  check_memory=True, info=read)
         if groups is not None:  # (online learners rank all rows together)
             raise _no_query_pairs(args)
+        if "--chunk-size" in given:
+            name = "<stdin>" if args.train_file == "-" else args.train_file
+            _note(args, f"--chunk-size applies to a LIBSVM file on disk (streamed in chunks); "
+                        f"{name} (read as {read['format']}) is read whole: ignored")
         args._zero_based_used = read.get("zero_based")  # (recorded for `birank predict`)
         classes = _parse_classes(args.classes)
         t0 = time.perf_counter()
