@@ -871,3 +871,25 @@ def test_active_learn_query_says_it_takes_a_libsvm_pool(tmp_path, capsys):
         assert len(err.splitlines()) == 1, err
         assert f"{path} reads as {fmt}; active-learn query takes a LIBSVM pool" in err, err
         assert not state.exists()
+
+
+def test_train_says_which_column_is_the_label_when_the_header_names_none(tmp_path, capsys):
+    """A CSV whose header names no label column ("age,income,clicked") was trained with
+    its first column as the label and the real label as a feature, silently: one note names
+    the column taken and --label-column (none with -q, none when a column is named label or
+    --label-column is given)."""
+    ads = tmp_path / "ads.csv"
+    ads.write_text("age,income,clicked\n30,1.5,1\n40,2.5,0\n25,1.0,1\n50,3.0,0\n")
+    out = str(tmp_path / "m.json")
+    assert main(["train", str(ads), "-o", out]) == 0
+    notes = [line for line in capsys.readouterr().err.splitlines() if "note:" in line]
+    assert notes == [f"note: {ads} (read as csv): the label is column 'age', the first (no "
+                     "column is named label, y, target, relevance or rel); --label-column "
+                     "COL names another"]
+    for argv in (["-q"], ["--label-column", "clicked"], ["--label-column", "age"]):
+        assert main(["train", str(ads), "-o", out, "--force", *argv]) == 0
+        assert "note:" not in capsys.readouterr().err
+    named = tmp_path / "named.csv"
+    named.write_text("id,y,a\n1,1,0.5\n2,0,1.5\n")
+    assert main(["train", str(named), "-o", out, "--force", "--ignore-column", "id"]) == 0
+    assert "note:" not in capsys.readouterr().err

@@ -140,6 +140,7 @@ def run(args):
                              require_features=True, args=args, check_memory=True, info=read)
     # the index base the file was read with: `birank predict` reads its files the same way
     args._zero_based_used = read.get("zero_based")
+    _label_note(args, read)
     t0 = time.perf_counter()
     from ._common import heartbeat
 
@@ -156,6 +157,23 @@ def run(args):
     _save(model, args, {"fit_seconds": seconds, "n_samples": X.shape[0],
                         "n_features": X.shape[1], "groups": groups is not None})
     return 0
+
+
+def _label_note(args, read):
+    """A header that names no label column: the label is the first column, by position;
+    said once (a header such as "age,income,clicked" would otherwise train on age)."""
+    from ..datasets._formats import LABEL_NAMES
+
+    header = read.get("header")
+    if header is None or args.label_column is not None:
+        return
+    label = header[read["columns"]["label"]]
+    if label not in LABEL_NAMES:
+        name = "<stdin>" if args.train_file == "-" else args.train_file
+        first = "the first not ignored" if read["columns"].get("ignored") else "the first"
+        _note(args, f"{name} (read as {read['format']}): the label is column {label!r}, "
+                    f"{first} (no column is named {', '.join(LABEL_NAMES[:-1])} or "
+                    f"{LABEL_NAMES[-1]}); --label-column COL names another")
 
 
 def _record_feature_names(model, read):
@@ -372,6 +390,7 @@ def _run_stream(model, args, params, given=()):
                                  check_memory=True, info=read)
         if groups is not None:  # (online learners rank all rows together)
             raise _no_query_pairs(args)
+        _label_note(args, read)
         if "--chunk-size" in given:
             name = "<stdin>" if args.train_file == "-" else args.train_file
             _note(args, f"--chunk-size applies to a LIBSVM file on disk (streamed in chunks); "
