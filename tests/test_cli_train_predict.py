@@ -893,3 +893,18 @@ def test_train_says_which_column_is_the_label_when_the_header_names_none(tmp_pat
     named.write_text("id,y,a\n1,1,0.5\n2,0,1.5\n")
     assert main(["train", str(named), "-o", out, "--force", "--ignore-column", "id"]) == 0
     assert "note:" not in capsys.readouterr().err
+
+
+def test_train_c_for_a_model_without_c_names_the_option_given(tmp_path, capsys):
+    """-c 1 with a model that has no C (bbr: a radius) was reported as a --param error."""
+    data = _tiny_svm(tmp_path / "t.svm", False)
+    assert main(["train", "-q", "-m", "bbr", "-c", "1", str(data), "-o",
+                 str(tmp_path / "m.json")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("birank train: error: -c/--C: model 'bbr' has no parameter 'C'; "
+                          "its parameters are max_iter, radius,"), err
+    assert "--param" in err and not (tmp_path / "m.json").exists()
+    assert main(["train", "-q", "-m", "bbr", "--param", "C=1", str(data), "-o",
+                 str(tmp_path / "m.json")]) == 2
+    assert capsys.readouterr().err.startswith("birank train: error: --param: model 'bbr' "
+                                              "has no parameter 'C'")

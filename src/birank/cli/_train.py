@@ -107,7 +107,10 @@ def run(args):
     try:
         model = make_model(args.model, **params)
     except (ValueError, TypeError) as exc:
-        raise UserError(f"--param: {exc}") from None
+        option = "--param"
+        if args.C is not None and "no parameter 'C'" in str(exc):  # (C came from -c)
+            option, exc = "-c/--C", f"{str(exc).rstrip('.')}; set them with --param KEY=VALUE"
+        raise UserError(f"{option}: {exc}") from None
     coerce_int_params(model, params)
     if args.seed is not None:
         if "random_state" in model.get_params():
