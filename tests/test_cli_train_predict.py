@@ -908,3 +908,26 @@ def test_train_c_for_a_model_without_c_names_the_option_given(tmp_path, capsys):
                  str(tmp_path / "m.json")]) == 2
     assert capsys.readouterr().err.startswith("birank train: error: --param: model 'bbr' "
                                               "has no parameter 'C'")
+
+
+def test_label_and_qid_columns_are_refused_where_the_input_has_no_such_column(tmp_path,
+                                                                              capsys):
+    """--qid-column on a .npy and --label-column/--qid-column on a .npz were ignored
+    silently (a .npy's query id column trained on as a feature, without groups)."""
+    X, y = np.arange(12.0).reshape(4, 3), np.array([0.0, 1, 0, 1])
+    np.save(tmp_path / "d.npy", np.column_stack([y, X]))
+    np.savez(tmp_path / "d.npz", X=X, y=y)
+    cases = [("d.npy", ["--qid-column", "1"], "--qid-column applies to CSV and TSV input"),
+             ("d.npz", ["--qid-column", "1"], "--qid-column applies to CSV and TSV input"),
+             ("d.npz", ["--label-column", "1"],
+              "--label-column applies to CSV, TSV and .npy input")]
+    for name, option, message in cases:
+        assert main(["train", "-q", str(tmp_path / name), *option, "-o",
+                     str(tmp_path / "m.json")]) == 2, (name, option)
+        err = capsys.readouterr().err
+        assert f"{name} (read as {name[2:]}): {message}" in err, err
+        assert len(err.splitlines()) == 1, err
+    assert not (tmp_path / "m.json").exists()
+    # a .npy's label column by number stays
+    assert main(["train", "-q", str(tmp_path / "d.npy"), "--label-column", "0", "-o",
+                 str(tmp_path / "m.json")]) == 0

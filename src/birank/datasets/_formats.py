@@ -417,6 +417,14 @@ def load_table(data, name, *, fmt="auto", zero_based="auto", n_features=None,
         X, y, q = _delimited(data, name, fmt, label_column, qid_column, info,
                              tuple(ignore_columns))
     else:
+        if qid_column is not None:  # (a .npz has a 'qid' array; a .npy, no query ids)
+            raise ValueError(f"{_where(name, fmt)}: --qid-column applies to CSV and TSV input; "
+                             + ("a .npz file holds its query ids in a 'qid' array"
+                                if fmt == "npz" else "a .npy array has no query id column "
+                                "(save a .npz with arrays X, y and qid)"))
+        if fmt == "npz" and label_column is not None:
+            raise ValueError(f"{_where(name, fmt)}: --label-column applies to CSV, TSV and .npy "
+                             "input; a .npz file holds named arrays (X, y, qid), not columns")
         X, y, q = _numpy(data, name, fmt, label_column, tuple(ignore_columns))
     if n_features is not None and fmt != "libsvm":
         if X.shape[1] > n_features:
