@@ -182,7 +182,7 @@ class ActiveRankSVM(BinaryRankerMixin, BaseEstimator):
     chosen_weights_ : ndarray of shape (``budget_``,)
         The cost ``C_k`` of each chosen item in the last solve (section 4.1).
     n_features_in_ : int
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Column names of X, when they are all strings (a pandas DataFrame).
     probability_ : ndarray of shape (2,)
         ``predict_proba``'s sigmoid slopes ``(a_neg, a_pos)`` below and above the

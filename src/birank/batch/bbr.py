@@ -476,7 +476,7 @@ class BBR(_PairMomentRanker):
         N1 * N0, the number of pairs the moments average over (with
         ``sample_weight``: the product of the class weight sums).
     n_features_in_ : int
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Column names of X, when they are all strings (a pandas DataFrame).
     probability_ : ndarray of shape (2,)
         ``predict_proba``'s sigmoid slopes ``(a_neg, a_pos)`` below and above the

@@ -135,7 +135,7 @@ class CombinedRanking(OnlineRankerMixin, BinaryRankerMixin, BaseEstimator):
     objective_ : float
         The objective above on the data of the last call (all pairs, exact, by sorting).
     n_features_in_ : int
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Column names of X, when they are all strings (a pandas DataFrame).
     probability_ : ndarray of shape (2,)
         ``predict_proba``'s sigmoid slopes ``(a_neg, a_pos)`` below and above the

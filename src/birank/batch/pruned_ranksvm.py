@@ -267,7 +267,7 @@ class PrunedRankSVM(RankerMixin, BaseEstimator):
         ``solver='newton'`` (or 'auto' choosing it), and when a stalled dual CD
         was finished by Newton.
     n_features_in_ : int
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Column names of X, when they are all strings (a pandas DataFrame).
 
     Examples

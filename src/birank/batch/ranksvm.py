@@ -123,7 +123,7 @@ class RankSVM(RankerMixin, BaseEstimator):
         Number of pairs ``y_i > y_j`` (within groups), unweighted (zero-weight
         rows still count), computed in O(N log N) without enumerating them.
     n_features_in_ : int
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Column names of X, when they are all strings (a pandas DataFrame).
 
     Examples

@@ -124,7 +124,7 @@ class WeightedSVM(BinaryRankerMixin, BaseEstimator):
         Final primal objective of eq. (2) for ``coef_`` (with theta and
         ``theta^2 / 2`` when ``fit_intercept``).
     n_features_in_ : int
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Column names of X, when they are all strings (a pandas DataFrame).
     probability_ : ndarray of shape (2,)
         ``predict_proba``'s sigmoid slopes ``(a_neg, a_pos)`` below and above the

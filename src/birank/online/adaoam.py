@@ -71,7 +71,7 @@ class AdaOAM(StreamRanker):
     class_counts_ : ndarray of shape (2,)
     auc_trace_ : ndarray of shape (n_evals, 2)
     n_features_in_ : int
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Column names of X, when they are all strings (a pandas DataFrame).
     probability_ : ndarray of shape (2,)
         ``predict_proba``'s sigmoid slopes ``(a_neg, a_pos)`` below and above the

@@ -99,7 +99,7 @@ class PGD(WeightVectorMixin, StreamRanker):
     auc_trace_ : ndarray of shape (n_evals, 2)
         ``(n_seen, AUC on eval_set)`` rows, when ``eval_set`` was given.
     n_features_in_ : int
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Column names of X, when they are all strings (a pandas DataFrame).
     probability_ : ndarray of shape (2,)
         ``predict_proba``'s sigmoid slopes ``(a_neg, a_pos)`` below and above the
