@@ -497,7 +497,8 @@ def _benchmarks(results):
               ["`LCBR(n_pairs=5000, radius=1)`", "0.8989", "0.011", "same"],
               ["`CombinedRanking`, 10^6 steps", "0.8991", "0.15",
                "`python benchmarks/bench_dual_cd.py crr --data PATH/a9a/a9a`"],
-              ["`WeightedSVM` balanced, hinge", "0.9007", "0.12 (0.98x LinearSVC)",
+              ["`WeightedSVM` balanced, hinge", "0.9007", _weighted_svm_time(results),
+               "AUC: `python benchmarks/bench_wsvm_defaults.py`; time: "
                "`python benchmarks/bench_solvers.py --data-home PATH --only 1`"],
           ]),
           "\n**Scale** (`python benchmarks/bench_ranksvm.py --sizes 1e5,1e6,1e7`; planted "
@@ -544,6 +545,126 @@ def _benchmarks(results):
             md.append("```text\n" + text.rstrip() + "\n```\n")
     md.append(_solvers_section(results))
     md.append(_scale_section(results))
+    md.append(_engine_section())
+    return "\n".join(md)
+
+
+def _weighted_svm_time(results):
+    """WeightedSVM's a9a hinge fit and its ratio to LinearSVC, from the latest
+    ``bench_solvers.py --only 1`` run (``docs/results/solvers.log``)."""
+    path = results / "solvers.log"
+    found = re.findall(r"^\s*a9a\s+hinge\s+WeightedSVM\s+([\d.]+) s .*?time ratio\s+([\d.]+)",
+                       path.read_text(), flags=re.M) if path.exists() else []
+    if not found:
+        return "see below"
+    seconds, ratio = found[-1]
+    return f"{float(seconds):.2f} ({ratio}x LinearSVC)"
+
+
+# -- where the time goes: one benchmark per solver path ----------------------
+
+# Each script appends one block per run to benchmarks/results/<name>.txt: a
+# "# <date> ...; command: ..." header, its output, "# after: ...". The page shows
+# the latest run (``only``: the latest whose command has that option), then any
+# later runs of part of it (``--only``), so its figures follow the measurements.
+_RESULTS = Path(__file__).resolve().parents[2] / "benchmarks" / "results"
+
+_ENGINE = (
+    ("Threads: `n_jobs`", "bench_threads.txt", None,
+     "`RankSVM(n_jobs=k)` runs the sparse products, the probability calibration and, for "
+     "one group, the sort and the pair sweeps on k threads; WeightedSVM's Newton solver "
+     "and `roc_auc` take `n_jobs` too. Every k gives the same model. The first line is "
+     "the ceiling on two cores: reading X alone, bound by memory bandwidth."),
+    ("Passes over X per Newton iteration", "bench_fused_products.txt", None,
+     "A Newton iteration of k CG steps reads X 2k + 1 times: the new gradient and the "
+     "next preconditioner share one pass, and the direction's scores are summed from "
+     "CG's own products. Against the separate passes; same iterations and objective."),
+    ("0/1 features", "bench_indicator.txt", None,
+     "On a CSR X of 0/1 values (one-hot columns, bags of words) the products read the "
+     "indices only, never the values; the same coefficients."),
+    ("Graded and real-valued labels: one level of label digits", "bench_label_levels.txt",
+     None,
+     "With up to 2^17 distinct label values the pair sweeps take each label's rank as one "
+     "digit, instead of two levels of 10-bit digits (new / old: time of one loss "
+     "evaluation and of one Hessian product, each as a multiple of X v + X' u)."),
+    ("The loss sweep's Fenwick walks", "bench_limit.txt", "--heads",
+     "The walks of the loss sweep's Fenwick tree stop where they end instead of running "
+     "their full length (the lines \"by the walks' unconditional steps\": the default "
+     "against full-length walks); each pass as a multiple of X v + X' u."),
+    ("Sorting the scores, the calibration, SPAM's L2 step", "bench_overheads.txt", None,
+     "One array of scores is sorted by a radix kernel at every size; the calibration "
+     "reads weights that are constant within a class as two numbers; SPAM's L2 step costs "
+     "O(non-zeros) a row instead of O(features)."),
+    ("One core unless asked", "bench_cpu_wall.txt", None,
+     "On sparse X every fit keeps to one core unless given `n_jobs`: its dot products do "
+     "not go through OpenBLAS, whose idle workers would spin on the other cores (ratio = "
+     "CPU / wall; 1.00 is one core). Products with a dense X are BLAS's, whose threads "
+     "follow `threadpoolctl`."),
+    ("Dual coordinate descent's loops", "bench_point_kernel.txt", None,
+     "WeightedSVM's point kernel and the pair kernel of ActiveRankSVM's and "
+     "PrunedRankSVM's pools read the rows in loops written out per layout (dense, CSR, "
+     "CSR of 0/1 values): time per pass against the reference loops, same coefficients."),
+    ("ActiveRankSVM's sampling rounds", "bench_soft_sample.txt", None,
+     "The soft sampler scores its candidates in the same loops, without reading 0/1 values."),
+    ("Unsigned indices in the CSR loops", "bench_gram.txt", None,
+     "numba adds a negative-index test to every signed index; the CSR loops read row "
+     "pointers and column indices unsigned (here the Newton Hessian's Gram products)."),
+    ("float32 X", "bench_float32_products.txt", None,
+     "A dense float32 X is read as it is and summed in float64, never copied to float64."),
+    ("Memory", "bench_memory.txt", None,
+     "The bounded-memory paths' peak against the size of X or against the naive numpy "
+     "computation, in one process (and their time where the reference is a computation)."),
+)
+
+
+def _runs(path):
+    """``[(header, lines)]``: the runs appended to a results file, in order."""
+    runs = []
+    for line in path.read_text().splitlines():
+        if line.startswith("# 20") and ("command:" in line or "python " in line):
+            runs.append((line, []))
+        elif runs and not line.startswith("#") and line.strip():
+            runs[-1][1].append(line)
+    return runs
+
+
+def _run_command(header):
+    command = re.sub(r"^.*?(?:command: |: )(?=\S*python )", "", header)
+    command = re.sub(r"^\S*python ", "python ", command)
+    command = re.sub(r"--data-dir|--data-home", "--data-home", command)
+    command = re.sub(r"--tools \S+", "--tools DIR", clean(command))
+    return command
+
+
+def _latest_runs(path, only=None):
+    runs = [(h, lines) for h, lines in _runs(path)
+            if "PYTHONPATH=" not in h and "BEFORE" not in h and lines]
+    whole = [i for i, (h, _) in enumerate(runs)
+             if (only in h if only else "--only" not in h)]
+    if not whole:
+        return []
+    start = whole[-1]
+    later = [r for r in runs[start + 1:] if "--only" in r[0]] if not only else []
+    return [runs[start]] + later
+
+
+def _engine_section(results_dir=_RESULTS):
+    md = ["\n## Where the time goes: one benchmark per solver path\n",
+          "Each script times a path of the solvers against the plain version of the same "
+          "computation, in alternating runs in one process, and checks that the result is "
+          "the same. Below, the latest run of each, as appended to "
+          "`benchmarks/results/<script>.txt`; how the paths work: {doc}`/architecture`.\n"]
+    for title, name, only, text in _ENGINE:
+        path = results_dir / name
+        runs = _latest_runs(path, only) if path.exists() else []
+        if not runs:
+            continue
+        md.append(f"\n### {title}\n\n{text}\n")
+        for i, (header, lines) in enumerate(runs):
+            if i:
+                md.append("A later run of part of it, which replaces those lines:\n")
+            body = "\n".join(clean(line) for line in lines)
+            md.append(f"```bash\n{_run_command(header)}\n```\n\n```text\n{body}\n```\n")
     return "\n".join(md)
 
 
