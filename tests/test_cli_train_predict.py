@@ -687,10 +687,18 @@ def test_predict_names_ignore_column_as_the_fix_for_an_unknown_column(tmp_path, 
     assert "no column named b, which the model in" in err and "--ignore-column drops b" in err
 
 
+def _without_roles(model):
+    """The model file as written before it recorded its training file's column roles."""
+    doc = json.loads(model.read_text())
+    del doc["extra"]["columns"]
+    model.write_text(json.dumps(doc, indent=1) + "\n")
+
+
 def test_predict_hint_names_the_id_read_as_the_label_by_position(tmp_path, capsys):
-    """``id,clicked,a,b,c`` with no label-named column: the first column (the id) is read
-    as the label by position and the real label is the one column left over; the message
-    then also gives the fix that names both, which scores the file."""
+    """``id,clicked,a,b,c`` with no label-named column, scored with a model file that does
+    not record the training file's columns (older files): the first column (the id) is
+    read as the label by position and the real label is the one column left over; the
+    message then also gives the fix that names both, which scores the file."""
     X, y, _ = _named_table(tmp_path)
     a, b, c = (X[:, k].tolist() for k in range(3))
     data = _write_csv(tmp_path / "ads.csv", [("id", list(range(1000, 1000 + len(y)))),
@@ -699,6 +707,7 @@ def test_predict_hint_names_the_id_read_as_the_label_by_position(tmp_path, capsy
     assert main(["train", "-q", str(data), "--label-column", "clicked", "--ignore-column",
                  "id", "-o", str(model)]) == 0
     capsys.readouterr()
+    _without_roles(model)
     assert main(["predict", str(model), str(data)]) == 2
     err = capsys.readouterr().err
     assert len(err.splitlines()) == 1
@@ -931,3 +940,103 @@ def test_label_and_qid_columns_are_refused_where_the_input_has_no_such_column(tm
     # a .npy's label column by number stays
     assert main(["train", "-q", str(tmp_path / "d.npy"), "--label-column", "0", "-o",
                  str(tmp_path / "m.json")]) == 0
+
+
+# ------------------------------------------------- predict reuses the training file's columns
+def test_predict_reads_a_file_with_the_column_roles_of_the_training_file(tmp_path, capsys):
+    """`birank train ads.csv --label-column clicked --ignore-column id` then `birank predict
+    m.json ads.csv` exited 2 (clicked "not among the features"), with --ignore-column id
+    too: the model file records the label, query id and ignored columns by name, and
+    predict reads a file so by default; the label may be absent (new data to score)."""
+    X, y, qid = _named_table(tmp_path)
+    a, b, c = (X[:, k].tolist() for k in range(3))
+    ids = [f"ad-{i}" for i in range(len(y))]
+    ads = _write_csv(tmp_path / "ads.csv", [("id", ids), ("a", a), ("clicked", y),
+                                            ("b", b), ("session", qid), ("c", c)])
+    model = tmp_path / "m.json"
+    train = ["train", "-q", str(ads), "--label-column", "clicked", "--qid-column", "session",
+             "--ignore-column", "id", "-o", str(model)]
+    assert main(train) == 0
+    doc = load_model(model).doc
+    assert doc["extra"]["columns"] == {"label": "clicked", "qid": "session",
+                                       "ignored": ["id"]}
+    assert doc["feature_names"] == ["a", "b", "c"]
+    first = model.read_bytes()
+    assert main([*train, "--force"]) == 0
+    assert model.read_bytes() == first  # (the same command writes the same file)
+    want = X @ doc["coef"] + doc["intercept"]
+    new = _write_csv(tmp_path / "new.csv", [("c", c), ("id", ids), ("b", b), ("a", a)])
+    stamped = _write_csv(tmp_path / "stamped.csv", [("ts", ids), ("id", ids), ("a", a),
+                                                    ("clicked", y), ("b", b), ("c", c)])
+    for path, options in ((ads, []), (ads, ["--ignore-column", "id"]), (new, []),
+                          (stamped, ["--ignore-column", "ts"]),
+                          # options given win; the recorded roles still keep the other
+                          # columns out of the features
+                          (ads, ["--label-column", "session", "--qid-column", "clicked"]),
+                          (ads, ["--ignore-column", "clicked"])):
+        assert main(["predict", str(model), str(path), *options]) == 0, (path, options)
+        got, err = _scores(capsys)
+        np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-10, err_msg=str(options))
+        assert err == "", err
+    # a column the training file did not have is still refused by name
+    assert main(["predict", str(model), str(stamped)]) == 2
+    assert "column 1 ('ts'): not a number" in capsys.readouterr().err
+    # a model file without the record (older files) reads as before
+    _without_roles(model)
+    assert main(["predict", str(model), str(ads)]) == 2
+    assert "not a number 'ad-0'" in capsys.readouterr().err
+
+
+def test_predict_reads_a_headerless_file_with_the_training_files_column_positions(
+        tmp_path, capsys):
+    """Without a header the record gives positions and the training file's width: a file
+    as wide is read so; one column narrower lacks the label (one note says so, none with
+    -q); of another width, as before (its columns counted against the model's)."""
+    X, y, _ = _named_table(tmp_path)
+    ids = np.arange(1000, 1000 + len(y))
+    full = np.c_[ids, X[:, :2], y, X[:, 2]]  # id, a, b, label, c
+    np.savetxt(tmp_path / "full.csv", full, delimiter=",", fmt="%.17g")
+    np.savetxt(tmp_path / "new.csv", np.delete(full, 3, axis=1), delimiter=",", fmt="%.17g")
+    np.save(tmp_path / "full.npy", full)
+    np.save(tmp_path / "new.npy", np.delete(full, 3, axis=1))
+    for kind in ("csv", "npy"):
+        model = tmp_path / f"m_{kind}.json"
+        assert main(["train", "-q", str(tmp_path / f"full.{kind}"), "--label-column", "-2",
+                     "--ignore-column", "0", "-o", str(model)]) == 0
+        doc = load_model(model).doc
+        assert doc["extra"]["columns"] == {"label": 3, "qid": None, "ignored": [0],
+                                           "n_columns": 5}
+        want = X @ doc["coef"] + doc["intercept"]
+        for name in ("full", "new"):
+            path = tmp_path / f"{name}.{kind}"
+            assert main(["predict", str(model), str(path)]) == 0, path
+            got, err = _scores(capsys)
+            np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-10)
+            notes = err.splitlines()
+            assert notes == ([] if name == "full" else [
+                f"note: {path} (read as {kind}) has 4 columns, one fewer than the file the "
+                f"model in {model} was trained on: read as its columns without the label "
+                "(column 3)"]), err
+        assert main(["predict", "-q", str(model), str(tmp_path / f"new.{kind}")]) == 0
+        assert capsys.readouterr().err == ""
+    np.savetxt(tmp_path / "narrow.csv", X, delimiter=",", fmt="%.17g")
+    assert main(["predict", str(tmp_path / "m_csv.json"), str(tmp_path / "narrow.csv")]) == 2
+    assert "has 2 feature columns, but the model" in capsys.readouterr().err
+
+
+def test_predict_refuses_a_damaged_column_record_naming_the_model_file(tmp_path, capsys):
+    """extra.columns, edited by hand into something else, is named (not a traceback)."""
+    ads, _ = _ads_table(tmp_path)
+    model = tmp_path / "m.json"
+    assert main(["train", "-q", str(ads), "--ignore-column", "id", "--ignore-column",
+                 "timestamp", "-o", str(model)]) == 0
+    for damaged in ({"label": 1, "qid": None, "ignored": ["id"]}, ["id"],
+                    {"label": 9, "qid": None, "ignored": [], "n_columns": 4}):
+        doc = json.loads(model.read_text())
+        doc["extra"]["columns"] = damaged
+        model.write_text(json.dumps(doc))
+        assert main(["predict", str(model), str(ads)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"birank predict: error: {model}: extra.columns, the training "
+                              "file's column roles, is damaged or was edited: "), err
+        assert len(err.splitlines()) == 1

@@ -63,7 +63,7 @@ def _opt(args, name, default=None):
 
 def read_data(path, n_features=None, with_groups=True, duplicates="error", quiet=True,
               require_features=False, args=None, check_memory=False, info=None,
-              zero_based=None, max_features=None, width_hint=None):
+              zero_based=None, max_features=None, width_hint=None, roles=None):
     """Read a data file -> (X, y, groups or None).
 
     ``info``: a dict that receives ``"format"`` (as read) and, for LIBSVM,
@@ -76,6 +76,9 @@ def read_data(path, n_features=None, with_groups=True, duplicates="error", quiet
     ``max_features``: a LIBSVM feature index past that many columns is refused naming its
     line, as the chunked reader refuses one past its ``n_features`` (a table keeps its
     width: the caller compares it); ``width_hint(zero_based)`` ends that message.
+    ``roles``: a model's record of its training file's label, query id and ignored
+    columns, the defaults of ``--label-column``, ``--qid-column`` and ``--ignore-column``
+    (see :func:`birank.datasets._formats.load_table`).
 
     LIBSVM groups come from ``qid:`` tokens or a ``<path>.query`` file when
     present; CSV groups from ``--qid-column``. Big files show parsing progress on
@@ -112,7 +115,7 @@ def read_data(path, n_features=None, with_groups=True, duplicates="error", quiet
             zero_based=base, n_features=n_features,
             duplicates=_opt(args, "duplicates", duplicates),
             label_column=_opt(args, "label_column"), qid_column=_opt(args, "qid_column"),
-            ignore_columns=_opt(args, "ignore_column") or (), progress=progress)
+            ignore_columns=_opt(args, "ignore_column") or (), progress=progress, roles=roles)
     except ValueError as exc:
         raise loader_error(exc) from None
     info["format"] = fmt

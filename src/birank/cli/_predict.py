@@ -43,15 +43,21 @@ def _chunks(args, model, zero_based_hint):
     layout = resolve_stream_layout(args.data_file, args, zero_based_hint, n_features)
     if layout is None:
         read = {}
+        roles = _recorded_roles(args, model)
         X, y, _ = read_data(args.data_file, with_groups=False, quiet=args.quiet, args=args,
                             info=read, zero_based=zero_based_hint, max_features=n_features,
                             width_hint=lambda zb: _width_hint(args, n_features, zb,
-                                                              zero_based_hint))
+                                                              zero_based_hint), roles=roles)
+        absent = read.get("columns", {}).get("label_absent", False)
         if model.feature_names is not None and read.get("header") is not None:
-            yield _by_name(X, y, read, model, args, name)
+            yield _by_name(X, y, read, model, args, name, recorded=roles is not None)
             return
         if model.feature_names is not None:
             _by_position_note(args, model, name, read["format"])
+        if absent:  # the placeholder label column is a feature: back in its place
+            columns = read["columns"]
+            X = _take(X, y, read, sorted([*columns["features"], columns["label"]]))
+            _no_label_note(args, roles, name, read)
         if read["format"] != "libsvm" and X.shape[1] != n_features:
             # a LIBSVM row may omit trailing zero features; a table has every column
             hint = (" (is its label column there? --label-column names it; the default is "
@@ -161,17 +167,63 @@ def _listed(names, limit=10):
     return shown + (f", ... ({len(names)} in all)" if len(names) > limit else "")
 
 
-def _by_name(X, y, read, model, args, name):
+def _recorded_roles(args, model):
+    """The model file's record of its training file's label, query id and ignored
+    columns (``birank train`` on a CSV/TSV/.npy file writes it), or None (other input,
+    older files)."""
+    from ..datasets._roles import check
+    from . import UserError
+
+    roles = (model.doc.get("extra") or {}).get("columns")
+    if roles is None:
+        return None
+    problem = check(roles)
+    if problem:
+        raise UserError(f"{args.model}: extra.columns, the training file's column roles, "
+                        f"is damaged or was edited: {problem}")
+    return roles
+
+
+def _take(X, y, read, columns):
+    """The file's ``columns`` (0-based, in that order) of a table read as ``X``, ``y``
+    and (``read["qid_values"]``) its query ids."""
+    import scipy.sparse as sp
+
+    roles = read["columns"]
+    slot = {j: k for k, j in enumerate(roles["features"])}
+    parts = [X, sp.csr_matrix(y.reshape(-1, 1))]
+    slot[roles["label"]] = X.shape[1]
+    if roles["qid"] is not None:
+        parts.append(sp.csr_matrix(read["qid_values"].astype(float).reshape(-1, 1)))
+        slot[roles["qid"]] = X.shape[1] + 1
+    return sp.hstack(parts, format="csr")[:, [slot[j] for j in columns]]
+
+
+def _no_label_note(args, roles, name, read):
+    """One line on stderr (not with --quiet): a file without header one column narrower
+    than the training file is read as its columns without the label, by position."""
+    if args.quiet or roles is None or "n_columns" not in roles:
+        return  # (by name, the label's absence is plain)
+    import sys
+
+    from .._progress import end_line
+
+    end_line()
+    print(f"note: {name} (read as {read['format']}) has {roles['n_columns'] - 1} columns, "
+          f"one fewer than the file the model in {args.model} was trained on: read as its "
+          f"columns without the label (column {roles['label']})", file=sys.stderr)
+
+
+def _by_name(X, y, read, model, args, name, recorded=False):
     """The columns of a CSV/TSV file with a header in the order of the model's
     ``feature_names``, matched by name.
 
     Besides the model's features, the file may hold its label column and its query id
     column (dropped); another column, a missing feature or a feature named twice is
-    an error naming them. Columns dropped with ``--ignore-column`` are not looked at.
+    an error naming them. Columns dropped with ``--ignore-column`` (or recorded as
+    ignored in the model file: ``recorded``) are not looked at.
     """
     import shlex
-
-    import scipy.sparse as sp
 
     from ..datasets._formats import LABEL_NAMES
     from . import UserError
@@ -201,14 +253,14 @@ def _by_name(X, y, read, model, args, name):
     if repeated:
         raise UserError(f"{where}: the header names {_listed(repeated)} more than once; the "
                         f"model in {args.model} takes each of its features from one column")
-    dropped = (roles["label"], roles["qid"])
+    dropped = (roles["qid"],) if roles["label_absent"] else (roles["label"], roles["qid"])
     extra = [v for j, v in enumerate(header)
              if v not in features and j not in dropped and j not in ignored]
     if extra:
         fix = (" ".join(f"--ignore-column {shlex.quote(v)}" for v in extra)
                if len(extra) <= 3 else "--ignore-column COL, once for each")
         first = header[roles["label"]]
-        if (len(extra) == 1 and getattr(args, "label_column", None) is None
+        if (len(extra) == 1 and getattr(args, "label_column", None) is None and not recorded
                 and first not in LABEL_NAMES and first not in features):
             # the label was the first column by position: with an id column first, the
             # one column left over is most likely the label itself
@@ -221,16 +273,9 @@ def _by_name(X, y, read, model, args, name):
                         "hold its label and query id columns only (--label-column, "
                         f"--qid-column name them): drop {'them' if len(extra) > 1 else 'it'} "
                         f"with {fix}")
-    # X's columns, then the label and query id columns: either may be a feature of the
-    # model (a file of features only has its first column read as its label)
-    slot = {j: k for k, j in enumerate(roles["features"])}
-    parts = [X, sp.csr_matrix(y.reshape(-1, 1))]
-    slot[roles["label"]] = X.shape[1]
-    if roles["qid"] is not None:
-        parts.append(sp.csr_matrix(read["qid_values"].astype(float).reshape(-1, 1)))
-        slot[roles["qid"]] = X.shape[1] + 1
-    table = sp.hstack(parts, format="csr")
-    return table[:, [slot[position[v]] for v in wanted]]
+    # the label and query id columns may be features of the model (a file of features
+    # only has its first column read as its label)
+    return _take(X, y, read, [position[v] for v in wanted])
 
 
 def _by_position_note(args, model, name, fmt):

@@ -141,8 +141,10 @@ def run(args):
     read = {}
     X, y, groups = read_data(args.train_file, with_groups=not args.no_groups, quiet=args.quiet,
                              require_features=True, args=args, check_memory=True, info=read)
-    # the index base the file was read with: `birank predict` reads its files the same way
+    # the index base the file was read with, and its columns' roles: `birank predict` reads
+    # its files the same way
     args._zero_based_used = read.get("zero_based")
+    args._column_roles = _roles_of(read)
     _label_note(args, read)
     t0 = time.perf_counter()
     from ._common import heartbeat
@@ -160,6 +162,14 @@ def run(args):
     _save(model, args, {"fit_seconds": seconds, "n_samples": X.shape[0],
                         "n_features": X.shape[1], "groups": groups is not None})
     return 0
+
+
+def _roles_of(read):
+    """What a CSV/TSV/.npy file's label, query id and ignored columns were (None for other
+    input): the model file records it, and `birank predict` reads its files so."""
+    from ..datasets._roles import record
+
+    return record(read)
 
 
 def _label_note(args, read):
@@ -201,6 +211,8 @@ def _save(model, args, info):
                                                     if k in ("n_samples", "chunk_size")}}
     if getattr(args, "_zero_based_used", None) is not None:
         extra["zero_based"] = args._zero_based_used
+    if getattr(args, "_column_roles", None) is not None:  # (a CSV/TSV/.npy file's)
+        extra["columns"] = args._column_roles
     save_model(model, args.output, overwrite=args.force, extra=extra)
     summary = {"model": args.model, "output": args.output, **info}
     if args.json:  # (with -o -, refused before the fit)
@@ -399,6 +411,7 @@ def _run_stream(model, args, params, given=()):
             _note(args, f"--chunk-size applies to a LIBSVM file on disk (streamed in chunks); "
                         f"{name} (read as {read['format']}) is read whole: ignored")
         args._zero_based_used = read.get("zero_based")  # (recorded for `birank predict`)
+        args._column_roles = _roles_of(read)
         classes = _parse_classes(args.classes)
         t0 = time.perf_counter()
         model.partial_fit(X, y, classes=classes)

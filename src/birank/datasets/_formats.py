@@ -203,7 +203,10 @@ def _zero(cell):
     return 0.0
 
 
-def _delimited(data, name, fmt, label_column, qid_column, info, ignore_columns=()):
+def _delimited(data, name, fmt, label_column, qid_column, info, ignore_columns=(),
+               roles=None):
+    from . import _roles
+
     where = _where(name, fmt)
     text = data.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")
@@ -217,13 +220,16 @@ def _delimited(data, name, fmt, label_column, qid_column, info, ignore_columns=(
     # name (a header may name features by numbers: "y,0,1,2"). Other first lines are
     # data, so a bad cell there is reported (line 1, its column), not dropped.
     names = set(LABEL_NAMES) | set(QID_NAMES) | {
-        str(c) for c in (label_column, qid_column, *ignore_columns)
+        str(c) for c in (label_column, qid_column, *ignore_columns, *_roles.hint_names(roles))
         if c is not None and not _is_number(str(c))}
     header = cells if (not any(_is_number(c) for c in cells)
                        or any(c in names for c in cells)) else None
     n_cols = len(cells)
     if n_cols < 2:
         raise ValueError(f"{where}: one column only; need a label column and features")
+    # a model's record of its training file's columns: the defaults of the options
+    label_column, qid_column, ignore_columns, absent = _roles.apply(
+        roles, header, n_cols, label_column, qid_column, ignore_columns, where)
     # --ignore-column: dropped before anything reads the table (never a feature, the label
     # or the query id; their cells need not be numbers); columns keep their file numbers
     ignored, lab = _ignored_and_label(ignore_columns, label_column, header, n_cols, where)
@@ -286,7 +292,8 @@ def _delimited(data, name, fmt, label_column, qid_column, info, ignore_columns=(
     # the header and each column's role: `birank train` records the feature columns'
     # names, `birank predict` matches a model's columns by name
     info["header"] = header
-    info["columns"] = {"label": lab, "qid": qid, "features": keep, "ignored": sorted(ignored)}
+    info["columns"] = {"label": lab, "qid": qid, "features": keep, "ignored": sorted(ignored),
+                       "n_columns": n_cols, "label_absent": absent}
     q = None
     if qid is not None:
         qv = M[:, qid]
@@ -312,7 +319,7 @@ def _nth_data_line(lines, start, row):
     return start + row + 1
 
 
-def _numpy(data, name, fmt, label_column, ignore_columns=()):
+def _numpy(data, name, fmt, label_column, ignore_columns=(), info=None, roles=None):
     where = _where(name, fmt)
     if not data.startswith(_NPZ_MAGIC if fmt == "npz" else _NPY_MAGIC):
         # (np.load would read another file as a pickle and advise allow_pickle)
@@ -328,8 +335,20 @@ def _numpy(data, name, fmt, label_column, ignore_columns=()):
         if M.ndim != 2 or M.shape[1] < 2 or not np.issubdtype(M.dtype, np.number):
             raise ValueError(f"{where}: expected a 2-D numeric array whose label column is "
                              f"--label-column (default 0); got shape {M.shape}, dtype {M.dtype}")
+        from . import _roles
+
+        label_column, qid, ignore_columns, absent = _roles.apply(
+            roles, None, M.shape[1], label_column, None, ignore_columns, where)
+        if qid is not None:  # (a training file's query id column: a .npy has none)
+            ignore_columns += (qid,)
         ignored, lab = _ignored_and_label(ignore_columns, label_column, None, M.shape[1],
                                           where)
+        if info is not None:
+            info["header"] = None
+            info["columns"] = {
+                "label": lab, "qid": None, "ignored": sorted(ignored),
+                "features": [j for j in range(M.shape[1]) if j != lab and j not in ignored],
+                "n_columns": M.shape[1], "label_absent": absent}
         M = M.astype(np.float64)
         return sp.csr_matrix(np.delete(M, [lab, *ignored], axis=1)), M[:, lab], None
     if ignore_columns:
@@ -371,15 +390,23 @@ def _numpy(data, name, fmt, label_column, ignore_columns=()):
 
 def load_table(data, name, *, fmt="auto", zero_based="auto", n_features=None,
                duplicates="error", label_column=None, qid_column=None, ignore_columns=(),
-               progress=None, info=None):
+               progress=None, info=None, roles=None):
     """Parse ``data`` (bytes, maybe compressed) -> ``(X csr, y, qid or None, format)``.
 
     Errors (``ValueError``) name ``name`` and the format the content was read as.
     ``info``: a dict that receives ``"zero_based"`` (the index base a LIBSVM file
     was read with, ``zero_based="auto"`` included), so that a model can record it;
-    for CSV/TSV, ``"header"`` (the column names, or None without a header) and
+    for CSV/TSV and .npy, ``"header"`` (the column names, or None without a header) and
     ``"columns"`` (``{"label": j, "qid": j or None, "features": [j, ...]}``: the
-    0-based columns of y, qid and X's columns in order, and ``"ignored": [j, ...]``).
+    0-based columns of y, qid and X's columns in order, ``"ignored": [j, ...]``,
+    ``"n_columns"`` and ``"label_absent"``, see ``roles``).
+
+    ``roles``: how a training file's columns were read (:func:`birank.datasets._roles.record`,
+    kept in a model file): the defaults of ``label_column``, ``qid_column`` and
+    ``ignore_columns`` for a CSV/TSV/.npy file, each applied to a column the file holds
+    and the options leave alone (:func:`birank.datasets._roles.apply`). A file without the
+    label (data to score) is read with a placeholder label column, a feature:
+    ``info["columns"]["label_absent"]`` says so.
 
     ``ignore_columns`` (CSV/TSV/.npy): columns dropped before anything reads the table,
     each a header name or a 0-based number (negative from the end) as ``label_column``;
@@ -415,7 +442,7 @@ def load_table(data, name, *, fmt="auto", zero_based="auto", n_features=None,
             raise ValueError(msg) from None
     elif fmt in ("csv", "tsv"):
         X, y, q = _delimited(data, name, fmt, label_column, qid_column, info,
-                             tuple(ignore_columns))
+                             tuple(ignore_columns), roles)
     else:
         if qid_column is not None:  # (a .npz has a 'qid' array; a .npy, no query ids)
             raise ValueError(f"{_where(name, fmt)}: --qid-column applies to CSV and TSV input; "
@@ -425,7 +452,7 @@ def load_table(data, name, *, fmt="auto", zero_based="auto", n_features=None,
         if fmt == "npz" and label_column is not None:
             raise ValueError(f"{_where(name, fmt)}: --label-column applies to CSV, TSV and .npy "
                              "input; a .npz file holds named arrays (X, y, qid), not columns")
-        X, y, q = _numpy(data, name, fmt, label_column, tuple(ignore_columns))
+        X, y, q = _numpy(data, name, fmt, label_column, tuple(ignore_columns), info, roles)
     if n_features is not None and fmt != "libsvm":
         if X.shape[1] > n_features:
             raise ValueError(f"{_where(name, fmt)}: {X.shape[1]} features, more than "
