@@ -191,3 +191,27 @@ def test_evaluate_errors(capsys, tmp_path):
     code, _, err = run(capsys, "evaluate", "--labels", _write(tmp_path / "c.txt", [1, 1, 1]),
                        "--scores", _write(tmp_path / "s4.txt", [1, 2, 3]))
     assert code == 2 and "single value" in err
+
+
+def test_evaluate_says_which_column_is_the_label_when_the_header_names_none(capsys,
+                                                                           tmp_path):
+    """--labels ads.csv whose header names no label column ("age,income,clicked") took
+    the first column as the labels silently; one note now names it, as `birank train`
+    gives (none when a column is named label, ... or --label-column is given)."""
+    ads = tmp_path / "ads.csv"
+    ads.write_text("age,income,clicked\n30,1.5,1\n40,2.5,0\n25,1.0,1\n50,3.0,0\n")
+    scores = _write(tmp_path / "s.txt", [1, 2, 3, 4])
+    for extra in ([], ["--json"]):
+        code, out, err = run(capsys, "evaluate", "--labels", str(ads), "--scores", scores,
+                             *extra)
+        assert code == 0 and out
+        assert err.splitlines() == [
+            f"note: {ads} (read as csv): the label is column 'age', the first (no column is "
+            "named label, y, target, relevance or rel); --label-column COL names another"]
+    code, out, err = run(capsys, "evaluate", "--labels", str(ads), "--scores", scores,
+                         "--label-column", "clicked", "--json")
+    assert code == 0 and err == "" and json.loads(out)["roc_auc"] == 0.25
+    named = tmp_path / "named.csv"
+    named.write_text("age,label\n30,1\n40,0\n25,1\n50,0\n")
+    code, out, err = run(capsys, "evaluate", "--labels", str(named), "--scores", scores)
+    assert code == 0 and err == ""

@@ -152,6 +152,35 @@ def read_data(path, n_features=None, with_groups=True, duplicates="error", quiet
     return X, y, qid
 
 
+def note(text, quiet=False):
+    """``note: text`` on a line of its own on stderr (none when ``quiet``)."""
+    if quiet:
+        return
+    from .._progress import end_line
+
+    end_line()  # (a progress line open on the terminal)
+    print(f"note: {text}", file=sys.stderr)
+
+
+def label_note(path, read, args, quiet=False):
+    """A CSV/TSV header that names no label column (and no --label-column): the label is
+    the first column (not ignored), by position; said in one note, since a header such as
+    "age,income,clicked" would otherwise be read with age as the label, silently.
+    ``read``: :func:`read_data`'s ``info``."""
+    from ..datasets._formats import LABEL_NAMES
+
+    header = read.get("header")
+    if header is None or _opt(args, "label_column") is not None:
+        return
+    label = header[read["columns"]["label"]]
+    if label not in LABEL_NAMES:
+        name = "<stdin>" if path == "-" else path
+        first = "the first not ignored" if read["columns"].get("ignored") else "the first"
+        note(f"{name} (read as {read['format']}): the label is column {label!r}, {first} (no "
+             f"column is named {', '.join(LABEL_NAMES[:-1])} or {LABEL_NAMES[-1]}); "
+             "--label-column COL names another", quiet)
+
+
 def refuse_ignore_column(where, args, why="a LIBSVM file has no columns, only index:value "
                                               "features"):
     """``--ignore-column`` given for input read other than as CSV/TSV/.npy: a UserError

@@ -162,9 +162,11 @@ def _read_labels(path, duplicates="error", args=None):
 
     if path == "-" or (args is not None and args.format not in ("auto", "libsvm")) \
             or _sniff(path) not in ("libsvm",):
-        from ._common import read_data
+        from ._common import label_note, read_data
 
-        _, y, qid = read_data(path, args=args)
+        read = {}
+        _, y, qid = read_data(path, args=args, info=read)
+        label_note(path, read, args)
         return y, qid
     from ._common import refuse_ignore_column
 

@@ -202,16 +202,13 @@ def _take(X, y, read, columns):
 def _no_label_note(args, roles, name, read):
     """One line on stderr (not with --quiet): a file without header one column narrower
     than the training file is read as its columns without the label, by position."""
-    if args.quiet or roles is None or "n_columns" not in roles:
+    if roles is None or "n_columns" not in roles:
         return  # (by name, the label's absence is plain)
-    import sys
+    from ._common import note
 
-    from .._progress import end_line
-
-    end_line()
-    print(f"note: {name} (read as {read['format']}) has {roles['n_columns'] - 1} columns, "
-          f"one fewer than the file the model in {args.model} was trained on: read as its "
-          f"columns without the label (column {roles['label']})", file=sys.stderr)
+    note(f"{name} (read as {read['format']}) has {roles['n_columns'] - 1} columns, one fewer "
+         f"than the file the model in {args.model} was trained on: read as its columns "
+         f"without the label (column {roles['label']})", args.quiet)
 
 
 def _by_name(X, y, read, model, args, name, recorded=False):
@@ -281,14 +278,9 @@ def _by_name(X, y, read, model, args, name, recorded=False):
 def _by_position_note(args, model, name, fmt):
     """One line on stderr (not with --quiet): input without column names is scored by
     position against a model that knows its columns' names."""
-    if args.quiet:
-        return
-    import sys
+    from ._common import note
 
-    from .._progress import end_line
-
-    end_line()
     names = [str(v) for v in model.feature_names.tolist()]
-    print(f"note: {name} (read as {fmt}) has no column names: its columns are taken by "
-          f"position, as the features of the model in {args.model} in order "
-          f"({_listed(names, 5)})", file=sys.stderr)
+    note(f"{name} (read as {fmt}) has no column names: its columns are taken by position, "
+         f"as the features of the model in {args.model} in order ({_listed(names, 5)})",
+         args.quiet)

@@ -11,8 +11,8 @@ import time
 from pathlib import Path
 
 from . import UserError
-from ._common import (add_input_options, check_output, coerce_int_params, parse_params,
-                      read_data, stdout_or_error)
+from ._common import (add_input_options, check_output, coerce_int_params, label_note, note,
+                      parse_params, read_data, stdout_or_error)
 
 
 #: the online options' defaults (None in the parser: a batch fit says it ignores them)
@@ -20,11 +20,7 @@ CHUNK_SIZE, CHECKPOINT_EVERY = 10_000, 10
 
 
 def _note(args, text):
-    if not args.quiet:
-        from .._progress import end_line
-
-        end_line()
-        print(f"note: {text}", file=sys.stderr)
+    note(text, quiet=args.quiet)
 
 
 def register(subparsers):
@@ -145,7 +141,7 @@ def run(args):
     # its files the same way
     args._zero_based_used = read.get("zero_based")
     args._column_roles = _roles_of(read)
-    _label_note(args, read)
+    label_note(args.train_file, read, args, quiet=args.quiet)
     t0 = time.perf_counter()
     from ._common import heartbeat
 
@@ -170,23 +166,6 @@ def _roles_of(read):
     from ..datasets._roles import record
 
     return record(read)
-
-
-def _label_note(args, read):
-    """A header that names no label column: the label is the first column, by position;
-    said once (a header such as "age,income,clicked" would otherwise train on age)."""
-    from ..datasets._formats import LABEL_NAMES
-
-    header = read.get("header")
-    if header is None or args.label_column is not None:
-        return
-    label = header[read["columns"]["label"]]
-    if label not in LABEL_NAMES:
-        name = "<stdin>" if args.train_file == "-" else args.train_file
-        first = "the first not ignored" if read["columns"].get("ignored") else "the first"
-        _note(args, f"{name} (read as {read['format']}): the label is column {label!r}, "
-                    f"{first} (no column is named {', '.join(LABEL_NAMES[:-1])} or "
-                    f"{LABEL_NAMES[-1]}); --label-column COL names another")
 
 
 def _record_feature_names(model, read):
@@ -405,7 +384,7 @@ def _run_stream(model, args, params, given=()):
                                  check_memory=True, info=read)
         if groups is not None:  # (online learners rank all rows together)
             raise _no_query_pairs(args)
-        _label_note(args, read)
+        label_note(args.train_file, read, args, quiet=args.quiet)
         if "--chunk-size" in given:
             name = "<stdin>" if args.train_file == "-" else args.train_file
             _note(args, f"--chunk-size applies to a LIBSVM file on disk (streamed in chunks); "
