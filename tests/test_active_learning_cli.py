@@ -30,7 +30,7 @@ def test_active_learn_cli_rounds_files_and_no_overwrite(tmp_path, capsys):
     pool = _write(tmp_path / "pool.svm", X, y, g)
     test = _write(tmp_path / "test.svm", *_letor_like(3, 30, 1))
     out = tmp_path / "rounds"
-    args = [str(pool), "--labels", str(pool), "--test", str(test), "--out-dir", str(out),
+    args = [str(pool), "--labels", str(pool), "--test", str(test), "--output", str(out),
             "--rounds", "3", "--per-query", "2", "--initial-per-query", "3"]
     assert main(["active-learn", "simulate"] + args) == 0
     chosen = [np.loadtxt(out / f"round-{t:02d}.txt", dtype=np.int64, ndmin=2)
@@ -51,6 +51,35 @@ def test_active_learn_cli_rounds_files_and_no_overwrite(tmp_path, capsys):
     assert capsys.readouterr() == ("", "")  # -q: silent
 
 
+def test_simulate_out_dir_is_the_deprecated_name_of_output(tmp_path, capsys):
+    """simulate took its folder as --out-dir where demo and reproduce take --output: now
+    --output, with --out-dir kept (hidden from --help) saying once on stderr that it is
+    deprecated; both together are refused naming both, exit 2, before any work."""
+    X, y, g = _letor_like(3, 10, 0)
+    pool = _write(tmp_path / "pool.svm", X, y, g)
+    base = ["active-learn", "simulate", str(pool), "--labels", str(pool), "--rounds", "1",
+            "--per-query", "1", "--initial-per-query", "2", "-q"]
+    assert main([*base, "--out-dir", str(tmp_path / "old")]) == 0
+    out, err = capsys.readouterr()
+    assert out == "" and err.splitlines() == [
+        "birank active-learn: warning: --out-dir is deprecated and will be removed in 1.0; "
+        "use --output (the same folder)"]
+    assert main([*base, "--output", str(tmp_path / "new")]) == 0
+    assert capsys.readouterr() == ("", "")
+    for name in ("round-00.txt", "round-01.txt"):
+        assert (tmp_path / "old" / name).read_text() == (tmp_path / "new" / name).read_text()
+    assert main([*base, "--output", str(tmp_path / "a"), "--out-dir", str(tmp_path / "b")]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.splitlines()) == 1 and "--out-dir and --output both given" in err
+    assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
+    assert main(base) == 2
+    assert "--output" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["active-learn", "simulate", "--help"])
+    help_text = capsys.readouterr().out
+    assert "--output" in help_text and "--out-dir" not in help_text
+
+
 def test_active_learn_cli_initial_rows_and_errors(tmp_path, capsys):
     X, y, g = _letor_like(4, 20, 2)
     pool = _write(tmp_path / "pool.svm", X, y, g)
@@ -59,18 +88,18 @@ def test_active_learn_cli_initial_rows_and_errors(tmp_path, capsys):
     init = tmp_path / "init.txt"
     init.write_text("0\n1\n20\n21\n40\n60\n")
     out = tmp_path / "r"
-    assert main(["active-learn", "simulate", str(pool), "--labels", str(labels), "--out-dir", str(out),
+    assert main(["active-learn", "simulate", str(pool), "--labels", str(labels), "--output", str(out),
                  "--initial", str(init), "--rounds", "1", "--per-query", "1", "--quiet",
                  "--strategy", "uncertain"]) == 0
     assert np.loadtxt(out / "round-00.txt", dtype=np.int64)[:, 0].tolist() == \
         [0, 1, 20, 21, 40, 60]
     short = tmp_path / "short.txt"
     short.write_text("1\n0\n")
-    assert main(["active-learn", "simulate", str(pool), "--labels", str(short), "--out-dir",
+    assert main(["active-learn", "simulate", str(pool), "--labels", str(short), "--output",
                  str(tmp_path / "x")]) == 2
     assert "has 2 labels" in capsys.readouterr().err
     noqid = _write(tmp_path / "noqid.svm", X, y, None)
-    assert main(["active-learn", "simulate", str(noqid), "--labels", str(labels), "--out-dir",
+    assert main(["active-learn", "simulate", str(noqid), "--labels", str(labels), "--output",
                  str(tmp_path / "y")]) == 2
     assert "qid" in capsys.readouterr().err
 

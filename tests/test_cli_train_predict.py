@@ -328,8 +328,8 @@ def test_active_learn_query_checks_its_state_path_before_writing(tmp_path, capsy
     numbered = tmp_path / "numbered.svm"  # simulate reads a pool with numeric labels
     numbered.write_text(pool.read_text().replace("? ", "0 "))
     assert main(["active-learn", "simulate", str(numbered), "--labels", str(labels),
-                 "--out-dir", str(not_a_dir)]) == 2
-    assert "--out-dir" in capsys.readouterr().err and not_a_dir.read_text() == "x"
+                 "--output", str(not_a_dir)]) == 2
+    assert "--output" in capsys.readouterr().err and not_a_dir.read_text() == "x"
 
 
 def test_utf8_bom_is_skipped_and_outputs_never_overwrite_inputs(tmp_path, capsys):

@@ -31,7 +31,7 @@ query of the pool gets --per-query rows to label per round.
       "row<TAB>qid<TAB>?" lines (rows 0-based): replace each '?' by the label.
   birank active-learn teach --state S.json TO_LABEL.tsv
       Reads the labels a person wrote into that file and adds them to the state.
-  birank active-learn simulate POOL --labels LABELS --out-dir DIR
+  birank active-learn simulate POOL --labels LABELS --output DIR
       The whole loop with a label file playing the person (each read counted).
 """
 
@@ -61,7 +61,7 @@ def _common_loop_options(p):
 
 
 def register(subparsers):
-    from ._common import add_input_options
+    from ._common import add_deprecated_name, add_input_options
 
     p = subparsers.add_parser(
         "active-learn", help="active learning to rank: choose the rows to label, per query",
@@ -96,15 +96,17 @@ def register(subparsers):
     ps = sub.add_parser(
         "simulate", help="run the loop with a label file playing the person",
         description="Rounds of selection over POOL with LABELS revealing the chosen rows "
-                    "(each read counted). Round files OUT_DIR/round-NN.txt (row<TAB>qid) and "
-                    "OUT_DIR/summary.json; never overwritten without --force.")
+                    "(each read counted). Round files OUTPUT/round-NN.txt (row<TAB>qid) and "
+                    "OUTPUT/summary.json; never overwritten without --force.")
     ps.add_argument("pool", metavar="POOL",
                     help="pool file with query ids (qid:), in any format `birank train` reads; "
                          "its labels are not used but must be numbers (the ? of `query` pools "
                          "is for a person's loop)")
     ps.add_argument("--labels", required=True, metavar="LABELS",
                     help="one label per pool row (a column of numbers, or a LIBSVM file)")
-    ps.add_argument("--out-dir", required=True, metavar="OUT_DIR", help="output folder")
+    # (not required here: --out-dir, its name before 1.0, may give it instead)
+    ps.add_argument("--output", default=None, help="folder for the round files (required)")
+    add_deprecated_name(ps, "--out-dir", "output")
     ps.add_argument("--rounds", type=int, default=20, help="rounds after the initial set "
                                                           "(default: 20)")
     ps.add_argument("--test", default=None, metavar="TEST",
@@ -371,9 +373,12 @@ def _write_round(path, rows, groups):
 
 def _simulate(args):
     from ..active_learning import LabelOracle, query_metrics
-    from ._common import read_data
+    from ._common import read_data, take_deprecated_name
     from ._evaluate import _read_labels
 
+    take_deprecated_name(args, "--out-dir", "--output", "output")
+    if args.output is None:
+        raise UserError("--output DIR is required: the folder for the round files")
     _check_loop_args(args)
     if args.rounds < 0:
         raise UserError(f"--rounds must be >= 0; got {args.rounds}.")
@@ -391,9 +396,9 @@ def _simulate(args):
         if gt is None:
             raise UserError(f"{args.test}: no qid: tokens (test queries are needed).")
         test = (Xt, yt, gt)
-    out = Path(args.out_dir)
+    out = Path(args.output)
     if out.exists() and not out.is_dir():
-        raise UserError(f"--out-dir {out} is a file; give a folder for the round files")
+        raise UserError(f"--output {out} is a file; give a folder for the round files")
     names = [out / f"round-{t:02d}.txt" for t in range(args.rounds + 1)]
     existing = [p for p in names + [out / "summary.json"] if p.exists()]
     if existing and not args.force:

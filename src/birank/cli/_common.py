@@ -181,6 +181,29 @@ def label_note(path, read, args, quiet=False):
              "--label-column COL names another", quiet)
 
 
+def add_deprecated_name(parser, old, dest):
+    """``old``: the name before 1.0 of the option whose ``dest`` is given, hidden from
+    --help; :func:`take_deprecated_name` resolves it."""
+    import argparse
+
+    parser.add_argument(old, dest=f"deprecated_{dest}", default=None, help=argparse.SUPPRESS)
+
+
+def take_deprecated_name(args, old, new, dest):
+    """``old VALUE`` (deprecated, removed in 1.0) as ``new VALUE``, said in one line on
+    stderr; both together are refused. The old name leaves ``args`` (whose options a
+    report may record)."""
+    value = vars(args).pop(f"deprecated_{dest}", None)
+    if value is None:
+        return
+    if getattr(args, dest, None) is not None:
+        raise UserError(f"{old} and {new} both given; {old} is the deprecated name of {new}: "
+                        f"give {new} only.")
+    print(f"birank {getattr(args, 'command', None) or ''}: warning: {old} is deprecated and "
+          f"will be removed in 1.0; use {new} (the same folder)", file=sys.stderr)
+    setattr(args, dest, value)
+
+
 def refuse_ignore_column(where, args, why="a LIBSVM file has no columns, only index:value "
                                               "features"):
     """``--ignore-column`` given for input read other than as CSV/TSV/.npy: a UserError

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import functools
 import importlib
 import os
@@ -12,6 +11,7 @@ import tempfile
 from pathlib import Path
 
 from .._progress import end_line
+from ._common import add_deprecated_name, take_deprecated_name
 
 # paper name on the command line -> experiment module (add_arguments, run)
 # (run writes into ``args.output``; this wrapper makes it write into a staging folder first,
@@ -94,26 +94,8 @@ def _add_safety_options(sub):
         action.help = ("folder holding the data sets (default: the birank data folder, "
                        "$BIRANK_DATA or ~/.cache/birank; see `birank datasets list`); sets "
                        "bundled with birank need nothing")
-        # the option's name before 1.0, hidden from --help; _take_data_dir resolves it
-        sub.add_argument("--data-dir", dest="deprecated_data_dir", default=None,
-                         help=argparse.SUPPRESS)
-
-
-def _take_data_dir(args):
-    """``--data-dir DIR`` (deprecated, removed in 1.0) as ``--data-home DIR``, said in one
-    line on stderr; both together are refused. The old name leaves ``args`` (whose options
-    a report may record)."""
-    from ..exceptions import UserError
-
-    old = vars(args).pop("deprecated_data_dir", None)
-    if old is None:
-        return
-    if args.data_home is not None:
-        raise UserError("--data-dir and --data-home both given; --data-dir is the deprecated "
-                        "name of --data-home: give --data-home only.")
-    print("birank reproduce: warning: --data-dir is deprecated and will be removed in 1.0; "
-          "use --data-home (the same folder)", file=sys.stderr)
-    args.data_home = old
+        # the option's name before 1.0, hidden from --help; _run_safely resolves it
+        add_deprecated_name(sub, "--data-dir", "data_home")
 
 
 def _quick_name(name):
@@ -137,7 +119,7 @@ def _run_safely(paper, module, args):
     from ..exceptions import UserError
     from ..experiments import _report
 
-    _take_data_dir(args)
+    take_deprecated_name(args, "--data-dir", "--data-home", "data_home")
     quick = bool(getattr(args, "quick", False))
     force = bool(args.force)
     out = Path(args.output)
