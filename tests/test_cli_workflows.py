@@ -292,6 +292,22 @@ def test_papercuts_refused_before_work_and_did_you_mean(tmp_path):
     assert birank("--version", check=0).stdout.startswith("birank")
 
 
+def test_did_you_mean_never_suggests_a_hidden_deprecated_option(capsys):
+    """`birank reproduce gultekin --datadir x` answered "did you mean '--data-dir'?", the
+    deprecated name hidden from --help; the current name is suggested instead."""
+    from birank.cli import main
+
+    for argv, wanted, hidden in (
+            (["reproduce", "gultekin", "--datadir", "x"], "--data-home", "--data-dir"),
+            (["active-learn", "simulate", "p", "--labels", "l", "--outdir", "x"], "--output",
+             "--out-dir")):
+        with pytest.raises(SystemExit) as exc:
+            main(argv)
+        assert exc.value.code == 2
+        err = capsys.readouterr().err
+        assert hidden not in err and f"did you mean {wanted!r}" in err, err
+
+
 def test_traceback_flag_and_debug_env(tmp_path):
     """29.5: an error is one line by default; `birank --traceback` and BIRANK_DEBUG=1 show
     the Python traceback (main: no way to see it)."""

@@ -27,9 +27,13 @@ _COMMANDS = ("_train", "_predict", "_evaluate", "_reproduce", "_datasets", "_dem
              "_active_learn")
 
 
-def _suggest(word, options):
+def _suggest(word, options, renamed=None):
+    """``"; did you mean 'X'?"`` for the option closest to ``word``, or ""; ``renamed``
+    maps a deprecated name among ``options`` to the name suggested for it."""
     close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
-    return f"; did you mean {close[0]!r}?" if close else ""
+    if not close:
+        return ""
+    return f"; did you mean {(renamed or {}).get(close[0], close[0])!r}?"
 
 
 class _DefaultsInHelp:
@@ -57,12 +61,31 @@ class Parser(argparse.ArgumentParser):
         super().__init__(*args, formatter_class=formatter_class, **kwargs)
 
     def _option_strings(self):
+        """Every option of this parser and its sub-commands shown in --help (a hidden one,
+        such as a deprecated name, is never suggested)."""
         out = []
         for action in self._actions:
-            out.extend(action.option_strings)
+            if action.help is not argparse.SUPPRESS:
+                out.extend(action.option_strings)
             if isinstance(action, argparse._SubParsersAction):
                 for sub in action.choices.values():
                     out.extend(sub._option_strings())
+        return out
+
+    def _renamed_options(self):
+        """``{deprecated name: current name}`` of this parser and its sub-commands (a hidden
+        option whose dest is ``deprecated_<dest>``: cli._common.add_deprecated_name)."""
+        out = {}
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub in action.choices.values():
+                    out.update(sub._renamed_options())
+            elif action.help is argparse.SUPPRESS and action.dest.startswith("deprecated_"):
+                dest = action.dest[len("deprecated_"):]
+                current = [a.option_strings[-1] for a in self._actions
+                           if a.dest == dest and a.option_strings]
+                if current:
+                    out.update(dict.fromkeys(action.option_strings, current[0]))
         return out
 
     def error(self, message):
@@ -76,8 +99,9 @@ class Parser(argparse.ArgumentParser):
                 hint = f"; {word} goes before the command (birank {word} COMMAND ...)"
             elif word in self._option_strings():
                 hint = " (an option of another command; see birank COMMAND --help)"
-            else:
-                hint = _suggest(word, self._option_strings())
+            else:  # (a misspelt deprecated name: the current one)
+                renamed = self._renamed_options()
+                hint = _suggest(word, [*self._option_strings(), *renamed], renamed)
             message = f"unrecognized argument {unknown[0]!r}{hint}"
         m = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
         if m:
