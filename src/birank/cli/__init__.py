@@ -49,6 +49,25 @@ class _DefaultsInHelp:
             default = " ".join(map(str, default))
         return f"{text} (default: {str(default).replace('%', '%%')})".lstrip()
 
+    # Lines break at spaces only, never after a hyphen: an option or data set name stays
+    # whole ("--relevance-threshold", "OHSUMED-rel2"), not "OHSUMED-" and "rel2".
+    def _split_lines(self, text, width):
+        if isinstance(self, argparse.RawTextHelpFormatter):
+            return super()._split_lines(text, width)
+        import textwrap
+
+        text = self._whitespace_matcher.sub(" ", text).strip()
+        return textwrap.wrap(text, width, break_on_hyphens=False)
+
+    def _fill_text(self, text, width, indent):
+        if isinstance(self, argparse.RawDescriptionHelpFormatter):
+            return super()._fill_text(text, width, indent)
+        import textwrap
+
+        text = self._whitespace_matcher.sub(" ", text).strip()
+        return textwrap.fill(text, width, initial_indent=indent, subsequent_indent=indent,
+                             break_on_hyphens=False)
+
 
 class Parser(argparse.ArgumentParser):
     """argparse with "did you mean" for unknown options and invalid choices, and every

@@ -63,6 +63,8 @@ QUICK_MARK = "QUICK RUN - a smoke test, not the paper's protocol"
 #: help for experiment options that have none (the formatter adds their default)
 _HELP_FILL = {"seed": "random seed of the splits and the models", "datasets": "data sets to run",
               "methods": "methods to compare"}
+#: the name shown for one value of a list option with choices (default: its dest, upper case)
+_CHOICE_METAVAR = {"datasets": "NAME", "methods": "METHOD"}
 
 
 def _add_safety_options(sub):
@@ -72,6 +74,14 @@ def _add_safety_options(sub):
     for action in actions.values():  # an option without help still says what it is
         if action.option_strings and not action.help:
             action.help = _HELP_FILL.get(action.dest, action.dest.replace("_", " "))
+        if action.choices and action.nargs in ("+", "*") and action.metavar is None:
+            # usage and help would print the choices twice on one line ("{a,b,c} [{a,b,c}
+            # ...]", 100-170 characters): a name there, the choices in the (wrapped) help
+            action.metavar = _CHOICE_METAVAR.get(action.dest, action.dest.upper())
+            every = list(action.default or ()) == list(action.choices)
+            action.help = (f"{action.help}: one or more of "
+                           f"{', '.join(map(str, action.choices))}"
+                           + (" (default: all)" if every else ""))
     sub.add_argument("--force", action="store_true",
                      help="overwrite existing result files in --output (default: refuse)")
     # one spelling for every command: -q/--quiet, with --no-progress kept as its synonym
