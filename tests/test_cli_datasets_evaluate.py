@@ -3,6 +3,7 @@
 import http.server
 import json
 import lzma
+import re
 import threading
 from importlib import resources
 
@@ -215,3 +216,23 @@ def test_evaluate_says_which_column_is_the_label_when_the_header_names_none(caps
     named.write_text("age,label\n30,1\n40,0\n25,1\n50,0\n")
     code, out, err = run(capsys, "evaluate", "--labels", str(named), "--scores", scores)
     assert code == 0 and err == ""
+
+
+def test_a_missing_file_is_named_alike_by_every_command(capsys, tmp_path):
+    """evaluate said "X: no such file." where train, predict and active-learn say "no such
+    file: X": one form for every file evaluate reads (labels, scores, groups; the labels
+    streamed when large too)."""
+    from birank.cli import _stream
+
+    missing = str(tmp_path / "nope.txt")
+    there = _write(tmp_path / "s.txt", [0.1, 0.2, 0.3])
+    for argv in (["train", missing, "-o", str(tmp_path / "m.json")],
+                 ["evaluate", "--labels", missing, "--scores", there],
+                 ["evaluate", "--labels", there, "--scores", missing],
+                 ["evaluate", "--labels", there, "--scores", there, "--groups", missing],
+                 ["evaluate", "--labels", there, "--scores", there, "--query-file", missing]):
+        code, out, err = run(capsys, *argv)
+        assert code == 2 and out == "", argv
+        assert err == f"birank {argv[0]}: error: no such file: {missing}\n", err
+    with pytest.raises(Exception, match=f"^no such file: {re.escape(missing)}$"):
+        _stream.open_stream(missing)

@@ -1040,3 +1040,35 @@ def test_predict_refuses_a_damaged_column_record_naming_the_model_file(tmp_path,
         assert err.startswith(f"birank predict: error: {model}: extra.columns, the training "
                               "file's column roles, is damaged or was edited: "), err
         assert len(err.splitlines()) == 1
+
+
+def test_streamed_libsvm_errors_name_the_format_as_the_whole_file_reader(tmp_path, capsys,
+                                                                         monkeypatch):
+    """predict (and train's online models) read a LIBSVM file on disk in chunks; their
+    errors said "t.svm, line 2: ..." where the same file read whole (standard input) says
+    "<stdin> (read as libsvm), line 2: ...": now the same words, the file's name aside."""
+    import io
+
+    good = tmp_path / "good.svm"
+    good.write_text("1 1:1 2:2\n0 1:2 2:1\n")
+    model = tmp_path / "m.json"
+    assert main(["train", "-q", str(good), "-o", str(model)]) == 0
+    bad = {"token.svm": "1 1:1 2:2\n0 1:2 2:x\n", "wide.svm": "1 1:1 2:2\n0 1:2 5:1\n",
+           "twice.svm": "1 1:1 1:2\n", "zero.svm": "1 1:1\n0 0:1 2:2\n"}
+    commands = {"predict": lambda path: ["predict", str(model), path],
+                "train": lambda path: ["train", "-q", "-m", "oam", path, "-o",
+                                       str(tmp_path / "o.json")]}
+    for name, text in bad.items():
+        path = tmp_path / name
+        path.write_text(text)
+        for command, argv in commands.items():
+            if command == "train" and name in ("wide.svm", "zero.svm"):
+                continue  # (no model to be wider than, nor a base to keep)
+            assert main(argv(str(path))) == 2, (name, command)
+            streamed = capsys.readouterr().err
+            monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+            assert main(argv("-")) == 2
+            whole = capsys.readouterr().err
+            assert f"{path} (read as libsvm), line " in streamed, streamed
+            if name != "zero.svm":  # (a file's base is known, standard input's is not)
+                assert streamed == whole.replace("<stdin>", str(path)), (streamed, whole)

@@ -158,9 +158,9 @@ def read_pool(path, zero_based="auto"):
     try:
         X, y, qid = load_svmlight_bytes(b"\n".join(lines), name=path, zero_based=True)
     except ValueError as exc:
-        from ._common import loader_error
+        from ._common import libsvm_error
 
-        raise loader_error(exc) from None
+        raise libsvm_error(path, exc) from None
     if zero_based == "no" and X.nnz and X.indices.min() == 0:
         raise UserError(f"{path}: feature index 0 in a file read as 1-based (--zero-based no); "
                         "use --zero-based yes or auto")

@@ -212,8 +212,19 @@ def refuse_ignore_column(where, args, why="a LIBSVM file has no columns, only in
         raise UserError(f"{where}: --ignore-column applies to CSV, TSV and .npy input; {why}")
 
 
+def libsvm_error(path, exc):
+    """A LIBSVM reader's ValueError about the file ``path`` (read in chunks, or without
+    :func:`read_data`) as a UserError naming the format, as :func:`read_data`'s do:
+    "t.svm (read as libsvm), line 2: ..."."""
+    text = str(exc)
+    if text.startswith(path) and not text.startswith(f"{path} (read as"):
+        text = f"{path} (read as libsvm)" + text[len(path):]
+    return loader_error(text)
+
+
 def loader_error(exc):
-    """A loader's ValueError as a UserError, its advice in the CLI's words."""
+    """A loader's ValueError (or its message) as a UserError, its advice in the CLI's
+    words."""
     text = str(exc).replace("pass duplicates='sum' or 'last' to accept such files",
                             "use --duplicates sum or --duplicates last")
     text = text.replace("pass zero_based=True for 0-based files", "use --zero-based yes")
@@ -403,7 +414,7 @@ def resolve_stream_layout(path, args, zero_based_hint=None, n_features=None):
         try:
             lo, hi = _scan_indices(path, _opt(args, "duplicates", "error"))
         except ValueError as exc:
-            raise loader_error(exc) from None
+            raise libsvm_error(path, exc) from None
         if zb is None:
             zb = lo == 0
         if n_features is None:

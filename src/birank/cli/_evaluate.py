@@ -72,7 +72,7 @@ def _column_bytes(path):
 
         return decompress_bytes(sys.stdin.buffer.read(), "<stdin>")
     if not os.path.exists(path):
-        raise UserError(f"{path}: no such file.")
+        raise UserError(f"no such file: {path}")
     from ..datasets._svmlight import read_bytes
 
     return read_bytes(path)
@@ -111,7 +111,7 @@ def _read_column(path, kind, numeric=True):
     import numpy as np  # here, not at the top: `birank --help` must not pay for numpy
 
     if path != "-" and not os.path.exists(path):
-        raise UserError(f"{path}: no such file.")
+        raise UserError(f"no such file: {path}")
     if numeric and path != "-" and os.path.isfile(path) and os.path.getsize(path) > STREAM_BYTES:
         from ._stream import stream_column
 
@@ -147,7 +147,7 @@ def _sniff(path):
     from ._stream import open_stream
 
     if not os.path.exists(path):
-        raise UserError(f"{path}: no such file.")
+        raise UserError(f"no such file: {path}")
     if os.path.isdir(path):
         raise UserError(f"{path} is a directory, not a data file")
     if not os.path.isfile(path):
@@ -192,9 +192,9 @@ def _read_labels(path, duplicates="error", args=None):
         X, y, qid = load_svmlight_bytes(read_bytes(path), name=path, duplicates=duplicates,
                                         zero_based=True)  # labels only: any index base
     except ValueError as exc:
-        from ._common import loader_error
+        from ._common import libsvm_error
 
-        raise loader_error(exc) from None
+        raise libsvm_error(path, exc) from None
     if qid is None and os.path.exists(path + ".query"):
         qid = read_query_file(path + ".query", n_rows=X.shape[0])
     return y, qid

@@ -77,7 +77,7 @@ def _chunks(args, model, zero_based_hint):
 
     from .._progress import byte_count, make_progress
     from ..datasets import iter_svmlight_chunks
-    from ._common import loader_error
+    from ._common import libsvm_error
 
     zero_based, width = layout
     # progress over the file's bytes on stderr, as `birank train` streams (-q: none; nor
@@ -92,7 +92,7 @@ def _chunks(args, model, zero_based_hint):
             yield X
         progress.close()
     except ValueError as exc:
-        msg = str(exc)
+        msg = str(libsvm_error(args.data_file, exc))
         if "exceeds n_features" in msg:
             msg = msg.rstrip(".") + _width_hint(args, width, zero_based, zero_based_hint)
         if "feature index 0 is invalid" in msg and zero_based_hint is False:
@@ -101,7 +101,7 @@ def _chunks(args, model, zero_based_hint):
                             f"{args.model} was trained on a 1-based file, where no feature "
                             "has index 0; this file is 0-based or holds a stray index 0"
                             ) from None
-        raise loader_error(ValueError(msg)) from None
+        raise UserError(msg) from None
 
 
 def _width_hint(args, width, zero_based, zero_based_hint):

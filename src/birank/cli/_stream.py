@@ -22,7 +22,7 @@ _MAGIC = ((b"\x1f\x8b", gzip.open), (b"BZh", bz2.open), (b"\xfd7zXZ\x00", lzma.o
 def open_stream(path):
     """A binary file object over the (decompressed) content of ``path``."""
     if not os.path.exists(path):
-        raise UserError(f"{path}: no such file.")
+        raise UserError(f"no such file: {path}")
     with open(path, "rb") as fh:
         head = fh.read(6)
     for magic, opener in _MAGIC:

@@ -479,9 +479,9 @@ def _run_stream(model, args, params, given=()):
                 checkpoint()
         progress.close()
     except ValueError as exc:
-        from ._common import loader_error
+        from ._common import libsvm_error
 
-        raise loader_error(exc) from None
+        raise libsvm_error(args.train_file, exc) from None
     if not verified["done"]:
         if digest.hexdigest() != saved_hash:
             raise UserError(f"--resume: {args.train_file} was changed: it holds fewer chunks "
