@@ -1072,3 +1072,23 @@ def test_streamed_libsvm_errors_name_the_format_as_the_whole_file_reader(tmp_pat
             assert f"{path} (read as libsvm), line " in streamed, streamed
             if name != "zero.svm":  # (a file's base is known, standard input's is not)
                 assert streamed == whole.replace("<stdin>", str(path)), (streamed, whole)
+
+
+def test_label_and_qid_columns_on_libsvm_input_name_where_each_applies(tmp_path, capsys):
+    """A LIBSVM file refused both options as applying to "CSV, TSV and .npy input", but a
+    .npy has no query id column (--qid-column is refused there too): each option is named
+    with the input it applies to, read whole or in chunks alike."""
+    data = _tiny_svm(tmp_path / "t.svm", False)
+    model = tmp_path / "m.json"
+    assert main(["train", "-q", str(data), "-o", str(model)]) == 0
+    messages = {"--qid-column": "--qid-column applies to CSV and TSV input; a LIBSVM file "
+                                "has its query ids in qid: fields",
+                "--label-column": "--label-column applies to CSV, TSV and .npy input; a "
+                                  "LIBSVM file has its label first"}
+    for option, message in messages.items():
+        for argv in (["train", "-q", str(data), "-o", str(tmp_path / "x.json")],  # whole
+                     ["train", "-q", "-m", "oam", str(data), "-o", str(tmp_path / "x.json")],
+                     ["predict", str(model), str(data)]):  # (these two: in chunks)
+            assert main([*argv, option, "1"]) == 2, argv
+            err = capsys.readouterr().err
+            assert err == f"birank {argv[0]}: error: {data} (read as libsvm): {message}\n", err

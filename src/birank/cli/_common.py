@@ -403,10 +403,13 @@ def resolve_stream_layout(path, args, zero_based_hint=None, n_features=None):
         raise UserError(f"{path}: cannot decompress ({exc})") from None
     if _opt(args, "format", "auto") == "auto" and sniff_format(head) != "libsvm":
         return None
-    # (label column 0 is where LIBSVM has its label: accepted, as the whole-file reader does)
-    if _opt(args, "label_column") not in (None, "0", 0) or _opt(args, "qid_column") is not None:
-        raise UserError(f"{path} (read as libsvm): --label-column/--qid-column apply to "
-                        "CSV, TSV and .npy input")
+    from ..datasets._formats import refuse_libsvm_columns
+
+    try:  # (as the whole-file reader refuses them)
+        refuse_libsvm_columns(f"{path} (read as libsvm)", _opt(args, "label_column"),
+                              _opt(args, "qid_column"))
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
     refuse_ignore_column(f"{path} (read as libsvm)", args)
     zb = {"yes": True, "no": False}.get(_opt(args, "zero_based", "auto"), zero_based_hint)
     n_features = n_features if n_features is not None else _opt(args, "n_features")

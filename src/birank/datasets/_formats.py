@@ -388,6 +388,17 @@ def _numpy(data, name, fmt, label_column, ignore_columns=(), info=None, roles=No
     return X, y, q
 
 
+def refuse_libsvm_columns(where, label_column, qid_column):
+    """``label_column`` (other than 0, where LIBSVM has its label) or ``qid_column`` given
+    for LIBSVM input: a ValueError naming the option and the input it applies to."""
+    if label_column not in (None, "0", 0):
+        raise ValueError(f"{where}: --label-column applies to CSV, TSV and .npy input; a "
+                         "LIBSVM file has its label first")
+    if qid_column is not None:
+        raise ValueError(f"{where}: --qid-column applies to CSV and TSV input; a LIBSVM file "
+                         "has its query ids in qid: fields")
+
+
 def load_table(data, name, *, fmt="auto", zero_based="auto", n_features=None,
                duplicates="error", label_column=None, qid_column=None, ignore_columns=(),
                progress=None, info=None, roles=None):
@@ -426,9 +437,7 @@ def load_table(data, name, *, fmt="auto", zero_based="auto", n_features=None,
         raise ValueError(f"{name}: binary content that is not LIBSVM/SVMlight, CSV/TSV, .npz "
                          "or .npy (nor gzip/bzip2/xz of them)")
     if fmt == "libsvm":
-        if label_column not in (None, "0", 0) or qid_column is not None:
-            raise ValueError(f"{_where(name, fmt)}: --label-column/--qid-column apply to CSV, "
-                             "TSV and .npy input; a LIBSVM file has its label first and qid:")
+        refuse_libsvm_columns(_where(name, fmt), label_column, qid_column)
         if ignore_columns:
             raise ValueError(f"{_where(name, fmt)}: --ignore-column applies to CSV, TSV and "
                              ".npy input; a LIBSVM file has no columns, only index:value "
