@@ -236,3 +236,18 @@ def test_a_missing_file_is_named_alike_by_every_command(capsys, tmp_path):
         assert err == f"birank {argv[0]}: error: no such file: {missing}\n", err
     with pytest.raises(Exception, match=f"^no such file: {re.escape(missing)}$"):
         _stream.open_stream(missing)
+
+
+def test_datasets_info_names_standard_input_as_the_other_commands(capsys, tmp_path,
+                                                                  monkeypatch):
+    """`birank datasets info -` reported its source as "-" (in its text and --json): now
+    "<stdin>", as errors and notes of every command name it."""
+    import io
+
+    text = b"1 1:0.5 2:1\n0 2:2\n"
+    for extra in ([], ["--json"]):
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(text)))
+        code, out, _ = run(capsys, "datasets", "info", "-", *extra)
+        assert code == 0
+        source = json.loads(out)["source"] if extra else out.splitlines()[0]
+        assert source == "<stdin>"

@@ -152,7 +152,7 @@ def _info(args):
         from ._common import read_data
 
         X, y, groups = read_data(target, args=args)
-        title = target
+        title = "<stdin>" if target == "-" else target
     elif target in BUNDLED:
         _no_columns(target, args)
         out = load_bundled(target)
