@@ -112,8 +112,13 @@ def test_train_ranksvm_uses_query_groups(tmp_path, capsys):
 
 
 def test_demo_writes_table_and_png(tmp_path, capsys):
+    from birank.cli._demo import OUTPUT_FILES
+
     out = tmp_path / "demo"
-    assert main(["demo", "--scale", "0.1", "-q", "--output", str(out)]) == 0
+    assert main(["demo", "--scale", "0.1", "--output", str(out)]) == 0
+    # its last line names every file it wrote (results.json was left out)
+    last = capsys.readouterr().err.splitlines()[-1]
+    assert last.startswith("wrote ") and all(str(out / name) in last for name in OUTPUT_FILES)
     table = (out / "results.md").read_text()
     for name in ("LinearSVC", "LogisticRegression", "ranksvm", "active", "Ridge", "oam",
                  "Panel 1 (a9a): "):

@@ -362,5 +362,6 @@ def run(args):
                loc="lower center", ncol=3, fontsize=7, frameon=False)
     fig.suptitle("birank demo: what pairwise and online AUC learners are for", fontsize=10)
     png = save_figure(fig, out / "comparison.png")
-    _say(args, f"wrote {out / 'results.md'} and {png} in {time.perf_counter() - t_start:.0f}s")
+    _say(args, f"wrote {out / 'results.md'}, {out / 'results.json'} and {png} in "
+               f"{time.perf_counter() - t_start:.0f}s")
     return 0
