@@ -251,3 +251,28 @@ def test_datasets_info_names_standard_input_as_the_other_commands(capsys, tmp_pa
         assert code == 0
         source = json.loads(out)["source"] if extra else out.splitlines()[0]
         assert source == "<stdin>"
+
+
+def test_datasets_list_and_info_find_a_download_where_the_fetcher_keeps_it(
+        capsys, tmp_path, monkeypatch):
+    """`datasets list` (its cached column) and `datasets info NAME` built the cache path
+    themselves (the file's path on the mirror with '/' as '__'): they now ask the fetcher's
+    own rule, so they follow it wherever it keeps a download."""
+    from birank.datasets import _fetch
+
+    def elsewhere(cache_dir, remote):  # another layout than the one the CLI copied
+        return str(tmp_path / "libsvm" / "v2" / remote)
+
+    monkeypatch.setattr(_fetch, "_cache_file", elsewhere)
+    path = tmp_path / "libsvm" / "v2" / "binary" / "svmguide3"
+    path.parent.mkdir(parents=True)
+    path.write_text("1 1:0.5 22:1\n-1 2:1\n")
+    code, out, err = run(capsys, "datasets", "list", "--data-home", str(tmp_path))
+    assert code == 0, err
+    line = next(line for line in out.splitlines() if line.split()[:1] == ["svmguide3"])
+    # its size, not "-" (not cached)
+    assert line.split()[3:5] == [str(path.stat().st_size), "B"], line
+    code, out, err = run(capsys, "datasets", "info", "svmguide3", "--data-home",
+                         str(tmp_path))
+    assert code == 0, err
+    assert f"cached LIBSVM train file {path}" in out and "rows      2" in out

@@ -64,6 +64,7 @@ def _list(args):
     from importlib import resources
 
     from ..datasets import BUNDLED, LIBSVM_DATASETS, NOT_ON_LIBSVM, get_data_home
+    from ..datasets._fetch import _cache_file  # (where download_libsvm keeps a file)
 
     print("Bundled (no download; birank.datasets.load_<name>):")
     print(f"  {'name':<15}{'rows':>7}{'features':>10}  {'size (xz)':>10}  labels")
@@ -78,7 +79,7 @@ def _list(args):
         size = 0
         for part in ("train", "test"):
             if info[part] is not None:
-                path = os.path.join(cache, info[part].replace("/", "__"))
+                path = _cache_file(cache, info[part])
                 if os.path.exists(path):
                     size += os.path.getsize(path)
         cached = _fmt_bytes(size) if size else "-"
@@ -146,6 +147,8 @@ def _no_columns(target, args):
 
 def _info(args):
     from ..datasets import BUNDLED, LIBSVM_DATASETS, get_data_home, load_bundled
+    from ..datasets._fetch import _cache_file  # (where download_libsvm keeps a file)
+
     target = args.target
     groups = None
     if target == "-" or os.path.exists(target):
@@ -162,8 +165,8 @@ def _info(args):
     elif target in LIBSVM_DATASETS:
         _no_columns(target, args)
         info = LIBSVM_DATASETS[target]
-        path = os.path.join(get_data_home(args.data_home), "libsvm",
-                            info["train"].replace("/", "__"))
+        path = _cache_file(os.path.join(get_data_home(args.data_home), "libsvm"),
+                           info["train"])
         if not os.path.exists(path):
             raise UserError(
                 f"{target} is not downloaded yet; run `birank datasets fetch {target}`."
