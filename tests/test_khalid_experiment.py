@@ -185,3 +185,29 @@ def test_a_set_where_cbr_only_ties_the_baselines_is_discussed():
     text = "\n".join(khalid._differ_lines(bench, {}, {"heart": {"note": ""}}, abl,
                                           {"heart": 0.12}))
     assert "level with the baselines" not in text
+
+
+def test_a_set_folder_without_its_file_is_missing_and_named_with_the_file(tmp_path):
+    """A data folder's set folder without the file its loader reads (glass/ without
+    glass.mat) made the run fail while loading, with the reader's bare error on that file:
+    the set is now missing before any work, named with the file and the folder looked in
+    and where the set comes from, as the other missing sets are; the LIBSVM layout in that
+    folder (glass/glass.scale, as published) is read instead, when it is there."""
+    for name, file, origin in (("spambase", "spambase.tsv.gz", "UCI Spambase"),
+                               ("glass", "glass.mat", "birank datasets fetch glass")):
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "README").write_text("not the data")
+        [(missing, where)] = khalid.missing_sets([name], tmp_path)
+        assert missing == name
+        assert f"no {folder / file}" in where and origin in where, where
+        with pytest.raises(FileNotFoundError) as exc:
+            khalid.load_dataset(name, data_home=tmp_path)
+        assert where in str(exc.value)
+    rng = np.random.default_rng(0)
+    _write_libsvm(tmp_path / "glass" / "glass.scale", rng.normal(size=(12, 9)),
+                  np.repeat([1, 2, 3, 5, 6, 7], 2))
+    assert khalid.missing_sets(["glass"], tmp_path) == []
+    X, y01, info = khalid.load_dataset("glass", data_home=tmp_path)
+    assert X.shape == (12, 9) and y01.sum() == 2
+    assert "glass.mat" not in info["note"]  # (the note is about LIBOL's copy)

@@ -174,23 +174,24 @@ def _mat(path, *, label_first=True):
     return data[:, 1:], data[:, 0]
 
 
-def _farm_ads(folder):
-    X = sp.load_npz(folder / "X_raw.npz").tocsr()
-    return X, np.load(folder / "y_raw.npy")
+def _farm_ads(x_file, y_file):
+    X = sp.load_npz(x_file).tocsr()
+    return X, np.load(y_file)
 
 
-def _reuters(folder):
+def _reuters(path):
     from scipy.io import loadmat
 
-    m = loadmat(folder / "Reuters21578.mat")
+    m = loadmat(path)
     return sp.csr_matrix(m["fea"]), np.asarray(m["gnd"]).ravel()
 
 
-def _svmguide4(folder):
+def _svmguide4(path):
     """The training part, plus the test part (``svmguide4.t``) when it is there (612 rows)."""
-    X, y = _svmlight(folder / "svmguide4")
-    if (folder / "svmguide4.t").is_file():
-        Xt, yt = _svmlight(folder / "svmguide4.t")
+    X, y = _svmlight(path)
+    test = path.with_name(path.name + ".t")
+    if test.is_file():
+        Xt, yt = _svmlight(test)
         d = max(X.shape[1], Xt.shape[1])
         X.resize((X.shape[0], d))
         Xt.resize((Xt.shape[0], d))
@@ -198,29 +199,44 @@ def _svmguide4(folder):
     return X, y
 
 
-# name -> (folder in the data directory or None, loader(folder) -> (X, y)); the formats of
-# each SOURCE.md. Sets without a folder come from the LIBSVM cache (`birank datasets fetch
+class _Files:
+    """``loader(folder) -> (X, y)``: ``read`` of the files ``names`` of a set's folder in
+    the data directory; a folder without one of them holds no copy of the set."""
+
+    def __init__(self, read: Callable[..., tuple[Any, Any]], *names: str) -> None:
+        self.read, self.names = read, names
+
+    def __call__(self, folder: Path) -> tuple[Any, Any]:
+        return self.read(*(Path(folder) / n for n in self.names))
+
+    def lacking(self, folder: Path) -> list[Path]:
+        """The files of the set not in ``folder``."""
+        return [Path(folder) / n for n in self.names if not (Path(folder) / n).is_file()]
+
+
+# name -> (folder in the data directory or None, its files' loader(folder) -> (X, y)); the
+# formats of each SOURCE.md. Sets without a folder come from the LIBSVM cache (`birank datasets fetch
 # NAME` into the data directory) or from the bundled copies. Order: the paper's Table 1.
 BENCH_SETS = {
-    "glass": ("glass", lambda f: _mat(f / "glass.mat")),
-    "ionosphere": ("ionosphere", lambda f: _svmlight(f / "ionosphere_scale")),
-    "german.numer": ("german.numer", lambda f: _svmlight(f / "german.numer")),
-    "svmguide4": ("svmguide4", _svmguide4),
+    "glass": ("glass", _Files(_mat, "glass.mat")),
+    "ionosphere": ("ionosphere", _Files(_svmlight, "ionosphere_scale")),
+    "german.numer": ("german.numer", _Files(_svmlight, "german.numer")),
+    "svmguide4": ("svmguide4", _Files(_svmguide4, "svmguide4")),
     "svmguide3": (None, None),
     "cod-rna": (None, None),
-    "spambase": ("spambase", lambda f: _tsv_gz(f / "spambase.tsv.gz")),
+    "spambase": ("spambase", _Files(_tsv_gz, "spambase.tsv.gz")),
     "covtype": (None, None),
     "magic04": (None, None),
-    "heart": ("heart", lambda f: _svmlight(f / "heart_scale")),
+    "heart": ("heart", _Files(_svmlight, "heart_scale")),
     "australian": (None, None),
-    "diabetes": ("diabetes", lambda f: _svmlight(f / "diabetes")),
+    "diabetes": ("diabetes", _Files(_svmlight, "diabetes")),
     "acoustic": (None, None),
-    "vehicle": ("vehicle", lambda f: _tsv_gz(f / "vehicle.tsv.gz")),
-    "segment": ("segment", lambda f: _mat(f / "segment.mat")),
+    "vehicle": ("vehicle", _Files(_tsv_gz, "vehicle.tsv.gz")),
+    "segment": ("segment", _Files(_mat, "segment.mat")),
 }
 HD_SETS = {
-    "farm-ads": ("farm-ads", _farm_ads),
-    "reuters21578": ("reuters21578", _reuters),
+    "farm-ads": ("farm-ads", _Files(_farm_ads, "X_raw.npz", "y_raw.npy")),
+    "reuters21578": ("reuters21578", _Files(_reuters, "Reuters21578.mat")),
     "rcv1": (None, None),
     "sector": (None, None),
     "real-sim": (None, None),
@@ -296,30 +312,41 @@ def how_to_get(name, data_home=None):
     # a file given by path: a high-dimensional set's with --libsvm, a benchmark set's with
     # --libsvm-bench (the two run in different tables)
     option = "--libsvm" if name in HD_SETS else "--libsvm-bench"
+    folder, loader = {**BENCH_SETS, **HD_SETS}.get(name, (None, None))
+    looked = ""
+    if folder is not None and data_home is not None:
+        path = Path(data_home).expanduser() / folder
+        # (a folder without the set's files: they are named, not the folder)
+        looked = (f"no {', no '.join(map(str, loader.lacking(path)))}, " if path.is_dir()
+                  else f"no folder {path}, ")
     if libsvm in LIBSVM_DATASETS and data_home is not None:
         from ..datasets._locate import find_data_file
 
-        folder = {**BENCH_SETS, **HD_SETS}.get(name, (None, None))[0]
-        looked = "" if folder is None else f"no folder {Path(data_home).expanduser() / folder}, "
         train = LIBSVM_DATASETS[libsvm]["train"].rsplit("/", 1)[-1]
         try:
             find_data_file(data_home, f"{libsvm}/{train}", required=True)
         except FileNotFoundError as exc:
             looked += str(exc)
-        return f"{looked}; or `{option} PATH`"
+        return f"{looked.rstrip(', ')}; or `{option} PATH`"
     if libsvm in LIBSVM_DATASETS:
         return f"`birank datasets fetch {libsvm} --data-home DATA_HOME`, or `{option} PATH`"
     paper = {"reuters21578": "Reuters"}.get(name, name)
     origin = NOT_ON_LIBSVM.get(paper, "not on the LIBSVM page")
-    return f"{origin}: put it under DATA_HOME/{name}/ or give the file with {option} PATH"
+    put = (f"{', '.join(loader.names)} under DATA_HOME/{folder}/" if loader is not None
+           else f"it under DATA_HOME/{name}/")
+    looked = f"{looked[:-2]}; " if looked else ""
+    return f"{looked}{origin}: put {put} or give the file with {option} PATH"
 
 
 def _find(name, data_home, table):
-    """``(loader_thunk, source)`` for a named set, or None when it is nowhere."""
+    """``(loader_thunk, source, own_folder)`` for a named set, or None when it is nowhere;
+    ``own_folder``: read from the set's folder by its loader (the copy :data:`NOTES` is
+    about), not from a LIBSVM file."""
     folder, loader = table.get(name, (None, None))
-    if folder is not None and data_home is not None and (Path(data_home) / folder).exists():
+    if folder is not None and data_home is not None:
         path = Path(data_home) / folder
-        return (lambda: loader(path)), f"data folder: {folder}/"
+        if path.is_dir() and not loader.lacking(path):
+            return (lambda: loader(path)), f"data folder: {folder}/", True
     from ..datasets import BUNDLED, LIBSVM_DATASETS
 
     libsvm = LIBSVM_NAME.get(name, name)
@@ -331,11 +358,11 @@ def _find(name, data_home, table):
                      else f"data folder: {libsvm}/")
             part = " (training part only)" if LIBSVM_DATASETS[libsvm]["test"] and test is None \
                 else ""
-            return (lambda: _load_libsvm(libsvm, train, test)), where + part
+            return (lambda: _load_libsvm(libsvm, train, test)), where + part, False
     if name in BUNDLED:
         from ..datasets import load_bundled
 
-        return (lambda: load_bundled(name)[:2]), "bundled with birank"
+        return (lambda: load_bundled(name)[:2]), "bundled with birank", False
     return None
 
 
@@ -418,6 +445,7 @@ def load_dataset(name: str, *, data_home: StrPath | None, high_dimensional: bool
     """
     table = HD_SETS if high_dimensional else BENCH_SETS
     label = name
+    own_folder = True
     if name == "generated":
         from ..datasets import make_sparse_bipartite
 
@@ -430,7 +458,7 @@ def load_dataset(name: str, *, data_home: StrPath | None, high_dimensional: bool
             raise FileNotFoundError(f"data set {name!r} not found: "
                                     f"{how_to_get(name, data_home)}.")
         X, y = found[0]()
-        source = found[1]
+        source, own_folder = found[1], found[2]
     elif Path(name).is_file():  # a LIBSVM/SVMlight file given on the command line
         X, y = _svmlight(Path(name))
         label = Path(name).name
@@ -450,7 +478,8 @@ def load_dataset(name: str, *, data_home: StrPath | None, high_dimensional: bool
         X = _scale_rows(X) if high_dimensional else _scale_features(X)
     elif not high_dimensional:
         X = X.toarray() if sp.issparse(X) else np.asarray(X, dtype=np.float64)
-    note = NOTES.get(name, "")
+    # (a set's note is about its own folder's copy: not a LIBSVM or bundled one)
+    note = NOTES.get(name, "") if own_folder else ""
     if name == "svmguide4" and X.shape[0] > 300:
         note = "training + test parts (612 rows, as the paper)"
     info = {"rows": int(X.shape[0]), "features": int(X.shape[1]), "positive": int(y01.sum()),
