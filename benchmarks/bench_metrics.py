@@ -4,7 +4,9 @@
 
 Prints, for each N: roc_auc time, sklearn.metrics.roc_auc_score time and their ratio
 (sklearn / birank, > 1 means birank is faster), on random binary labels and scores with
-heavy ties (scores rounded to 1e-4); then pairwise_accuracy at N = 10^6 with graded
+heavy ties (scores rounded to 1e-4); the radix sort of float64 scores behind
+``roc_auc`` (``sort_values``) against ``np.sort`` (ratio < 1: the kernel is faster) on
+tied, continuous and packed scores; then pairwise_accuracy at N = 10^6 with graded
 labels 0..4 (no scikit-learn counterpart; an O(N^2) method would need 5e11 pair
 comparisons), with and without 1000 query groups; then, for each N, the
 best-accuracy cut that sets a binary ranker's ``intercept_`` (the O(N) bucketed
@@ -18,6 +20,7 @@ import time
 import numpy as np
 from sklearn.metrics import roc_auc_score
 
+from birank._kernels.radix_sort import sort_values
 from birank._validation import encode_binary
 from birank.metrics import best_accuracy_threshold
 from birank.metrics import pairwise_accuracy, roc_auc
@@ -55,6 +58,19 @@ def main(argv=None):
         t_sw, a_sw = best_time(lambda: roc_auc_score(y, s, sample_weight=w), args.repeat)
         print(f"{'weighted':>10}  {t_bw:>14.3f}s  {t_sw:>9.3f}s  {t_sw / t_bw:>6.1f}x  "
               f"{abs(a_bw - a_sw):.1e}")
+
+    # the sort behind roc_auc from KERNEL_MIN_ROWS scores, against numpy's (same values)
+    sort_values(np.zeros(3), np.empty(3), np.empty(3, dtype=np.uint64))
+    print(f"\n{'N':>10}  {'scores':>26}  {'sort_values':>11}  {'np.sort':>8}  {'ratio':>6}")
+    for n in args.sizes:
+        z = rng.standard_normal(n)
+        for label, v in (("rounded to 1e-4 (ties)", np.round(z, 4)), ("normal", z),
+                         ("1 + 1e-12 normal (one run)", 1.0 + 1e-12 * z)):
+            out, scratch = np.empty(n), np.empty(n, dtype=np.uint64)
+            t_r, _ = best_time(lambda: sort_values(v, out, scratch), args.repeat)
+            t_n, ref = best_time(lambda: np.sort(v), args.repeat)
+            assert np.array_equal(out, ref)
+            print(f"{n:>10}  {label:>26}  {t_r:>10.3f}s  {t_n:>7.3f}s  {t_r / t_n:>5.2f}x")
 
     n = args.pairwise_n
     y = rng.integers(0, 5, n).astype(float)

@@ -5,7 +5,8 @@ import pytest
 import scipy.sparse as sp
 
 from birank._kernels.metrics import best_cut_buckets
-from birank._kernels.radix_sort import argsort_scores, radix_scratch, sort_by_segment
+from birank._kernels.radix_sort import (LONG_RUN, SHORT_RUN, argsort_scores, radix_scratch,
+                                        sort_by_segment, sort_values)
 from birank._parallel import BlockedProducts, effective_n_jobs, row_blocks
 from birank.metrics import best_accuracy_threshold
 from birank.solvers.newton import PairObjective, dense_if_dense_in_fact
@@ -51,6 +52,31 @@ def test_radix_argsort_equals_numpy_stable_argsort(kind, n):
     np.testing.assert_array_equal(order, np.argsort(s, kind="stable"))
     np.testing.assert_array_equal(sorted_out, s[order])
     np.testing.assert_array_equal(signs, np.where(upper[order] == 1, 1.0, -1.0))
+
+
+@pytest.mark.kernel
+@pytest.mark.filterwarnings("ignore:overflow encountered in cast:RuntimeWarning")
+@pytest.mark.parametrize("kind", ["normal", "ties", "near", "close", "extreme", "runs"])
+@pytest.mark.parametrize("n", [0, 1, 5, 3000, 70000])
+def test_sort_values_equals_numpy_sort_also_in_place(kind, n):
+    # "close": one run of equal upper 32 key bits (the lower bits' radix passes);
+    # "runs": a few hundred values each on a handful of such runs (numpy's sort of a run)
+    rng = np.random.default_rng(n + 1)
+    if kind == "runs":
+        s = rng.choice([-2.0, 0.5, 3.0, 7.0], size=n) * (1.0 + 1e-12 * rng.normal(size=n))
+    else:
+        s = _scores(kind, n, rng)
+    out = np.full(n, np.nan)
+    sort_values(s, out, np.empty(n, dtype=np.uint64))
+    np.testing.assert_array_equal(out, np.sort(s))
+    assert not np.any(np.signbit(out[out == 0.0]))  # -0.0 comes out as 0.0
+    same = s.copy()
+    sort_values(same, same, np.empty(n, dtype=np.uint64))
+    np.testing.assert_array_equal(same, out)
+    if kind in ("close", "runs") and n >= 3000:  # the run paths these kinds are for
+        high = out.view(np.uint64) >> np.uint64(32)
+        longest = max(np.unique(high, return_counts=True)[1])
+        assert longest >= (LONG_RUN if kind == "close" else SHORT_RUN + 1)
 
 
 @pytest.mark.kernel

@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit
 
 __all__ = ["argsort_scores", "argsort_scores64", "sort_by_segment", "argsort_groups",
-           "fix_ties", "RADIX_MIN"]
+           "fix_ties", "sort_values", "RADIX_MIN"]
 
 #: from this many rows the rows of several groups are sorted by one radix argsort
 #: of all scores, then a stable counting sort by group (below: a sort per group,
@@ -324,3 +324,104 @@ def sort_by_segment(order_all, gid, seg, order):
         g = gid[r]
         order[fill[g]] = r
         fill[g] += 1
+
+
+#: :func:`sort_values`' first passes order the keys' upper 32 bits (8 bits a pass);
+#: a run sharing them is then ordered by its full keys: by insertion up to
+#: SHORT_RUN keys, by a radix sort of its lower 32 bits from LONG_RUN keys (scores
+#: packed closer than float32 resolves: no comparison sort of a large run), by
+#: numpy's sort in between
+SHORT_RUN = 32
+LONG_RUN = 1024
+_HIGH = np.uint64(32)
+
+
+@njit(cache=True, inline="always")
+def _value(k):
+    """The float64 of a key of :func:`_key` (its inverse)."""
+    if k >> np.uint64(63):
+        return np.uint64(k ^ np.uint64(1 << 63)).view(np.float64)
+    return np.uint64(~k).view(np.float64)
+
+
+@njit(cache=True, inline="always")
+def _lsd_keys(a, b, counts, shift0, n_passes):
+    """Stable LSD passes over ``a`` by the bytes from bit ``shift0`` (``counts``: each
+    pass's digit counts, filled), ``b`` the other buffer; True when the result ended
+    in ``b`` (an odd number of passes moved keys)."""
+    n = a.shape[0]
+    src, dst = a, b
+    in_b = False
+    for d in range(n_passes):
+        c = counts[d]
+        if not _digit_starts(c, n):
+            continue
+        shift = np.uint64(shift0 + d * _BITS)
+        for i in range(n):
+            k = src[i]
+            e = (k >> shift) & np.uint64(_RADIX - 1)
+            p = np.uint64(c[e])
+            c[e] += 1
+            dst[p] = k
+        src, dst = dst, src
+        in_b = not in_b
+    return in_b
+
+
+@njit(cache=True, inline="always")
+def _order_run(run, scratch):
+    """The keys of ``run`` (equal upper 32 bits) in ascending order, in place."""
+    m = run.shape[0]
+    if m <= SHORT_RUN:
+        for a in range(1, m):
+            k = run[a]
+            b = a
+            while b > 0 and run[b - 1] > k:
+                run[b] = run[b - 1]
+                b -= 1
+            run[b] = k
+    elif m < LONG_RUN:
+        run.sort()
+    else:
+        counts = np.zeros((4, _RADIX), dtype=np.int64)
+        for i in range(m):
+            for d in range(4):
+                counts[d, (run[i] >> np.uint64(d * _BITS)) & np.uint64(_RADIX - 1)] += 1
+        if _lsd_keys(run, scratch, counts, 0, 4):
+            run[:] = scratch
+
+
+@njit(cache=True, nogil=True)  # (threads sort pieces at once: metrics.roc_auc's n_jobs)
+def sort_values(s, out, scratch):
+    """``out[:] = `` the float64 values ``s`` in ascending order (-0.0 written as 0.0;
+    ``out`` may be ``s``: sorted in place); ``scratch``: uint64 array of n entries.
+
+    The scores' keys (:func:`_key`, built in ``out``'s memory) are sorted by their
+    upper 32 bits in four byte passes (skipped where every key shares the byte),
+    then each run of equal upper bits by its full keys (:func:`_order_run`): on
+    scores of one scale the runs are a few keys long, so this is about a fifth of
+    numpy's comparison sort at 10^5-10^7 values (``benchmarks/bench_metrics.py``).
+    """
+    n = s.shape[0]
+    keys = out.view(np.uint64)
+    counts = np.zeros((4, _RADIX), dtype=np.int64)
+    for i in range(n):
+        k = _key(s[i])
+        keys[i] = k
+        for d in range(4):
+            counts[d, (k >> np.uint64(32 + d * _BITS)) & np.uint64(_RADIX - 1)] += 1
+    if _lsd_keys(keys, scratch, counts, 32, 4):
+        done, other = scratch, keys
+    else:
+        done, other = keys, scratch
+    i = 0
+    while i < n:
+        high = done[i] >> _HIGH
+        j = i + 1
+        while j < n and (done[j] >> _HIGH) == high:
+            j += 1
+        if j - i > 1:
+            _order_run(done[i:j], other[i:j])
+        i = j
+    for i in range(n):
+        out[i] = _value(done[i])
