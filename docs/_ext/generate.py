@@ -468,11 +468,137 @@ def _references_section(latest):
         "objective below 1x the tool's is a more accurate solution.\n"])
 
 
+def _dates(*runs):
+    return ", ".join(dict.fromkeys(r.date for r in runs if r.date)) or "–"
+
+
+def _a9a_table(figures, refs, results):
+    """The a9a table: each row's figures from the latest run of its benchmark."""
+    ranksvm_run, ranksvm, hinge, _, _ = figures["ranksvm"]
+    active_run, active, _ = figures["active"]
+    squared_run, bbr, lcbr = figures["squared"]
+    crr_run, crr = figures["crr"]
+    nm = NOT_MEASURED
+    ref = refs.get("RankSVM a9a C=1 vs liblinear-ranksvm -s 8")
+    ref_s = f"{ref[1]['b']} ({ref[1]['r']}x liblinear-ranksvm)" if ref else "see below"
+    ref_dates = [ref[0][:10]] if ref else []
+    rows = [["`RankSVM(C=1)` squared hinge, exact", f"{float(ranksvm['auc']):.4f}" if ranksvm
+             else nm, ref_s, "time: `python benchmarks/bench_references.py --data-home PATH "
+             f"--tools DIR`; AUC: `{ranksvm_run.command}`",
+             ", ".join(dict.fromkeys(ref_dates + [d for d in [ranksvm_run.date] if d])) or "–"],
+            ["`RankSVM(loss='hinge')`, C as SVMperf `-c 100`",
+             f"{float(hinge['auc']):.4f}" if hinge else nm, "see below",
+             f"`{ranksvm_run.command}`", _dates(ranksvm_run)]]
+    if active:
+        ratio = float(active["s"]) / float(active["svc"])
+        rows.append([f"`ActiveRankSVM` soft-correct, B = {active['B']}",
+                     f"{active['auc']} (every round solved, as in the paper: "
+                     f"{active['paper_auc']})",
+                     f"{active['s']} ({ratio:.2f}x LinearSVC; every round solved: "
+                     f"{active['paper_s']})", f"`{active_run.command}`", _dates(active_run)])
+    else:
+        rows.append(["`ActiveRankSVM` soft-correct, B = 8000", nm, nm,
+                     f"`{active_run.command}`", "–"])
+    for name, m in ((f"`BBR(radius={float(bbr['r']):g})` exact pairwise squared loss"
+                     if bbr else "`BBR` exact pairwise squared loss", bbr),
+                    (f"`LCBR(n_pairs=5000, radius={float(lcbr['r']):g})`" if lcbr
+                     else "`LCBR(n_pairs=5000)`", lcbr)):
+        rows.append([name, f"{float(m['auc']):.4f}" if m else nm, m["s"] if m else nm,
+                     f"`{squared_run.command}`",
+                     _dates(squared_run)])
+    rows.append(["`CombinedRanking`, 10^6 steps", _crr_auc(crr),
+                 f"{np.median([float(m['s']) for m in crr]):.3f} "
+                 f"({min(float(m['ratio']) for m in crr):.2f}–"
+                 f"{max(float(m['ratio']) for m in crr):.2f}x SGDClassifier)" if crr else nm,
+                 f"`{crr_run.command}`",
+                 _dates(crr_run)])
+    rows.append(["`WeightedSVM` balanced, hinge", "0.9007", _weighted_svm_time(results),
+                 "AUC: `python benchmarks/bench_wsvm_defaults.py`; time: "
+                 "`python benchmarks/bench_solvers.py --data-home PATH --only 1`", "–"])
+    return _table(["method", "test AUC", "fit s", "command", "run"], rows)
+
+
+def _crr_auc(crr):
+    if not crr:
+        return NOT_MEASURED
+    aucs = [float(m["auc"]) for m in crr]
+    return f"{min(aucs):.4f}–{max(aucs):.4f} ({len(crr)} seeds)"
+
+
+def _option(command, name, default):
+    """The value of ``--name`` on a benchmark's command line, or the script's default."""
+    m = re.search(rf"--{name}[= ](\S+)", command or "")
+    return m.group(1) if m else default
+
+
+def _scale_paragraphs(figures):
+    """Exact RankSVM and ActiveRankSVM against N, from bench_ranksvm.py and bench_active.py."""
+    md = []
+    run, _, _, sizes, growth = figures["ranksvm"]
+    if sizes:
+        big = sizes[-1]
+        n = float(big["n"])
+        mantissa, exponent = f"{float(big['pairs']):.1e}".split("e")
+        its = " and ".join(f"x{g['it']}" for g in growth)
+        nlogn = " and ".join(f"x{g['nlogn']}" for g in growth)
+        md.append(f"\n**Scale** (`{run.command}`, run {run.date}; planted sparse data, "
+                  f"{_pow10(big['d'])} features, {float(big['nnz']) / n:.0f} non-zeros a row): "
+                  f"exact RankSVM over {mantissa} x 10^{int(exponent)} pairs at {_pow10(n)} "
+                  f"rows fits in {float(big['rk']):.1f} s, LinearSVC in "
+                  f"{float(big['svc']):.1f} s (RankSVM / LinearSVC {big['ratio']})"
+                  + (f"; per Newton iteration the time grows {its} per tenfold N against "
+                     f"N log N's {nlogn}" if growth else "") + ".\n")
+    else:
+        md.append(f"\n**Scale** (`{run.command}`): {NOT_MEASURED}.\n")
+    run, a9a, sizes = figures["active"]
+    if sizes:
+        big, n = sizes[-1], _pow10(sizes[-1]["n"])
+        sampled = [float(m["select"]) + float(m["solve"]) for m in sizes]
+        gap = float(big["rk_auc"]) - float(big["auc"])
+        smaller = ", ".join(f"at {_pow10(m['n'])} rows, {m['s']} s against {m['rk']} s "
+                            f"({m['ratio']}x)" for m in sizes[:-1])
+        md.append(f"\n**ActiveRankSVM at scale** (`{run.command}`, run {run.date}; "
+                  f"{_option(run.command, 'features', 200)} features, "
+                  f"{_option(run.command, 'nnz', 20)} non-zeros a row, a budget of "
+                  f"{_option(run.command, 'budget', 8000)} pairs; exact RankSVM at the "
+                  "per-pair cost whose sum is the budget's): ActiveRankSVM fits "
+                  f"{n} rows in {big['s']} s, exact RankSVM in {big['rk']} s "
+                  f"(RankSVM / ActiveRankSVM {big['ratio']}x), with test AUC {big['auc']} "
+                  f"against {big['rk_auc']} ({gap:.4f} lower)"
+                  + (f"; {smaller}" if smaller else "") + ". Sampling and solving take "
+                  f"{big['select']} s + {big['solve']} s of the {n} fit and stay within "
+                  f"{min(sampled):.2f}–{max(sampled):.2f} s at every N: the budget bounds "
+                  "them. The rest grows as O(N): it is mostly the decision cut and the "
+                  f"probability calibration over all {n} training scores, with the input "
+                  "checks.\n")
+    else:
+        md.append(f"\n**ActiveRankSVM at scale** (`{run.command}`): {NOT_MEASURED}.\n")
+    return md
+
+
+def _metrics_paragraph(figures):
+    run, auc, pairwise = figures["metrics"]
+    if not auc:
+        return f"\n**Metrics** (`{run.command}`): {NOT_MEASURED}.\n"
+    speed = " and ".join(f"{m['r']}x at {_pow10(m['n'])}" for m in auc)
+    weighted = " and ".join(f"{m['wr']}x" for m in auc if m["wr"])
+    diff = max(float(m[k]) for m in auc for k in ("d", "wd") if m[k])
+    text = (f"\n**Metrics** (`{run.command}`, run {run.date}): `roc_auc` against "
+            f"`sklearn.metrics.roc_auc_score`, sklearn's time / birank's: {speed} scores"
+            + (f" ({weighted} with sample weights)" if weighted else "")
+            + f"; the same AUC to {diff:.0e}")
+    if pairwise:
+        text += (f"; `pairwise_accuracy` on {_pow10(pairwise[0]['n'])} rows: "
+                 + ", ".join(f"{m['s']} s ({m['what']})" for m in pairwise))
+    return text + ".\n"
+
+
 def _benchmarks(results):
     refs = _latest_references()
-    ranksvm = refs.get("RankSVM a9a C=1 vs liblinear-ranksvm -s 8")
-    ranksvm_s = (f"{ranksvm[1]['b']} ({ranksvm[1]['r']}x liblinear-ranksvm)" if ranksvm
-                 else "see below")
+    figures = {"ranksvm": _ranksvm(), "active": _active(), "squared": _a9a_squared(),
+               "crr": _a9a_crr(), "metrics": _metrics()}
+    _, ranksvm, hinge, _, _ = figures["ranksvm"]
+    weighted = _weighted_svm(results)
     md = ["# Benchmarks\n",
           "Every speed figure below comes from a script in `benchmarks/` that times birank "
           "and a reference (scikit-learn, plain NumPy, or the same computation over "
@@ -483,55 +609,34 @@ def _benchmarks(results):
           "depend on the machine as much as the absolute times do.\n",
           "\n## birank on a9a\n",
           "32,561 training rows, 123 features, 193,829,520 pairs; test on a9a.t. Ratios are "
-          "against a reference run in the same process.\n",
-          _table(["method", "test AUC", "fit s", "command"], [
-              ["`RankSVM(C=1)` squared hinge, exact", "0.9015", ranksvm_s,
-               "`python benchmarks/bench_references.py --data-home PATH --tools DIR`"],
-              ["`RankSVM(loss='hinge')`, C as SVMperf `-c 100`", "0.9023", "see below",
-               "same"],
-              ["`ActiveRankSVM` soft-correct, B = 8000", "0.9010 ± 0.0005 (10 pools)",
-               "0.057 (0.58x LinearSVC)",
-               "`python benchmarks/bench_active.py --a9a PATH/a9a`"],
-              ["`BBR(radius=1)` exact pairwise squared loss", "0.9001", "0.017",
-               "`python benchmarks/bench_squared.py --data-home PATH`"],
-              ["`LCBR(n_pairs=5000, radius=1)`", "0.8989", "0.011", "same"],
-              ["`CombinedRanking`, 10^6 steps", "0.8991", "0.15",
-               "`python benchmarks/bench_dual_cd.py crr --data PATH/a9a/a9a`"],
-              ["`WeightedSVM` balanced, hinge", "0.9007", _weighted_svm_time(results),
-               "AUC: `python benchmarks/bench_wsvm_defaults.py`; time: "
-               "`python benchmarks/bench_solvers.py --data-home PATH --only 1`"],
-          ]),
-          "\n**Scale** (`python benchmarks/bench_ranksvm.py --sizes 1e5,1e6,1e7`; planted "
-          "sparse data, 10^4 features, 20 non-zeros a row): exact RankSVM over 9 x 10^12 pairs "
-          "at 10^7 rows fits in 23.4 s (LinearSVC: 36.5 s); per Newton iteration the time grows "
-          "x7.1 and x11.8 per tenfold N against N log N's x12. ActiveRankSVM "
-          "(`python benchmarks/bench_active.py`; 200 features) samples and solves in under "
-          "0.2 s at every N and fits 10^7 rows in 0.66 s in all, 31x faster than exact RankSVM "
-          "(20.6 s) with AUC 0.0041 lower.\n",
-          "\n**Metrics** (`python benchmarks/bench_metrics.py`): `roc_auc` is 13x faster than "
-          "`sklearn.metrics.roc_auc_score` at 10^6 scores and 18x at 10^7 (equal to 1e-14); "
-          "`pairwise_accuracy` on 10^6 graded labels takes 0.33 s.\n",
+          "against a reference run in the same process. The figures are read, when this "
+          "site is built, from the latest run of each benchmark as appended to "
+          "`benchmarks/results/<script>.txt` (the run column gives its date).\n",
+          _a9a_table(figures, refs, results),
+          *_scale_paragraphs(figures),
+          _metrics_paragraph(figures),
           "\n## The C and C++ tools on a9a\n",
           "The field's own tools on the same problems (test AUC with ties counted 1/2):\n",
           _table(["tool", "problem", "test AUC", "birank counterpart (test AUC)"], [
               ["liblinear-ranksvm 2.11 `train -s 8 -c 1`", "all-pairs RankSVM, squared hinge",
-               "0.9021", "`RankSVM(C=1)`: 0.9015"],
+               "0.9021", "`RankSVM(C=1)`: "
+               + (f"{float(ranksvm['auc']):.4f}" if ranksvm else NOT_MEASURED)],
               ["SVMperf 3.00 `-c 100 -l 10 -w 3`", "ROC-area SVM, hinge", "0.9022",
-               "`RankSVM(loss='hinge')`: 0.9023"],
+               "`RankSVM(loss='hinge')`: "
+               + (f"{float(hinge['auc']):.4f}" if hinge else NOT_MEASURED)],
               ["sofia-ml `--loop_type combined-ranking`", "CRR, SGD", "0.8986",
-               "`CombinedRanking`: 0.8991"],
+               "`CombinedRanking`: " + _crr_auc(figures["crr"][1])],
               ["LIBLINEAR 2.50 `-s 2 -c 1 -B 1`", "point-wise L2-SVM", "0.9011",
                "`WeightedSVM`: 0.9007"],
               ["scikit-learn `LinearSVC(C=1)` / balanced", "point-wise", "0.9017 / 0.9018",
-               "`WeightedSVM` (0.98x LinearSVC's time)"],
+               "`WeightedSVM` " + (f"({weighted[1]}x LinearSVC's time)" if weighted
+                                   else "(time: see below)")],
               ["OPAUC, authors' Matlab (Octave)", "one-pass AUC, squared loss", "0.900107",
                "`OPAUC`: 0.900107, 0.20 CPU s against the Matlab code's 4.88 s (24x)"],
           ]),
-          _references_section(refs),
-          "\nbirank's figures: `python benchmarks/bench_ranksvm.py --data-home PATH`, "
-          "`python benchmarks/bench_active.py --a9a PATH/a9a`, "
-          "`python benchmarks/bench_squared.py --data-home PATH`, "
-          "`python benchmarks/bench_solvers.py --data-home PATH --only 1`.\n"]
+          "\nbirank's figures in this table come from the commands of the a9a table "
+          "above; OPAUC's from `python benchmarks/bench_auc_baselines.py` (below).\n",
+          _references_section(refs)]
     for title, name, cmd in _BENCHMARKS:
         path = results / name
         if not path.exists():
@@ -549,15 +654,20 @@ def _benchmarks(results):
     return "\n".join(md)
 
 
-def _weighted_svm_time(results):
-    """WeightedSVM's a9a hinge fit and its ratio to LinearSVC, from the latest
-    ``bench_solvers.py --only 1`` run (``docs/results/solvers.log``)."""
+def _weighted_svm(results):
+    """``(seconds, ratio)``: WeightedSVM's a9a hinge fit and its time ratio to LinearSVC,
+    from the latest ``bench_solvers.py --only 1`` run (``docs/results/solvers.log``)."""
     path = results / "solvers.log"
     found = re.findall(r"^\s*a9a\s+hinge\s+WeightedSVM\s+([\d.]+) s .*?time ratio\s+([\d.]+)",
                        path.read_text(), flags=re.M) if path.exists() else []
+    return found[-1] if found else None
+
+
+def _weighted_svm_time(results):
+    found = _weighted_svm(results)
     if not found:
         return "see below"
-    seconds, ratio = found[-1]
+    seconds, ratio = found
     return f"{float(seconds):.2f} ({ratio}x LinearSVC)"
 
 
@@ -646,6 +756,118 @@ def _latest_runs(path, only=None):
     start = whole[-1]
     later = [r for r in runs[start + 1:] if "--only" in r[0]] if not only else []
     return [runs[start]] + later
+
+
+# -- figures read from the latest run of a benchmark ---------------------------
+
+# The a9a table and the scale and metrics paragraphs of the benchmarks page take
+# every figure from the latest whole run appended to benchmarks/results/<script>.txt,
+# so no figure of theirs is typed here. A figure the run does not print (no file,
+# or an output line that changed) shows as "not measured" and is reported as a
+# warning naming the file, which fails `make docs` (it builds with -W).
+
+NOT_MEASURED = "not measured"
+
+
+def _report_missing(message):
+    from sphinx.util import logging
+
+    logging.getLogger(__name__).warning(message)
+
+
+class _LatestRun:
+    """The latest whole run of ``benchmarks/results/<name>``: its date, command and output."""
+
+    def __init__(self, name, results_dir=_RESULTS):
+        self.file = f"benchmarks/results/{name}"
+        path = Path(results_dir) / name
+        runs = _latest_runs(path) if path.exists() else []
+        self.date = runs[0][0][2:12] if runs else None
+        self.command = (_run_command(runs[0][0]) if runs
+                        else f"python benchmarks/{Path(name).stem}.py")
+        self.text = "\n".join(runs[0][1]) if runs else ""
+        if not runs:
+            _report_missing(f"{self.file}: no run recorded; its figures show as "
+                            f"'{NOT_MEASURED}'")
+
+    def find(self, pattern, what):
+        """The first match of ``pattern`` in the run's output; None (reported) if none."""
+        found = self.find_all(pattern, what)
+        return found[0] if found else None
+
+    def find_all(self, pattern, what):
+        found = list(re.finditer(pattern, self.text, flags=re.M))
+        if not found and self.date is not None:
+            _report_missing(f"{self.file}: its latest run ({self.date}) prints no {what} "
+                            f"(no line matches {pattern!r}); shown as '{NOT_MEASURED}'")
+        return found
+
+
+def _pow10(value):
+    """``1e+07`` -> ``10^7``; other numbers as they are."""
+    exponent = np.log10(float(value))
+    return f"10^{exponent:.0f}" if exponent == round(exponent) else f"{float(value):g}"
+
+
+def _a9a_squared(results_dir=_RESULTS):
+    """bench_squared.py on a9a: BBR (radius chosen by 5-fold CV) and LCBR with 5000 pairs."""
+    run = _LatestRun("bench_squared.txt", results_dir)
+    row = r"\s+(?P<s>[\d.]+)\s+(?P<auc>[\d.]+)\s*$"
+    bbr = run.find(r"^BBR radius=(?P<r>[\d.]+) \(exact[^)]*\)" + row, "a9a BBR line")
+    lcbr = run.find(r"^LCBR S=5000 radius=(?P<r>[\d.]+)" + row, "a9a LCBR S=5000 line")
+    return run, bbr, lcbr
+
+
+def _a9a_crr(results_dir=_RESULTS):
+    """bench_dual_cd.py crr: CombinedRanking against SGDClassifier, one line per seed."""
+    run = _LatestRun("bench_dual_cd.txt", results_dir)
+    seeds = run.find_all(r"seed \d+: CombinedRanking AUC (?P<auc>[\d.]+) fit (?P<s>[\d.]+) s "
+                         r"\| SGDClassifier .*? time ratio (?P<ratio>[\d.]+)",
+                         "CombinedRanking seed line")
+    return run, seeds
+
+
+def _active(results_dir=_RESULTS):
+    """bench_active.py: the a9a line and one line per number of rows."""
+    run = _LatestRun("bench_active.txt", results_dir)
+    a9a = run.find(r"^a9a: ActiveRankSVM soft-correct B=(?P<B>\d+) median (?P<s>[\d.]+)s "
+                     r"\(test AUC (?P<auc>[\d.]+)\); LinearSVC\(C=(?P<C>[\d.]+)\) median "
+                     r"(?P<svc>[\d.]+)s .*?; paper rounds: (?P<paper_s>[\d.]+)s "
+                     r"\(test AUC (?P<paper_auc>[\d.]+)\)", "a9a line")
+    sizes = run.find_all(r"^\s*(?P<n>\d+)\s+active\s+(?P<s>[\d.]+)s \(select (?P<select>[\d.]+)s, "
+                         r"solve (?P<solve>[\d.]+)s\) auc (?P<auc>[\d.]+) .*?\| RankSVM\s+"
+                         r"(?P<rk>[\d.]+)s auc (?P<rk_auc>[\d.]+) \|.*RankSVM/active "
+                         r"(?P<ratio>[\d.]+)x", "line per number of rows with RankSVM")
+    return run, a9a, sizes
+
+
+def _ranksvm(results_dir=_RESULTS):
+    """bench_ranksvm.py: a9a test AUC (squared hinge, C=1; hinge at SVMperf's -c 100), the
+    largest generated size, and the growth between sizes."""
+    run = _LatestRun("bench_ranksvm.txt", results_dir)
+    a9a = run.find(r"^\s*test AUC (?P<auc>[\d.]+) \(liblinear-ranksvm", "a9a RankSVM(C=1) AUC")
+    hinge = run.find(r"^RankSVM\(hinge, C=\S+\) fit .*test AUC (?P<auc>[\d.]+)\s+"
+                       r"\(SVMperf -c 100", "a9a hinge AUC at SVMperf's -c 100")
+    sizes = run.find_all(r"^== make_sparse_bipartite N=(?P<n>\S+): \d+ x (?P<d>\d+), "
+                         r"nnz (?P<nnz>\d+), pairs (?P<pairs>\S+),.*\n(?:(?!==).*\n)*?"
+                         r"RankSVM\s+fit\s+(?P<rk>[\d.]+) s.*\n"
+                         r"LinearSVC fit\s+(?P<svc>[\d.]+) s\s+RankSVM / LinearSVC "
+                         r"(?P<ratio>[\d.]+)", "generated-data block")
+    growth = run.find_all(r"^N (?P<a>\S+) -> (?P<b>\S+): .*per Newton it x(?P<it>[\d.]+), .*"
+                          r"N log N x(?P<nlogn>[\d.]+)", "growth line")
+    return run, a9a, hinge, sizes, growth
+
+
+def _metrics(results_dir=_RESULTS):
+    """bench_metrics.py: roc_auc against scikit-learn per N (with the weighted line after
+    it), and pairwise_accuracy."""
+    run = _LatestRun("bench_metrics.txt", results_dir)
+    timing = r"\s+(?P<{0}b>[\d.]+)s\s+(?P<{0}s>[\d.]+)s\s+(?P<{0}r>[\d.]+)x\s+(?P<{0}d>\S+)\s*$"
+    auc = run.find_all(r"^\s*(?P<n>\d+)" + timing.format("") +
+                       r"(?:\n\s*weighted" + timing.format("w") + ")?", "roc_auc line per N")
+    pairwise = run.find_all(r"^pairwise_accuracy N=(?P<n>\d+), (?P<what>[^:]+):\s+(?P<s>[\d.]+)s",
+                            "pairwise_accuracy line")
+    return run, auc, pairwise
 
 
 def _engine_section(results_dir=_RESULTS):
