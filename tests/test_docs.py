@@ -102,6 +102,50 @@ def test_the_benchmarks_page_keeps_the_tables_and_drops_the_log():
     assert not NOTEBOOK.search(page), NOTEBOOK.search(page)
 
 
+def _readme_a9a_numbers():
+    """``{first cell: the decimal numbers of the other cells}`` of README's a9a table."""
+    section = (ROOT / "README.md").read_text().split("## Results on a9a", 1)[1]
+    section = section.split("\n## ", 1)[0]
+    rows = [line.split("|")[1:-1] for line in section.splitlines() if line.startswith("| ")]
+    return {cells[0].strip(): re.findall(r"\d+\.\d+", "|".join(cells[1:])) for cells in rows}
+
+
+def test_the_readme_a9a_figures_are_the_latest_benchmark_results():
+    # needs no build: the figures the site generator reads from benchmarks/results
+    sys.path.insert(0, str(DOCS / "_ext"))
+    try:
+        import generate
+    finally:
+        sys.path.remove(str(DOCS / "_ext"))
+    _, ranksvm, hinge, _, _ = generate._ranksvm()
+    _, active, _ = generate._active()
+    _, bbr, _ = generate._a9a_squared()
+    refs = generate._latest_references()
+    assert None not in (ranksvm, hinge, active, bbr), "a result file lacks an a9a figure"
+    exact = refs["RankSVM a9a C=1 vs liblinear-ranksvm -s 8"][1]
+    svmperf = refs["RankSVM hinge a9a vs SVMperf -l 10 -w 3 C_perf=10"][1]
+    # README row (by its first cell's start): {position among its numbers: the result}
+    expected = {
+        "`RankSVM(C=1)`": {0: ranksvm["auc"], 1: exact["b"], 2: exact["r"]},
+        "liblinear-ranksvm": {1: exact["t"]},
+        "`RankSVM(loss=\"hinge\")`": {0: hinge["auc"], 2: svmperf["b"], 3: svmperf["t"]},
+        "`ActiveRankSVM`": {0: active["auc"], 2: active["s"],
+                            3: float(active["s"]) / float(active["svc"])},
+        "`BBR(radius=1)`": {0: bbr["auc"], 1: bbr["s"]},
+    }
+    rows = _readme_a9a_numbers()
+    stale = []
+    for start, figures in expected.items():
+        found = [n for first, n in rows.items() if first.startswith(start)]
+        assert len(found) == 1, f"README's a9a table has no single row starting {start}"
+        numbers = found[0]
+        for i, value in figures.items():
+            shown = numbers[i]
+            if f"{float(value):.{len(shown.split('.')[1])}f}" != shown:
+                stale.append(f"{start}: README shows {shown}, the latest result is {value}")
+    assert not stale, "README.md's a9a table is stale:\n" + "\n".join(stale)
+
+
 class _Ids(HTMLParser):
     def __init__(self):
         super().__init__()
