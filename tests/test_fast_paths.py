@@ -57,7 +57,7 @@ def test_radix_argsort_equals_numpy_stable_argsort(kind, n):
 @pytest.mark.kernel
 @pytest.mark.filterwarnings("ignore:overflow encountered in cast:RuntimeWarning")
 @pytest.mark.parametrize("kind", ["normal", "ties", "near", "close", "extreme", "runs"])
-@pytest.mark.parametrize("n", [0, 1, 5, 3000, 70000])
+@pytest.mark.parametrize("n", [0, 1, 5, 3000])  # 3000: runs of every length class
 def test_sort_values_equals_numpy_sort_also_in_place(kind, n):
     # "close": one run of equal upper 32 key bits (the lower bits' radix passes);
     # "runs": a few hundred values each on a handful of such runs (numpy's sort of a run)
@@ -76,7 +76,7 @@ def test_sort_values_equals_numpy_sort_also_in_place(kind, n):
     if kind in ("close", "runs") and n >= 3000:  # the run paths these kinds are for
         high = out.view(np.uint64) >> np.uint64(32)
         longest = max(np.unique(high, return_counts=True)[1])
-        assert longest >= (LONG_RUN if kind == "close" else SHORT_RUN + 1)
+        assert (longest >= LONG_RUN) if kind == "close" else (SHORT_RUN < longest < LONG_RUN)
 
 
 @pytest.mark.kernel
