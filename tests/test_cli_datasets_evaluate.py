@@ -218,6 +218,25 @@ def test_evaluate_says_which_column_is_the_label_when_the_header_names_none(caps
     assert code == 0 and err == ""
 
 
+def test_datasets_info_says_which_column_is_the_label_when_the_header_names_none(capsys,
+                                                                                tmp_path):
+    """`datasets info ads.csv` whose header names no label column took the first column as
+    the label silently; the note train and evaluate give now comes on stderr (--json keeps
+    stdout pure JSON), none when --label-column names the label."""
+    ads = tmp_path / "ads.csv"
+    ads.write_text("age,income,clicked\n30,1.5,1\n40,2.5,0\n")
+    for extra in ([], ["--json"]):
+        code, out, err = run(capsys, "datasets", "info", str(ads), *extra)
+        assert code == 0 and out
+        assert err.splitlines() == [
+            f"note: {ads} (read as csv): the label is column 'age', the first (no column is "
+            "named label, y, target, relevance or rel); --label-column COL names another"]
+    assert json.loads(out)["labels"] == {"30": 1, "40": 1}
+    code, out, err = run(capsys, "datasets", "info", str(ads), "--label-column", "clicked",
+                         "--json")
+    assert code == 0 and err == "" and json.loads(out)["labels"] == {"0": 1, "1": 1}
+
+
 def test_a_missing_file_is_named_alike_by_every_command(capsys, tmp_path):
     """evaluate said "X: no such file." where train, predict and active-learn say "no such
     file: X": one form for every file evaluate reads (labels, scores, groups; the labels

@@ -152,9 +152,11 @@ def _info(args):
     target = args.target
     groups = None
     if target == "-" or os.path.exists(target):
-        from ._common import read_data
+        from ._common import label_note, read_data
 
-        X, y, groups = read_data(target, args=args)
+        read = {}
+        X, y, groups = read_data(target, args=args, info=read)
+        label_note(target, read, args)  # (on stderr: --json keeps stdout pure JSON)
         title = "<stdin>" if target == "-" else target
     elif target in BUNDLED:
         _no_columns(target, args)
