@@ -50,3 +50,41 @@ def test_stream_reads_gzip_and_names_bad_lines(tmp_path):
     mixed.write_text("1 qid:1 1:1\n0 1:1\n")
     with pytest.raises(UserError, match="line 2"):
         stream_svmlight_labels(str(mixed))
+
+
+@pytest.mark.parametrize("name, text", [
+    ("label.svm", "1 1:1\nx 1:2\n"),
+    ("nan.svm", "1 1:1\nnan 1:2\n"),
+    ("underscore.svm", "1 1:1\n1_0 1:2\n"),
+    ("qid_then_none.svm", "1 qid:1 1:1\n0 1:1\n"),
+    ("none_then_qid.svm", "1 1:1\n0 qid:1 1:1\n"),
+    ("qid.svm", "1 qid:a 1:1\n0 qid:1 1:1\n"),
+    ("empty.svm", "# only a comment\n\n"),
+    ("word.txt", "1\nx\n"),
+    ("two.txt", "1\n2 3\n"),
+    ("inf.txt", "1\nInf\n"),
+    ("empty.txt", "# only a comment\n"),
+])
+def test_streamed_labels_are_refused_in_the_in_memory_words(tmp_path, monkeypatch, capsys,
+                                                           name, text):
+    """A labels file over STREAM_BYTES said "t.svm, line 2: bad label 'x'." where the same
+    file read whole says "t.svm (read as libsvm), line 2: bad label 'x' (expected a finite
+    number)."; one wording, whatever the file's size."""
+    from birank.cli import main
+
+    lab = tmp_path / name
+    lab.write_text(text)
+    scores = tmp_path / "s.txt"
+    scores.write_text("0.1\n0.2\n")
+
+    def error():
+        assert main(["evaluate", "--labels", str(lab), "--scores", str(scores)]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err.startswith(f"birank evaluate: error: {lab}")
+        return err
+
+    whole = error()
+    if name.endswith(".svm") and name != "empty.svm":
+        assert f"{lab} (read as libsvm), line " in whole
+    monkeypatch.setattr(_evaluate, "STREAM_BYTES", 0)  # every file streamed
+    assert error() == whole

@@ -128,13 +128,9 @@ def _read_column(path, kind, numeric=True):
             raise UserError(f"{path}, line {lineno}: expected one {kind} per line; got "
                             f"{len(toks)} values.")
         if numeric:
-            try:
-                v = float(toks[0])
-            except ValueError:
-                raise UserError(f"{path}, line {lineno}: bad {kind} {toks[0]!r}.") from None
-            if not np.isfinite(v):
-                raise UserError(f"{path}, line {lineno}: {kind} must be finite; got {toks[0]}.")
-            values.append(v)
+            from ._stream import column_value  # (the streamed reader's words)
+
+            values.append(column_value(toks[0], path, lineno, kind))
         else:
             values.append(toks[0])
     if not values:

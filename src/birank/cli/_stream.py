@@ -63,19 +63,41 @@ def first_data_line(path):
     raise UserError(f"{path}: no data lines.")
 
 
-def _number(tok, path, lineno, kind):
+def column_value(tok, path, lineno, kind):
+    """One number of a one-column file (``tok``: str), refused in the words of both of
+    evaluate's column readers (streamed and whole)."""
     try:
         v = float(tok)
     except ValueError:
-        raise UserError(f"{path}, line {lineno}: bad {kind} {tok.decode(errors='replace')!r}."
-                        ) from None
+        raise UserError(f"{path}, line {lineno}: bad {kind} {tok!r}.") from None
     if not np.isfinite(v):
-        raise UserError(f"{path}, line {lineno}: {kind} must be finite; got {v}.")
+        raise UserError(f"{path}, line {lineno}: {kind} must be finite; got {tok}.")
     return v
 
 
+def _libsvm_label(tok, where):
+    """A LIBSVM label or ``qid:`` token, refused in the whole-file reader's words (see
+    :func:`birank.datasets._svmlight._parse_chunk`), as a ValueError."""
+    if not tok.isascii() or "_" in tok:  # (float() reads '1_0' as 10)
+        raise ValueError(f"{where}: bad token {tok!r} (only ASCII digits, signs, '.', 'e' "
+                         "and ':' may form labels, indices and values).")
+    if tok.startswith("qid:"):
+        try:
+            return int(tok[4:])
+        except ValueError:
+            raise ValueError(f"{where}: bad query id {tok!r}.") from None
+    try:
+        label = float(tok)
+    except ValueError:
+        label = float("nan")
+    if not np.isfinite(label):
+        raise ValueError(f"{where}: bad label {tok!r} (expected a finite number).")
+    return label
+
+
 def stream_svmlight_labels(path):
-    """Labels and query ids (None if the file has none) of a LIBSVM/SVMlight file.
+    """Labels and query ids (None if the file has none) of a LIBSVM/SVMlight file; its
+    errors in the words of the whole-file reader ("X (read as libsvm), line N: ...").
 
     Examples
     --------
@@ -86,24 +108,32 @@ def stream_svmlight_labels(path):
     >>> y.tolist(), q.tolist()
     ([1.0, -1.0], [3, 3])
     """
+    from ._common import libsvm_error
+
+    try:
+        return _svmlight_labels(path)
+    except ValueError as exc:
+        raise libsvm_error(path, exc) from None
+
+
+def _svmlight_labels(path):
     labels, qids = _Growing(np.float64), _Growing(np.int64)
-    has_qid = None
+    first_qid = first_none = None
     for lineno, body in _lines(path):
-        toks = body.split(None, 2)
-        labels.append(_number(toks[0], path, lineno, "label"))
-        q = len(toks) > 1 and toks[1].startswith(b"qid:")
-        if has_qid is None:
-            has_qid = q
-        elif q != has_qid:
-            raise UserError(f"{path}, line {lineno}: qid: on some lines but not on others.")
-        if q:
-            try:
-                qids.append(int(toks[1][4:]))
-            except ValueError:
-                raise UserError(f"{path}, line {lineno}: bad qid {toks[1].decode()!r}.") from None
+        toks = body.decode("utf-8", errors="replace").split(None, 2)
+        where = f"{path}, line {lineno}"
+        labels.append(_libsvm_label(toks[0], where))
+        if len(toks) > 1 and toks[1].startswith("qid:"):
+            qids.append(_libsvm_label(toks[1], where))
+            first_qid = lineno if first_qid is None else first_qid
+        else:
+            first_none = lineno if first_none is None else first_none
+        if first_qid is not None and first_none is not None:
+            raise ValueError(f"{path}, line {lineno}: qid: is given on some lines but not on "
+                             f"others (line {first_qid} has one, line {first_none} has none).")
     if labels.n == 0:
         raise UserError(f"{path}: no data lines.")
-    return labels.array(), (qids.array() if has_qid else None)
+    return labels.array(), (qids.array() if first_qid is not None else None)
 
 
 def stream_column(path, kind):
@@ -114,7 +144,7 @@ def stream_column(path, kind):
         if len(toks) != 1:
             raise UserError(f"{path}, line {lineno}: expected one {kind} per line; got "
                             f"{len(toks)} values.")
-        values.append(_number(toks[0], path, lineno, kind))
+        values.append(column_value(toks[0].decode(errors="replace"), path, lineno, kind))
     if values.n == 0:
         raise UserError(f"{path}: no data lines.")
     return values.array()
