@@ -80,6 +80,33 @@ def test_simulate_out_dir_is_the_deprecated_name_of_output(tmp_path, capsys):
     assert "--output" in help_text and "--out-dir" not in help_text
 
 
+def test_simulate_usage_shows_output_as_required(tmp_path, capsys):
+    """simulate's usage showed "[--output OUTPUT]" (optional) though the folder is required:
+    argparse cannot require it, --out-dir (deprecated) may give it instead. The usage of
+    --help and of an error shows it required; the parse still takes --out-dir alone."""
+    import re
+
+    with pytest.raises(SystemExit):
+        main(["active-learn", "simulate", "--help"])
+    usage = capsys.readouterr().out.split("\n\n")[0]
+    assert re.search(r" --output OUTPUT\s", usage) and "[--output" not in usage, usage
+    assert "--labels LABELS" in usage and "[--rounds ROUNDS]" in usage  # (the others kept)
+    with pytest.raises(SystemExit):  # an argparse error prints the usage too
+        main(["active-learn", "simulate", "p", "--labels", "l", "--rounds", "x"])
+    usage = capsys.readouterr().err
+    assert re.search(r" --output OUTPUT\s", usage) and "[--output" not in usage, usage
+    X, y, g = _letor_like(3, 10, 0)
+    pool = _write(tmp_path / "pool.svm", X, y, g)
+    base = ["active-learn", "simulate", str(pool), "--labels", str(pool), "--rounds", "0",
+            "--initial-per-query", "2", "-q"]
+    assert main([*base, "--out-dir", str(tmp_path / "old")]) == 0
+    assert (tmp_path / "old" / "round-00.txt").exists()
+    capsys.readouterr()
+    assert main(base) == 2
+    assert capsys.readouterr().err == ("birank active-learn: error: --output DIR is required: "
+                                       "the folder for the round files\n")
+
+
 def test_active_learn_cli_initial_rows_and_errors(tmp_path, capsys):
     X, y, g = _letor_like(4, 20, 2)
     pool = _write(tmp_path / "pool.svm", X, y, g)

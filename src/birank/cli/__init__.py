@@ -10,6 +10,7 @@ option, command or choice gets a "did you mean" suggestion.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import importlib
 import os
@@ -78,6 +79,29 @@ class Parser(argparse.ArgumentParser):
             formatter_class = type(formatter_class.__name__, (_DefaultsInHelp, formatter_class),
                                    {})
         super().__init__(*args, formatter_class=formatter_class, **kwargs)
+
+    # An option that must be given though argparse cannot require it (a hidden deprecated
+    # name may give it instead: cli._common.add_deprecated_name) shows as required in the
+    # usage line, of --help and of an error alike.
+    def format_usage(self):
+        with self._usage_required():
+            return super().format_usage()
+
+    def format_help(self):
+        with self._usage_required():
+            return super().format_help()
+
+    @contextlib.contextmanager
+    def _usage_required(self):
+        marked = [a for a in self._actions
+                  if getattr(a, "usage_required", False) and not a.required]
+        for action in marked:
+            action.required = True
+        try:
+            yield
+        finally:
+            for action in marked:
+                action.required = False
 
     def _option_strings(self):
         """Every option of this parser and its sub-commands shown in --help (a hidden one,

@@ -104,9 +104,9 @@ def register(subparsers):
                          "is for a person's loop)")
     ps.add_argument("--labels", required=True, metavar="LABELS",
                     help="one label per pool row (a column of numbers, or a LIBSVM file)")
-    # (not required here: --out-dir, its name before 1.0, may give it instead)
+    # (required in the usage only: --out-dir, its name before 1.0, may give it instead)
     ps.add_argument("--output", default=None, help="folder for the round files (required)")
-    add_deprecated_name(ps, "--out-dir", "output")
+    add_deprecated_name(ps, "--out-dir", "output", required=True)
     ps.add_argument("--rounds", type=int, default=20, help="rounds after the initial set "
                                                           "(default: 20)")
     ps.add_argument("--test", default=None, metavar="TEST",

@@ -181,12 +181,17 @@ def label_note(path, read, args, quiet=False):
              "--label-column COL names another", quiet)
 
 
-def add_deprecated_name(parser, old, dest):
+def add_deprecated_name(parser, old, dest, required=False):
     """``old``: the name before 1.0 of the option whose ``dest`` is given, hidden from
-    --help; :func:`take_deprecated_name` resolves it."""
+    --help; :func:`take_deprecated_name` resolves it. ``required``: the option must be
+    given under one name or the other; argparse cannot require it (the caller checks it
+    after :func:`take_deprecated_name`), the usage line shows it required."""
     import argparse
 
     parser.add_argument(old, dest=f"deprecated_{dest}", default=None, help=argparse.SUPPRESS)
+    for action in parser._actions:
+        if required and action.dest == dest:
+            action.usage_required = True  # (read by birank.cli.Parser)
 
 
 def take_deprecated_name(args, old, new, dest):
