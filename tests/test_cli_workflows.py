@@ -308,6 +308,29 @@ def test_did_you_mean_never_suggests_a_hidden_deprecated_option(capsys):
         assert hidden not in err and f"did you mean {wanted!r}" in err, err
 
 
+def test_did_you_mean_suggests_only_an_option_of_the_command_run(capsys):
+    """The suggestion was drawn from every command's options: `reproduce gultekin
+    --datasetz x` answered "did you mean '--datasets'?", an option of other reproductions
+    that gultekin refuses; now only the options of the command run are suggested (an exact
+    option of another command is still said to be one)."""
+    from birank.cli import main
+
+    def error(*argv):
+        with pytest.raises(SystemExit) as exc:
+            main(list(argv))
+        assert exc.value.code == 2
+        return capsys.readouterr().err
+
+    for argv, foreign in ((["reproduce", "gultekin", "--datasetz", "x"], "--datasets"),
+                          (["train", "d.svm", "-o", "m.json", "--labls", "l"], "--labels")):
+        err = error(*argv)
+        assert f"unrecognized argument {argv[-2]!r}" in err and foreign not in err, err
+    assert "did you mean '--datasets'?" in error("reproduce", "khalid", "--datasetz", "x")
+    assert "did you mean '--json'?" in error("datasets", "info", "heart", "--jsn")
+    assert "an option of another command" in error("train", "d.svm", "-o", "m.json",
+                                                   "--labels", "l")
+
+
 def test_traceback_flag_and_debug_env(tmp_path):
     """29.5: an error is one line by default; `birank --traceback` and BIRANK_DEBUG=1 show
     the Python traceback (main: no way to see it)."""

@@ -103,6 +103,20 @@ class Parser(argparse.ArgumentParser):
             for action in marked:
                 action.required = False
 
+    def parse_known_args(self, args=None, namespace=None):
+        namespace, extras = super().parse_known_args(args, namespace)
+        self._running = self._command_run(namespace)  # (for error's suggestions)
+        return namespace, extras
+
+    def _command_run(self, namespace):
+        """The parser of the (sub-)command ``namespace`` ran: the deepest one chosen."""
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                sub = action.choices.get(getattr(namespace, action.dest, None))
+                if sub is not None:
+                    return sub._command_run(namespace)
+        return self
+
     def _option_strings(self):
         """Every option of this parser and its sub-commands shown in --help (a hidden one,
         such as a deprecated name, is never suggested)."""
@@ -142,9 +156,10 @@ class Parser(argparse.ArgumentParser):
                 hint = f"; {word} goes before the command (birank {word} COMMAND ...)"
             elif word in self._option_strings():
                 hint = " (an option of another command; see birank COMMAND --help)"
-            else:  # (a misspelt deprecated name: the current one)
-                renamed = self._renamed_options()
-                hint = _suggest(word, [*self._option_strings(), *renamed], renamed)
+            else:  # the command run's options only (a misspelt deprecated name: the current)
+                running = getattr(self, "_running", self)
+                renamed = running._renamed_options()
+                hint = _suggest(word, [*running._option_strings(), *renamed], renamed)
             message = f"unrecognized argument {unknown[0]!r}{hint}"
         m = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
         if m:
