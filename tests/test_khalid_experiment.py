@@ -187,6 +187,30 @@ def test_a_set_where_cbr_only_ties_the_baselines_is_discussed():
     assert "level with the baselines" not in text
 
 
+def test_a_data_folder_given_with_a_tilde_is_the_home_folder(tmp_path, monkeypatch):
+    """`--data-home ~/data` (a literal ~, as a quoted or scripted argument arrives): the
+    set's own folder (spambase/spambase.tsv.gz) was looked for under a folder named "~"
+    and the set reported missing, while the hint said where it was; "~" is the home folder
+    everywhere, as for the LIBSVM files (find_data_file) and get_data_home."""
+    import gzip
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.chdir(tmp_path)  # (no folder named "~" here)
+    folder = tmp_path / "data" / "spambase"
+    folder.mkdir(parents=True)
+    rng = np.random.default_rng(0)
+    with gzip.open(folder / "spambase.tsv.gz", "wt") as fh:
+        fh.write("a\tb\ttarget\n")
+        fh.writelines(f"{a:.3f}\t{b:.3f}\t{i % 2}\n" for i, (a, b) in
+                      enumerate(rng.normal(size=(20, 2))))
+    assert khalid.missing_sets(["spambase"], "~/data") == []
+    X, y01, info = khalid.load_dataset("spambase", data_home="~/data")
+    whole = khalid.load_dataset("spambase", data_home=tmp_path / "data")
+    assert info["source"] == whole[2]["source"] == "data folder: spambase/"
+    np.testing.assert_array_equal(X, whole[0])
+    np.testing.assert_array_equal(y01, whole[1])
+
+
 def test_a_set_folder_without_its_file_is_missing_and_named_with_the_file(tmp_path):
     """A data folder's set folder without the file its loader reads (glass/ without
     glass.mat) made the run fail while loading, with the reader's bare error on that file:

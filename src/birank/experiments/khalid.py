@@ -343,8 +343,10 @@ def _find(name, data_home, table):
     ``own_folder``: read from the set's folder by its loader (the copy :data:`NOTES` is
     about), not from a LIBSVM file."""
     folder, loader = table.get(name, (None, None))
+    if data_home is not None:  # ("~": the home folder, as for how_to_get and find_data_file)
+        data_home = Path(data_home).expanduser()
     if folder is not None and data_home is not None:
-        path = Path(data_home) / folder
+        path = data_home / folder
         if path.is_dir() and not loader.lacking(path):
             return (lambda: loader(path)), f"data folder: {folder}/", True
     from ..datasets import BUNDLED, LIBSVM_DATASETS
@@ -354,7 +356,7 @@ def _find(name, data_home, table):
         train, test = _libsvm_files(libsvm, data_home)
         if train is not None:
             where = (f"LIBSVM cache: {libsvm}"
-                     if train.parent == Path(data_home).expanduser() / "libsvm"
+                     if train.parent == data_home / "libsvm"
                      else f"data folder: {libsvm}/")
             part = " (training part only)" if LIBSVM_DATASETS[libsvm]["test"] and test is None \
                 else ""
