@@ -134,7 +134,7 @@ def _read_column(path, kind, numeric=True):
         else:
             values.append(toks[0])
     if not values:
-        raise UserError(f"{path}: no data lines.")
+        raise UserError(f"{path}: no data lines (empty file or only comments).")
     return np.asarray(values, dtype=np.float64 if numeric else object)
 
 

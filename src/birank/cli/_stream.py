@@ -60,7 +60,7 @@ def first_data_line(path):
     """The first non-blank, non-comment line (bytes), without reading further."""
     for _, body in _lines(path):
         return body
-    raise UserError(f"{path}: no data lines.")
+    raise UserError(f"{path}: no data lines (empty file or only comments).")
 
 
 def column_value(tok, path, lineno, kind):
@@ -132,7 +132,7 @@ def _svmlight_labels(path):
             raise ValueError(f"{path}, line {lineno}: qid: is given on some lines but not on "
                              f"others (line {first_qid} has one, line {first_none} has none).")
     if labels.n == 0:
-        raise UserError(f"{path}: no data lines.")
+        raise UserError(f"{path}: no data lines (empty file or only comments).")
     return labels.array(), (qids.array() if first_qid is not None else None)
 
 
@@ -146,5 +146,5 @@ def stream_column(path, kind):
                             f"{len(toks)} values.")
         values.append(column_value(toks[0].decode(errors="replace"), path, lineno, kind))
     if values.n == 0:
-        raise UserError(f"{path}: no data lines.")
+        raise UserError(f"{path}: no data lines (empty file or only comments).")
     return values.array()

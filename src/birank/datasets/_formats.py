@@ -212,7 +212,7 @@ def _delimited(data, name, fmt, label_column, qid_column, info, ignore_columns=(
     lines = text.split("\n")
     first = next((i for i, line in enumerate(lines) if line.strip()), None)
     if first is None:
-        raise ValueError(f"{where}: no data lines")
+        raise ValueError(f"{where}: no data lines (empty file or only blank lines).")
     sep = "\t" if fmt == "tsv" else (";" if lines[first].count(";") > lines[first].count(",")
                                        else ",")
     cells = [c.strip().strip('"').strip("'") for c in lines[first].split(sep)]
@@ -280,7 +280,7 @@ def _delimited(data, name, fmt, label_column, qid_column, info, ignore_columns=(
                              f"line has {was}{hint}") from None
         raise ValueError(f"{where}: {msg}") from None
     if M.shape[0] == 0:
-        raise ValueError(f"{where}: no data lines")
+        raise ValueError(f"{where}: no data lines (a header only).")
     if header is not None and M.shape[1] != n_cols:  # (the columns are found by the header)
         raise _header_width_error(where, lines, start, M.shape[1], n_cols)
     if not np.isfinite(M).all():
