@@ -90,16 +90,62 @@ def test_user_pages_are_not_a_development_log():
     assert not hits, "\n".join(hits[:20])
 
 
-def test_the_benchmarks_page_keeps_the_tables_and_drops_the_log():
+def test_the_benchmarks_page_keeps_the_tables_and_drops_the_log(tmp_path):
     # needs no build: the page's text as the site generator writes it
     sys.path.insert(0, str(DOCS / "_ext"))
     try:
         from generate import _benchmarks
     finally:
         sys.path.remove(str(DOCS / "_ext"))
-    page = _benchmarks(DOCS / "results")
+    page = _benchmarks(DOCS / "results", tmp_path)
     assert "| WeightedSVM |" in page and "bench_scale.py growth" in page
     assert not NOTEBOOK.search(page), NOTEBOOK.search(page)
+
+
+def _generate():
+    sys.path.insert(0, str(DOCS / "_ext"))
+    try:
+        import bench_figures
+        import generate
+    finally:
+        sys.path.remove(str(DOCS / "_ext"))
+    return generate, bench_figures
+
+
+_METRICS_RUN = """# 2026-01-02 03:04 UTC; load average: 0.5; tree abc1234; command: python benchmarks/bench_metrics.py
+         N   birank roc_auc     sklearn    ratio  |diff|
+   1000000           0.020s      0.250s    12.5x  1.0e-16
+  weighted           0.050s      0.260s     5.2x  1.0e-14
+"""
+
+_REFERENCES_RUN = """# 2026-01-02 03:04 UTC; load average: 0.5; tree abc1234; command: python benchmarks/bench_references.py
+(a) RankSVM a9a C=1 vs liblinear-ranksvm -s 8: birank 0.050 s wall / 0.050 s CPU; tool 0.100 s / 0.100 s; ratio wall 0.50, CPU 0.50; objective birank 1.0 vs tool 1.0 (1.000000x)
+"""
+
+
+def test_the_benchmarks_figures_draw_a_result_file_and_refuse_one_without_its_lines(tmp_path):
+    # needs no build: the figure functions on small result files written here
+    generate, bench_figures = _generate()
+    (tmp_path / "bench_metrics.txt").write_text(_METRICS_RUN)
+    _, auc, _ = generate._metrics(tmp_path)
+    assert [(m["n"], m["b"], m["wb"]) for m in auc] == [("1000000", "0.020", "0.050")]
+    bench_figures.metrics(auc, tmp_path / "metrics.png")
+    (tmp_path / "bench_references.txt").write_text(_REFERENCES_RUN)
+    refs = generate._latest_references(tmp_path / "bench_references.txt")
+    bench_figures.references(refs, tmp_path / "references.png")
+    for name in ("metrics.png", "references.png"):
+        assert (tmp_path / name).read_bytes().startswith(b"\x89PNG")
+    # a run that prints no roc_auc line, or no comparison: no figure, an error
+    (tmp_path / "bench_metrics.txt").write_text(_METRICS_RUN.split("\n", 1)[0] + "\nchanged\n")
+    _, auc, _ = generate._metrics(tmp_path)
+    with pytest.raises(ValueError, match="no roc_auc line"):
+        bench_figures.metrics(auc, tmp_path / "empty.png")
+    with pytest.raises(ValueError, match="no comparison line"):
+        bench_figures.references(generate._latest_references(tmp_path / "none.txt"),
+                                 tmp_path / "empty.png")
+    with pytest.raises(ValueError, match="fewer than two sizes"):
+        bench_figures.scale([], [], tmp_path / "empty.png")
+    assert not (tmp_path / "empty.png").exists()
 
 
 def _readme_a9a_numbers():

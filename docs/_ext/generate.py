@@ -19,6 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
+import bench_figures
+
 # -- cleaning: no machine paths, no development history ----------------------
 
 _PATH = re.compile(r"(?:/work/shared/data|\.\./shared/data|/work/shared|/work/main/?|"
@@ -99,8 +101,8 @@ def _table(headers, rows):
     return "\n".join(out) + "\n"
 
 
-def _figure(name, caption):
-    return f"```{{figure}} ../results/{name}\n:width: 95%\n\n{caption}\n```\n"
+def _figure(name, caption, folder="../results/", width="95%"):
+    return f"```{{figure}} {folder}{name}\n:width: {width}\n\n{caption}\n```\n"
 
 
 def _run_info(meta, seconds=None):
@@ -593,10 +595,59 @@ def _metrics_paragraph(figures):
     return text + ".\n"
 
 
-def _benchmarks(results):
+def _drawn(draw, args, name, out, file, caption, width):
+    """``draw(*args, out / name)`` and the figure's markdown (beside the page, in
+    ``generated/``); a warning naming ``file`` and no figure if its run lacks the data."""
+    try:
+        Path(out).mkdir(parents=True, exist_ok=True)
+        draw(*args, Path(out) / name)
+    except ValueError as error:
+        _report_missing(f"{file}: figure {name} not drawn: {error}")
+        return ""
+    return "\n" + _figure(name, caption, folder="", width=width)
+
+
+def _bench_figures(figures, refs, out):
+    """The page's three figures, drawn into ``out``: markdown by where each goes."""
+    ranksvm_run, *_, sizes, _ = figures["ranksvm"]
+    active_run, _, active_sizes = figures["active"]
+    metrics_run, auc, _ = figures["metrics"]
+    dates = ", ".join(sorted({date[:10] for date, _ in refs.values()}))
+    return {
+        "references": _drawn(
+            bench_figures.references, (refs,), "bench-references.png", out,
+            "benchmarks/results/bench_references.txt",
+            "birank's wall time as a multiple of each tool's, per comparison of the table "
+            "above (left of the line: birank is faster). From the latest line of each "
+            f"comparison in `benchmarks/results/bench_references.txt` (runs of {dates}); "
+            "command: `python benchmarks/bench_references.py --data-home PATH --tools DIR`.",
+            "95%"),
+        "scale": _drawn(
+            bench_figures.scale, (sizes, active_sizes), "bench-scale.png", out,
+            f"{ranksvm_run.file} and {active_run.file}",
+            "Fit seconds against rows. RankSVM and LinearSVC from "
+            f"`{ranksvm_run.file}` (run {ranksvm_run.date}; `{ranksvm_run.command}`; "
+            + (f"{_pow10(sizes[0]['d'])} features); " if sizes else "); ") + "ActiveRankSVM "
+            f"from `{active_run.file}` (run {active_run.date}; `{active_run.command}`; "
+            f"{_option(active_run.command, 'features', 200)} features, a budget of "
+            f"{_option(active_run.command, 'budget', 8000)} pairs). The dotted line grows "
+            "as N log N from RankSVM's smallest run.",
+            "70%"),
+        "metrics": _drawn(
+            bench_figures.metrics, (auc,), "bench-metrics.png", out, metrics_run.file,
+            "`roc_auc` and `sklearn.metrics.roc_auc_score` on the same scores, seconds "
+            f"(log scale). From `{metrics_run.file}` (run {metrics_run.date}); command: "
+            f"`{metrics_run.command}`.",
+            "70%"),
+    }
+
+
+def _benchmarks(results, out):
+    """The benchmarks page; its figures are drawn into ``out`` (the page's folder)."""
     refs = _latest_references()
     figures = {"ranksvm": _ranksvm(), "active": _active(), "squared": _a9a_squared(),
                "crr": _a9a_crr(), "metrics": _metrics()}
+    drawn = _bench_figures(figures, refs, out)
     _, ranksvm, hinge, _, _ = figures["ranksvm"]
     weighted = _weighted_svm(results)
     md = ["# Benchmarks\n",
@@ -614,7 +665,9 @@ def _benchmarks(results):
           "`benchmarks/results/<script>.txt` (the run column gives its date).\n",
           _a9a_table(figures, refs, results),
           *_scale_paragraphs(figures),
+          drawn["scale"],
           _metrics_paragraph(figures),
+          drawn["metrics"],
           "\n## The C and C++ tools on a9a\n",
           "The field's own tools on the same problems (test AUC with ties counted 1/2):\n",
           _table(["tool", "problem", "test AUC", "birank counterpart (test AUC)"], [
@@ -636,7 +689,8 @@ def _benchmarks(results):
           ]),
           "\nbirank's figures in this table come from the commands of the a9a table "
           "above; OPAUC's from `python benchmarks/bench_auc_baselines.py` (below).\n",
-          _references_section(refs)]
+          _references_section(refs),
+          drawn["references"]]
     for title, name, cmd in _BENCHMARKS:
         path = results / name
         if not path.exists():
@@ -1185,7 +1239,7 @@ def generate_all(srcdir):
              "(add `--quick` for a smaller run).\n",
              "```{toctree}\n:maxdepth: 1\n"] + written + ["```\n"]
     _write(out / "index.md", "\n".join(index))
-    _write(out / "benchmarks.md", _benchmarks(results))
+    _write(out / "benchmarks.md", _benchmarks(results, out))
     _write(out / "measured.inc", _measured_table(results))
     _write(out / "notes.md", _notes(srcdir))
     _write(out / "cli.md", _cli())
