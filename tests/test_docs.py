@@ -192,6 +192,30 @@ def test_the_readme_a9a_figures_are_the_latest_benchmark_results():
     assert not stale, "README.md's a9a table is stale:\n" + "\n".join(stale)
 
 
+def test_the_which_method_figures_are_the_committed_results():
+    # needs no build: the guide's typed figures against the files the site generator reads
+    generate, _ = _generate()
+    results = DOCS / "results"
+    opauc, cbr, dask = generate._opauc(results), generate._online(results), generate._distributed()
+    pruned, rbf = generate._pruned(results)
+    assert None not in (opauc, cbr, pruned, rbf) and {10**6, 10**7} <= set(dask)
+    d6, d7 = dask[10**6], dask[10**7]
+    expected = [
+        f"CBR-diag {float(cbr['cpu']):.2f} CPU s (AUC {float(cbr['auc']):.3f})",
+        f"OPAUC {float(opauc['cpu']):.2f} CPU s ({float(opauc['auc']):.4f}",
+        f"six digits, {float(opauc['ratio']):.0f}x faster",
+        f"at N = 10^5: {float(pruned['b']):.2f} s (LinearSVC on the same pairs "
+        f"{float(pruned['svc']):.1f} s)",
+        f"at N = 3,000 in {float(rbf['total']):.2f} s",
+        f"{d6['cpu']}x the in-memory CPU time at 10^6 rows, {d7['cpu']}x at 10^7 "
+        f"({d6['wall']}x and {d7['wall']}x the wall time)",
+    ]
+    text = " ".join((DOCS / "guide" / "which_method.md").read_text().split())
+    assert int(pruned["n"]) == 10**5, "bench-pruned.txt's largest N is no longer the guide's"
+    stale = [e for e in expected if e not in text]
+    assert not stale, "docs/guide/which_method.md lacks the latest figures:\n" + "\n".join(stale)
+
+
 class _Ids(HTMLParser):
     def __init__(self):
         super().__init__()

@@ -650,6 +650,7 @@ def _benchmarks(results, out):
     drawn = _bench_figures(figures, refs, out)
     _, ranksvm, hinge, _, _ = figures["ranksvm"]
     weighted = _weighted_svm(results)
+    opauc = _opauc(results)
     md = ["# Benchmarks\n",
           "Every speed figure below comes from a script in `benchmarks/` that times birank "
           "and a reference (scikit-learn, plain NumPy, or the same computation over "
@@ -685,7 +686,9 @@ def _benchmarks(results, out):
                "`WeightedSVM` " + (f"({weighted[1]}x LinearSVC's time)" if weighted
                                    else "(time: see below)")],
               ["OPAUC, authors' Matlab (Octave)", "one-pass AUC, squared loss", "0.900107",
-               "`OPAUC`: 0.900107, 0.20 CPU s against the Matlab code's 4.88 s (24x)"],
+               "`OPAUC`: " + (f"{opauc['auc']}, {float(opauc['cpu']):.2f} CPU s against the "
+                              f"Matlab code's {opauc['matlab']} s ({float(opauc['ratio']):.0f}x)"
+                              if opauc else NOT_MEASURED)],
           ]),
           "\nbirank's figures in this table come from the commands of the a9a table "
           "above; OPAUC's from `python benchmarks/bench_auc_baselines.py` (below).\n",
@@ -723,6 +726,66 @@ def _weighted_svm_time(results):
         return "see below"
     seconds, ratio = found
     return f"{float(seconds):.2f} ({ratio}x LinearSVC)"
+
+
+# -- figures of the committed one-run results (docs/results) -------------------
+# The tools table and the guide's "Which method" quote these; each reader returns
+# None (reported, as for the latest runs above) when its file lacks the line.
+
+def _match(path, pattern, what):
+    found = re.search(pattern, path.read_text(), flags=re.M) if path.exists() else None
+    if found is None:
+        _report_missing(f"docs/results/{path.name}: no {what} (no line matches "
+                        f"{pattern!r}); shown as '{NOT_MEASURED}'")
+    return found
+
+
+def _opauc(results):
+    """bench_auc_baselines.py on a9a: OPAUC's CPU seconds and test AUC, and the authors'
+    Matlab code's seconds with the CPU-time ratio."""
+    path = results / "bench_auc_baselines.txt"
+    row = _match(path, r"^OPAUC\s+(?P<s>[\d.]+)\s+(?P<cpu>[\d.]+)\s+\d+\s+(?P<auc>[\d.]+)\s",
+                 "OPAUC line")
+    matlab = _match(path, r"authors' Matlab.*?: (?P<matlab>[\d.]+) s -> .*?(?P<ratio>[\d.]+)x "
+                          r"\(CPU s\)", "authors' Matlab line")
+    return {**row.groupdict(), **matlab.groupdict()} if row and matlab else None
+
+
+def _pruned(results):
+    """bench_pruned.py: PrunedRankSVM against LinearSVC on the same pairs at the largest N
+    (``b``, ``svc``, ``ratio``), and the RBF line at N = 3000 (all pairs: ``total``)."""
+    path = results / "bench-pruned.txt"
+    text = path.read_text() if path.exists() else ""
+    same = list(re.finditer(r"^\s*(?P<n>\d+)\s+(?P<pairs>\d+) \|\s+(?P<b>[\d.]+)\s+\w+\s+"
+                            r"(?P<svc>[\d.]+)\s+(?P<ratio>[\d.]+) \|", text, flags=re.M))
+    if not same:
+        _report_missing(f"docs/results/{path.name}: no PrunedRankSVM vs LinearSVC line; "
+                        f"shown as '{NOT_MEASURED}'")
+    rbf = _match(path, r"^rbf\s+3000 \|\s+[\d.]+\s+[\d.]+\s+(?P<total>[\d.]+) \|\s+\d+\s+\d+\s+"
+                       r"(?P<pairs>\d+)", "rbf N=3000 line")
+    return (max(same, key=lambda m: int(m["n"])) if same else None), rbf
+
+
+def _online(results):
+    """bench_online.py: CBR-diag (FIFO buffer) on a9a, one pass: CPU seconds and test AUC."""
+    return _match(results / "bench_online.md", r"^\| CBR-diag FIFO \| (?P<s>[\d.]+) \| "
+                  r"(?P<cpu>[\d.]+) \| [\d,]+ \| (?P<auc>[\d.]+) \|", "a9a CBR-diag FIFO row")
+
+
+def _distributed(results_dir=None):
+    """bench_distributed.py: ``{rows: line}``, each number of rows' latest line (RankSVM on a
+    2-worker LocalCluster: ``wall``, ``cpu``: Dask's time / in-memory's)."""
+    path = Path(results_dir or _RESULTS) / "bench_distributed.txt"
+    latest = {}
+    for _, lines in _runs(path) if path.exists() else []:
+        for line in lines:
+            m = re.match(r"^\s*(?P<rows>\d+)\s+\d+\s+\d+\s+[\d.]+\s+[\d.]+\s+(?P<wall>[\d.]+)"
+                         r"\s+[\d.]+\s+[\d.]+\s+(?P<cpu>[\d.]+)\s", line)
+            if m:
+                latest[int(m["rows"])] = m
+    if not latest:
+        _report_missing(f"benchmarks/results/{path.name}: no line per number of rows")
+    return latest
 
 
 # -- where the time goes: one benchmark per solver path ----------------------
