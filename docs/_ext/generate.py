@@ -625,14 +625,15 @@ def _bench_figures(figures, refs, out):
         "scale": _drawn(
             bench_figures.scale, (sizes, active_sizes), "bench-scale.png", out,
             f"{ranksvm_run.file} and {active_run.file}",
-            "Fit seconds against rows. RankSVM and LinearSVC from "
+            "Fit seconds against rows, one panel per benchmark (their generated data "
+            "differ). Left: RankSVM and LinearSVC from "
             f"`{ranksvm_run.file}` (run {ranksvm_run.date}; `{ranksvm_run.command}`; "
-            + (f"{_pow10(sizes[0]['d'])} features); " if sizes else "); ") + "ActiveRankSVM "
-            f"from `{active_run.file}` (run {active_run.date}; `{active_run.command}`; "
+            + (f"{_pow10(sizes[0]['d'])} features); " if sizes else "); ") + "right: "
+            f"ActiveRankSVM and the exact RankSVM of the same run, from `{active_run.file}` (run {active_run.date}; `{active_run.command}`; "
             f"{_option(active_run.command, 'features', 200)} features, a budget of "
             f"{_option(active_run.command, 'budget', 8000)} pairs). The dotted line grows "
             "as N log N from RankSVM's smallest run.",
-            "70%"),
+            "95%"),
         "metrics": _drawn(
             bench_figures.metrics, (auc,), "bench-metrics.png", out, metrics_run.file,
             "`roc_auc` and `sklearn.metrics.roc_auc_score` on the same scores, seconds "
