@@ -79,19 +79,26 @@ _DOCUMENTED_MODULES = ("birank.metrics", "birank.pairs", "birank.model_selection
                        "birank.active_learning")
 
 
-@pytest.mark.parametrize("module_name", _DOCUMENTED_MODULES)
-def test_public_functions_and_classes_have_examples(module_name):
-    """Every function and class a public module lists in ``__all__`` shows an example
+def _without_example(module):
+    """The functions and classes of ``module.__all__`` whose docstring shows no example
     (constants such as ``LIBSVM_DATASETS`` are skipped)."""
-    if module_name == "birank.distributed":
-        pytest.importorskip("dask.array")  # (birank.distributed needs Dask)
-    module = importlib.import_module(module_name)
+    missing = []
     for name in module.__all__:
         obj = getattr(module, name)
         if not (inspect.isfunction(obj) or inspect.isclass(obj)):
             continue
         doc = obj.__doc__ or ""
-        assert "Examples" in doc and ">>>" in doc, f"{module_name}.{name} has no runnable example"
+        if not ("Examples" in doc and ">>>" in doc):
+            missing.append(f"{module.__name__}.{name}")
+    return missing
+
+
+@pytest.mark.parametrize("module_name", _DOCUMENTED_MODULES)
+def test_public_functions_and_classes_have_examples(module_name):
+    """Every function and class a public module lists in ``__all__`` shows an example."""
+    if module_name == "birank.distributed":
+        pytest.importorskip("dask.array")  # (birank.distributed needs Dask)
+    assert _without_example(importlib.import_module(module_name)) == [], "no runnable example"
 
 
 def _experiment_modules():
@@ -107,10 +114,4 @@ def test_experiment_functions_and_classes_have_examples(module_name):
     """So do the reproductions' modules (``birank.experiments``): a quick helper's example
     runs (test_docstring_examples_run); the call of a long run (``run``) is shown with
     ``# doctest: +SKIP``."""
-    module = importlib.import_module(module_name)
-    for name in module.__all__:
-        obj = getattr(module, name)
-        if not (inspect.isfunction(obj) or inspect.isclass(obj)):
-            continue
-        doc = obj.__doc__ or ""
-        assert "Examples" in doc and ">>>" in doc, f"{module_name}.{name} has no example"
+    assert _without_example(importlib.import_module(module_name)) == [], "no example"
