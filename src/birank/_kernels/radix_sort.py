@@ -94,16 +94,24 @@ def _digit_starts(c, n):
     return True
 
 
+@njit(cache=True, inline="always")
+def _byte_counts(keys, n_passes):
+    """``counts[d, e]``: the keys whose digit d (bits ``d _BITS`` up) is e, for the
+    ``n_passes`` lowest digits: every pass's counts in one read of the keys."""
+    counts = np.zeros((n_passes, _RADIX), dtype=np.int64)
+    for i in range(keys.shape[0]):
+        k = keys[i]
+        for d in range(n_passes):
+            counts[d, (k >> (d * _BITS)) & (_RADIX - 1)] += 1
+    return counts
+
+
 @njit(cache=True)
 def _lsd(keys, keys2, order, tmp, n_passes):
     """Stable LSD radix sort of ``order`` by ``keys`` (filled, with ``order``), ``_BITS``
     bits a pass over ``n_passes`` passes; the sorted rows end in ``order``."""
     n = keys.shape[0]
-    counts = np.zeros((n_passes, _RADIX), dtype=np.int64)
-    for i in range(n):
-        k = keys[i]
-        for d in range(n_passes):
-            counts[d, (k >> (d * _BITS)) & (_RADIX - 1)] += 1
+    counts = _byte_counts(keys, n_passes)
     src_k, dst_k = keys, keys2
     src_i, dst_i = order, tmp
     swapped = False
@@ -382,13 +390,8 @@ def _order_run(run, scratch):
             run[b] = k
     elif m < LONG_RUN:
         run.sort()
-    else:
-        counts = np.zeros((4, _RADIX), dtype=np.int64)
-        for i in range(m):
-            for d in range(4):
-                counts[d, (run[i] >> np.uint64(d * _BITS)) & np.uint64(_RADIX - 1)] += 1
-        if _lsd_keys(run, scratch, counts, 0, 4):
-            run[:] = scratch
+    elif _lsd_keys(run, scratch, _byte_counts(run, 4), 0, 4):  # (ended in scratch)
+        run[:] = scratch
 
 
 @njit(cache=True, nogil=True)  # (threads sort pieces at once: metrics.roc_auc's n_jobs)
