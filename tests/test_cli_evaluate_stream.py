@@ -36,6 +36,19 @@ def test_streamed_metrics_equal_in_memory(tmp_path, monkeypatch, qid):
     assert metrics() == whole
 
 
+def test_streamed_groups_from_a_query_file_equal_in_memory(tmp_path, monkeypatch):
+    lab, sc = _write(tmp_path, np.random.default_rng(1), qid=False)
+    (tmp_path / "test.svm.query").write_text("50\n" * 10)
+
+    def groups():
+        return _evaluate._read_labels(str(lab))[1]
+
+    whole = groups()
+    assert whole is not None and np.unique(whole).size == 10
+    monkeypatch.setattr(_evaluate, "STREAM_BYTES", 0)  # every file streamed
+    assert (groups() == whole).all()
+
+
 def test_stream_reads_gzip_and_names_bad_lines(tmp_path):
     p = tmp_path / "s.svm.gz"
     with gzip.open(p, "wt") as fh:
@@ -59,6 +72,10 @@ def test_stream_reads_gzip_and_names_bad_lines(tmp_path):
     ("qid_then_none.svm", "1 qid:1 1:1\n0 1:1\n"),
     ("none_then_qid.svm", "1 1:1\n0 qid:1 1:1\n"),
     ("qid.svm", "1 qid:a 1:1\n0 qid:1 1:1\n"),
+    # feature tokens are checked too: streamed files were read for their labels only
+    ("feature.svm", "1 1:1\n0 2:x\n"),
+    ("index.svm", "1 1:1\n0 -2:1\n"),
+    ("duplicate.svm", "1 1:1\n0 2:1 2:3\n"),
     ("empty.svm", "# only a comment\n\n"),
     ("word.txt", "1\nx\n"),
     ("two.txt", "1\n2 3\n"),

@@ -255,3 +255,55 @@ def test_skip_chunks_is_a_non_negative_int(tmp_path, skip):
     with pytest.raises(ValueError, match=f"skip_chunks must be an int >= 0; got {skip!r}"):
         list(iter_svmlight_chunks(path, chunk_size=2, skip_chunks=skip))
     assert len(list(iter_svmlight_chunks(path, chunk_size=2, skip_chunks=np.int64(1)))) == 2
+
+
+def _chunk_groups(path, **kw):
+    from birank.datasets import iter_svmlight_chunks
+
+    chunks = list(iter_svmlight_chunks(path, chunk_size=3, **kw))
+    return [c[2] for c in chunks], np.concatenate([c[1] for c in chunks])
+
+
+def test_chunk_groups_equal_the_whole_file_reader(tmp_path):
+    """iter_svmlight_chunks(query_id=...) yields each chunk's slice of what
+    load_svmlight(query_id=...) returns: qid: tokens, a .query file, or None."""
+    rng = np.random.default_rng(0)
+    q = np.repeat([4, 9, 2], [3, 4, 2])
+    lines = [f"{rng.integers(3)} qid:{g} 1:{rng.normal():.3f}\n" for g in q]
+    tokens = tmp_path / "t.svm"
+    tokens.write_text("# header\n" + "".join(lines))
+    plain = tmp_path / "p.svm"
+    plain.write_text("".join(line.replace(f"qid:{g} ", "") for line, g in zip(lines, q)))
+    for path in (tokens, plain):
+        _, y_whole, g_whole = load_svmlight(path, query_id="auto")
+        parts, y = _chunk_groups(path, query_id="auto")
+        assert (y == y_whole).all()
+        if g_whole is None:
+            assert parts == [None, None, None]
+        else:
+            assert [len(p) for p in parts] == [3, 3, 3]
+            assert (np.concatenate(parts) == g_whole).all()
+    with pytest.raises(ValueError, match="no qid: tokens and no query file"):
+        _chunk_groups(plain, query_id=True)
+    (tmp_path / "p.svm.query").write_text("3\n4\n2\n")
+    parts, _ = _chunk_groups(plain, query_id=True)
+    assert (np.concatenate(parts) == load_svmlight(plain, query_id=True)[2]).all()
+    (tmp_path / "p.svm.query").write_text("3\n4\n")
+    with pytest.raises(ValueError, match="add up to 7 rows, but the data file has more"):
+        _chunk_groups(plain, query_id=True)
+    (tmp_path / "p.svm.query").write_text("3\n4\n2\n1\n")
+    with pytest.raises(ValueError, match="add up to 10 rows, but the data file has 9 rows"):
+        _chunk_groups(plain, query_id=True)
+    with pytest.raises(ValueError, match="query_id must be"):
+        _chunk_groups(plain, query_id="yes")
+
+
+def test_chunks_with_and_without_qid_name_the_line(tmp_path):
+    """qid: on the lines of one chunk and not of the next is refused at the first data
+    line where it changes (comments and blank lines counted)."""
+    path = tmp_path / "m.svm"
+    path.write_text("1 qid:1 1:1\n0 qid:1 1:2\n1 qid:1 1:3\n# note\n\n0 1:1\n")
+    with pytest.raises(ValueError, match=r"m.svm, line 6: qid: is given on some lines"):
+        _chunk_groups(path, query_id="auto")
+    with pytest.raises(ValueError, match=r"m.svm, line 6: qid: is given on some lines"):
+        _chunk_groups(path)  # whether or not the groups are asked for

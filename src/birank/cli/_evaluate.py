@@ -174,12 +174,7 @@ def _read_labels(path, duplicates="error", args=None):
     if os.path.getsize(path) > STREAM_BYTES:  # larger than we want in memory: labels only
         from ._stream import stream_svmlight_labels
 
-        y, qid = stream_svmlight_labels(path)
-        if qid is None and os.path.exists(path + ".query"):
-            from ..datasets._svmlight import read_query_file
-
-            qid = read_query_file(path + ".query", n_rows=y.shape[0])
-        return y, qid
+        return stream_svmlight_labels(path, args.duplicates if args is not None else duplicates)
     from ..datasets._svmlight import load_svmlight_bytes, read_bytes, read_query_file
 
     if args is not None:

@@ -2,7 +2,7 @@
 
 Only what the metrics need is kept: one float64 label (and an int64 query id)
 or one float64 score per row, 8-16 bytes a row, never the file or the feature
-columns. Compressed files (gzip, bzip2, xz) are decompressed as a stream.
+columns (a LIBSVM file's are parsed and checked a chunk of rows at a time). Compressed files (gzip, bzip2, xz) are decompressed as a stream.
 """
 
 from __future__ import annotations
@@ -15,6 +15,9 @@ import os
 import numpy as np
 
 from . import UserError
+
+#: data lines a chunk of :func:`stream_svmlight_labels` (the chunk's features are its memory)
+STREAM_CHUNK_ROWS = 10_000
 
 _MAGIC = ((b"\x1f\x8b", gzip.open), (b"BZh", bz2.open), (b"\xfd7zXZ\x00", lzma.open))
 
@@ -75,29 +78,12 @@ def column_value(tok, path, lineno, kind):
     return v
 
 
-def _libsvm_label(tok, where):
-    """A LIBSVM label or ``qid:`` token, refused in the whole-file reader's words (see
-    :func:`birank.datasets._svmlight._parse_chunk`), as a ValueError."""
-    if not tok.isascii() or "_" in tok:  # (float() reads '1_0' as 10)
-        raise ValueError(f"{where}: bad token {tok!r} (only ASCII digits, signs, '.', 'e' "
-                         "and ':' may form labels, indices and values).")
-    if tok.startswith("qid:"):
-        try:
-            return int(tok[4:])
-        except ValueError:
-            raise ValueError(f"{where}: bad query id {tok!r}.") from None
-    try:
-        label = float(tok)
-    except ValueError:
-        label = float("nan")
-    if not np.isfinite(label):
-        raise ValueError(f"{where}: bad label {tok!r} (expected a finite number).")
-    return label
-
-
-def stream_svmlight_labels(path):
-    """Labels and query ids (None if the file has none) of a LIBSVM/SVMlight file; its
-    errors in the words of the whole-file reader ("X (read as libsvm), line N: ...").
+def stream_svmlight_labels(path, duplicates="error"):
+    """Labels and groups (``qid:`` tokens or ``<path>.query``; None if the file has neither)
+    of a LIBSVM/SVMlight file, in bounded memory: the file is parsed in chunks of rows by
+    the whole-file reader (:func:`birank.datasets.iter_svmlight_chunks`), each chunk's
+    features checked and dropped, so every error is the whole-file reader's, in its words
+    ("X (read as libsvm), line N: ..."). Any index base (labels only).
 
     Examples
     --------
@@ -108,32 +94,20 @@ def stream_svmlight_labels(path):
     >>> y.tolist(), q.tolist()
     ([1.0, -1.0], [3, 3])
     """
+    from ..datasets._svmlight import MAX_FEATURE_INDEX, iter_svmlight_chunks
     from ._common import libsvm_error
 
+    labels, groups = [], []
     try:
-        return _svmlight_labels(path)
+        for _, y, g in iter_svmlight_chunks(path, chunk_size=STREAM_CHUNK_ROWS,
+                                            n_features=MAX_FEATURE_INDEX + 1, zero_based=True,
+                                            duplicates=duplicates, query_id="auto"):
+            labels.append(y)
+            groups.append(g)
     except ValueError as exc:
         raise libsvm_error(path, exc) from None
-
-
-def _svmlight_labels(path):
-    labels, qids = _Growing(np.float64), _Growing(np.int64)
-    first_qid = first_none = None
-    for lineno, body in _lines(path):
-        toks = body.decode("utf-8", errors="replace").split(None, 2)
-        where = f"{path}, line {lineno}"
-        labels.append(_libsvm_label(toks[0], where))
-        if len(toks) > 1 and toks[1].startswith("qid:"):
-            qids.append(_libsvm_label(toks[1], where))
-            first_qid = lineno if first_qid is None else first_qid
-        else:
-            first_none = lineno if first_none is None else first_none
-        if first_qid is not None and first_none is not None:
-            raise ValueError(f"{path}, line {lineno}: qid: is given on some lines but not on "
-                             f"others (line {first_qid} has one, line {first_none} has none).")
-    if labels.n == 0:
-        raise UserError(f"{path}: no data lines (empty file or only comments).")
-    return labels.array(), (qids.array() if first_qid is not None else None)
+    y = np.concatenate(labels)
+    return y, (None if groups[0] is None else np.concatenate(groups))
 
 
 def stream_column(path, kind):

@@ -772,13 +772,49 @@ def _raw_chunks(path, chunk_size):
             yield b"".join(lines), before, raw.tell()
 
 
+# the yield depends on query_id: (X, y); (X, y, groups); (X, y, groups or None) for "auto"
+@overload
 def iter_svmlight_chunks(path: StrPath, *, chunk_size: int = 10_000,
-                         n_features: int | None = None, zero_based: bool = False,
+                         n_features: int | None = None, query_id: Literal[False] = False,
+                         query_file: StrPath | None = "auto", zero_based: bool = False,
                          duplicates: _Duplicates = "error",
                          progress: Callable[[int, int, str], object] | None = None,
                          skip_chunks: int = 0,
                          chunk_hook: Callable[[int, bytes], object] | None = None,
-                         ) -> Iterator[tuple[csr_matrix, FloatArray]]:
+                         ) -> Iterator[_XY]: ...
+
+
+@overload
+def iter_svmlight_chunks(path: StrPath, *, chunk_size: int = 10_000,
+                         n_features: int | None = None, query_id: Literal[True],
+                         query_file: StrPath | None = "auto", zero_based: bool = False,
+                         duplicates: _Duplicates = "error",
+                         progress: Callable[[int, int, str], object] | None = None,
+                         skip_chunks: int = 0,
+                         chunk_hook: Callable[[int, bytes], object] | None = None,
+                         ) -> Iterator[tuple[csr_matrix, FloatArray, IntArray]]: ...
+
+
+@overload
+def iter_svmlight_chunks(path: StrPath, *, chunk_size: int = 10_000,
+                         n_features: int | None = None, query_id: bool | Literal["auto"],
+                         query_file: StrPath | None = "auto", zero_based: bool = False,
+                         duplicates: _Duplicates = "error",
+                         progress: Callable[[int, int, str], object] | None = None,
+                         skip_chunks: int = 0,
+                         chunk_hook: Callable[[int, bytes], object] | None = None,
+                         ) -> Iterator[_XY | tuple[csr_matrix, FloatArray, IntArray | None]]: ...
+
+
+def iter_svmlight_chunks(path: StrPath, *, chunk_size: int = 10_000,
+                         n_features: int | None = None,
+                         query_id: bool | Literal["auto"] = False,
+                         query_file: StrPath | None = "auto", zero_based: bool = False,
+                         duplicates: _Duplicates = "error",
+                         progress: Callable[[int, int, str], object] | None = None,
+                         skip_chunks: int = 0,
+                         chunk_hook: Callable[[int, bytes], object] | None = None,
+                         ) -> Iterator[_XY | tuple[csr_matrix, FloatArray, IntArray | None]]:
     """Read a LIBSVM / SVMlight file as consecutive chunks of rows, in bounded memory.
 
     The file is streamed (plain, gzip, bzip2 or xz), never held whole: memory
@@ -795,6 +831,14 @@ def iter_svmlight_chunks(path: StrPath, *, chunk_size: int = 10_000,
         stream needs its width up front: None reads the file once more first
         (streaming, chunk by chunk) to find the largest index; give it to save
         that pass (an index beyond it is then an error naming the line).
+    query_id : bool or "auto", default=False
+        Also yield each chunk's groups (queries), as :func:`load_svmlight`
+        returns them: from ``qid:`` tokens when the file has them, else from
+        the query file. With ``"auto"`` they are None when the file has neither.
+    query_file : str, os.PathLike, "auto" or None, default="auto"
+        A LightGBM-style file of query sizes (:func:`read_query_file`, read
+        whole: one integer a row). ``"auto"`` uses ``<path>.query`` if it
+        exists and the file has no ``qid:``; an explicit path always wins.
     zero_based : bool, default=False
     duplicates : {"error", "sum", "last"}, default="error"
     progress : callable, default=None
@@ -810,6 +854,15 @@ def iter_svmlight_chunks(path: StrPath, *, chunk_size: int = 10_000,
     ------
     X : scipy.sparse.csr_matrix of shape (n_rows, n_features)
     y : ndarray of shape (n_rows,)
+    groups : ndarray of int64 of shape (n_rows,)
+        Only when ``query_id`` is True or "auto" (None there if the file has no groups).
+
+    Raises
+    ------
+    ValueError
+        As :func:`load_svmlight`, naming the line; ``qid:`` on the lines of
+        some chunks but not of others names the first line where it changes
+        (raised when that chunk is reached: the chunks before it were yielded).
 
     Examples
     --------
@@ -817,9 +870,11 @@ def iter_svmlight_chunks(path: StrPath, *, chunk_size: int = 10_000,
     >>> from birank.datasets import iter_svmlight_chunks
     >>> path = os.path.join(tempfile.mkdtemp(), "toy.txt")
     >>> with open(path, "w") as fh:
-    ...     _ = fh.write("1 1:0.5\\n-1 2:1\\n# note\\n1 5:2\\n")
+    ...     _ = fh.write("1 qid:1 1:0.5\\n-1 qid:1 2:1\\n# note\\n1 qid:2 5:2\\n")
     >>> [(X.shape, y.tolist()) for X, y in iter_svmlight_chunks(path, chunk_size=2)]
     [((2, 5), [1.0, -1.0]), ((1, 5), [1.0])]
+    >>> [g.tolist() for _, _, g in iter_svmlight_chunks(path, chunk_size=2, query_id=True)]
+    [[1, 1], [2]]
     """
     path = os.fspath(path)
     _check_options(n_features, zero_based, duplicates)
@@ -829,26 +884,85 @@ def iter_svmlight_chunks(path: StrPath, *, chunk_size: int = 10_000,
     if isinstance(skip_chunks, bool) or not isinstance(skip_chunks, (int, np.integer)) \
             or skip_chunks < 0:
         raise ValueError(f"skip_chunks must be an int >= 0; got {skip_chunks!r}.")
+    if not (isinstance(query_id, (bool, np.bool_)) or query_id == "auto"):
+        raise ValueError(f"query_id must be True, False or 'auto'; got {query_id!r}.")
     if n_features is None:
         n_features = 0
-        for X, _ in iter_svmlight_chunks(path, chunk_size=chunk_size, n_features=2**31 - 1,
-                                         zero_based=zero_based, duplicates=duplicates):
+        for X, _, _ in _qid_chunks(path, chunk_size, 2**31 - 1, zero_based, duplicates):
             if X.nnz:
                 n_features = max(n_features, int(X.indices.max()) + 1)
         n_features = max(n_features, 1)
+    chunks = _qid_chunks(path, chunk_size, n_features, zero_based, duplicates, progress,
+                         skip_chunks, chunk_hook)
+    if not query_id:
+        for X, y, _ in chunks:
+            yield X, y
+        return
+    groups, start = None, 0
+    for k, (X, y, qid) in enumerate(chunks):
+        if k == 0:
+            groups = _chunk_query_file(path, query_file, qid, query_id)
+        n = X.shape[0]
+        if groups is not None:
+            if start + n > groups.shape[0]:
+                raise ValueError(f"{path}: the query sizes add up to {groups.shape[0]} rows, "
+                                 f"but the data file has more (at least {start + n}).")
+            qid = groups[start:start + n]
+        start += n
+        yield X, y, qid
+    if groups is not None and start != groups.shape[0]:
+        raise ValueError(f"{path}: the query sizes add up to {groups.shape[0]} rows, but "
+                         f"the data file has {start} rows.")
+
+
+def _chunk_query_file(path, query_file, qid, query_id):
+    """The groups of every row from a query file, or None (``qid:`` tokens or no groups)."""
+    if query_file == "auto":
+        qf = path + ".query"
+        query_file = qf if (qid is None and os.path.exists(qf)) else None
+    if query_file is not None:
+        return read_query_file(os.fspath(query_file))
+    if qid is None and query_id is True:
+        raise ValueError(
+            f"{path}: query_id=True but the file has no qid: tokens and no query file "
+            f"was found (looked for {path + '.query'!r})."
+        )
+    return None
+
+
+def _first_data_line(data, before):
+    """The file's line number of the first data line of a chunk (``before`` lines before it)."""
+    for k, line in enumerate(data.split(NEWLINE), 1):
+        if line.split(b"#", 1)[0].strip():
+            return before + k
+    return before + 1
+
+
+def _qid_chunks(path, chunk_size, n_features, zero_based, duplicates, progress=None,
+                skip_chunks=0, chunk_hook=None):
+    """``(X, y, qid or None)`` of each chunk of :func:`iter_svmlight_chunks` (its arguments
+    checked), with ``qid:`` on every line or on none across chunks."""
     size = os.path.getsize(path)
     empty = True
+    has_qid = None
     for k, (data, before, done) in enumerate(_raw_chunks(path, chunk_size)):
         empty = False
         if chunk_hook is not None:
             chunk_hook(k, data)
         if k < skip_chunks:
             continue
-        X, y, _ = load_svmlight_bytes(data, name=path, n_features=n_features,
-                                      zero_based=zero_based, duplicates=duplicates,
-                                      line_offset=before)
+        X, y, qid = load_svmlight_bytes(data, name=path, n_features=n_features,
+                                        zero_based=zero_based, duplicates=duplicates,
+                                        line_offset=before)
+        if has_qid is None:
+            has_qid = qid is not None
+        elif has_qid != (qid is not None):
+            bad = _first_data_line(data, before)
+            raise ValueError(f"{path}, line {bad}: qid: is given on some lines but not on "
+                             f"others (the lines before {bad} {'have' if has_qid else 'lack'} "
+                             "it, this one does not).")
         if progress is not None:
             progress(done, size, f"{before + data.count(NEWLINE)} lines")
-        yield X, y
+        yield X, y, qid
     if empty:
         raise ValueError(f"{path}: no data lines (empty file or only comments).")
