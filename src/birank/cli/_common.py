@@ -100,11 +100,7 @@ def read_data(path, n_features=None, with_groups=True, duplicates="error", quiet
         data = read_source(path)
     except OSError as exc:
         raise UserError(str(exc)) from None
-    progress = None
-    if not quiet and len(data) >= _PROGRESS_BYTES:
-        from .._progress import Progress
-
-        progress = _ByteProgress(Progress(f"reading {os.path.basename(name)}"))
+    progress = reading_progress(name) if not quiet and len(data) >= _PROGRESS_BYTES else None
     info = {} if info is None else info
     base = _opt(args, "zero_based", "auto")
     if base == "auto" and zero_based is not None:
@@ -234,6 +230,13 @@ def loader_error(exc):
                             "use --duplicates sum or --duplicates last")
     text = text.replace("pass zero_based=True for 0-based files", "use --zero-based yes")
     return UserError(text)
+
+
+def reading_progress(name):
+    """A ``progress(bytes_done, bytes_total, message)`` line "reading <file>" (in MiB)."""
+    from .._progress import Progress
+
+    return _ByteProgress(Progress(f"reading {os.path.basename(name)}"))
 
 
 class _ByteProgress:

@@ -174,7 +174,11 @@ def _read_labels(path, duplicates="error", args=None):
     if os.path.getsize(path) > STREAM_BYTES:  # larger than we want in memory: labels only
         from ._stream import stream_svmlight_labels
 
-        return stream_svmlight_labels(path, args.duplicates if args is not None else duplicates)
+        from ._common import reading_progress
+
+        quiet = args is not None and getattr(args, "quiet", False)
+        return stream_svmlight_labels(path, args.duplicates if args is not None else duplicates,
+                                      progress=None if quiet else reading_progress(path))
     from ..datasets._svmlight import load_svmlight_bytes, read_bytes, read_query_file
 
     if args is not None:

@@ -78,12 +78,13 @@ def column_value(tok, path, lineno, kind):
     return v
 
 
-def stream_svmlight_labels(path, duplicates="error"):
+def stream_svmlight_labels(path, duplicates="error", progress=None):
     """Labels and groups (``qid:`` tokens or ``<path>.query``; None if the file has neither)
     of a LIBSVM/SVMlight file, in bounded memory: the file is parsed in chunks of rows by
     the whole-file reader (:func:`birank.datasets.iter_svmlight_chunks`), each chunk's
     features checked and dropped, so every error is the whole-file reader's, in its words
-    ("X (read as libsvm), line N: ..."). Any index base (labels only).
+    ("X (read as libsvm), line N: ..."). Any index base (labels only). ``progress``:
+    ``progress(bytes_read, file_size, message)`` after each chunk.
 
     Examples
     --------
@@ -101,7 +102,8 @@ def stream_svmlight_labels(path, duplicates="error"):
     try:
         for _, y, g in iter_svmlight_chunks(path, chunk_size=STREAM_CHUNK_ROWS,
                                             n_features=MAX_FEATURE_INDEX + 1, zero_based=True,
-                                            duplicates=duplicates, query_id="auto"):
+                                            duplicates=duplicates, query_id="auto",
+                                            progress=progress):
             labels.append(y)
             groups.append(g)
     except ValueError as exc:
