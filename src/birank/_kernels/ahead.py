@@ -71,6 +71,11 @@ CSR_ONES = nt.Tuple((none, I4, I4))
 #: numba's compiles of those runs with an empty cache; ``bench_cold_start.py
 #: --compiled`` lists what a run still compiles)
 ENTRIES = (
+    # LIBSVM text (load_svmlight and the bundled datasets: np.frombuffer of bytes is
+    # read-only)
+    ("svmlight_text", "parse_svmlight_text",
+     nt.UniTuple(i8, 6)(nt.Array(nt.uint8, 1, "C", readonly=True), b1, i8, F8, I8, I4, I4,
+                        F8, I8_2)),
     # RankSVM: two-label and many-label sweeps, calibration, products
     ("labels", "two_values", nt.Tuple((i8, f8, f8))(F8)),
     ("labels", "ranks_in_order", none(F8, I8, I8, I8, I8)),

@@ -6,6 +6,15 @@ The format, one sample per line::
 
 Indices are one-based unless ``zero_based=True``; zeros may be omitted. Files
 may be plain, gzip, bzip2 or xz compressed (recognised by their first bytes).
+
+Three parsers, one result: text under :data:`_SMALL_BYTES` goes to the
+line-by-line parser (:func:`_slow_parse`: no import of numba or scikit-learn, for
+a fast start on small files), which is the reference for what is valid and the
+only one that names errors; larger text, in chunks of :data:`CHUNK_BYTES`, to the
+compiled one-pass reader (:mod:`birank._kernels.svmlight_text`: 8-10x
+scikit-learn's ``load_svmlight_file``, ``benchmarks/bench_svmlight_read.py``),
+which declines anything unusual, then to scikit-learn's parser, then to the
+reference. Each gives the same matrix, bit for bit (tests/test_svmlight_text.py).
 """
 
 from __future__ import annotations
@@ -377,8 +386,47 @@ def _chunks(data, size):
         start = end
 
 
+def _kernel_parse(data, zero_based):
+    """The compiled one-pass reader (:mod:`birank._kernels.svmlight_text`): ``(X, y, qid)``,
+    or None where the text is not plainly valid (the other parsers then decide)."""
+    from .._kernels.svmlight_text import OK, parse_svmlight_text
+
+    lines = data.count(NEWLINE) + 1
+    colons = data.count(b":")
+    labels = np.empty(lines)
+    qids = np.empty(lines, dtype=np.int64)
+    # int32 offsets where they fit: scipy would otherwise widen the indices to int64
+    indptr = np.empty(lines + 1, dtype=np.int32 if colons < 2**31 else np.int64)
+    indices = np.empty(colons, dtype=np.int32)
+    values = np.empty(colons)
+    hard = np.empty((lines + colons, 3), dtype=np.int64)  # (pages touched only if used)
+    status, rows, nnz, n_hard, width, has_qid = parse_svmlight_text(
+        np.frombuffer(data, dtype=np.uint8), zero_based, MAX_FEATURE_INDEX, labels, qids,
+        indptr, indices, values, hard)
+    if status != OK:
+        return None
+    if n_hard:  # numbers beyond the exact fast path: Python's float(), correctly rounded
+        slots, starts, ends = hard[:n_hard].T
+        got = np.array([float(data[a:b]) for a, b in zip(starts.tolist(), ends.tolist())])
+        if not np.isfinite(got).all():
+            return None  # (the reference names the line)
+        value = slots >= 0
+        values[slots[value]] = got[value]
+        labels[-slots[~value] - 1] = got[~value]
+    # views, not copies: the buffers are sized from the ':' and newline counts, so all
+    # but a qid: a row or a blank line is used
+    X = sp.csr_matrix((values[:nnz], indices[:nnz], indptr[:rows + 1]), shape=(rows, width),
+                      copy=False)
+    X.has_sorted_indices = True  # strictly increasing in every row (else not OK)
+    return X, labels[:rows], (qids[:rows] if has_qid else None)
+
+
 def _parse_chunk(data, name, n_features, zero_based, duplicates, first_line, use_fast):
-    out = _fast_parse(data, None, zero_based) if use_fast else None
+    out = None
+    if use_fast:
+        out = _kernel_parse(data, zero_based)
+        if out is None:
+            out = _fast_parse(data, None, zero_based)
     if out is not None:
         X = out[0]
         too_far = X.shape[1] - 1 > MAX_FEATURE_INDEX or (

@@ -1,0 +1,124 @@
+"""The compiled LIBSVM reader against the line-by-line reference parser (brute force).
+
+``_kernel_parse`` must give exactly what ``_slow_parse`` gives (the same rows, columns,
+and value bits, -0.0 included) on every text it accepts, and hand every text it does
+not read plainly back to the reference parsers (None), whose result or error the
+loader then returns unchanged.
+"""
+
+import numpy as np
+import pytest
+
+from birank.datasets._svmlight import _kernel_parse, _slow_parse, load_svmlight_bytes
+
+pytestmark = pytest.mark.kernel
+
+
+def _number(rng):
+    """A decimal in one of the spellings Python's float() reads."""
+    form = rng.integers(10)
+    x = float(rng.normal() * 10.0 ** rng.integers(-6, 7))
+    if form == 0:
+        return repr(x)  # up to 17 significant digits: beyond the fast path
+    if form == 1:
+        return f"{x:.6g}"
+    if form == 2:
+        return f"{x:.3e}".replace("e", "E" if rng.integers(2) else "e")
+    if form == 3:
+        return str(int(rng.integers(-1000, 1000)))
+    if form == 4:
+        return rng.choice(["0", "-0", "+0.0", "-0.000", "0e5", ".5", "5.", "-.25", "+7"])
+    if form == 5:
+        return f"{x:.15g}"
+    if form == 6:
+        return f"{rng.integers(1, 10)}e{rng.integers(-30, 31)}"  # some beyond 10^22
+    if form == 7:
+        return "0.000" + str(rng.integers(1, 10**6))
+    if form == 8:
+        return str(rng.integers(0, 10**17))  # integers beyond 15 digits
+    return f"{x:.2f}"
+
+
+def _text(rng, rows, width, qid, zero_based, blanks=True):
+    lines = []
+    base = 0 if zero_based else 1
+    for i in range(rows):
+        if blanks and rng.random() < 0.1:
+            lines.append(rng.choice(["", "  ", "# a comment", "\t# x:1"]))
+        idx = np.sort(rng.choice(width, size=rng.integers(0, min(width, 6) + 1),
+                                 replace=False)) + base
+        toks = [_number(rng)]
+        if qid:
+            toks.append(f"qid:{int(rng.integers(-3, 50))}")
+        toks += [f"{j}:{_number(rng)}" for j in idx]
+        sep = " " if rng.random() < 0.7 else "\t"
+        line = sep.join(toks)
+        if rng.random() < 0.2:
+            line += "  # trailing note with : and _ and é"
+        if rng.random() < 0.2:
+            line += "\r"  # CRLF line ends
+        lines.append(line)
+    return ("\n".join(lines) + ("\n" if rng.random() < 0.5 else "")).encode()
+
+
+def _same(a, b):
+    (X, y, q), (X2, y2, q2) = a, b
+    assert X.shape == X2.shape
+    assert (X.indptr == X2.indptr).all() and (X.indices == X2.indices).all()
+    assert X.data.tobytes() == X2.data.tobytes()  # the same bits, -0.0 included
+    assert y.tobytes() == y2.tobytes()
+    assert (q is None) == (q2 is None)
+    if q is not None:
+        assert (q == q2).all()
+
+
+@pytest.mark.parametrize("qid", [False, True])
+@pytest.mark.parametrize("zero_based", [False, True])
+def test_kernel_equals_the_line_parser(qid, zero_based):
+    rng = np.random.default_rng(int(qid) * 2 + int(zero_based))
+    for _ in range(40):
+        text = _text(rng, int(rng.integers(1, 30)), 9, qid, zero_based)
+        out = _kernel_parse(text, zero_based)
+        assert out is not None
+        ref = _slow_parse(text, "t", None, zero_based, "error")
+        _same(out, ref)
+
+
+@pytest.mark.parametrize("text", [
+    b"1 1:inf\n", b"nan 1:1\n", b"1 1:1_0\n", b"1 1:1e400\n", b"1e999 1:1\n",
+    "1 1:\u00bd\n".encode(), b"1 1:1\x1c2:1\n", b"1 2:1 1:1\n", b"1 1:1 1:2\n",
+    b"1 qid:1 1:1\n0 1:1\n", b"1 1:1\n0 qid:1 1:1\n", b"1 +3:1\n", b"1 0:1\n",
+    b"1 99999999999:1\n", b"1 1:1 qid:3\n", b"1 1:1:1\n", b"1 1\n", b"1 :1\n", b"1 1:\n",
+    b"1 1:1e\n", b"1 1:.\n", b"qid:1 1:1\n", b"1 qid:+1 1:1\n", b"# only a comment\n\n",
+])
+@pytest.mark.parametrize("duplicates", ["error", "sum"])
+def test_what_the_kernel_does_not_read_goes_to_the_reference(text, duplicates):
+    """Unusual or invalid text: the kernel declines (None), and the loader returns what
+    the reference parsers return, or raises their error (naming the line)."""
+    assert _kernel_parse(text, False) is None
+    try:
+        ref = _slow_parse(text, "t", None, False, duplicates)
+    except ValueError as exc:
+        with pytest.raises(ValueError) as got:
+            load_svmlight_bytes(text, name="t", duplicates=duplicates, chunk_bytes=1 << 20)
+        assert str(got.value) == str(exc)
+    else:
+        big = text * (300_000 // len(text) + 1)  # above the size of the compiled path
+        out = load_svmlight_bytes(big, name="t", duplicates=duplicates)
+        whole = _slow_parse(big, "t", None, False, duplicates)
+        assert out[0].shape[0] == whole[0].shape[0] == ref[0].shape[0] * (
+            300_000 // len(text) + 1)
+        assert (out[0] != whole[0]).nnz == 0 and out[1].tobytes() == whole[1].tobytes()
+
+
+def test_loader_uses_the_kernel_and_equals_the_reference():
+    """Above the small-file size the loader's result is the kernel's: equal to the
+    reference parser's, chunks and widths included."""
+    rng = np.random.default_rng(5)
+    text = _text(rng, 20_000, 40, True, False)
+    assert len(text) > 300_000
+    X, y, q = load_svmlight_bytes(text, chunk_bytes=100_000)
+    X2, y2, q2 = _slow_parse(text, "t", None, False, "error")
+    assert X.shape[0] == X2.shape[0] and X.shape[1] == X2.shape[1]
+    _same((X, y, q), (X2, y2, q2))
+    assert X.indices.dtype == np.int32
