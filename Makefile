@@ -30,7 +30,7 @@ test: $(VENV)/.installed docs
 	$(PY) -m birank._kernels
 	$(PY) -m mypy  # the type checker ([tool.mypy] in pyproject.toml)
 	$(PY) -m pytest -q -n 2 --dist loadfile
-	NUMBA_DISABLE_JIT=1 $(PY) -m pytest -q -m kernel -p no:randomly
+	NUMBA_DISABLE_JIT=1 $(PY) -m pytest -q -m kernel -p no:randomly -n 2
 
 # The documentation site: docs/_build/html (warnings are errors, references checked).
 $(VENV)/.docs-installed: $(VENV)/.installed pyproject.toml
