@@ -839,6 +839,11 @@ _ENGINE = (
      "pointers and column indices unsigned (here the Newton Hessian's Gram products)."),
     ("float32 X", "bench_float32_products.txt", None,
      "A dense float32 X is read as it is and summed in float64, never copied to float64."),
+    ("Reading LIBSVM text", "bench_svmlight_read.txt", None,
+     "`load_svmlight` (and `birank train/predict/evaluate`) reads text of 256 KiB and more "
+     "with a compiled one-pass reader, against scikit-learn's `load_svmlight_file` on the "
+     "same bytes; the same matrix, bit for bit. Numbers of more than 15 digits (a float64 "
+     "printed in full) are converted by Python's `float()`: the slowest case."),
     ("Memory", "bench_memory.txt", None,
      "The bounded-memory paths' peak against the size of X or against the naive numpy "
      "computation, in one process (and their time where the reference is a computation)."),
