@@ -9,8 +9,7 @@ scikit-learn. Both results are checked equal (rows, columns, value bits, labels)
 
 Texts: the bundled a9a; generated sparse rows (12 a row, 4 decimals; ``--mb``
 MiB); the same rows with every value printed in full (``repr``: 17 significant
-digits, beyond the exact fast path, so birank converts them with ``float()``, its
-slowest case); and with ``--data-home`` w8a and MQ2008 S1 (``S1.txt``,
+digits, as ``dump_svmlight`` writes them: the kernel's 128-bit path); and with ``--data-home`` w8a and MQ2008 S1 (``S1.txt``,
 46 dense features, ``qid:`` and a comment a line).
 
 Usage::

@@ -122,3 +122,49 @@ def test_loader_uses_the_kernel_and_equals_the_reference():
     assert X.shape[0] == X2.shape[0] and X.shape[1] == X2.shape[1]
     _same((X, y, q), (X2, y2, q2))
     assert X.indices.dtype == np.int32
+
+
+def _decimal_cases(rng, n):
+    """Decimal spellings that stress the rounding: doubles printed in full (17 digits)
+    over the whole exponent range, 16-18 digit decimals, and 18-digit truncations of the
+    exact midpoints between neighbouring doubles, one unit below and above."""
+    from decimal import Decimal, getcontext
+
+    getcontext().prec = 60
+    x = rng.standard_normal(n) * 10.0 ** rng.integers(-300, 300, n)
+    out = [repr(float(v)) for v in x]
+    out += [f"{int(rng.integers(10**15, 10**18))}e{int(rng.integers(-330, 300))}"
+            for _ in range(n)]
+    for v in x[: n // 4]:
+        mid = (Decimal(float(v)) + Decimal(float(np.nextafter(v, np.inf)))) / 2
+        digits, exponent = mid.as_tuple().digits, mid.as_tuple().exponent
+        m = int("".join(map(str, digits[:18])))
+        e = exponent + len(digits) - 18
+        sign = "-" if v < 0 else ""
+        out += [f"{sign}{m + d}e{e}" for d in (-1, 0, 1)]
+    return out
+
+
+def test_long_decimals_are_rounded_as_float_does():
+    """Every number the kernel converts itself is float()'s double, bit for bit; those it
+    leaves (``hard``) are few (the caller converts them with float())."""
+    from numba import config
+
+    from birank._kernels.svmlight_text import OK, parse_svmlight_text
+    from birank.datasets._svmlight import MAX_FEATURE_INDEX
+
+    rng = np.random.default_rng(11)
+    cases = _decimal_cases(rng, 400 if config.DISABLE_JIT else 40_000)
+    text = ("\n".join(cases) + "\n").encode()
+    n = len(cases)
+    labels, hard = np.empty(n + 1), np.empty((n + 1, 3), dtype=np.int64)
+    status, rows, _, n_hard, _, _ = parse_svmlight_text(
+        np.frombuffer(text, dtype=np.uint8), False, MAX_FEATURE_INDEX, labels,
+        np.empty(n + 1, dtype=np.int64), np.empty(n + 2, dtype=np.int64),
+        np.empty(0, dtype=np.int32), np.empty(0), hard)
+    assert status == OK and rows == n
+    left = set((-hard[:n_hard, 0] - 1).tolist())
+    mine = [i for i in range(n) if i not in left]
+    expected = np.array([float(cases[i]) for i in mine])
+    assert labels[mine].tobytes() == expected.tobytes()
+    assert len(left) < 0.05 * n  # most of them decided by the 128-bit product

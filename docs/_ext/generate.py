@@ -842,8 +842,8 @@ _ENGINE = (
     ("Reading LIBSVM text", "bench_svmlight_read.txt", None,
      "`load_svmlight` (and `birank train/predict/evaluate`) reads text of 256 KiB and more "
      "with a compiled one-pass reader, against scikit-learn's `load_svmlight_file` on the "
-     "same bytes; the same matrix, bit for bit. Numbers of more than 15 digits (a float64 "
-     "printed in full) are converted by Python's `float()`: the slowest case."),
+     "same bytes; the same matrix, bit for bit, every number rounded as Python's "
+     "`float()` rounds it (a float64 printed in full included)."),
     ("Memory", "bench_memory.txt", None,
      "The bounded-memory paths' peak against the size of X or against the naive numpy "
      "computation, in one process (and their time where the reference is a computation)."),

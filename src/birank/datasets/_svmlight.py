@@ -11,7 +11,7 @@ Three parsers, one result: text under :data:`_SMALL_BYTES` goes to the
 line-by-line parser (:func:`_slow_parse`: no import of numba or scikit-learn, for
 a fast start on small files), which is the reference for what is valid and the
 only one that names errors; larger text, in chunks of :data:`CHUNK_BYTES`, to the
-compiled one-pass reader (:mod:`birank._kernels.svmlight_text`: 8-10x
+compiled one-pass reader (:mod:`birank._kernels.svmlight_text`: 4-14x as fast as
 scikit-learn's ``load_svmlight_file``, ``benchmarks/bench_svmlight_read.py``),
 which declines anything unusual, then to scikit-learn's parser, then to the
 reference. Each gives the same matrix, bit for bit (tests/test_svmlight_text.py).
@@ -405,7 +405,7 @@ def _kernel_parse(data, zero_based):
         indptr, indices, values, hard)
     if status != OK:
         return None
-    if n_hard:  # numbers beyond the exact fast path: Python's float(), correctly rounded
+    if n_hard:  # numbers the kernel cannot round (rare): Python's float()
         slots, starts, ends = hard[:n_hard].T
         got = np.array([float(data[a:b]) for a, b in zip(starts.tolist(), ends.tolist())])
         if not np.isfinite(got).all():
