@@ -168,3 +168,21 @@ def test_long_decimals_are_rounded_as_float_does():
     expected = np.array([float(cases[i]) for i in mine])
     assert labels[mine].tobytes() == expected.tobytes()
     assert len(left) < 0.05 * n  # most of them decided by the 128-bit product
+
+
+def test_a_file_read_in_place_parses_as_its_bytes(tmp_path, monkeypatch):
+    """load_svmlight reads a regular file into one bytearray (read_raw(in_place=True)):
+    the same content as the blockwise read, and the same matrix as from its bytes."""
+    from birank.datasets import _svmlight, load_svmlight
+
+    rng = np.random.default_rng(8)
+    text = _text(rng, 6_000, 30, False, False)
+    path = tmp_path / "t.svm"
+    path.write_bytes(text)
+    monkeypatch.setattr(_svmlight, "CHUNK_BYTES", 50_000)  # several reads and chunks
+    raw = _svmlight.read_raw(path, in_place=True)
+    assert isinstance(raw, bytearray) and raw == _svmlight.read_raw(path) == text
+    X, y = load_svmlight(path)
+    X2, y2, _ = load_svmlight_bytes(text)
+    _same((X, y, None), (X2, y2, None))
+    assert isinstance(_svmlight.read_raw(tmp_path / "t.svm"), bytes)  # the default

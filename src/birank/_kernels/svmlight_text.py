@@ -32,11 +32,13 @@ import math
 import numpy as np
 from numba import njit
 
-__all__ = ["parse_svmlight_text", "OK"]
+__all__ = ["parse_svmlight_text", "OK", "EMPTY"]
 
 #: the status of a text read completely (any other: hand it to the reference parsers)
 OK = 0
-_UNKNOWN, _ORDER, _MIXED_QID, _EMPTY, _RANGE = 1, 2, 3, 4, 5
+#: a text read completely without a data line (only comments or blank lines)
+EMPTY = 4
+_UNKNOWN, _ORDER, _MIXED_QID, _EMPTY, _RANGE = 1, 2, 3, EMPTY, 5
 
 _NL, _HASH, _COLON, _DOT, _MINUS, _PLUS = 10, 35, 58, 46, 45, 43
 _ZERO, _NINE = 48, 57
