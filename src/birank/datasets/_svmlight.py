@@ -453,6 +453,8 @@ def _kernel_parse(data, zero_based, chunk_bytes=None, progress=None):
     two) into arrays sized once: ``(X, y, qid)``, or None where the text is not plainly
     valid (the other parsers then decide)."""
     total = len(data)
+    if not total:
+        return None
     out = _kernel_buffers(data.count(NEWLINE) + 1, data.count(b":"))
     ranges = list(_chunks(data, chunk_bytes or total or 1))
     # the numbers left to float(), one array for every chunk (its pages touched only
