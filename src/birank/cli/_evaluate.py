@@ -171,18 +171,15 @@ def _read_labels(path, duplicates="error", args=None):
     is_svm = b":" in body or len(body.split()) > 1
     if not is_svm:
         return _read_column(path, "label"), None
-    if os.path.getsize(path) > STREAM_BYTES:  # larger than we want in memory: labels only
-        from ._stream import stream_svmlight_labels
-
-        from ._common import reading_progress
-
-        quiet = args is not None and getattr(args, "quiet", False)
-        return stream_svmlight_labels(path, args.duplicates if args is not None else duplicates,
-                                      progress=None if quiet else reading_progress(path))
-    from ..datasets._svmlight import load_svmlight_bytes, read_bytes, read_query_file
-
     if args is not None:
         duplicates = args.duplicates
+    if os.path.getsize(path) > STREAM_BYTES:  # larger than we want in memory: labels only
+        from ._common import reading_progress
+        from ._stream import stream_svmlight_labels
+
+        return stream_svmlight_labels(path, duplicates, progress=reading_progress(path))
+    from ..datasets._svmlight import load_svmlight_bytes, read_bytes, read_query_file
+
     try:  # the same reader and the same duplicates rule as train and predict
         X, y, qid = load_svmlight_bytes(read_bytes(path), name=path, duplicates=duplicates,
                                         zero_based=True)  # labels only: any index base

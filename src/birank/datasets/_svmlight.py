@@ -701,21 +701,23 @@ def load_svmlight(path: StrPath, *, n_features: int | None = None,
     )
     if not query_id:
         return X, y
+    sizes = _query_file(path, query_file, qid, query_id)
+    return X, y, (qid if sizes is None else read_query_file(sizes, n_rows=X.shape[0]))
+
+
+def _query_file(path, query_file, qid, query_id):
+    """The query file whose sizes give the groups of ``path``'s rows, or None (its ``qid:``
+    tokens ``qid``, or no groups): ``query_file``, where ``"auto"`` is ``<path>.query`` if
+    the file has no ``qid:`` and that exists. Raises with ``query_id=True`` and no groups."""
     if query_file == "auto":
         qf = path + ".query"
         query_file = qf if (qid is None and os.path.exists(qf)) else None
-    if query_file is not None:
-        groups = read_query_file(os.fspath(query_file), n_rows=X.shape[0])
-    elif qid is not None:
-        groups = qid
-    elif query_id == "auto":
-        groups = None
-    else:
+    if query_file is None and qid is None and query_id != "auto":
         raise ValueError(
             f"{path}: query_id=True but the file has no qid: tokens and no query file "
             f"was found (looked for {path + '.query'!r})."
         )
-    return X, y, groups
+    return None if query_file is None else os.fspath(query_file)
 
 
 def _numeric(values: MatrixLike, name: str) -> FloatArray:
@@ -1019,7 +1021,8 @@ def iter_svmlight_chunks(path: StrPath, *, chunk_size: int = 10_000,
     groups, start = None, 0
     for k, (X, y, qid) in enumerate(chunks):
         if k == 0:
-            groups = _chunk_query_file(path, query_file, qid, query_id)
+            sizes = _query_file(path, query_file, qid, query_id)
+            groups = None if sizes is None else read_query_file(sizes)
         n = X.shape[0]
         if groups is not None:
             if start + n > groups.shape[0]:
@@ -1031,21 +1034,6 @@ def iter_svmlight_chunks(path: StrPath, *, chunk_size: int = 10_000,
     if groups is not None and start != groups.shape[0]:
         raise ValueError(f"{path}: the query sizes add up to {groups.shape[0]} rows, but "
                          f"the data file has {start} rows.")
-
-
-def _chunk_query_file(path, query_file, qid, query_id):
-    """The groups of every row from a query file, or None (``qid:`` tokens or no groups)."""
-    if query_file == "auto":
-        qf = path + ".query"
-        query_file = qf if (qid is None and os.path.exists(qf)) else None
-    if query_file is not None:
-        return read_query_file(os.fspath(query_file))
-    if qid is None and query_id is True:
-        raise ValueError(
-            f"{path}: query_id=True but the file has no qid: tokens and no query file "
-            f"was found (looked for {path + '.query'!r})."
-        )
-    return None
 
 
 def _first_data_line(data, before):
