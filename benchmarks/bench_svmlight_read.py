@@ -12,9 +12,15 @@ MiB); the same rows with every value printed in full (``repr``: 17 significant
 digits, as ``dump_svmlight`` writes them: the kernel's 128-bit path); and with ``--data-home`` w8a and MQ2008 S1 (``S1.txt``,
 46 dense features, ``qid:`` and a comment a line).
 
+``--file PATH`` instead times reading a file from disk, ``birank.datasets.load_svmlight``
+against scikit-learn's ``load_svmlight_file``, each run in a fresh Python process
+(alternating, ``--repeat`` times) so that its peak memory (``ru_maxrss``) is its own:
+medians of wall time and of peak memory, and their ratios.
+
 Usage::
 
     python benchmarks/bench_svmlight_read.py [--mb 32] [--repeat 5] [--data-home PATH]
+    python benchmarks/bench_svmlight_read.py --file PATH [--repeat 3]
 """
 
 from __future__ import annotations
@@ -62,12 +68,47 @@ def _texts(args):
                 yield name, fh.read()
 
 
+_ONE_FILE = """
+import resource, sys, time
+path, who = sys.argv[1], sys.argv[2]
+if who == "birank":
+    from birank.datasets import load_svmlight as load
+else:
+    from sklearn.datasets import load_svmlight_file as load
+t0 = time.perf_counter()
+X = load(path)[0]
+print(time.perf_counter() - t0, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, X.nnz)
+"""
+
+
+def _from_disk(path, repeat):
+    """load_svmlight against load_svmlight_file on one file, each in a fresh process."""
+    import subprocess
+    import sys
+
+    runs = {"birank": [], "sklearn": []}
+    for _ in range(repeat):
+        for who in runs:
+            out = subprocess.run([sys.executable, "-c", _ONE_FILE, path, who], check=True,
+                                 capture_output=True, text=True).stdout.split()
+            runs[who].append((float(out[0]), int(out[1]) / 1024, int(out[2])))
+    (tb, mb, nb), (ts, ms, ns) = (np.median(np.array(runs[k]), axis=0) for k in runs)
+    print(f"{path}: medians of {repeat} fresh processes each, alternating; load_svmlight "
+          f"{tb:.2f} s, peak {mb:,.0f} MiB; scikit-learn {ts:.2f} s, peak {ms:,.0f} MiB: "
+          f"ratio time {tb / ts:.3f}, peak memory {mb / ms:.3f}; same entries: {nb == ns}",
+          flush=True)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--mb", type=float, default=32.0)
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--data-home", default=None)
+    ap.add_argument("--file", default=None, help="time reading this file from disk instead")
     args = ap.parse_args(argv)
+    if args.file is not None:
+        _from_disk(args.file, args.repeat)
+        return
     from sklearn.datasets import load_svmlight_file
 
     from birank.datasets._svmlight import load_svmlight_bytes

@@ -839,7 +839,7 @@ _ENGINE = (
      "pointers and column indices unsigned (here the Newton Hessian's Gram products)."),
     ("float32 X", "bench_float32_products.txt", None,
      "A dense float32 X is read as it is and summed in float64, never copied to float64."),
-    ("Reading LIBSVM text", "bench_svmlight_read.txt", None,
+    ("Reading LIBSVM text", "bench_svmlight_read.txt", "--data-home",  # (not --file runs)
      "`load_svmlight` (and `birank train/predict/evaluate`) reads text of 256 KiB and more "
      "with a compiled one-pass reader, against scikit-learn's `load_svmlight_file` on the "
      "same bytes; the same matrix, bit for bit, every number rounded as Python's "
