@@ -7,7 +7,12 @@ alternating with a reference that computes the same thing (medians of
 * **sort**: ``radix_sort.argsort_scores`` (the radix kernel at every size)
   against numpy's stable argsort plus the gather of ``s[order]``, which it used
   below 2^16 rows, on 2^10 .. 2^16 normal scores; the two orders are checked
-  equal.
+  equal. Then the radix kernel's two layouts against each other at 2^16 .. 2^22
+  scores (``s = X w`` of generated rows, with the two-label sweep's row flags):
+  the float64 keys moved with their rows, which give the sorted scores (the
+  default from ``RECORDS_MIN`` rows), against the float32 keys packed with the
+  rows and the gather of ``s[order]``; the orders, sorted scores and signs are
+  checked equal.
 * **calibration pass**: ``platt.platt_block_sums`` with class weights (no weight
   array; one ``log`` per 256 rows of a class, of a product) against the same
   weights given per row (a ``log1p`` a row), on ``--rows`` scores; the gradient
@@ -20,7 +25,7 @@ alternating with a reference that computes the same thing (medians of
 
 Usage::
 
-    python benchmarks/bench_overheads.py [--rows 50000] [--repeat 9]
+    python benchmarks/bench_overheads.py [--rows 50000] [--repeat 9] [--sort-bits 22]
 """
 
 from __future__ import annotations
@@ -70,6 +75,32 @@ def sorts(repeat):
         same = np.array_equal(order, ref_order) and np.array_equal(ss, ref_ss)
         print(f"  2^{bits}: kernel {t_k * 1e3:7.3f} ms, numpy {t_n * 1e3:7.3f} ms: "
               f"ratio {t_k / t_n:.2f}; same order: {same}")
+
+
+def sort_layouts(repeat, largest):
+    from birank._kernels.radix_sort import RECORDS_MIN
+
+    rng = np.random.default_rng(3)
+    print(f"radix sort layouts (float64 keys with rows vs float32 keys packed + gather; "
+          f"records from 2^{RECORDS_MIN.bit_length() - 1} rows):")
+    for bits in range(16, largest + 1):
+        n = 1 << bits
+        X, y, _ = make_sparse_bipartite(n, n_features=10_000, nnz_per_row=20, random_state=0)
+        s = X @ (rng.normal(size=X.shape[1]) / np.sqrt(20))  # scores of a fit's scale
+        upper = (y > 0).astype(np.int8)
+        out = {}
+        for records in (True, False):
+            out[records] = (np.empty(n, dtype=np.int64), np.empty(n), np.empty(n),
+                            radix_scratch(n, records=records))
+
+        def run(records):
+            order, ss, signs, scratch = out[records]
+            argsort_scores(s, order, scratch, sorted_out=ss, upper=upper, signs_out=signs)
+
+        t_r, t_p = alternate(lambda: run(True), lambda: run(False), repeat)
+        same = all(np.array_equal(a, b) for a, b in zip(out[True][:3], out[False][:3]))
+        print(f"  2^{bits}: records {t_r * 1e3:8.3f} ms, packed + gather {t_p * 1e3:8.3f} ms: "
+              f"ratio {t_r / t_p:.2f}; same order, scores and signs: {same}")
 
 
 def calibration(n, repeat):
@@ -124,10 +155,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", type=float, default=5e4)
     ap.add_argument("--repeat", type=int, default=9)
+    ap.add_argument("--sort-bits", type=int, default=22,
+                    help="the largest 2^bits rows of the sort layouts' comparison")
     args = ap.parse_args()
     print(f"medians of {args.repeat} alternating rounds; load average {os.getloadavg()[0]:.1f} "
           f"on {os.cpu_count()} cores; ratio = kernel / reference")
     sorts(args.repeat)
+    sort_layouts(args.repeat, args.sort_bits)
     calibration(int(args.rows), args.repeat)
     spam(max(3, args.repeat // 3))
 

@@ -32,23 +32,28 @@ def _scores(kind, n, rng):
 @pytest.mark.filterwarnings("ignore:overflow encountered in cast:RuntimeWarning")
 @pytest.mark.parametrize("kind", ["normal", "ties", "near", "close", "extreme"])
 @pytest.mark.parametrize("n", [0, 1, 5, 3000, 70000])  # the radix kernel at every size
-def test_radix_argsort_equals_numpy_stable_argsort(kind, n):
+# both layouts of the passes: float32 keys packed with the rows (then a gather of the
+# sorted scores), float64 keys moved with the rows (the sorted scores read off them)
+@pytest.mark.parametrize("records", [False, True])
+def test_radix_argsort_equals_numpy_stable_argsort(kind, n, records):
     rng = np.random.default_rng(n)
     s = _scores(kind, n, rng)
+    if kind == "normal" and n > 5:
+        s[[1, 3]] = -0.0, 0.0  # equal keys for equal numbers: the input order kept
     order = np.empty(n, dtype=np.int64)
-    argsort_scores(s, order, radix_scratch(n))
+    argsort_scores(s, order, radix_scratch(n, records=records))
     np.testing.assert_array_equal(order, np.argsort(s, kind="stable"))
     # the sorted scores handed to the sweep, on every path (numpy, radix, 64-bit fallback)
     sorted_out = np.full(n, np.nan)
-    argsort_scores(s, order, radix_scratch(n), sorted_out=sorted_out)
+    argsort_scores(s, order, radix_scratch(n, records=records), sorted_out=sorted_out)
     np.testing.assert_array_equal(order, np.argsort(s, kind="stable"))
     np.testing.assert_array_equal(sorted_out, s[order])
     # a 0/1 flag per row carried through the sort beside the row (ties moved by the
     # insertion pass carry it too; the 64-bit fallback gathers it)
     upper = (rng.random(n) < 0.4).astype(np.int8)
     signs = np.full(n, np.nan)
-    argsort_scores(s, order, radix_scratch(n), sorted_out=sorted_out, upper=upper,
-                   signs_out=signs)
+    argsort_scores(s, order, radix_scratch(n, records=records), sorted_out=sorted_out,
+                   upper=upper, signs_out=signs)
     np.testing.assert_array_equal(order, np.argsort(s, kind="stable"))
     np.testing.assert_array_equal(sorted_out, s[order])
     np.testing.assert_array_equal(signs, np.where(upper[order] == 1, 1.0, -1.0))

@@ -21,9 +21,11 @@ sequential kernels' in the last bits: another summation order). The active
 pairs are decided by the same comparisons (``s_k > s_i - theta``,
 ``s_k - theta >= s_j``), so the active set is the same as theirs.
 
-The radix argsort is :func:`.radix_sort._radix_argsort` with per-chunk digit
-counts: each chunk scatters its keys to the positions its counts give, in
-input order, so the sort stays stable and its result is the one stable order.
+The radix argsort is :func:`.radix_sort._radix_argsort` in its packed layout
+(float32 keys with the rows, then the gather of the sorted scores, which the
+threads share) with per-chunk digit counts: each chunk scatters its keys to
+the positions its counts give, in input order, so the sort stays stable and its
+result is the one stable order.
 """
 
 import numpy as np
@@ -255,10 +257,10 @@ def chunk_hess_out(rows, mw, ds, uo, cu, cl, hi, lo, shift, c_from, c_to, off, o
 
 @njit(cache=True, nogil=True)
 def radix_keys(s, keys, shift, c_from, c_to, counts, upper):
-    """The packed keys of :func:`.radix_sort._radix_argsort` (float32 key high, row
-    low, and ``upper``'s flag in bit 31 when ``upper`` is not empty) of the rows of
-    chunks ``c_from .. c_to - 1``, and each chunk's counts of the lowest digit
-    (``counts[c]``)."""
+    """The packed keys of :func:`.radix_sort._radix_argsort` (its packed layout:
+    float32 key high, row low, and ``upper``'s flag in bit 31 when ``upper`` is
+    not empty) of the rows of chunks ``c_from .. c_to - 1``, and each chunk's
+    counts of the lowest digit (``counts[c]``)."""
     n = s.shape[0]
     low = np.uint32(_RADIX - 1)
     tagged = upper.shape[0] > 0

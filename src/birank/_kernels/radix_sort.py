@@ -26,6 +26,10 @@ __all__ = ["argsort_scores", "argsort_scores64", "sort_by_segment", "argsort_gro
 #: lexsort). One array of scores is sorted by the radix kernel at every size
 #: (:func:`argsort_scores`).
 RADIX_MIN = 1 << 16
+#: from this many rows the radix argsort moves each float64 key with its row rather
+#: than a float32 key packed with it, and reads the sorted scores off the keys
+#: instead of gathering them by row (:func:`_radix_argsort`)
+RECORDS_MIN = 1 << 17
 _BITS = 8
 _RADIX = 1 << _BITS
 _PASSES = (64 + _BITS - 1) // _BITS
@@ -166,24 +170,9 @@ def fix_ties(order, ss, limit, carry):
     return True
 
 
-@njit(cache=True)
-def _radix_argsort(s, order, keys, keys2, tmp, ss, upper, signs):
-    """``order`` = rows of ``s`` by ascending score (stable); the rest: n scratch.
-
-    By the 32-bit keys of the scores rounded to float32 (4 passes instead of
-    8), then a stable insertion pass by the float64 scores fixes the rows
-    whose float32 keys tie. Key and row travel packed in one 64-bit word
-    (key high, row low; n < 2^32), so each pass moves 8 bytes a row instead of
-    12, and the digit counts are taken while the keys are made. Returns False
-    when the insertion pass gives up after ``4 n`` moves (scores packed closer
-    than float32 resolves): then :func:`_radix_argsort64` sorts (compiled only
-    if ever needed).
-
-    ``upper``: empty, or a 0/1 flag per row (n < 2^31) that travels in bit 31 of
-    the word, beside the row, into ``signs``: +1.0 or -1.0 in sorted order (the
-    two-label sweep's signed unit weights, which it would otherwise gather by
-    row: a random read a row fewer).
-    """
+@njit(cache=True, inline="always")
+def _sort_packed(s, order, keys, keys2, ss, upper, signs):
+    """The passes of :func:`_radix_argsort` by float32 keys packed with the rows."""
     n = s.shape[0]
     tagged = upper.shape[0] > 0
     counts = np.zeros((4, _RADIX), dtype=np.int64)
@@ -214,6 +203,81 @@ def _radix_argsort(s, order, keys, keys2, tmp, ss, upper, signs):
         ss[i] = s[r]
         if tagged:
             signs[i] = sign
+
+
+@njit(cache=True, inline="always")
+def _sort_records(s, order, keys, keys2, rows, ss, upper, signs):
+    """The passes of :func:`_radix_argsort` by the upper 32 bits of the float64 keys,
+    each key moved with its row (and flag) in ``rows``: the sorted scores are the
+    keys' values, read in order, instead of a gather of ``s`` by row."""
+    n = s.shape[0]
+    tagged = upper.shape[0] > 0
+    counts = np.zeros((4, _RADIX), dtype=np.int64)
+    low = np.uint64(_RADIX - 1)
+    flag = np.uint32(1 << 31)
+    for i in range(n):
+        k = _key(s[i])
+        keys[i] = k
+        rows[0, i] = np.uint32(i) | flag if tagged and upper[i] != 0 else np.uint32(i)
+        counts[0, (k >> np.uint64(32)) & low] += 1
+        counts[1, (k >> np.uint64(32 + _BITS)) & low] += 1
+        counts[2, (k >> np.uint64(32 + 2 * _BITS)) & low] += 1
+        counts[3, k >> np.uint64(32 + 3 * _BITS)] += 1
+    src, dst = keys, keys2
+    src_r, dst_r = rows[0], rows[1]
+    for d in range(4):
+        c = counts[d]
+        if not _digit_starts(c, n):
+            continue
+        shift = np.uint64(32 + d * _BITS)
+        for i in range(n):
+            x = src[i]
+            e = (x >> shift) & low
+            p = np.uint64(c[e])  # unsigned index: no negative-index test
+            c[e] += 1
+            dst[p] = x
+            dst_r[p] = src_r[i]
+        src, dst = dst, src
+        src_r, dst_r = dst_r, src_r
+    for i in range(n):
+        r = src_r[i]
+        order[i] = r & ~flag
+        ss[i] = _value(src[i])  # (-0.0 comes out as 0.0, equal to it)
+        if tagged:
+            signs[i] = 1.0 if r & flag else -1.0
+
+
+@njit(cache=True)
+def _radix_argsort(s, order, keys, keys2, ss, upper, signs, rows):
+    """``order`` = rows of ``s`` by ascending score (stable); the rest: n scratch.
+
+    Four passes of 8 bits by a 32-bit key, then a stable insertion pass by the
+    float64 scores fixes the rows whose keys tie. Returns False when the
+    insertion pass gives up after ``4 n`` moves (scores packed closer than the
+    keys resolve): then :func:`_radix_argsort64` sorts (compiled only if ever
+    needed). Two layouts of the passes, the same order:
+
+    * ``rows`` empty: the keys of the scores rounded to float32, each packed with
+      its row in one 64-bit word (key high, row low; n < 2^32), so a pass moves 8
+      bytes a row; the sorted scores are then gathered, ``ss = s[order]``, a
+      random read a row.
+    * ``rows`` of shape (2, n) (:func:`radix_scratch` gives it from
+      :data:`RECORDS_MIN` rows): the float64 keys, sorted by their upper 32 bits,
+      with the row beside each in ``rows`` (12 bytes a row a pass); ``ss`` is
+      read off the sorted keys. From about 2^17 rows the gather, which no longer
+      stays in the caches, costs more than the wider passes
+      (``benchmarks/bench_overheads.py``).
+
+    ``upper``: empty, or a 0/1 flag per row (n < 2^31) that travels in bit 31 of
+    the row, into ``signs``: +1.0 or -1.0 in sorted order (the two-label
+    sweep's signed unit weights, which it would otherwise gather by row: a
+    random read a row fewer).
+    """
+    n = s.shape[0]
+    if rows.shape[1] >= n:
+        _sort_records(s, order, keys, keys2, rows, ss, upper, signs)
+    else:
+        _sort_packed(s, order, keys, keys2, ss, upper, signs)
     return fix_ties(order, ss, 4 * n, signs)
 
 
@@ -244,14 +308,14 @@ def argsort_scores(s, order, scratch=None, sorted_out=None, upper=None, signs_ou
     n = s.shape[0]
     if scratch is None:
         scratch = radix_scratch(n, order.dtype)
-    keys, keys2, tmp, ss = scratch
+    keys, keys2, _, ss, rows = scratch
     if sorted_out is not None:
         ss = sorted_out
     tagged = upper is not None
     flags = upper if tagged else _NO_FLAGS
     signs = signs_out if tagged else _NO_SIGNS
     if (n >= (1 << 31 if tagged else 1 << 32)
-            or not _radix_argsort(s, order, keys, keys2, tmp, ss, flags, signs)):
+            or not _radix_argsort(s, order, keys, keys2, ss, flags, signs, rows)):
         argsort_scores64(s, order, scratch, sorted_out)
         if tagged:
             signs_by_gather(upper, order, signs_out)
@@ -313,10 +377,16 @@ def argsort_groups(s, members, seg, order, sorted_out):
                 sorted_out[a + t] = keys[idx[t]]
 
 
-def radix_scratch(n, index_dtype=np.int64):
-    """The scratch arrays of :func:`argsort_scores` for n keys."""
+def radix_scratch(n, index_dtype=np.int64, records=None):
+    """The scratch arrays of :func:`argsort_scores` for n keys: ``(keys, keys2, tmp,
+    sorted scores, rows)``. ``records`` (default: from :data:`RECORDS_MIN` rows) gives
+    ``rows`` two rows of n entries, and the sort then moves the float64 keys with
+    their rows (:func:`_radix_argsort`); otherwise ``rows`` is empty."""
+    if records is None:
+        records = n >= RECORDS_MIN
     return (np.empty(n, dtype=np.uint64), np.empty(n, dtype=np.uint64),
-            np.empty(n, dtype=index_dtype), np.empty(n))
+            np.empty(n, dtype=index_dtype), np.empty(n),
+            np.empty((2, n if records else 0), dtype=np.uint32))
 
 
 @njit(cache=True)
