@@ -13,9 +13,11 @@ digits, as ``dump_svmlight`` writes them: the kernel's 128-bit path); and with `
 46 dense features, ``qid:`` and a comment a line).
 
 ``--file PATH`` instead times reading a file from disk, ``birank.datasets.load_svmlight``
-against scikit-learn's ``load_svmlight_file``, each run in a fresh Python process
-(alternating, ``--repeat`` times) so that its peak memory (``ru_maxrss``) is its own:
-medians of wall time and of peak memory, and their ratios.
+(a plain file a block at a time) against scikit-learn's ``load_svmlight_file`` and
+against ``load_svmlight`` reading the text whole (as before the block reader), each
+run in a fresh Python process (alternating, ``--repeat`` times) so that its peak
+memory (``ru_maxrss``) is its own: medians of wall time and of peak memory, and
+their ratios.
 
 Usage::
 
@@ -71,10 +73,12 @@ def _texts(args):
 _ONE_FILE = """
 import resource, sys, time
 path, who = sys.argv[1], sys.argv[2]
-if who == "birank":
-    from birank.datasets import load_svmlight as load
-else:
+if who == "sklearn":
     from sklearn.datasets import load_svmlight_file as load
+else:
+    from birank.datasets import _svmlight, load_svmlight as load
+    if who == "whole":  # the text read whole, then parsed (before the block reader)
+        _svmlight._load_plain_file = lambda *args: None
 t0 = time.perf_counter()
 X = load(path)[0]
 print(time.perf_counter() - t0, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, X.nnz)
@@ -82,21 +86,26 @@ print(time.perf_counter() - t0, resource.getrusage(resource.RUSAGE_SELF).ru_maxr
 
 
 def _from_disk(path, repeat):
-    """load_svmlight against load_svmlight_file on one file, each in a fresh process."""
+    """load_svmlight (a block at a time), load_svmlight with the text read whole, and
+    scikit-learn's load_svmlight_file on one file, each in a fresh process."""
     import subprocess
     import sys
 
-    runs = {"birank": [], "sklearn": []}
+    runs = {"birank": [], "whole": [], "sklearn": []}
     for _ in range(repeat):
         for who in runs:
             out = subprocess.run([sys.executable, "-c", _ONE_FILE, path, who], check=True,
                                  capture_output=True, text=True).stdout.split()
             runs[who].append((float(out[0]), int(out[1]) / 1024, int(out[2])))
-    (tb, mb, nb), (ts, ms, ns) = (np.median(np.array(runs[k]), axis=0) for k in runs)
+    (tb, mb, nb), (tw, mw, nw), (ts, ms, ns) = (np.median(np.array(runs[k]), axis=0)
+                                                for k in runs)
     print(f"{path}: medians of {repeat} fresh processes each, alternating; load_svmlight "
           f"{tb:.2f} s, peak {mb:,.0f} MiB; scikit-learn {ts:.2f} s, peak {ms:,.0f} MiB: "
           f"ratio time {tb / ts:.3f}, peak memory {mb / ms:.3f}; same entries: {nb == ns}",
           flush=True)
+    print(f"  the text read whole, then parsed (before the block reader): {tw:.2f} s, peak "
+          f"{mw:,.0f} MiB; load_svmlight / that: time {tb / tw:.3f}, peak memory {mb / mw:.3f}; "
+          f"same entries: {nb == nw}", flush=True)
 
 
 def main(argv=None):

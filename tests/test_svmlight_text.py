@@ -171,8 +171,9 @@ def test_long_decimals_are_rounded_as_float_does():
 
 
 def test_a_file_read_in_place_parses_as_its_bytes(tmp_path, monkeypatch):
-    """load_svmlight reads a regular file into one bytearray (read_raw(in_place=True)):
-    the same content as the blockwise read, and the same matrix as from its bytes."""
+    """read_raw(in_place=True), load_svmlight's whole read (where the block reader
+    declines), reads a regular file into one bytearray: the same content as the
+    blockwise read; and load_svmlight gives the same matrix as from its bytes."""
     from birank.datasets import _svmlight, load_svmlight
 
     rng = np.random.default_rng(8)
@@ -186,3 +187,95 @@ def test_a_file_read_in_place_parses_as_its_bytes(tmp_path, monkeypatch):
     X2, y2, _ = load_svmlight_bytes(text)
     _same((X, y, None), (X2, y2, None))
     assert isinstance(_svmlight.read_raw(tmp_path / "t.svm"), bytes)  # the default
+
+
+def _parse_file(path, block_bytes):
+    from birank.datasets._svmlight import _kernel_parse_file
+
+    with open(path, "rb") as fh:
+        return _kernel_parse_file(fh, False, block_bytes)
+
+
+@pytest.mark.parametrize("qid", [False, True])
+def test_a_file_read_a_block_at_a_time_equals_its_whole_text(tmp_path, qid):
+    """The compiled reader over a file in blocks (two passes: counts, then the blocks cut
+    after their last newline) gives the whole text's result, whatever the block size:
+    lines longer than a block, CRLF cut between two blocks, no newline at the end."""
+    rng = np.random.default_rng(9 + qid)
+    text = _text(rng, 3_000, 40, qid, False).rstrip(b"\n") + b"\n"
+    # a last line of 3 KB, with no newline
+    text += b"1 " + b"qid:2 " * qid + b" ".join(b"%d:%d" % (j, j) for j in range(1, 400))
+    path = tmp_path / "t.svm"
+    path.write_bytes(text)
+    whole = _kernel_parse(text, False)
+    assert whole is not None and text.count(b"\r\n") > 100
+    for block in (1_000, 4_099, 65_536, len(text) + 1):
+        _same(_parse_file(path, block), whole)
+
+
+@pytest.mark.parametrize("text", [
+    b"\xef\xbb\xbf1 1:1\n", b"1 1:1\r0 1:2\r", b"1 2:1 1:1\n", b"1 qid:1 1:1\n0 1:1\n",
+    b"# only a comment\n",
+])
+def test_a_file_the_block_reader_does_not_take_is_read_whole(tmp_path, text):
+    """A byte-order mark, CR-only line ends, text the reader declines, compressed data:
+    the block reader returns None and load_svmlight reads the whole text as before
+    (the same result or the same error)."""
+    import gzip
+
+    from birank.datasets import load_svmlight
+
+    big = text * (300_000 // len(text) + 1)
+    for name, raw in (("t.svm", big), ("t.svm.gz", gzip.compress(big))):
+        path = tmp_path / name
+        path.write_bytes(raw)
+        assert _parse_file(path, 50_000) is None
+        try:
+            ref = load_svmlight_bytes(raw, name=str(path))
+        except ValueError as exc:
+            with pytest.raises(ValueError) as got:
+                load_svmlight(path)
+            assert str(got.value) == str(exc)
+        else:
+            _same(load_svmlight(path, query_id="auto"), ref)
+
+
+def test_load_svmlight_takes_the_block_reader_and_a_growing_file_is_read_again(
+        tmp_path, monkeypatch):
+    """load_svmlight reads a plain file of 256 KiB and more in blocks (the whole text is
+    never read), with its n_features; a file that grows between the two passes is
+    declined and read whole."""
+    import io
+
+    from birank.datasets import _svmlight, load_svmlight
+
+    rng = np.random.default_rng(11)
+    text = _text(rng, 8_000, 30, True, False).rstrip(b"\n") + b"\n"
+    assert len(text) > _svmlight._SMALL_BYTES
+    path = tmp_path / "t.svm"
+    path.write_bytes(text)
+
+    def no_whole_read(*args, **kwargs):
+        raise AssertionError("the whole text was read")
+
+    with monkeypatch.context() as m:
+        m.setattr(_svmlight, "read_bytes", no_whole_read)
+        X, y, q = load_svmlight(path, query_id=True, n_features=35)
+    ref = load_svmlight_bytes(text, n_features=35)
+    _same((X, y, q), ref)
+    assert X.shape[1] == 35
+
+    class Growing(io.FileIO):
+        seeks = 0
+
+        def seek(self, *args):
+            Growing.seeks += 1
+            if Growing.seeks == 2:  # after pass 1: another process appends lines
+                with open(path, "ab") as fh:
+                    fh.write(b"1 qid:1 1:1\n" * 50)
+            return super().seek(*args)
+
+    with Growing(path, "rb") as fh:
+        assert _svmlight._kernel_parse_file(fh, False, 50_000) is None
+    X, y, q = load_svmlight(path, query_id=True)  # the grown file, read in blocks
+    assert X.shape[0] == ref[0].shape[0] + 50

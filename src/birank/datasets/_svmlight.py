@@ -15,6 +15,8 @@ compiled one-pass reader (:mod:`birank._kernels.svmlight_text`: 4-14x as fast as
 scikit-learn's ``load_svmlight_file``, ``benchmarks/bench_svmlight_read.py``),
 which declines anything unusual, then to scikit-learn's parser, then to the
 reference. Each gives the same matrix, bit for bit (tests/test_svmlight_text.py).
+:func:`load_svmlight` hands a plain file to the compiled reader a block at a time
+(:func:`_kernel_parse_file`), so that the whole text is never held with the arrays.
 """
 
 from __future__ import annotations
@@ -485,6 +487,92 @@ def _kernel_parse(data, zero_based, chunk_bytes=None, progress=None):
     return X, labels[:rows], (qids[:rows] if has_qid else None)
 
 
+def _byte_counts(block):
+    """Newlines, colons and carriage returns in ``block`` (a uint8 array; numpy's
+    comparisons: several times as fast as ``bytes.count`` of a frequent byte), and the
+    carriage returns followed by a newline in it."""
+    cr = block == 13
+    n_cr = int(np.count_nonzero(cr))
+    crlf = int(np.count_nonzero(cr[:-1] & (block[1:] == NEWLINE[0]))) if n_cr else 0
+    return (int(np.count_nonzero(block == NEWLINE[0])), int(np.count_nonzero(block == 58)),
+            n_cr, crlf)
+
+
+def _kernel_parse_file(fh, zero_based, block_bytes=None):
+    """The compiled reader over the open regular file ``fh`` of plain text, a block at a
+    time, so that only the arrays and one block are held (the whole text is not):
+    ``(X, y, qid)`` as :func:`_kernel_parse` gives for the file's bytes, or None where
+    those are not for this path (compressed data or a byte-order mark first, a carriage
+    return not followed by a newline: :func:`load_svmlight_bytes` decides) or where the
+    reader declines, or the file changed between the two passes.
+
+    Pass 1 counts the newlines and colons, which size the arrays once; pass 2 parses
+    the blocks cut after their last newline (a line longer than a block widens it)."""
+    size = os.fstat(fh.fileno()).st_size
+    block_bytes = block_bytes or CHUNK_BYTES
+    head = fh.read(8)
+    if not head or _compression(head) is not None or head.startswith(UTF8_BOM[:len(head)]):
+        return None
+    fh.seek(0)
+    buf = bytearray(block_bytes)
+    lines = colons = crs = crlfs = done = 0
+    last = 0  # the previous block's last byte (a CRLF cut between two blocks)
+    while True:
+        got = fh.readinto(buf)
+        if not got:
+            break
+        nl, co, cr, crlf = _byte_counts(np.frombuffer(buf, dtype=np.uint8, count=got))
+        crlfs += crlf + (last == 13 and buf[0] == NEWLINE[0])
+        lines, colons, crs, done = lines + nl, colons + co, crs + cr, done + got
+        last = buf[got - 1]
+    if done != size or crs != crlfs:
+        return None  # (CR-only line ends: load_svmlight_bytes rewrites them)
+    out = _kernel_buffers(lines + 1, colons)
+    hard = np.empty((block_bytes // 2 + 1, 3), dtype=np.int64)
+    fh.seek(0)
+    rows = nnz = width = 0
+    has_qid = None
+    have = read = seen_lines = seen_colons = 0
+    while True:
+        if have == len(buf):  # a line longer than the block
+            buf.extend(bytes(len(buf)))
+            hard = np.empty((len(buf) // 2 + 1, 3), dtype=np.int64)
+        view = memoryview(buf)
+        got = fh.readinto(view[have:])
+        del view
+        end = have + got
+        read += got
+        cut = end if not got else buf.rfind(NEWLINE, 0, end) + 1
+        if got and not cut:
+            have = end
+            continue
+        if cut:
+            nl, co = _byte_counts(np.frombuffer(buf, dtype=np.uint8, count=cut))[:2]
+            seen_lines, seen_colons = seen_lines + nl, seen_colons + co
+            if seen_lines > lines or seen_colons > colons:
+                return None  # the file grew: the arrays would not hold it
+            parsed = _kernel_fill(buf, 0, cut, zero_based, out, rows, nnz, hard)
+            if parsed is None:
+                return None
+            r, k, w, q = parsed
+            if r:
+                if has_qid is not None and q != has_qid:
+                    return None  # qid: on some lines only (the reference names the line)
+                has_qid = q
+            rows, nnz, width = rows + r, nnz + k, max(width, w)
+        if not got:
+            break
+        buf[:end - cut] = buf[cut:end]
+        have = end - cut
+    if not rows or read != size:
+        return None
+    labels, qids, indptr, indices, values = out
+    X = sp.csr_matrix((values[:nnz], indices[:nnz], indptr[:rows + 1]), shape=(rows, width),
+                      copy=False)
+    X.has_sorted_indices = True  # strictly increasing in every row (else declined)
+    return X, labels[:rows], (qids[:rows] if has_qid else None)
+
+
 def _parse_chunk(data, name, n_features, zero_based, duplicates, first_line, use_fast):
     out = None
     if use_fast:
@@ -679,7 +767,12 @@ def load_svmlight(path: StrPath, *, n_features: int | None = None,
     Notes
     -----
     The text is parsed in chunks of :data:`CHUNK_BYTES` cut at line ends, so
-    a Ctrl-C interrupts a long parse within one chunk.
+    a Ctrl-C interrupts a long parse within one chunk. A plain (uncompressed)
+    file is read twice, a chunk at a time: once to count its lines and
+    entries, which size the arrays, once to parse it; so the memory held is
+    the matrix and one chunk, not the text as well (a 523 MB file: a peak of
+    665 MiB against 1,180 MiB reading the text whole,
+    ``benchmarks/bench_svmlight_read.py --file``).
 
     Examples
     --------
@@ -695,14 +788,38 @@ def load_svmlight(path: StrPath, *, n_features: int | None = None,
     path = os.fspath(path)
     if not (isinstance(query_id, (bool, np.bool_)) or query_id == "auto"):
         raise ValueError(f"query_id must be True, False or 'auto'; got {query_id!r}.")
-    data = read_bytes(path, in_place=True)
-    X, y, qid = load_svmlight_bytes(
-        data, name=path, n_features=n_features, zero_based=zero_based, duplicates=duplicates
-    )
+    _check_options(n_features, zero_based, duplicates)
+    streamed = _load_plain_file(path, n_features, zero_based)
+    if streamed is not None:
+        X, y, qid = streamed
+    else:
+        X, y, qid = load_svmlight_bytes(
+            read_bytes(path, in_place=True), name=path, n_features=n_features,
+            zero_based=zero_based, duplicates=duplicates
+        )
     if not query_id:
         return X, y
     sizes = _query_file(path, query_file, qid, query_id)
     return X, y, (qid if sizes is None else read_query_file(sizes, n_rows=X.shape[0]))
+
+
+def _load_plain_file(path, n_features, zero_based):
+    """``(X, y, qid)`` of a regular file of plain text from :data:`_SMALL_BYTES` on, read a
+    block at a time by the compiled reader (:func:`_kernel_parse_file`), or None: then
+    the whole text goes to :func:`load_svmlight_bytes` (which also names the errors)."""
+    try:
+        if not os.path.isfile(path) or os.path.getsize(path) < _SMALL_BYTES:
+            return None
+        fh = open(path, "rb")
+    except OSError:
+        return None  # (read_raw says what is wrong with the path)
+    with fh:
+        got = _kernel_parse_file(fh, zero_based)
+    if got is None or (n_features is not None and got[0].shape[1] > n_features):
+        return None
+    if n_features is not None:
+        got[0].resize((got[0].shape[0], n_features))
+    return got
 
 
 def _query_file(path, query_file, qid, query_id):
