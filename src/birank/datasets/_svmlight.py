@@ -487,15 +487,20 @@ def _kernel_parse(data, zero_based, chunk_bytes=None, progress=None):
     return X, labels[:rows], (qids[:rows] if has_qid else None)
 
 
-def _byte_counts(block):
-    """Newlines, colons and carriage returns in ``block`` (a uint8 array; numpy's
-    comparisons: several times as fast as ``bytes.count`` of a frequent byte), and the
-    carriage returns followed by a newline in it."""
-    cr = block == 13
-    n_cr = int(np.count_nonzero(cr))
-    crlf = int(np.count_nonzero(cr[:-1] & (block[1:] == NEWLINE[0]))) if n_cr else 0
-    return (int(np.count_nonzero(block == NEWLINE[0])), int(np.count_nonzero(block == 58)),
-            n_cr, crlf)
+def _byte_counts(block, scratch):
+    """Newlines, colons and carriage returns in ``block`` (a uint8 array), and the carriage
+    returns followed by a newline in it. numpy's comparisons, several times as fast as
+    ``bytes.count`` of a frequent byte, into ``scratch`` (bool, as long): a fresh
+    temporary a block would cost its page faults every time."""
+    eq = scratch[:block.shape[0]]
+    counts = []
+    for byte in (NEWLINE[0], 58, 13):
+        np.equal(block, byte, out=eq)
+        counts.append(int(np.count_nonzero(eq)))
+    crlf = 0
+    if counts[2]:  # (eq holds the carriage returns)
+        crlf = int(np.count_nonzero(np.logical_and(eq[:-1], block[1:] == NEWLINE[0])))
+    return counts[0], counts[1], counts[2], crlf
 
 
 def _kernel_parse_file(fh, zero_based, block_bytes=None):
@@ -515,13 +520,14 @@ def _kernel_parse_file(fh, zero_based, block_bytes=None):
         return None
     fh.seek(0)
     buf = bytearray(block_bytes)
+    scratch = np.empty(block_bytes, dtype=bool)
     lines = colons = crs = crlfs = done = 0
     last = 0  # the previous block's last byte (a CRLF cut between two blocks)
     while True:
         got = fh.readinto(buf)
         if not got:
             break
-        nl, co, cr, crlf = _byte_counts(np.frombuffer(buf, dtype=np.uint8, count=got))
+        nl, co, cr, crlf = _byte_counts(np.frombuffer(buf, dtype=np.uint8, count=got), scratch)
         crlfs += crlf + (last == 13 and buf[0] == NEWLINE[0])
         lines, colons, crs, done = lines + nl, colons + co, crs + cr, done + got
         last = buf[got - 1]
@@ -537,6 +543,7 @@ def _kernel_parse_file(fh, zero_based, block_bytes=None):
         if have == len(buf):  # a line longer than the block
             buf.extend(bytes(len(buf)))
             hard = np.empty((len(buf) // 2 + 1, 3), dtype=np.int64)
+            scratch = np.empty(len(buf), dtype=bool)
         view = memoryview(buf)
         got = fh.readinto(view[have:])
         del view
@@ -547,7 +554,7 @@ def _kernel_parse_file(fh, zero_based, block_bytes=None):
             have = end
             continue
         if cut:
-            nl, co = _byte_counts(np.frombuffer(buf, dtype=np.uint8, count=cut))[:2]
+            nl, co = _byte_counts(np.frombuffer(buf, dtype=np.uint8, count=cut), scratch)[:2]
             seen_lines, seen_colons = seen_lines + nl, seen_colons + co
             if seen_lines > lines or seen_colons > colons:
                 return None  # the file grew: the arrays would not hold it
@@ -822,13 +829,21 @@ def _load_plain_file(path, n_features, zero_based):
     return got
 
 
+def groups_or_query_file(path, qid, n_rows):
+    """``qid`` (a file's ``qid:`` tokens), or where it is None the groups of ``<path>.query``
+    if that file exists, else None: the rule of every reader of a data file's groups
+    (the command line's among them; ``"-"``, standard input, has no query file)."""
+    sizes = _query_file(path, "auto", qid, "auto")
+    return qid if sizes is None else read_query_file(sizes, n_rows=n_rows)
+
+
 def _query_file(path, query_file, qid, query_id):
     """The query file whose sizes give the groups of ``path``'s rows, or None (its ``qid:``
     tokens ``qid``, or no groups): ``query_file``, where ``"auto"`` is ``<path>.query`` if
-    the file has no ``qid:`` and that exists. Raises with ``query_id=True`` and no groups."""
+    the file has no ``qid:`` and that is a file. Raises with ``query_id=True`` and no groups."""
     if query_file == "auto":
         qf = path + ".query"
-        query_file = qf if (qid is None and os.path.exists(qf)) else None
+        query_file = qf if (qid is None and path != "-" and os.path.isfile(qf)) else None
     if query_file is None and qid is None and query_id != "auto":
         raise ValueError(
             f"{path}: query_id=True but the file has no qid: tokens and no query file "
