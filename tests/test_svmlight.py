@@ -307,3 +307,26 @@ def test_chunks_with_and_without_qid_name_the_line(tmp_path):
         _chunk_groups(path, query_id="auto")
     with pytest.raises(ValueError, match=r"m.svm, line 6: qid: is given on some lines"):
         _chunk_groups(path)  # whether or not the groups are asked for
+
+
+def test_one_rule_for_a_data_file_s_groups(tmp_path, monkeypatch):
+    """groups_or_query_file (load_svmlight's "auto" and every command's rule): the file's
+    qid: tokens, else ``<path>.query`` when that is a file (its sizes checked against
+    the rows), else None; standard input and a directory of that name have none."""
+    from birank.datasets._svmlight import groups_or_query_file
+
+    path = str(tmp_path / "d.svm")
+    qid = np.array([4, 4, 9])
+    assert groups_or_query_file(path, qid, 3) is qid
+    assert groups_or_query_file(path, None, 3) is None
+    (tmp_path / "d.svm.query").mkdir()
+    assert groups_or_query_file(path, None, 3) is None
+    (tmp_path / "d.svm.query").rmdir()
+    (tmp_path / "d.svm.query").write_text("2\n1\n")
+    assert groups_or_query_file(path, None, 3).tolist() == [0, 0, 1]
+    assert groups_or_query_file(path, qid, 3) is qid  # qid: tokens win over "auto"
+    with pytest.raises(ValueError, match="add up to 3 rows, but the data file has 4"):
+        groups_or_query_file(path, None, 4)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "-.query").write_text("3\n")
+    assert groups_or_query_file("-", None, 3) is None

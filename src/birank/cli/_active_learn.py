@@ -130,7 +130,8 @@ def read_pool(path, zero_based="auto"):
     import numpy as np
 
     from ..datasets._formats import read_source, sniff_format
-    from ..datasets._svmlight import decompress_bytes, load_svmlight_bytes, read_query_file
+    from ..datasets._svmlight import (decompress_bytes, groups_or_query_file,
+                                      load_svmlight_bytes)
 
     try:
         raw = read_source(path)
@@ -170,8 +171,7 @@ def read_pool(path, zero_based="auto"):
 
         X = sp.csr_matrix((X.data, X.indices - 1, X.indptr),
                           shape=(X.shape[0], max(X.shape[1] - 1, 0)))
-    if qid is None and os.path.isfile(path + ".query"):
-        qid = read_query_file(path + ".query", n_rows=X.shape[0])
+    qid = groups_or_query_file(path, qid, X.shape[0])
     if qid is None:
         raise UserError(f"{path}: no qid: tokens and no {path}.query file; active learning to "
                         "rank needs the query of every row.")

@@ -88,7 +88,7 @@ def read_data(path, n_features=None, with_groups=True, duplicates="error", quiet
     """
     from ..datasets._formats import check_feature_memory, load_table, read_source, \
         widest_row_line
-    from ..datasets._svmlight import read_query_file
+    from ..datasets._svmlight import groups_or_query_file
 
     path = os.fspath(path)
     name = "<stdin>" if path == "-" else path
@@ -140,12 +140,10 @@ def read_data(path, n_features=None, with_groups=True, duplicates="error", quiet
             raise UserError(str(exc)) from None
     if not with_groups:
         return X, y, None
-    if qid is None and path != "-" and os.path.isfile(path + ".query"):
-        try:
-            qid = read_query_file(path + ".query", n_rows=X.shape[0])
-        except ValueError as exc:
-            raise UserError(str(exc)) from None
-    return X, y, qid
+    try:
+        return X, y, groups_or_query_file(path, qid, X.shape[0])
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
 
 
 def note(text, quiet=False):

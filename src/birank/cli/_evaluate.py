@@ -178,7 +178,7 @@ def _read_labels(path, duplicates="error", args=None):
         from ._stream import stream_svmlight_labels
 
         return stream_svmlight_labels(path, duplicates, progress=reading_progress(path))
-    from ..datasets._svmlight import load_svmlight_bytes, read_bytes, read_query_file
+    from ..datasets._svmlight import groups_or_query_file, load_svmlight_bytes, read_bytes
 
     try:  # the same reader and the same duplicates rule as train and predict
         X, y, qid = load_svmlight_bytes(read_bytes(path), name=path, duplicates=duplicates,
@@ -187,9 +187,7 @@ def _read_labels(path, duplicates="error", args=None):
         from ._common import libsvm_error
 
         raise libsvm_error(path, exc) from None
-    if qid is None and os.path.exists(path + ".query"):
-        qid = read_query_file(path + ".query", n_rows=X.shape[0])
-    return y, qid
+    return y, groups_or_query_file(path, qid, X.shape[0])
 
 
 def compute_metrics(y, scores, groups=None, k=10, no_relevant="zero", gain="exp",
