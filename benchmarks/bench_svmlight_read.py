@@ -14,10 +14,11 @@ digits, as ``dump_svmlight`` writes them: the kernel's 128-bit path); and with `
 
 ``--file PATH`` instead times reading a file from disk, ``birank.datasets.load_svmlight``
 (a plain file a block at a time) against scikit-learn's ``load_svmlight_file`` and
-against ``load_svmlight`` reading the text whole (as before the block reader), each
-run in a fresh Python process (alternating, ``--repeat`` times) so that its peak
-memory (``ru_maxrss``) is its own: medians of wall time and of peak memory, and
-their ratios.
+against ``load_svmlight`` reading the text whole (as before the block reader), and the
+commands' reader (``birank train/predict/evaluate``) block by block against the same
+with the text read whole, each run in a fresh Python process (alternating,
+``--repeat`` times) so that its peak memory (``ru_maxrss``) is its own: medians of
+wall time and of peak memory, and their ratios.
 
 Usage::
 
@@ -75,6 +76,11 @@ import resource, sys, time
 path, who = sys.argv[1], sys.argv[2]
 if who == "sklearn":
     from sklearn.datasets import load_svmlight_file as load
+elif who.startswith("cli"):  # the commands' reader (train, predict, evaluate)
+    from birank.cli._common import read_data as load
+    from birank.datasets import _formats
+    if who == "cli-whole":  # the text read whole, then parsed (before the block reader)
+        _formats.plain_libsvm_file = lambda *args: False
 else:
     from birank.datasets import _svmlight, load_svmlight as load
     if who == "whole":  # the text read whole, then parsed (before the block reader)
@@ -91,14 +97,14 @@ def _from_disk(path, repeat):
     import subprocess
     import sys
 
-    runs = {"birank": [], "whole": [], "sklearn": []}
+    runs = {"birank": [], "whole": [], "sklearn": [], "cli": [], "cli-whole": []}
     for _ in range(repeat):
         for who in runs:
             out = subprocess.run([sys.executable, "-c", _ONE_FILE, path, who], check=True,
                                  capture_output=True, text=True).stdout.split()
             runs[who].append((float(out[0]), int(out[1]) / 1024, int(out[2])))
-    (tb, mb, nb), (tw, mw, nw), (ts, ms, ns) = (np.median(np.array(runs[k]), axis=0)
-                                                for k in runs)
+    (tb, mb, nb), (tw, mw, nw), (ts, ms, ns), (tc, mc, nc), (tcw, mcw, ncw) = (
+        np.median(np.array(runs[k]), axis=0) for k in runs)
     print(f"{path}: medians of {repeat} fresh processes each, alternating; load_svmlight "
           f"{tb:.2f} s, peak {mb:,.0f} MiB; scikit-learn {ts:.2f} s, peak {ms:,.0f} MiB: "
           f"ratio time {tb / ts:.3f}, peak memory {mb / ms:.3f}; same entries: {nb == ns}",
@@ -106,6 +112,10 @@ def _from_disk(path, repeat):
     print(f"  the text read whole, then parsed (before the block reader): {tw:.2f} s, peak "
           f"{mw:,.0f} MiB; load_svmlight / that: time {tb / tw:.3f}, peak memory {mb / mw:.3f}; "
           f"same entries: {nb == nw}", flush=True)
+    print(f"  the commands' reader (birank train/predict/evaluate): {tc:.2f} s, peak "
+          f"{mc:,.0f} MiB; with the text read whole: {tcw:.2f} s, peak {mcw:,.0f} MiB; ratio time "
+          f"{tc / tcw:.3f}, peak memory {mc / mcw:.3f}; same entries: {nc == ncw == nb}",
+          flush=True)
 
 
 def main(argv=None):

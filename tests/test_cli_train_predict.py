@@ -1097,3 +1097,58 @@ def test_label_and_qid_columns_on_libsvm_input_name_where_each_applies(tmp_path,
             assert main([*argv, option, "1"]) == 2, argv
             err = capsys.readouterr().err
             assert err == f"birank {argv[0]}: error: {data} (read as libsvm): {message}\n", err
+
+
+def _big_libsvm(rng, rows, zero_based, wide_line=None):
+    """LIBSVM text of ``rows`` rows with qid: (more than the compiled reader's 256 KiB);
+    ``wide_line``: that 1-based line holds index 10**9."""
+    lines = []
+    for i in range(rows):
+        idx = np.sort(rng.choice(40, size=8, replace=False)) + (0 if zero_based else 1)
+        toks = [f"{rng.integers(3)}", f"qid:{i // 10}"]
+        toks += [f"{j}:{rng.normal():.5f}" for j in idx]
+        if wide_line == i + 1:
+            toks.append("1000000000:1")
+        lines.append(" ".join(toks))
+    return ("\n".join(lines) + "\n").encode()
+
+
+@pytest.mark.parametrize("zero_based", [False, True])
+def test_a_big_plain_libsvm_file_is_read_in_blocks_with_the_file_s_result(
+        tmp_path, monkeypatch, zero_based):
+    """The commands read a plain LIBSVM file of 256 KiB and more a block at a time (never its
+    whole text): the matrix, labels, groups and index base are those of the same text read
+    whole (its gzip copy), and an index past --n-features or a width too large for memory
+    still names its line (the text then read for the message)."""
+    import gzip
+
+    from birank.cli._common import UserError, read_data
+    from birank.datasets import _formats
+
+    rng = np.random.default_rng(3)
+    text = _big_libsvm(rng, 9_000, zero_based)
+    assert len(text) > 256 << 10
+    plain, packed = tmp_path / "d.svm", tmp_path / "d.svm.gz"
+    plain.write_bytes(text)
+    packed.write_bytes(gzip.compress(text))
+    got, ref = {}, {}
+    with monkeypatch.context() as m:
+        m.setattr(_formats, "read_source", lambda path: pytest.fail("read whole"))
+        X, y, q = read_data(str(plain), info=got)
+    X2, y2, q2 = read_data(str(packed), info=ref)
+    assert got == ref and got["zero_based"] == zero_based
+    assert (X != X2).nnz == 0 and X.shape == X2.shape
+    assert y.tobytes() == y2.tobytes() and (q == q2).all()
+
+    def message(path, **kwargs):
+        with pytest.raises(UserError) as exc:
+            read_data(str(path), **kwargs)
+        return str(exc.value).replace(str(path), "FILE")
+
+    assert "line " in message(plain, n_features=30)
+    assert message(plain, n_features=30) == message(packed, n_features=30)
+    wide = tmp_path / "w.svm"
+    wide.write_bytes(_big_libsvm(rng, 9_000, zero_based, wide_line=4_321))
+    monkeypatch.setattr("birank._memory.available_memory", lambda: 2**30)
+    assert message(wide, check_memory=True).startswith(
+        "FILE, line 4321 (its feature index is the largest): 1000000")

@@ -86,8 +86,8 @@ def read_data(path, n_features=None, with_groups=True, duplicates="error", quiet
     empty (labels only) is refused; with ``check_memory`` a feature count whose
     dense vectors would not fit in memory is refused before any fit allocates them.
     """
-    from ..datasets._formats import check_feature_memory, load_table, read_source, \
-        widest_row_line
+    from ..datasets._formats import check_feature_memory, load_table, plain_libsvm_file, \
+        read_source, widest_row_line
     from ..datasets._svmlight import groups_or_query_file
 
     path = os.fspath(path)
@@ -96,18 +96,30 @@ def read_data(path, n_features=None, with_groups=True, duplicates="error", quiet
         n_features = _opt(args, "n_features")
     if n_features is not None and n_features < 1:
         raise UserError(f"--n-features must be a positive integer; got {n_features}")
+    fmt = _opt(args, "format", "auto")
+    # a plain LIBSVM file is parsed a block at a time (its text is never held beside the
+    # matrix); its bytes are read only for an error message that quotes a line
+    data = None
     try:
-        data = read_source(path)
+        if plain_libsvm_file(path, fmt):
+            size = os.path.getsize(path)
+        else:
+            data = read_source(path)
+            size = len(data)
     except OSError as exc:
         raise UserError(str(exc)) from None
-    progress = reading_progress(name) if not quiet and len(data) >= _PROGRESS_BYTES else None
+
+    def text():
+        return data if data is not None else read_source(path)
+
+    progress = reading_progress(name) if not quiet and size >= _PROGRESS_BYTES else None
     info = {} if info is None else info
     base = _opt(args, "zero_based", "auto")
     if base == "auto" and zero_based is not None:
         base = "yes" if zero_based else "no"
     try:
         X, y, qid, fmt = load_table(
-            data, name, fmt=_opt(args, "format", "auto"), info=info,
+            data, name, fmt=fmt, info=info, path=path,
             zero_based=base, n_features=n_features,
             duplicates=_opt(args, "duplicates", duplicates),
             label_column=_opt(args, "label_column"), qid_column=_opt(args, "qid_column"),
@@ -117,7 +129,7 @@ def read_data(path, n_features=None, with_groups=True, duplicates="error", quiet
     info["format"] = fmt
     if max_features is not None and fmt == "libsvm" and X.shape[1] > max_features:
         index = X.shape[1] - (1 if info.get("zero_based") else 0)
-        raise UserError(f"{name} (read as libsvm), line {widest_row_line(data, X)}: feature "
+        raise UserError(f"{name} (read as libsvm), line {widest_row_line(text(), X)}: feature "
                         f"index {index} exceeds n_features={max_features}"
                         + (width_hint(info.get("zero_based")) if width_hint else ""))
     if info.get("header") is not None:
@@ -130,14 +142,14 @@ def read_data(path, n_features=None, with_groups=True, duplicates="error", quiet
         raise UserError(f"{name}: the file has labels but no features (every row is "
                         "empty); nothing to learn from or to score")
     if check_memory and X.shape[1]:
-        line = widest_row_line(data, X) if fmt == "libsvm" else None
-        where = (f"{name}, line {line} (its feature index is the largest): " if line
-                 else f"{name}: ")
         try:
-            check_feature_memory(X.shape[1], where,
+            check_feature_memory(X.shape[1],
                                  hint=" (--n-features D refuses lines with larger indices)")
-        except ValueError as exc:
-            raise UserError(str(exc)) from None
+        except ValueError as exc:  # the file's line (its text read only now)
+            line = widest_row_line(text(), X) if fmt == "libsvm" else None
+            where = (f"{name}, line {line} (its feature index is the largest): " if line
+                     else f"{name}: ")
+            raise UserError(where + str(exc)) from None
     if not with_groups:
         return X, y, None
     try:

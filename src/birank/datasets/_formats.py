@@ -13,6 +13,7 @@ default, are read as written).
 from __future__ import annotations
 
 import io
+import os
 import re
 import shlex
 import sys
@@ -33,6 +34,8 @@ ZERO_BASED = ("auto", "yes", "no")
 QID_NAMES = ("qid", "query", "query_id", "group", "groups")
 LABEL_NAMES = ("label", "y", "target", "relevance", "rel")
 _NPZ_MAGIC, _NPY_MAGIC = b"PK\x03\x04", b"\x93NUMPY"
+#: the first bytes :func:`sniff_format` reads
+_SNIFF_BYTES = 65536
 
 
 def read_source(path):
@@ -42,13 +45,33 @@ def read_source(path):
     return _svmlight.read_raw(path)
 
 
+def plain_libsvm_file(path, fmt="auto"):
+    """Whether :func:`load_table` can read ``path`` by its path, a block at a time: a
+    regular file of plain text (no compression nor byte-order mark first) of at least
+    the compiled reader's size, read as LIBSVM (``fmt`` "libsvm", or "auto" and its first
+    bytes sniffed so)."""
+    if path == "-" or fmt not in ("auto", "libsvm"):
+        return False
+    try:
+        if not os.path.isfile(path) or os.path.getsize(path) < _svmlight._SMALL_BYTES:
+            return False
+        with open(path, "rb") as fh:
+            head = fh.read(_SNIFF_BYTES)
+    except OSError:
+        return False  # (the whole read says what is wrong)
+    if _svmlight._compression(head) is not None or head.startswith(_svmlight.UTF8_BOM):
+        return False
+    return fmt == "libsvm" or sniff_format(head) == "libsvm"
+
+
 def sniff_format(data):
-    """``"npz"``, ``"npy"``, ``"csv"``, ``"tsv"``, ``"libsvm"`` or ``"binary"`` from the first bytes."""
+    """``"npz"``, ``"npy"``, ``"csv"``, ``"tsv"``, ``"libsvm"`` or ``"binary"`` from the first
+    bytes."""
     if data.startswith(_NPZ_MAGIC):
         return "npz"
     if data.startswith(_NPY_MAGIC):
         return "npy"
-    head = data[:65536]
+    head = data[:_SNIFF_BYTES]
     if b"\x00" in head:
         return "binary"
     try:
@@ -83,18 +106,20 @@ def _line_of_row(data, row):
     return None
 
 
-def _libsvm(data, name, n_features, zero_based, duplicates, progress, info):
+def _libsvm(parse, name, n_features, zero_based, duplicates, progress, info):
+    """``(X, y, qid)`` of a LIBSVM input by ``parse(n_features=..., zero_based=...,
+    duplicates=..., progress=...)`` (:func:`birank.datasets._svmlight.load_svmlight_bytes`
+    of its bytes, or :func:`~birank.datasets._svmlight.load_svmlight_path`), with the
+    command line's index base: ``zero_based`` "yes", "no" or "auto"."""
     if zero_based in ("yes", "no"):
         info["zero_based"] = zero_based == "yes"
-        return _svmlight.load_svmlight_bytes(data, name=name, n_features=n_features,
-                                             zero_based=zero_based == "yes",
-                                             duplicates=duplicates, progress=progress)
+        return parse(n_features=n_features, zero_based=zero_based == "yes",
+                     duplicates=duplicates, progress=progress)
     # auto (scikit-learn's rule): parse 0-based, then shift when no index 0 occurs
     width = None if n_features is None else n_features + 1
     try:
-        X, y, qid = _svmlight.load_svmlight_bytes(data, name=name, n_features=width,
-                                                  zero_based=True,
-                                                  duplicates=duplicates, progress=progress)
+        X, y, qid = parse(n_features=width, zero_based=True, duplicates=duplicates,
+                          progress=progress)
     except ValueError as exc:  # (the limit the user gave, not the read's one more)
         raise ValueError(str(exc).replace(f"exceeds n_features={width}.",
                                           f"exceeds n_features={n_features}.")) from None
@@ -103,15 +128,15 @@ def _libsvm(data, name, n_features, zero_based, duplicates, progress, info):
         if n_features is not None and X.shape[1] > n_features:
             X = X[:, :n_features] if X[:, n_features:].nnz == 0 else None
             if X is None:  # name the line
-                _svmlight.load_svmlight_bytes(data, name=name, n_features=n_features,
-                                              zero_based=True, duplicates=duplicates)
+                parse(n_features=n_features, zero_based=True, duplicates=duplicates,
+                      progress=None)
         return X, y, qid
-    X = sp.csr_matrix((X.data, X.indices - 1 if X.nnz else X.indices, X.indptr),
-                      shape=(X.shape[0], max(X.shape[1] - 1, 0)))
+    X.indices -= 1  # (in place: the parser's own array; a copy would be 4 bytes a value more)
+    X = sp.csr_matrix((X.data, X.indices, X.indptr), shape=(X.shape[0], max(X.shape[1] - 1, 0)))
     if n_features is not None:
         if X.shape[1] > n_features:  # re-read one-based: the reader names the line
-            _svmlight.load_svmlight_bytes(data, name=name, n_features=n_features,
-                                          zero_based=False, duplicates=duplicates)
+            parse(n_features=n_features, zero_based=False, duplicates=duplicates,
+                  progress=None)
         X.resize((X.shape[0], n_features))
     return X, y, qid
 
@@ -401,8 +426,12 @@ def refuse_libsvm_columns(where, label_column, qid_column):
 
 def load_table(data, name, *, fmt="auto", zero_based="auto", n_features=None,
                duplicates="error", label_column=None, qid_column=None, ignore_columns=(),
-               progress=None, info=None, roles=None):
+               progress=None, info=None, roles=None, path=None):
     """Parse ``data`` (bytes, maybe compressed) -> ``(X csr, y, qid or None, format)``.
+
+    ``data`` None: the file at ``path``, a plain LIBSVM file
+    (:func:`plain_libsvm_file`), read a block at a time: the text is never held
+    beside the matrix.
 
     Errors (``ValueError``) name ``name`` and the format the content was read as.
     ``info``: a dict that receives ``"zero_based"`` (the index base a LIBSVM file
@@ -430,7 +459,16 @@ def load_table(data, name, *, fmt="auto", zero_based="auto", n_features=None,
         raise ValueError(f"format must be one of {', '.join(FORMATS)}; got {fmt!r}")
     if zero_based not in ZERO_BASED:
         raise ValueError(f"zero_based must be one of auto, yes, no; got {zero_based!r}")
-    data = decompress_bytes(data, name)
+    if data is None:  # a plain LIBSVM file (plain_libsvm_file), read a block at a time
+        fmt = "libsvm"
+
+        def parse(**options):
+            return _svmlight.load_svmlight_path(path, name=name, **options)
+    else:
+        data = decompress_bytes(data, name)
+
+        def parse(**options):
+            return _svmlight.load_svmlight_bytes(data, name=name, **options)
     if fmt == "auto":
         fmt = sniff_format(data)
     if fmt == "binary":
@@ -443,7 +481,7 @@ def load_table(data, name, *, fmt="auto", zero_based="auto", n_features=None,
                              ".npy input; a LIBSVM file has no columns, only index:value "
                              "features")
         try:
-            X, y, q = _libsvm(data, name, n_features, zero_based, duplicates, progress, info)
+            X, y, q = _libsvm(parse, name, n_features, zero_based, duplicates, progress, info)
         except ValueError as exc:
             msg = str(exc)
             if msg.startswith(name):

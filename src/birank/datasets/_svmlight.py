@@ -503,7 +503,7 @@ def _byte_counts(block, scratch):
     return counts[0], counts[1], counts[2], crlf
 
 
-def _kernel_parse_file(fh, zero_based, block_bytes=None):
+def _kernel_parse_file(fh, zero_based, block_bytes=None, progress=None):
     """The compiled reader over the open regular file ``fh`` of plain text, a block at a
     time, so that only the arrays and one block are held (the whole text is not):
     ``(X, y, qid)`` as :func:`_kernel_parse` gives for the file's bytes, or None where
@@ -512,7 +512,8 @@ def _kernel_parse_file(fh, zero_based, block_bytes=None):
     reader declines, or the file changed between the two passes.
 
     Pass 1 counts the newlines and colons, which size the arrays once; pass 2 parses
-    the blocks cut after their last newline (a line longer than a block widens it)."""
+    the blocks cut after their last newline (a line longer than a block widens it),
+    calling ``progress(bytes_done, bytes_total, "parsing")`` after each."""
     size = os.fstat(fh.fileno()).st_size
     block_bytes = block_bytes or CHUNK_BYTES
     head = fh.read(8)
@@ -567,6 +568,8 @@ def _kernel_parse_file(fh, zero_based, block_bytes=None):
                     return None  # qid: on some lines only (the reference names the line)
                 has_qid = q
             rows, nnz, width = rows + r, nnz + k, max(width, w)
+            if progress is not None:
+                progress(read - (end - cut), size, "parsing")
         if not got:
             break
         buf[:end - cut] = buf[cut:end]
@@ -795,22 +798,15 @@ def load_svmlight(path: StrPath, *, n_features: int | None = None,
     path = os.fspath(path)
     if not (isinstance(query_id, (bool, np.bool_)) or query_id == "auto"):
         raise ValueError(f"query_id must be True, False or 'auto'; got {query_id!r}.")
-    _check_options(n_features, zero_based, duplicates)
-    streamed = _load_plain_file(path, n_features, zero_based)
-    if streamed is not None:
-        X, y, qid = streamed
-    else:
-        X, y, qid = load_svmlight_bytes(
-            read_bytes(path, in_place=True), name=path, n_features=n_features,
-            zero_based=zero_based, duplicates=duplicates
-        )
+    X, y, qid = load_svmlight_path(path, n_features=n_features, zero_based=zero_based,
+                                   duplicates=duplicates)
     if not query_id:
         return X, y
     sizes = _query_file(path, query_file, qid, query_id)
     return X, y, (qid if sizes is None else read_query_file(sizes, n_rows=X.shape[0]))
 
 
-def _load_plain_file(path, n_features, zero_based):
+def _load_plain_file(path, n_features, zero_based, progress=None):
     """``(X, y, qid)`` of a regular file of plain text from :data:`_SMALL_BYTES` on, read a
     block at a time by the compiled reader (:func:`_kernel_parse_file`), or None: then
     the whole text goes to :func:`load_svmlight_bytes` (which also names the errors)."""
@@ -821,12 +817,29 @@ def _load_plain_file(path, n_features, zero_based):
     except OSError:
         return None  # (read_raw says what is wrong with the path)
     with fh:
-        got = _kernel_parse_file(fh, zero_based)
+        got = _kernel_parse_file(fh, zero_based, progress=progress)
     if got is None or (n_features is not None and got[0].shape[1] > n_features):
         return None
     if n_features is not None:
         got[0].resize((got[0].shape[0], n_features))
     return got
+
+
+def load_svmlight_path(path: StrPath, *, name: str | None = None, n_features: int | None = None,
+                       zero_based: bool = False, duplicates: _Duplicates = "error",
+                       progress: Callable[[int, int, str], object] | None = None,
+                       ) -> tuple[csr_matrix, FloatArray, IntArray | None]:
+    """:func:`load_svmlight_bytes` of the file at ``path`` (errors name it ``name``, by
+    default the path): a plain file of :data:`_SMALL_BYTES` and more a block at a time
+    (the text is never held beside the matrix), anything else as its whole text."""
+    path = os.fspath(path)
+    _check_options(n_features, zero_based, duplicates)
+    streamed = _load_plain_file(path, n_features, zero_based, progress)
+    if streamed is not None:
+        return streamed
+    return load_svmlight_bytes(read_bytes(path, in_place=True), name=name or path,
+                               n_features=n_features, zero_based=zero_based,
+                               duplicates=duplicates, progress=progress)
 
 
 def groups_or_query_file(path, qid, n_rows):
