@@ -110,22 +110,24 @@ def _byte_counts(keys, n_passes):
     return counts
 
 
-@njit(cache=True)
-def _lsd(keys, keys2, order, tmp, n_passes):
-    """Stable LSD radix sort of ``order`` by ``keys`` (filled, with ``order``), ``_BITS``
-    bits a pass over ``n_passes`` passes; the sorted rows end in ``order``."""
+@njit(cache=True, inline="always")
+def _lsd_rows(keys, keys2, rows, rows2, counts, shift0, n_passes):
+    """Stable LSD passes over ``keys`` by the bytes from bit ``shift0`` (``counts``: each
+    pass's digit counts, filled), each key's entry of ``rows`` moved with it (``keys2``,
+    ``rows2``: the other buffers); True when the result ended in those (an odd number of
+    passes moved keys). :func:`_lsd_keys` moves the keys alone."""
     n = keys.shape[0]
-    counts = _byte_counts(keys, n_passes)
     src_k, dst_k = keys, keys2
-    src_i, dst_i = order, tmp
+    src_i, dst_i = rows, rows2
     swapped = False
     for d in range(n_passes):
         c = counts[d]
         if not _digit_starts(c, n):
             continue
+        shift = np.uint64(shift0 + d * _BITS)
         for i in range(n):
             k = src_k[i]
-            e = (k >> (d * _BITS)) & (_RADIX - 1)
+            e = (k >> shift) & np.uint64(_RADIX - 1)
             p = np.uint64(c[e])  # unsigned index: no negative-index test
             c[e] += 1
             dst_k[p] = k
@@ -133,9 +135,15 @@ def _lsd(keys, keys2, order, tmp, n_passes):
         src_k, dst_k = dst_k, src_k
         src_i, dst_i = dst_i, src_i
         swapped = not swapped
-    if swapped:
-        for i in range(n):
-            order[i] = src_i[i]
+    return swapped
+
+
+@njit(cache=True)
+def _lsd(keys, keys2, order, tmp, n_passes):
+    """Stable LSD radix sort of ``order`` by ``keys`` (filled, with ``order``), ``_BITS``
+    bits a pass over ``n_passes`` passes; the sorted rows end in ``order``."""
+    if _lsd_rows(keys, keys2, order, tmp, _byte_counts(keys, n_passes), 0, n_passes):
+        order[:] = tmp
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -184,19 +192,7 @@ def _sort_packed(s, order, keys, keys2, ss, upper, signs):
         counts[1, (k >> np.uint32(_BITS)) & low] += 1
         counts[2, (k >> np.uint32(2 * _BITS)) & low] += 1
         counts[3, k >> np.uint32(3 * _BITS)] += 1
-    src, dst = keys, keys2
-    for d in range(4):
-        c = counts[d]
-        if not _digit_starts(c, n):
-            continue
-        shift = np.uint64(32 + d * _BITS)
-        for i in range(n):
-            x = src[i]
-            e = (x >> shift) & np.uint64(_RADIX - 1)
-            p = np.uint64(c[e])  # unsigned index: no negative-index test
-            c[e] += 1
-            dst[p] = x
-        src, dst = dst, src
+    src = keys2 if _lsd_keys(keys, keys2, counts, 32, 4) else keys
     for i in range(n):
         r, sign = unpack_row(src[i], tagged)
         order[i] = r
@@ -223,22 +219,9 @@ def _sort_records(s, order, keys, keys2, rows, ss, upper, signs):
         counts[1, (k >> np.uint64(32 + _BITS)) & low] += 1
         counts[2, (k >> np.uint64(32 + 2 * _BITS)) & low] += 1
         counts[3, k >> np.uint64(32 + 3 * _BITS)] += 1
-    src, dst = keys, keys2
-    src_r, dst_r = rows[0], rows[1]
-    for d in range(4):
-        c = counts[d]
-        if not _digit_starts(c, n):
-            continue
-        shift = np.uint64(32 + d * _BITS)
-        for i in range(n):
-            x = src[i]
-            e = (x >> shift) & low
-            p = np.uint64(c[e])  # unsigned index: no negative-index test
-            c[e] += 1
-            dst[p] = x
-            dst_r[p] = src_r[i]
-        src, dst = dst, src
-        src_r, dst_r = dst_r, src_r
+    src, src_r = keys, rows[0]
+    if _lsd_rows(keys, keys2, rows[0], rows[1], counts, 32, 4):
+        src, src_r = keys2, rows[1]
     for i in range(n):
         r = src_r[i]
         order[i] = r & ~flag

@@ -457,34 +457,56 @@ def _kernel_parse(data, zero_based, chunk_bytes=None, progress=None):
     total = len(data)
     if not total:
         return None
-    out = _kernel_buffers(data.count(NEWLINE) + 1, data.count(b":"))
+    filled = _Filled(data.count(NEWLINE) + 1, data.count(b":"))
     ranges = list(_chunks(data, chunk_bytes or total or 1))
     # the numbers left to float(), one array for every chunk (its pages touched only
     # where used)
     hard = np.empty((max(e - s for s, e in ranges) // 2 + 1, 3), dtype=np.int64)
-    rows = nnz = width = 0
-    has_qid = None
     for start, end in ranges:
-        got = _kernel_fill(data, start, end, zero_based, out, rows, nnz, hard)
-        if got is None:
+        if not filled.add(data, start, end, zero_based, hard):
             return None
-        r, k, w, q = got
-        if r:
-            if has_qid is not None and q != has_qid:
-                return None  # qid: on some lines only (the reference names the line)
-            has_qid = q
-        rows, nnz, width = rows + r, nnz + k, max(width, w)
         if progress is not None:
             progress(end, total, "parsing")
-    if not rows:
-        return None
-    labels, qids, indptr, indices, values = out
-    # views, not copies: the arrays are sized from the newline and ':' counts, so all
-    # but a qid: a row or a blank line is used
-    X = sp.csr_matrix((values[:nnz], indices[:nnz], indptr[:rows + 1]), shape=(rows, width),
-                      copy=False)
-    X.has_sorted_indices = True  # strictly increasing in every row (else declined)
-    return X, labels[:rows], (qids[:rows] if has_qid else None)
+    return filled.result()
+
+
+class _Filled:
+    """The arrays the compiled reader fills a piece of text at a time (sized once, for
+    ``lines`` newlines and ``colons`` colons), and the rows, entries and width so far."""
+
+    def __init__(self, lines, colons):
+        self.out = _kernel_buffers(lines, colons)
+        self.rows = self.nnz = self.width = 0
+        self.has_qid = None
+
+    def add(self, data, start, end, zero_based, hard):
+        """Parse ``data[start:end]`` after what is filled (:func:`_kernel_fill`); False
+        where the reader declines it, or ``qid:`` is on the lines of some pieces only
+        (the reference parser names the line)."""
+        got = _kernel_fill(data, start, end, zero_based, self.out, self.rows, self.nnz, hard)
+        if got is None:
+            return False
+        rows, nnz, width, has_qid = got
+        if rows:
+            if self.has_qid is not None and has_qid != self.has_qid:
+                return False
+            self.has_qid = has_qid
+        self.rows, self.nnz = self.rows + rows, self.nnz + nnz
+        self.width = max(self.width, width)
+        return True
+
+    def result(self):
+        """``(X, y, qid)``, or None for text without a data line."""
+        rows, nnz = self.rows, self.nnz
+        if not rows:
+            return None
+        labels, qids, indptr, indices, values = self.out
+        # views, not copies: the arrays are sized from the newline and ':' counts, so all
+        # but a qid: a row or a blank line is used
+        X = sp.csr_matrix((values[:nnz], indices[:nnz], indptr[:rows + 1]),
+                          shape=(rows, self.width), copy=False)
+        X.has_sorted_indices = True  # strictly increasing in every row (else declined)
+        return X, labels[:rows], (qids[:rows] if self.has_qid else None)
 
 
 def _byte_counts(block, scratch):
@@ -534,11 +556,9 @@ def _kernel_parse_file(fh, zero_based, block_bytes=None, progress=None):
         last = buf[got - 1]
     if done != size or crs != crlfs:
         return None  # (CR-only line ends: load_svmlight_bytes rewrites them)
-    out = _kernel_buffers(lines + 1, colons)
+    filled = _Filled(lines + 1, colons)
     hard = np.empty((block_bytes // 2 + 1, 3), dtype=np.int64)
     fh.seek(0)
-    rows = nnz = width = 0
-    has_qid = None
     have = read = seen_lines = seen_colons = 0
     while True:
         if have == len(buf):  # a line longer than the block
@@ -559,28 +579,15 @@ def _kernel_parse_file(fh, zero_based, block_bytes=None, progress=None):
             seen_lines, seen_colons = seen_lines + nl, seen_colons + co
             if seen_lines > lines or seen_colons > colons:
                 return None  # the file grew: the arrays would not hold it
-            parsed = _kernel_fill(buf, 0, cut, zero_based, out, rows, nnz, hard)
-            if parsed is None:
+            if not filled.add(buf, 0, cut, zero_based, hard):
                 return None
-            r, k, w, q = parsed
-            if r:
-                if has_qid is not None and q != has_qid:
-                    return None  # qid: on some lines only (the reference names the line)
-                has_qid = q
-            rows, nnz, width = rows + r, nnz + k, max(width, w)
             if progress is not None:
                 progress(read - (end - cut), size, "parsing")
         if not got:
             break
         buf[:end - cut] = buf[cut:end]
         have = end - cut
-    if not rows or read != size:
-        return None
-    labels, qids, indptr, indices, values = out
-    X = sp.csr_matrix((values[:nnz], indices[:nnz], indptr[:rows + 1]), shape=(rows, width),
-                      copy=False)
-    X.has_sorted_indices = True  # strictly increasing in every row (else declined)
-    return X, labels[:rows], (qids[:rows] if has_qid else None)
+    return filled.result() if read == size else None
 
 
 def _parse_chunk(data, name, n_features, zero_based, duplicates, first_line, use_fast):
