@@ -143,6 +143,33 @@ def test_cli_shows_parsing_progress_for_big_files(tmp_path, monkeypatch, capsys)
     assert "reading d.svm" in capsys.readouterr().err
 
 
+def test_a_file_read_in_blocks_shows_progress_as_a_whole_one(tmp_path, monkeypatch, capsys):
+    """train's block reader (a plain LIBSVM file of 256 KiB and more) and evaluate's labels
+    file read whole (below its streaming size) show the "reading" line, as the whole-text
+    read and the streamed labels do; load_svmlight_path reports every block, in order."""
+    from birank.cli import _common
+
+    data = _big_text(20000)
+    assert len(data) > _svmlight._SMALL_BYTES
+    path = tmp_path / "d.svm"
+    path.write_bytes(data)
+    seen = []
+    X, y, _ = _svmlight.load_svmlight_path(path, progress=lambda d, t, m: seen.append((d, t)))
+    assert X.shape[0] == 20000 and len(seen) == 1 and seen[-1] == (len(data), len(data))
+    blocks = []
+    with open(path, "rb") as fh:
+        _svmlight._kernel_parse_file(fh, False, 50_000, lambda d, t, m: blocks.append(d))
+    assert len(blocks) > 10 and blocks == sorted(blocks)
+    assert blocks[-1] == len(data)
+    monkeypatch.setattr(_common, "_PROGRESS_BYTES", 0)
+    assert main(["train", "-m", "wsvm", str(path), "-o", str(tmp_path / "m.json")]) == 0
+    assert "reading d.svm" in capsys.readouterr().err
+    scores = tmp_path / "s.txt"
+    scores.write_text("\n".join(map(str, np.arange(20000) % 7)) + "\n")
+    assert main(["evaluate", "--labels", str(path), "--scores", str(scores)]) == 0
+    assert "reading d.svm" in capsys.readouterr().err
+
+
 # --- duplicated feature indices -----------------------------------------------------
 @pytest.fixture
 def toy_file(tmp_path):

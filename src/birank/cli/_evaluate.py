@@ -178,11 +178,15 @@ def _read_labels(path, duplicates="error", args=None):
         from ._stream import stream_svmlight_labels
 
         return stream_svmlight_labels(path, duplicates, progress=reading_progress(path))
-    from ..datasets._svmlight import groups_or_query_file, load_svmlight_bytes, read_bytes
+    from ..datasets._svmlight import groups_or_query_file, load_svmlight_path
+    from ._common import _PROGRESS_BYTES, reading_progress
 
-    try:  # the same reader and the same duplicates rule as train and predict
-        X, y, qid = load_svmlight_bytes(read_bytes(path), name=path, duplicates=duplicates,
-                                        zero_based=True)  # labels only: any index base
+    # the progress line of a file read whole, as train's (a streamed one always shows it)
+    progress = reading_progress(path) if os.path.getsize(path) >= _PROGRESS_BYTES else None
+    try:  # the same reader and the same duplicates rule as train and predict (a plain
+        # file a block at a time); labels only: any index base
+        X, y, qid = load_svmlight_path(path, duplicates=duplicates, zero_based=True,
+                                       progress=progress)
     except ValueError as exc:
         from ._common import libsvm_error
 
