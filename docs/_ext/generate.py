@@ -514,9 +514,12 @@ def _a9a_table(figures, refs, results):
                  f"{max(float(m['ratio']) for m in crr):.2f}x SGDClassifier)" if crr else nm,
                  f"`{crr_run.command}`",
                  _dates(crr_run)])
-    rows.append(["`WeightedSVM` balanced, hinge", "0.9007", _weighted_svm_time(results),
-                 "AUC: `python benchmarks/bench_wsvm_defaults.py`; time: "
-                 "`python benchmarks/bench_solvers.py --data-home PATH --only 1`", "–"])
+    wsvm_run, wsvm, _, _ = _wsvm_defaults()
+    rows.append(["`WeightedSVM` balanced, hinge", wsvm["auc"] if wsvm else nm,
+                 _weighted_svm_time(results),
+                 f"AUC: `{wsvm_run.command}`; time: "
+                 "`python benchmarks/bench_solvers.py --data-home PATH --only 1`",
+                 _dates(wsvm_run)])
     return _table(["method", "test AUC", "fit s", "command", "run"], rows)
 
 
@@ -651,6 +654,7 @@ def _benchmarks(results, out):
     drawn = _bench_figures(figures, refs, out)
     _, ranksvm, hinge, _, _ = figures["ranksvm"]
     weighted = _weighted_svm(results)
+    _, wsvm, svc, svc_balanced = _wsvm_defaults()
     opauc = _opauc(results)
     md = ["# Benchmarks\n",
           "Every speed figure below comes from a script in `benchmarks/` that times birank "
@@ -682,8 +686,10 @@ def _benchmarks(results, out):
               ["sofia-ml `--loop_type combined-ranking`", "CRR, SGD", "0.8986",
                "`CombinedRanking`: " + _crr_auc(figures["crr"][1])],
               ["LIBLINEAR 2.50 `-s 2 -c 1 -B 1`", "point-wise L2-SVM", "0.9011",
-               "`WeightedSVM`: 0.9007"],
-              ["scikit-learn `LinearSVC(C=1)` / balanced", "point-wise", "0.9017 / 0.9018",
+               "`WeightedSVM`: " + (wsvm["auc"] if wsvm else NOT_MEASURED)],
+              ["scikit-learn `LinearSVC(C=1)` / balanced", "point-wise",
+               f"{svc['auc']} / {svc_balanced['auc']}" if svc and svc_balanced
+               else NOT_MEASURED,
                "`WeightedSVM` " + (f"({weighted[1]}x LinearSVC's time)" if weighted
                                    else "(time: see below)")],
               ["OPAUC, authors' Matlab (Octave)", "one-pass AUC, squared loss", "0.900107",
@@ -948,6 +954,18 @@ def _a9a_crr(results_dir=_RESULTS):
                          r"\| SGDClassifier .*? time ratio (?P<ratio>[\d.]+)",
                          "CombinedRanking seed line")
     return run, seeds
+
+
+def _wsvm_defaults(results_dir=_RESULTS):
+    """bench_wsvm_defaults.py: WeightedSVM's a9a test AUC at its defaults and LinearSVC's
+    (plain and balanced)."""
+    run = _LatestRun("bench_wsvm_defaults.txt", results_dir)
+    found = run.find(r"^\s*defaults \(class_weight='balanced', C=1\)\s+AUC (?P<auc>[\d.]+)",
+                     "defaults line")
+    svc = run.find(r"^\s*reference LinearSVC\(C=1\)\s+AUC (?P<auc>[\d.]+)", "LinearSVC line")
+    balanced = run.find(r"^\s*reference LinearSVC\(C=1, class_weight='balanced'\)\s+AUC "
+                        r"(?P<auc>[\d.]+)", "balanced LinearSVC line")
+    return run, found, svc, balanced
 
 
 def _active(results_dir=_RESULTS):
