@@ -788,7 +788,7 @@ def load_svmlight(path: StrPath, *, n_features: int | None = None,
     file is read twice, a chunk at a time: once to count its lines and
     entries, which size the arrays, once to parse it; so the memory held is
     the matrix and one chunk, not the text as well (a 523 MB file: a peak of
-    665 MiB against 1,180 MiB reading the text whole,
+    667 MiB against 1,180 MiB reading the text whole,
     ``benchmarks/bench_svmlight_read.py --file``).
 
     Examples
