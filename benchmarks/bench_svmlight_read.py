@@ -16,9 +16,10 @@ digits, as ``dump_svmlight`` writes them: the kernel's 128-bit path); and with `
 (a plain file a block at a time) against scikit-learn's ``load_svmlight_file`` and
 against ``load_svmlight`` reading the text whole (as before the block reader), and the
 commands' reader (``birank train/predict/evaluate``) block by block against the same
-with the text read whole, each run in a fresh Python process (alternating,
-``--repeat`` times) so that its peak memory (``ru_maxrss``) is its own: medians of
-wall time and of peak memory, and their ratios.
+with the text read whole, and ``load_svmlight(n_jobs=2)`` against one thread, each
+run in a fresh Python process (alternating, ``--repeat`` times) so that its peak
+memory (``ru_maxrss``) is its own: medians of wall time and of peak memory, and
+their ratios.
 
 Usage::
 
@@ -82,9 +83,12 @@ elif who.startswith("cli"):  # the commands' reader (train, predict, evaluate)
     if who == "cli-whole":  # the text read whole, then parsed (before the block reader)
         _formats.plain_libsvm_file = lambda *args: False
 else:
+    from functools import partial
     from birank.datasets import _svmlight, load_svmlight as load
     if who == "whole":  # the text read whole, then parsed (before the block reader)
         _svmlight._load_plain_file = lambda *args: None
+    elif who == "threads":  # the pieces on two threads
+        load = partial(load, n_jobs=2)
 t0 = time.perf_counter()
 X = load(path)[0]
 print(time.perf_counter() - t0, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, X.nnz)
@@ -97,13 +101,14 @@ def _from_disk(path, repeat):
     import subprocess
     import sys
 
-    runs = {"birank": [], "whole": [], "sklearn": [], "cli": [], "cli-whole": []}
+    runs = {"birank": [], "whole": [], "sklearn": [], "cli": [], "cli-whole": [],
+            "threads": []}
     for _ in range(repeat):
         for who in runs:
             out = subprocess.run([sys.executable, "-c", _ONE_FILE, path, who], check=True,
                                  capture_output=True, text=True).stdout.split()
             runs[who].append((float(out[0]), int(out[1]) / 1024, int(out[2])))
-    (tb, mb, nb), (tw, mw, nw), (ts, ms, ns), (tc, mc, nc), (tcw, mcw, ncw) = (
+    (tb, mb, nb), (tw, mw, nw), (ts, ms, ns), (tc, mc, nc), (tcw, mcw, ncw), (tt, mt, nt) = (
         np.median(np.array(runs[k]), axis=0) for k in runs)
     print(f"{path}: medians of {repeat} fresh processes each, alternating; load_svmlight "
           f"{tb:.2f} s, peak {mb:,.0f} MiB; scikit-learn {ts:.2f} s, peak {ms:,.0f} MiB: "
@@ -116,6 +121,9 @@ def _from_disk(path, repeat):
           f"{mc:,.0f} MiB; with the text read whole: {tcw:.2f} s, peak {mcw:,.0f} MiB; ratio time "
           f"{tc / tcw:.3f}, peak memory {mc / mcw:.3f}; same entries: {nc == ncw == nb}",
           flush=True)
+    print(f"  load_svmlight(n_jobs=2), the pieces on two threads: {tt:.2f} s, peak {mt:,.0f} "
+          f"MiB; ratio to one thread: time {tt / tb:.3f}, peak memory {mt / mb:.3f}; same "
+          f"entries: {nt == nb}", flush=True)
 
 
 def main(argv=None):

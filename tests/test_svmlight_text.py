@@ -243,10 +243,8 @@ def test_a_file_the_block_reader_does_not_take_is_read_whole(tmp_path, text):
 def test_load_svmlight_takes_the_block_reader_and_a_growing_file_is_read_again(
         tmp_path, monkeypatch):
     """load_svmlight reads a plain file of 256 KiB and more in blocks (the whole text is
-    never read), with its n_features; a file that grows between the two passes is
-    declined and read whole."""
-    import io
-
+    never read), with its n_features; a file that grows, or changes a piece's counts,
+    between the two passes is declined (and read whole)."""
     from birank.datasets import _svmlight, load_svmlight
 
     rng = np.random.default_rng(11)
@@ -265,17 +263,57 @@ def test_load_svmlight_takes_the_block_reader_and_a_growing_file_is_read_again(
     _same((X, y, q), ref)
     assert X.shape[1] == 35
 
-    class Growing(io.FileIO):
-        seeks = 0
+    pieces = _svmlight._file_pieces
 
-        def seek(self, *args):
-            Growing.seeks += 1
-            if Growing.seeks == 2:  # after pass 1: another process appends lines
-                with open(path, "ab") as fh:
-                    fh.write(b"1 qid:1 1:1\n" * 50)
-            return super().seek(*args)
+    def changed_after_pass_1(change):
+        def cut(fh, block_bytes):
+            got = pieces(fh, block_bytes)
+            change()  # (another process writes to the file between the two passes)
+            return got
+        return cut
 
-    with Growing(path, "rb") as fh:
-        assert _svmlight._kernel_parse_file(fh, False, 50_000) is None
+    def append():
+        with open(path, "ab") as fh:
+            fh.write(b"1 qid:1 1:1\n" * 50)
+
+    def overwrite():  # the same size, a colon less in the first piece
+        raw = bytearray(path.read_bytes())
+        raw[raw.index(b"qid:")+3] = ord(" ")
+        path.write_bytes(bytes(raw))
+
+    for change in (append, overwrite):
+        path.write_bytes(text)
+        for n_jobs in (None, 2):
+            with monkeypatch.context() as m:
+                m.setattr(_svmlight, "_file_pieces", changed_after_pass_1(change))
+                with open(path, "rb") as fh:
+                    assert _svmlight._kernel_parse_file(fh, False, 50_000, n_jobs=n_jobs) is None
+            path.write_bytes(text)
+    append()
     X, y, q = load_svmlight(path, query_id=True)  # the grown file, read in blocks
     assert X.shape[0] == ref[0].shape[0] + 50
+
+
+def test_a_file_s_pieces_on_threads_give_the_same_arrays(tmp_path):
+    """load_svmlight(n_jobs=2): the pieces parsed on threads at rows and entries apart,
+    then moved together, give the one-thread arrays bit for bit (qid:, comment and blank
+    lines, numbers left to float(), a last line without a newline)."""
+    from birank.datasets import _svmlight, load_svmlight
+
+    rng = np.random.default_rng(12)
+    text = _text(rng, 12_000, 30, True, False)
+    last = repr(float(np.nextafter(0.1, 1))).encode()  # (17 digits) and a subnormal
+    text = text.rstrip(b"\n") + b"\n1 qid:3 2:" + last + b" 7:1e-320"
+    path = tmp_path / "t.svm"
+    path.write_bytes(text)
+    one = load_svmlight(path, query_id=True)
+    _same(one, load_svmlight_bytes(text))
+    for block in (20_000, 65_536):
+        with open(path, "rb") as fh:
+            pieces = _svmlight._file_pieces(fh, block)
+        assert len(pieces) > 5 and pieces[0][0] == 0 and pieces[-1][1] == len(text)
+        assert all(a[1] == b[0] for a, b in zip(pieces, pieces[1:]))
+        for n_jobs in (1, 2, -1):
+            with open(path, "rb") as fh:
+                _same(_svmlight._kernel_parse_file(fh, False, block, n_jobs=n_jobs), one)
+    _same(load_svmlight(path, query_id=True, n_jobs=2), one)

@@ -258,7 +258,7 @@ def _integer(data, p, end, signed):
     return True, -v if neg else v
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # (load_svmlight's n_jobs: pieces of a file on threads)
 def parse_svmlight_text(data, zero_based, max_index, labels, qids, indptr, indices, values,
                         hard):
     """Parse the LIBSVM text ``data`` (uint8) into the caller's arrays.

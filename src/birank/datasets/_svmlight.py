@@ -483,7 +483,31 @@ class _Filled:
         """Parse ``data[start:end]`` after what is filled (:func:`_kernel_fill`); False
         where the reader declines it, or ``qid:`` is on the lines of some pieces only
         (the reference parser names the line)."""
-        got = _kernel_fill(data, start, end, zero_based, self.out, self.rows, self.nnz, hard)
+        return self._count(_kernel_fill(data, start, end, zero_based, self.out, self.rows,
+                                        self.nnz, hard))
+
+    def add_placed(self, parts):
+        """Pieces parsed (on threads) at rows and entries far enough apart for any
+        piece, ``[(row0, nnz0, result of _kernel_fill), ...]`` in text order: each moved
+        down after what is filled (its row pointers by as much), as :meth:`add` in turn
+        would have filled them."""
+        labels, qids, indptr, indices, values = self.out
+        for row0, nnz0, got in parts:
+            if got is None:
+                return False
+            rows, nnz = got[0], got[1]
+            at, nnz_at = self.rows, self.nnz
+            if rows:  # (to the left only: no piece is overwritten before it is moved)
+                labels[at:at + rows] = labels[row0:row0 + rows]
+                qids[at:at + rows] = qids[row0:row0 + rows]
+                indptr[at:at + rows + 1] = indptr[row0:row0 + rows + 1] - (nnz0 - nnz_at)
+                indices[nnz_at:nnz_at + nnz] = indices[nnz0:nnz0 + nnz]
+                values[nnz_at:nnz_at + nnz] = values[nnz0:nnz0 + nnz]
+            if not self._count(got):
+                return False
+        return True
+
+    def _count(self, got):
         if got is None:
             return False
         rows, nnz, width, has_qid = got
@@ -525,69 +549,128 @@ def _byte_counts(block, scratch):
     return counts[0], counts[1], counts[2], crlf
 
 
-def _kernel_parse_file(fh, zero_based, block_bytes=None, progress=None):
-    """The compiled reader over the open regular file ``fh`` of plain text, a block at a
-    time, so that only the arrays and one block are held (the whole text is not):
-    ``(X, y, qid)`` as :func:`_kernel_parse` gives for the file's bytes, or None where
-    those are not for this path (compressed data or a byte-order mark first, a carriage
-    return not followed by a newline: :func:`load_svmlight_bytes` decides) or where the
-    reader declines, or the file changed between the two passes.
-
-    Pass 1 counts the newlines and colons, which size the arrays once; pass 2 parses
-    the blocks cut after their last newline (a line longer than a block widens it),
-    calling ``progress(bytes_done, bytes_total, "parsing")`` after each."""
-    size = os.fstat(fh.fileno()).st_size
-    block_bytes = block_bytes or CHUNK_BYTES
-    head = fh.read(8)
-    if not head or _compression(head) is not None or head.startswith(UTF8_BOM[:len(head)]):
-        return None
-    fh.seek(0)
+def _file_pieces(fh, block_bytes):
+    """Pass 1 of :func:`_kernel_parse_file`: ``[(start, end, newlines, colons), ...]``, the
+    byte ranges of whole lines the file is parsed in (each block read cut after its last
+    newline; a line longer than a block makes a longer piece) with their counts, or None
+    for CR-only line ends (:func:`load_svmlight_bytes` rewrites them)."""
     buf = bytearray(block_bytes)
     scratch = np.empty(block_bytes, dtype=bool)
-    lines = colons = crs = crlfs = done = 0
+    pieces = []
+    start = offset = newlines = colons = crs = crlfs = 0
     last = 0  # the previous block's last byte (a CRLF cut between two blocks)
     while True:
         got = fh.readinto(buf)
         if not got:
             break
-        nl, co, cr, crlf = _byte_counts(np.frombuffer(buf, dtype=np.uint8, count=got), scratch)
-        crlfs += crlf + (last == 13 and buf[0] == NEWLINE[0])
-        lines, colons, crs, done = lines + nl, colons + co, crs + cr, done + got
+        block = np.frombuffer(buf, dtype=np.uint8, count=got)
+        cut = buf.rfind(NEWLINE, 0, got) + 1  # (0: no newline here, the piece goes on)
+        for part in ((block[:cut], True), (block[cut:], False)) if cut else ((block, False),):
+            nl, co, cr, crlf = _byte_counts(part[0], scratch)
+            newlines, colons, crs, crlfs = newlines + nl, colons + co, crs + cr, crlfs + crlf
+            if part[1]:  # (a CRLF is never cut here: the piece ends with its newline)
+                pieces.append((start, offset + cut, newlines, colons))
+                start, newlines, colons = offset + cut, 0, 0
+        crlfs += last == 13 and buf[0] == NEWLINE[0]
         last = buf[got - 1]
-    if done != size or crs != crlfs:
-        return None  # (CR-only line ends: load_svmlight_bytes rewrites them)
-    filled = _Filled(lines + 1, colons)
-    hard = np.empty((block_bytes // 2 + 1, 3), dtype=np.int64)
+        offset += got
+        del block
+    if start < offset:
+        pieces.append((start, offset, newlines, colons))
+    return pieces if crs == crlfs else None
+
+
+def _kernel_parse_file(fh, zero_based, block_bytes=None, progress=None, n_jobs=None):
+    """The compiled reader over the open regular file ``fh`` of plain text, a piece at a
+    time, so that only the arrays and a piece a thread are held (the whole text is
+    not): ``(X, y, qid)`` as :func:`_kernel_parse` gives for the file's bytes, or None
+    where those are not for this path (compressed data or a byte-order mark first, a
+    carriage return not followed by a newline: :func:`load_svmlight_bytes` decides) or
+    where the reader declines, or the file changed between the two passes.
+
+    Pass 1 (:func:`_file_pieces`) cuts the file into pieces of whole lines of about
+    ``block_bytes`` and counts their newlines and colons, which size the arrays once.
+    Pass 2 parses the pieces, checking that each still has its counts (the arrays
+    could not hold more), and calls ``progress(bytes_done, bytes_total, "parsing")``
+    after each. With ``n_jobs`` (more than one thread) the pieces are parsed on threads
+    (the kernel releases the GIL), each at rows and entries its counts keep apart from
+    the others, then moved together (:meth:`_Filled.add_placed`): the same arrays."""
+    import threading
+
+    if not hasattr(os, "preadv"):  # (not on Windows: the whole text is read)
+        return None
+    fd = fh.fileno()
+    size = os.fstat(fd).st_size
+    block_bytes = block_bytes or CHUNK_BYTES
+    head = fh.read(8)
+    if not head or _compression(head) is not None or head.startswith(UTF8_BOM[:len(head)]):
+        return None
     fh.seek(0)
-    have = read = seen_lines = seen_colons = 0
-    while True:
-        if have == len(buf):  # a line longer than the block
-            buf.extend(bytes(len(buf)))
-            hard = np.empty((len(buf) // 2 + 1, 3), dtype=np.int64)
-            scratch = np.empty(len(buf), dtype=bool)
-        view = memoryview(buf)
-        got = fh.readinto(view[have:])
+    pieces = _file_pieces(fh, block_bytes)
+    if pieces is None:
+        return None
+    threads = None
+    if len(pieces) > 1:  # (None: one thread, unless a joblib parallel_config says more)
+        from .._parallel import Threads, resolve_n_jobs
+
+        n_jobs = resolve_n_jobs(n_jobs)
+        threads = Threads(n_jobs) if n_jobs is not None else None
+    if threads is not None:
+        if threads.n < 2:
+            threads.close()
+            threads = None
+    newlines = sum(p[2] for p in pieces)
+    colons = sum(p[3] for p in pieces)
+    filled = _Filled(newlines + len(pieces), colons)  # (one row more a piece: a last line)
+    local = threading.local()  # each thread's piece buffer, counts and float() slots
+    lock = threading.Lock()
+    done = [0]
+
+    def parse(k, row0, nnz0):
+        start, end, nl, co = pieces[k]
+        n = end - start
+        if getattr(local, "buf", None) is None or len(local.buf) < n:
+            local.buf = bytearray(max(n, block_bytes))
+            local.scratch = np.empty(len(local.buf), dtype=bool)
+            local.hard = np.empty((len(local.buf) // 2 + 1, 3), dtype=np.int64)
+        view = memoryview(local.buf)[:n]
+        got = os.preadv(fd, [view], start)
         del view
-        end = have + got
-        read += got
-        cut = end if not got else buf.rfind(NEWLINE, 0, end) + 1
-        if got and not cut:
-            have = end
-            continue
-        if cut:
-            nl, co = _byte_counts(np.frombuffer(buf, dtype=np.uint8, count=cut), scratch)[:2]
-            seen_lines, seen_colons = seen_lines + nl, seen_colons + co
-            if seen_lines > lines or seen_colons > colons:
-                return None  # the file grew: the arrays would not hold it
-            if not filled.add(buf, 0, cut, zero_based, hard):
+        counts = _byte_counts(np.frombuffer(local.buf, dtype=np.uint8, count=n), local.scratch)
+        if got != n or counts[:2] != (nl, co):
+            return None  # the file changed since pass 1: the arrays might not hold it
+        if row0 is None:  # (one thread: after what is filled)
+            return filled.add(local.buf, 0, n, zero_based, local.hard)
+        out = _kernel_fill(local.buf, 0, n, zero_based, filled.out, row0, nnz0, local.hard)
+        if progress is not None:
+            with lock:
+                done[0] += n
+                progress(done[0], size, "parsing")
+        return out
+
+    if threads is None:
+        for k, (_, end, _, _) in enumerate(pieces):
+            if not parse(k, None, None):
                 return None
             if progress is not None:
-                progress(read - (end - cut), size, "parsing")
-        if not got:
-            break
-        buf[:end - cut] = buf[cut:end]
-        have = end - cut
-    return filled.result() if read == size else None
+                progress(end, size, "parsing")
+    else:
+        rows0 = np.cumsum([0] + [p[2] + 1 for p in pieces[:-1]]).tolist()
+        nnz0 = np.cumsum([0] + [p[3] for p in pieces[:-1]]).tolist()
+        results = [None] * len(pieces)
+
+        def run(k):
+            results[k] = parse(k, rows0[k], nnz0[k])
+
+        try:
+            threads.run(run, [(k,) for k in range(len(pieces))])
+        finally:
+            threads.close()
+        if not filled.add_placed(list(zip(rows0, nnz0, results))):
+            return None
+    if os.fstat(fd).st_size != size:
+        return None  # (it grew or shrank while read)
+    return filled.result()
 
 
 def _parse_chunk(data, name, n_features, zero_based, duplicates, first_line, use_fast):
@@ -715,26 +798,28 @@ def load_svmlight_bytes(data: bytes, *, name: str = "<bytes>", n_features: int |
 def load_svmlight(path: StrPath, *, n_features: int | None = None,
                   query_id: Literal[False] = False, query_file: StrPath | None = "auto",
                   zero_based: bool = False, duplicates: _Duplicates = "error",
-                  ) -> tuple[csr_matrix, FloatArray]: ...
+                  n_jobs: int | None = None) -> tuple[csr_matrix, FloatArray]: ...
 
 
 @overload
 def load_svmlight(path: StrPath, *, n_features: int | None = None,
                   query_id: Literal[True], query_file: StrPath | None = "auto",
                   zero_based: bool = False, duplicates: _Duplicates = "error",
-                  ) -> tuple[csr_matrix, FloatArray, IntArray]: ...
+                  n_jobs: int | None = None) -> tuple[csr_matrix, FloatArray, IntArray]: ...
 
 
 @overload
 def load_svmlight(path: StrPath, *, n_features: int | None = None,
                   query_id: bool | Literal["auto"], query_file: StrPath | None = "auto",
                   zero_based: bool = False, duplicates: _Duplicates = "error",
+                  n_jobs: int | None = None,
                   ) -> _XY | tuple[csr_matrix, FloatArray, IntArray | None]: ...
 
 
 def load_svmlight(path: StrPath, *, n_features: int | None = None,
                   query_id: bool | Literal["auto"] = False, query_file: StrPath | None = "auto",
                   zero_based: bool = False, duplicates: _Duplicates = "error",
+                  n_jobs: int | None = None,
                   ) -> _XY | tuple[csr_matrix, FloatArray, IntArray | None]:
     """Read a LIBSVM / SVMlight file into a CSR matrix.
 
@@ -759,6 +844,11 @@ def load_svmlight(path: StrPath, *, n_features: int | None = None,
     duplicates : {"error", "sum", "last"}, default="error"
         What to do with an index repeated in one row. Indices out of order
         are always accepted (and sorted).
+    n_jobs : int, default=None
+        Threads that parse a plain file's pieces (each thread holds one piece
+        of about 4 MiB); None is one unless in a joblib ``parallel_config``,
+        -1 is every core (scikit-learn's meaning). The result is the same for
+        every ``n_jobs``.
 
     Returns
     -------
@@ -806,14 +896,14 @@ def load_svmlight(path: StrPath, *, n_features: int | None = None,
     if not (isinstance(query_id, (bool, np.bool_)) or query_id == "auto"):
         raise ValueError(f"query_id must be True, False or 'auto'; got {query_id!r}.")
     X, y, qid = load_svmlight_path(path, n_features=n_features, zero_based=zero_based,
-                                   duplicates=duplicates)
+                                   duplicates=duplicates, n_jobs=n_jobs)
     if not query_id:
         return X, y
     sizes = _query_file(path, query_file, qid, query_id)
     return X, y, (qid if sizes is None else read_query_file(sizes, n_rows=X.shape[0]))
 
 
-def _load_plain_file(path, n_features, zero_based, progress=None):
+def _load_plain_file(path, n_features, zero_based, progress=None, n_jobs=None):
     """``(X, y, qid)`` of a regular file of plain text from :data:`_SMALL_BYTES` on, read a
     block at a time by the compiled reader (:func:`_kernel_parse_file`), or None: then
     the whole text goes to :func:`load_svmlight_bytes` (which also names the errors)."""
@@ -824,7 +914,7 @@ def _load_plain_file(path, n_features, zero_based, progress=None):
     except OSError:
         return None  # (read_raw says what is wrong with the path)
     with fh:
-        got = _kernel_parse_file(fh, zero_based, progress=progress)
+        got = _kernel_parse_file(fh, zero_based, progress=progress, n_jobs=n_jobs)
     if got is None or (n_features is not None and got[0].shape[1] > n_features):
         return None
     if n_features is not None:
@@ -835,13 +925,15 @@ def _load_plain_file(path, n_features, zero_based, progress=None):
 def load_svmlight_path(path: StrPath, *, name: str | None = None, n_features: int | None = None,
                        zero_based: bool = False, duplicates: _Duplicates = "error",
                        progress: Callable[[int, int, str], object] | None = None,
+                       n_jobs: int | None = None,
                        ) -> tuple[csr_matrix, FloatArray, IntArray | None]:
     """:func:`load_svmlight_bytes` of the file at ``path`` (errors name it ``name``, by
     default the path): a plain file of :data:`_SMALL_BYTES` and more a block at a time
-    (the text is never held beside the matrix), anything else as its whole text."""
+    (the text is never held beside the matrix; with ``n_jobs``, on threads), anything
+    else as its whole text."""
     path = os.fspath(path)
     _check_options(n_features, zero_based, duplicates)
-    streamed = _load_plain_file(path, n_features, zero_based, progress)
+    streamed = _load_plain_file(path, n_features, zero_based, progress, n_jobs)
     if streamed is not None:
         return streamed
     return load_svmlight_bytes(read_bytes(path, in_place=True), name=name or path,
