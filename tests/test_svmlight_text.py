@@ -317,3 +317,13 @@ def test_a_file_s_pieces_on_threads_give_the_same_arrays(tmp_path):
             with open(path, "rb") as fh:
                 _same(_svmlight._kernel_parse_file(fh, False, block, n_jobs=n_jobs), one)
     _same(load_svmlight(path, query_id=True, n_jobs=2), one)
+
+
+@pytest.mark.parametrize("n_jobs", [0, 1.5, True, "2"])
+def test_load_svmlight_refuses_a_bad_n_jobs_whatever_the_file(tmp_path, n_jobs):
+    from birank.datasets import load_svmlight
+
+    path = tmp_path / "small.svm"
+    path.write_bytes(b"1 1:1\n0 2:1\n")  # (one thread would do: still refused)
+    with pytest.raises(ValueError, match="n_jobs must be None or a nonzero int"):
+        load_svmlight(path, n_jobs=n_jobs)

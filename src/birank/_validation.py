@@ -39,6 +39,7 @@ __all__ = [
     "encode_binary",
     "as_csr_or_dense",
     "draw_seed",
+    "check_n_jobs",
 ]
 
 
@@ -179,6 +180,16 @@ def check_random_state(random_state):
         f"random_state must be None, an int >= 0, a numpy Generator or a RandomState; got "
         f"{random_state!r}."
     )
+
+
+def check_n_jobs(n_jobs):
+    """Refuse an ``n_jobs`` that is not None or a nonzero int (scikit-learn's meaning:
+    -1 is every core), whatever the size of the work (small inputs run on one thread
+    but take the same values)."""
+    if n_jobs is not None and (isinstance(n_jobs, bool) or not isinstance(
+            n_jobs, numbers.Integral) or n_jobs == 0):
+        raise ValueError(f"n_jobs must be None or a nonzero int (-1: all cores); "
+                         f"got {n_jobs!r}.")
 
 
 def draw_seed(rng):

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ._dots import dot
-from ._validation import as_written, check_y01, group_codes
+from ._validation import as_written, check_n_jobs, check_y01, group_codes
 
 if TYPE_CHECKING:
     from typing import Any, Callable, Literal
@@ -285,10 +285,7 @@ def roc_auc(y_true: ArrayLike, y_score: ArrayLike, *, sample_weight: ArrayLike |
     >>> roc_auc([-1, 1, 1, -1], [0.2, 0.9, 0.2, 0.1])
     0.875
     """
-    if n_jobs is not None and (isinstance(n_jobs, bool) or not isinstance(
-            n_jobs, numbers.Integral) or n_jobs == 0):  # (whatever the size and weights)
-        raise ValueError(f"n_jobs must be None or a nonzero int (-1: all cores); "
-                         f"got {n_jobs!r}.")
+    check_n_jobs(n_jobs)  # (whatever the size and weights)
     mask = _binary_mask(y_true, pos_label)
     n = mask.shape[0]
     s = _check_scores(y_score, n)

@@ -931,8 +931,11 @@ def load_svmlight_path(path: StrPath, *, name: str | None = None, n_features: in
     default the path): a plain file of :data:`_SMALL_BYTES` and more a block at a time
     (the text is never held beside the matrix; with ``n_jobs``, on threads), anything
     else as its whole text."""
+    from .._validation import check_n_jobs
+
     path = os.fspath(path)
     _check_options(n_features, zero_based, duplicates)
+    check_n_jobs(n_jobs)
     streamed = _load_plain_file(path, n_features, zero_based, progress, n_jobs)
     if streamed is not None:
         return streamed
