@@ -1152,3 +1152,33 @@ def test_a_big_plain_libsvm_file_is_read_in_blocks_with_the_file_s_result(
     monkeypatch.setattr("birank._memory.available_memory", lambda: 2**30)
     assert message(wide, check_memory=True).startswith(
         "FILE, line 4321 (its feature index is the largest): 1000000")
+
+
+def test_train_reads_a_big_plain_file_on_the_model_s_threads(tmp_path, monkeypatch, capsys):
+    """birank train --param n_jobs=2 parses a plain LIBSVM file on the model's two threads
+    (the same arrays as on one); a bad n_jobs is left to the model's own message."""
+    from birank.cli._common import read_data
+    from birank.datasets import _svmlight
+
+    rng = np.random.default_rng(4)
+    path = tmp_path / "d.svm"
+    path.write_bytes(_big_libsvm(rng, 9_000, False) * 20)  # (several 4 MiB pieces)
+    one = read_data(str(path))
+    seen = []
+    real = _svmlight._kernel_parse_file
+
+    def spy(fh, zero_based, block_bytes=None, progress=None, n_jobs=None):
+        seen.append(n_jobs)
+        return real(fh, zero_based, block_bytes, progress, n_jobs)
+
+    monkeypatch.setattr(_svmlight, "_kernel_parse_file", spy)
+    two = read_data(str(path), n_jobs=2)
+    assert (one[0] != two[0]).nnz == 0 and one[1].tobytes() == two[1].tobytes()
+    assert (one[2] == two[2]).all() and seen == [2]
+    model = tmp_path / "m.json"
+    assert main(["train", "-q", "-m", "ranksvm", "--param", "n_jobs=2", str(path),
+                 "-o", str(model)]) == 0
+    assert seen[-1] == 2
+    assert main(["train", "-q", "-m", "ranksvm", "--param", "n_jobs=0", str(path),
+                 "-o", str(tmp_path / "bad.json")]) == 2
+    assert seen[-1] is None and "n_jobs" in capsys.readouterr().err

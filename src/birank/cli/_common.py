@@ -63,7 +63,7 @@ def _opt(args, name, default=None):
 
 def read_data(path, n_features=None, with_groups=True, duplicates="error", quiet=True,
               require_features=False, args=None, check_memory=False, info=None,
-              zero_based=None, max_features=None, width_hint=None, roles=None):
+              zero_based=None, max_features=None, width_hint=None, roles=None, n_jobs=None):
     """Read a data file -> (X, y, groups or None).
 
     ``info``: a dict that receives ``"format"`` (as read) and, for LIBSVM,
@@ -78,7 +78,8 @@ def read_data(path, n_features=None, with_groups=True, duplicates="error", quiet
     width: the caller compares it); ``width_hint(zero_based)`` ends that message.
     ``roles``: a model's record of its training file's label, query id and ignored
     columns, the defaults of ``--label-column``, ``--qid-column`` and ``--ignore-column``
-    (see :func:`birank.datasets._formats.load_table`).
+    (see :func:`birank.datasets._formats.load_table`). ``n_jobs``: the threads that parse a
+    plain LIBSVM file (the model's own ``n_jobs``; :func:`birank.datasets.load_svmlight`).
 
     LIBSVM groups come from ``qid:`` tokens or a ``<path>.query`` file when
     present; CSV groups from ``--qid-column``. Big files show parsing progress on
@@ -123,7 +124,8 @@ def read_data(path, n_features=None, with_groups=True, duplicates="error", quiet
             zero_based=base, n_features=n_features,
             duplicates=_opt(args, "duplicates", duplicates),
             label_column=_opt(args, "label_column"), qid_column=_opt(args, "qid_column"),
-            ignore_columns=_opt(args, "ignore_column") or (), progress=progress, roles=roles)
+            ignore_columns=_opt(args, "ignore_column") or (), progress=progress, roles=roles,
+            n_jobs=n_jobs)
     except ValueError as exc:
         raise loader_error(exc) from None
     info["format"] = fmt

@@ -135,8 +135,13 @@ def run(args):
         _note(args, f"{', '.join(given)} appl{'ies' if len(given) == 1 else 'y'} to online "
                     f"models only; {args.model!r} is fitted on the whole file at once: ignored")
     read = {}
+    # the model's threads parse a plain LIBSVM file too (a bad n_jobs is left to its fit's
+    # own message)
+    jobs = model.get_params().get("n_jobs")
+    jobs = jobs if isinstance(jobs, int) and not isinstance(jobs, bool) and jobs else None
     X, y, groups = read_data(args.train_file, with_groups=not args.no_groups, quiet=args.quiet,
-                             require_features=True, args=args, check_memory=True, info=read)
+                             require_features=True, args=args, check_memory=True, info=read,
+                             n_jobs=jobs)
     # the index base the file was read with, and its columns' roles: `birank predict` reads
     # its files the same way
     args._zero_based_used = read.get("zero_based")

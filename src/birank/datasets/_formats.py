@@ -426,12 +426,12 @@ def refuse_libsvm_columns(where, label_column, qid_column):
 
 def load_table(data, name, *, fmt="auto", zero_based="auto", n_features=None,
                duplicates="error", label_column=None, qid_column=None, ignore_columns=(),
-               progress=None, info=None, roles=None, path=None):
+               progress=None, info=None, roles=None, path=None, n_jobs=None):
     """Parse ``data`` (bytes, maybe compressed) -> ``(X csr, y, qid or None, format)``.
 
     ``data`` None: the file at ``path``, a plain LIBSVM file
-    (:func:`plain_libsvm_file`), read a block at a time: the text is never held
-    beside the matrix.
+    (:func:`plain_libsvm_file`), read a block at a time (on ``n_jobs`` threads): the
+    text is never held beside the matrix.
 
     Errors (``ValueError``) name ``name`` and the format the content was read as.
     ``info``: a dict that receives ``"zero_based"`` (the index base a LIBSVM file
@@ -463,7 +463,7 @@ def load_table(data, name, *, fmt="auto", zero_based="auto", n_features=None,
         fmt = "libsvm"
 
         def parse(**options):
-            return _svmlight.load_svmlight_path(path, name=name, **options)
+            return _svmlight.load_svmlight_path(path, name=name, n_jobs=n_jobs, **options)
     else:
         data = decompress_bytes(data, name)
 
