@@ -85,6 +85,7 @@ def run(args):
     import inspect
 
     from .._registry import make_model
+    from .._validation import check_n_jobs
 
     params = parse_params(args.param)
     given = [option for option, value in (("--chunk-size", args.chunk_size),
@@ -138,7 +139,10 @@ def run(args):
     # the model's threads parse a plain LIBSVM file too (a bad n_jobs is left to its fit's
     # own message)
     jobs = model.get_params().get("n_jobs")
-    jobs = jobs if isinstance(jobs, int) and not isinstance(jobs, bool) and jobs else None
+    try:
+        check_n_jobs(jobs)
+    except ValueError:
+        jobs = None
     X, y, groups = read_data(args.train_file, with_groups=not args.no_groups, quiet=args.quiet,
                              require_features=True, args=args, check_memory=True, info=read,
                              n_jobs=jobs)

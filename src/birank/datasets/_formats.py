@@ -59,9 +59,7 @@ def plain_libsvm_file(path, fmt="auto"):
             head = fh.read(_SNIFF_BYTES)
     except OSError:
         return False  # (the whole read says what is wrong)
-    if _svmlight._compression(head) is not None or head.startswith(_svmlight.UTF8_BOM):
-        return False
-    return fmt == "libsvm" or sniff_format(head) == "libsvm"
+    return _svmlight.plain_text(head) and (fmt == "libsvm" or sniff_format(head) == "libsvm")
 
 
 def sniff_format(data):

@@ -549,6 +549,12 @@ def _byte_counts(block, scratch):
     return counts[0], counts[1], counts[2], crlf
 
 
+def plain_text(head):
+    """Whether a file's first bytes ``head`` start plain text the compiled reader can take
+    a block at a time: neither compressed data nor a byte-order mark."""
+    return _compression(head) is None and not head.startswith(UTF8_BOM[:len(head)])
+
+
 def _file_pieces(fh, block_bytes):
     """Pass 1 of :func:`_kernel_parse_file`: ``[(start, end, newlines, colons), ...]``, the
     byte ranges of whole lines the file is parsed in (each block read cut after its last
@@ -565,16 +571,17 @@ def _file_pieces(fh, block_bytes):
             break
         block = np.frombuffer(buf, dtype=np.uint8, count=got)
         cut = buf.rfind(NEWLINE, 0, got) + 1  # (0: no newline here, the piece goes on)
-        for part in ((block[:cut], True), (block[cut:], False)) if cut else ((block, False),):
-            nl, co, cr, crlf = _byte_counts(part[0], scratch)
+        # the part up to the cut ends a piece (a CRLF is never cut there: it ends with its
+        # newline); the rest starts the next
+        for part, ends_piece in ((block[:cut], cut > 0), (block[cut:], False)):
+            nl, co, cr, crlf = _byte_counts(part, scratch)
             newlines, colons, crs, crlfs = newlines + nl, colons + co, crs + cr, crlfs + crlf
-            if part[1]:  # (a CRLF is never cut here: the piece ends with its newline)
+            if ends_piece:
                 pieces.append((start, offset + cut, newlines, colons))
                 start, newlines, colons = offset + cut, 0, 0
         crlfs += last == 13 and buf[0] == NEWLINE[0]
         last = buf[got - 1]
         offset += got
-        del block
     if start < offset:
         pieces.append((start, offset, newlines, colons))
     return pieces if crs == crlfs else None
@@ -603,7 +610,7 @@ def _kernel_parse_file(fh, zero_based, block_bytes=None, progress=None, n_jobs=N
     size = os.fstat(fd).st_size
     block_bytes = block_bytes or CHUNK_BYTES
     head = fh.read(8)
-    if not head or _compression(head) is not None or head.startswith(UTF8_BOM[:len(head)]):
+    if not head or not plain_text(head):
         return None
     fh.seek(0)
     pieces = _file_pieces(fh, block_bytes)
@@ -611,22 +618,19 @@ def _kernel_parse_file(fh, zero_based, block_bytes=None, progress=None, n_jobs=N
         return None
     threads = None
     if len(pieces) > 1:  # (None: one thread, unless a joblib parallel_config says more)
-        from .._parallel import Threads, resolve_n_jobs
+        from .._parallel import Threads, effective_n_jobs, resolve_n_jobs
 
         n_jobs = resolve_n_jobs(n_jobs)
-        threads = Threads(n_jobs) if n_jobs is not None else None
-    if threads is not None:
-        if threads.n < 2:
-            threads.close()
-            threads = None
+        if n_jobs is not None and effective_n_jobs(n_jobs) > 1:
+            threads = Threads(n_jobs)
     newlines = sum(p[2] for p in pieces)
     colons = sum(p[3] for p in pieces)
     filled = _Filled(newlines + len(pieces), colons)  # (one row more a piece: a last line)
     local = threading.local()  # each thread's piece buffer, counts and float() slots
-    lock = threading.Lock()
-    done = [0]
 
-    def parse(k, row0, nnz0):
+    def read(k):
+        """Piece k into this thread's ``local.buf``: its length, or None where the file
+        changed since pass 1 (the arrays might not hold it)."""
         start, end, nl, co = pieces[k]
         n = end - start
         if getattr(local, "buf", None) is None or len(local.buf) < n:
@@ -637,33 +641,34 @@ def _kernel_parse_file(fh, zero_based, block_bytes=None, progress=None, n_jobs=N
         got = os.preadv(fd, [view], start)
         del view
         counts = _byte_counts(np.frombuffer(local.buf, dtype=np.uint8, count=n), local.scratch)
-        if got != n or counts[:2] != (nl, co):
-            return None  # the file changed since pass 1: the arrays might not hold it
-        if row0 is None:  # (one thread: after what is filled)
-            return filled.add(local.buf, 0, n, zero_based, local.hard)
-        out = _kernel_fill(local.buf, 0, n, zero_based, filled.out, row0, nnz0, local.hard)
-        if progress is not None:
-            with lock:
-                done[0] += n
-                progress(done[0], size, "parsing")
-        return out
+        return n if got == n and counts[:2] == (nl, co) else None
 
-    if threads is None:
+    if threads is None:  # each piece after what is filled
         for k, (_, end, _, _) in enumerate(pieces):
-            if not parse(k, None, None):
+            n = read(k)
+            if n is None or not filled.add(local.buf, 0, n, zero_based, local.hard):
                 return None
             if progress is not None:
                 progress(end, size, "parsing")
-    else:
+    else:  # each piece at rows and entries of its own, then moved together
         rows0 = np.cumsum([0] + [p[2] + 1 for p in pieces[:-1]]).tolist()
         nnz0 = np.cumsum([0] + [p[3] for p in pieces[:-1]]).tolist()
         results = [None] * len(pieces)
+        lock = threading.Lock()
+        done = [0]
 
-        def run(k):
-            results[k] = parse(k, rows0[k], nnz0[k])
+        def fill(k):
+            n = read(k)
+            if n is not None:
+                results[k] = _kernel_fill(local.buf, 0, n, zero_based, filled.out, rows0[k],
+                                          nnz0[k], local.hard)
+            if progress is not None:
+                with lock:
+                    done[0] += pieces[k][1] - pieces[k][0]
+                    progress(done[0], size, "parsing")
 
         try:
-            threads.run(run, [(k,) for k in range(len(pieces))])
+            threads.run(fill, [(k,) for k in range(len(pieces))])
         finally:
             threads.close()
         if not filled.add_placed(list(zip(rows0, nnz0, results))):
