@@ -20,7 +20,10 @@ Usage::
     python benchmarks/bench_limit.py [--rows 1e5 1e6] [--repeat 7] [--parts] [--floor] [--bounds]
                                      [--heads]
 
-``--parts`` also prints each part (sort, sweep, Hessian sweep) as a ratio.
+``--parts`` also prints each part (sort, sweep, Hessian sweep) as a ratio. (One
+group of two labels sorts only the upper rows' thresholds, inside the sweep
+(:mod:`birank._kernels.threshold_sweep`): there "sort+sweep" and "sweep" time
+the same call.)
 
 ``--floor`` (real-valued labels) also prints what the running sums alone cost,
 as ratios of the bare products: the many-label loss sweep makes, per row and

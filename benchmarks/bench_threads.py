@@ -20,10 +20,11 @@ the same alternation: its speed-up is what the memory system gives two
 threads on this machine, and "products at n_jobs=2 / reading X on two
 threads" says how close the products come to it.
 
-Parallel in RankSVM's fit: the products, (one group, two labels) the radix
-sort and the pair sweeps over fixed chunks (:mod:`birank.solvers.chunked_sweep`),
-whose random scatters into row order share cache lines between the threads
-(about 1.3-1.6x here), and the probability calibration's passes over the
+Parallel in RankSVM's fit: the products, (one group, two labels) the per-row
+passes over the lower rows of the threshold ranks (:mod:`birank.solvers.
+two_label_sweep`: their ranks, their gradient, their part of the Hessian
+product; the sums over them stay on one thread), and the probability
+calibration's passes over the
 training scores (fixed blocks of rows); (one group, graded or real-valued
 labels) the sort, the loss sweep and the Hessian product's replay of the pairs
 (:mod:`birank.solvers.level_threads`: level 0's two passes at once, its counting

@@ -84,7 +84,7 @@ def test_readme_models_same_bits_and_nothing_compiled(tmp_path):
     off = _fit(tmp_path, False)
     assert on["status"].startswith("loaded") and off["status"].startswith("off")
     assert on["compiled"] == [], on["compiled"]
-    assert "birank._kernels.pair_sweep.sweep_loss_grad_binary" in off["compiled"]
+    assert "birank._kernels.threshold_sweep.lower_ranks" in off["compiled"]
     assert on["models"] == off["models"]
 
 

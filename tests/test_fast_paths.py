@@ -346,34 +346,51 @@ def test_ranksvm_same_coefficients_for_one_and_two_jobs(loss, monkeypatch):
 
 
 @pytest.mark.parametrize("kind", ["normal", pytest.param("ties", marks=pytest.mark.kernel),
-                                  "close"])
-def test_sweep_on_the_sorts_scores_equals_the_gathering_sweep(kind):
-    # one group from RADIX_MIN rows on: the sort hands s[order] to the sweep, which then
-    # skips its own gather; loss, gradient, diagonal and active set are the same bits
+                                  "close", "extreme"])
+def test_two_label_ranks_equal_the_sorted_sweep_on_large_data(kind):
+    # one group of two labels (threshold_sweep, no sort of every row) against the sorted
+    # two-label sweep (pair_sweep, kept for groups) on the same scores, from RADIX_MIN
+    # rows on: the same active pairs, hence the same diagonal with unit weights (sums of
+    # whole numbers); loss, gradient and Hessian product to rounding (another order of
+    # summation); and the same bits on two threads
+    from birank._kernels.losses import SQUARED_HINGE
+    from birank._kernels.pair_sweep import (binary_signed_weights, sweep_hess_vec_binary,
+                                            sweep_loss_grad_binary, two_label_diag_rows)
     from birank._kernels.radix_sort import RADIX_MIN
 
     rng = np.random.default_rng(12)
     n = RADIX_MIN + 77
-    y = rng.integers(0, 2, n).astype(float)
+    y = (rng.random(n) < 0.3).astype(float)
     s = _scores(kind, n, rng)
-    handed = PairObjective(np.zeros((n, 1)), y)
-    assert handed.upper is not None  # unit weights: the sort carries the signed weights too
-    gathered = PairObjective(np.zeros((n, 1)), y)
-    loss = handed.loss_at_scores(s)
-    gathered.order[:] = np.argsort(s, kind="stable")
-    assert loss == gathered.sweep_sorted(s)
-    for name in ("grad_s", "diag", "ptr_hi", "ptr_lo"):
-        np.testing.assert_array_equal(getattr(handed, name), getattr(gathered, name))
-    # weights: the sort hands the scores only, the sweep gathers the weights
-    sw = rng.uniform(0.5, 2.0, n)
-    handed = PairObjective(np.zeros((n, 1)), y, sample_weight=sw)
-    assert handed.upper is None
-    gathered = PairObjective(np.zeros((n, 1)), y, sample_weight=sw)
-    loss = handed.loss_at_scores(s)
-    gathered.order[:] = np.argsort(s, kind="stable")
-    assert loss == gathered.sweep_sorted(s)
-    for name in ("grad_s", "diag", "ptr_hi", "ptr_lo"):
-        np.testing.assert_array_equal(getattr(handed, name), getattr(gathered, name))
+    u = rng.normal(size=n)
+    for sw in (None, rng.uniform(0.5, 2.0, n)):
+        w = np.ones(n) if sw is None else sw
+        order = np.argsort(s, kind="stable")
+        seg, nlab = np.array([0, n]), np.array([2])
+        grad, diag, hi, lo = np.empty(n), np.empty(n), np.empty(n, np.int64), np.empty(n,
+                                                                                  np.int64)
+        work = np.zeros((7, n + 1))
+        ref = sweep_loss_grad_binary(s, order, seg, nlab, binary_signed_weights(y != 0, w),
+                                     SQUARED_HINGE, grad, diag, hi, lo, work, 1.0)
+        two_label_diag_rows(order, seg, nlab, work, diag)
+        hv = np.empty(n)
+        sweep_hess_vec_binary(u, order, seg, nlab, diag, hi, lo, hv, work)
+        got = []
+        for n_jobs in (None, 2):
+            obj = PairObjective(np.zeros((n, 1)), y, sample_weight=sw, n_jobs=n_jobs)
+            assert obj.two_label is not None
+            got.append((obj.loss_at_scores(s), obj.grad_s.copy(), obj.diag.copy(),
+                        obj.hess_scores(u).copy()))
+        assert got[0][0] == got[1][0] or (np.isinf(got[0][0]) and got[0][0] == got[1][0])
+        for a, b in zip(got[0][1:], got[1][1:]):
+            np.testing.assert_array_equal(a, b)
+        loss, g, d, h = got[0]
+        assert loss == pytest.approx(ref, rel=1e-12) or (np.isinf(loss) and loss == ref)
+        if sw is None:
+            np.testing.assert_array_equal(d, diag)
+        for a, b in ((g, grad), (d, diag), (h, hv)):
+            if np.all(np.isfinite(b)):
+                assert np.max(np.abs(a - b)) <= 1e-12 * max(1.0, float(np.max(np.abs(b))))
 
 
 @pytest.mark.kernel
@@ -576,46 +593,20 @@ def test_indicator_rows_give_the_same_sgd_bits(projection):
 
 @pytest.mark.parametrize("kind", ["normal", pytest.param("ties", marks=pytest.mark.kernel),
                                   "near", "close", "extreme"])
-def test_chunked_argsort_and_sweep_equal_the_sequential_ones(kind):
-    # from RADIX_MIN rows on, n_jobs given: the radix sort by per-chunk digit counts on
-    # threads is the one stable order, and the chunked sweep keeps the sequential one's
-    # active set, diagonal and (to rounding) loss and gradient
+def test_chunked_argsort_equals_the_sequential_one(kind):
+    # from RADIX_MIN rows on, n_jobs given (the many-label sweeps on threads): the radix
+    # sort by per-chunk digit counts on threads is the one stable order
     from birank._kernels.radix_sort import RADIX_MIN
-    from birank.solvers.chunked_sweep import ChunkedSweep
+    from birank.solvers.chunked_sort import ChunkedSort
 
     rng = np.random.default_rng(5)
     n = RADIX_MIN + 77
     s = _scores(kind, n, rng)
-    upper = (rng.random(n) < 0.3).astype(np.int8)
     for n_jobs, shift in ((1, 14), (2, 14), (2, 9)):
         order, ss = np.empty(n, dtype=np.int64), np.empty(n)
-        ChunkedSweep(n, n_jobs, shift).argsort(s, order, radix_scratch(n), ss)
+        ChunkedSort(n, n_jobs, shift).argsort(s, order, radix_scratch(n), ss)
         np.testing.assert_array_equal(order, np.argsort(s, kind="stable"))
         np.testing.assert_array_equal(ss, s[order])
-        # a 0/1 flag per row carried by the chunks' sort (moved by the tie fix too)
-        signs = np.full(n, np.nan)
-        ChunkedSweep(n, n_jobs, shift).argsort(s, order, radix_scratch(n), ss, upper, signs)
-        np.testing.assert_array_equal(order, np.argsort(s, kind="stable"))
-        np.testing.assert_array_equal(signs, np.where(upper[order] == 1, 1.0, -1.0))
-    y = upper.astype(float)
-    # unit weights: the sort hands the signed weights over; weights: the sweep gathers them
-    for sw in (None, rng.uniform(0.5, 2.0, n)):
-        chunked, plain = (PairObjective(np.zeros((n, 1)), y, sample_weight=sw, n_jobs=2),
-                          PairObjective(np.zeros((n, 1)), y, sample_weight=sw))
-        assert (chunked.upper is None) == (sw is not None)
-        loss = chunked.loss_at_scores(s)
-        ref = plain.loss_at_scores(s)
-        assert loss == pytest.approx(ref, rel=1e-12) or (np.isinf(loss) and loss == ref)
-        for name in ("ptr_hi", "ptr_lo"):
-            np.testing.assert_array_equal(getattr(chunked, name), getattr(plain, name))
-        if sw is None:  # weighted counts of whole numbers: any order sums them exactly
-            np.testing.assert_array_equal(chunked.diag, plain.diag)
-        u = rng.normal(size=n)
-        # another summation order: equal to rounding relative to the largest entry (an
-        # entry near 0 can be a difference of large sums)
-        for a, b in ((chunked.grad_s, plain.grad_s), (chunked.diag, plain.diag),
-                     (chunked.hess_scores(u), plain.hess_scores(u))):
-            assert np.max(np.abs(a - b)) <= 1e-12 * max(1.0, float(np.max(np.abs(b))))
 
 
 @pytest.mark.kernel
@@ -624,19 +615,17 @@ def test_chunked_argsort_fixes_a_tie_across_a_chunk_boundary():
     # 512: the first chunk of 2^9 ends and the next begins between them, and no chunk holds
     # a descent of its own; the insertion pass must still run
     from birank._kernels.radix_sort import RADIX_MIN
-    from birank.solvers.chunked_sweep import ChunkedSweep
+    from birank.solvers.chunked_sort import ChunkedSort
 
     n = RADIX_MIN + 77
     s = np.arange(n, dtype=np.float64)
     s[511], s[512] = 511.5 + 1e-9, 511.5
     assert np.float32(s[511]) == np.float32(s[512])
-    upper = (np.arange(n) % 3 == 0).astype(np.int8)
     for n_jobs in (1, 2):
-        order, ss, signs = np.empty(n, dtype=np.int64), np.empty(n), np.empty(n)
-        ChunkedSweep(n, n_jobs, 9).argsort(s, order, radix_scratch(n), ss, upper, signs)
+        order, ss = np.empty(n, dtype=np.int64), np.empty(n)
+        ChunkedSort(n, n_jobs, 9).argsort(s, order, radix_scratch(n), ss)
         np.testing.assert_array_equal(order, np.argsort(s, kind="stable"))
         np.testing.assert_array_equal(ss, np.sort(s))
-        np.testing.assert_array_equal(signs, np.where(upper[order] == 1, 1.0, -1.0))
 
 
 @pytest.mark.parametrize("n", [500, 70_000])  # numpy's lexsort; the radix sorts (>= RADIX_MIN)

@@ -474,36 +474,56 @@ def test_many_label_sweep_from_the_sorts_scores_equals_the_gathering_one():
         np.testing.assert_array_equal(a, b)
 
 
+def _two_label_scores(case, n, rng):
+    """Scores that put the threshold ranks' buckets on their edges (see the test below)."""
+    if case == "spread":
+        return rng.normal(size=n)
+    if case == "equal":  # every threshold equal, every lower row above them (w = 0)
+        return np.zeros(n)
+    if case == "crowded":  # a bucket of many equal thresholds: bisected
+        return np.where(rng.random(n) < 0.6, 0.25, rng.normal(size=n))
+    if case == "margin":  # many pairs exactly at the margin (s_j = s_i - 1: inactive)
+        return rng.integers(-2, 3, n).astype(float)
+    if case == "wide":  # a range beyond float64 (hi - lo overflows): one bucket
+        return rng.choice([-1e308, -1.0, 0.0, 2.0, 1e308], n)
+    # "narrow": thresholds a few ulps apart (the scale overflows): one bucket
+    return 1.0 + rng.integers(0, 4, n) * np.spacing(1.0)
+
+
 @pytest.mark.kernel
 @pytest.mark.parametrize("weighted", [False, True])
-@pytest.mark.parametrize("tied_scores", [False, True])
-@pytest.mark.parametrize("shift, mark_shift", [(0, 0), (3, 1), (14, 8)])
-def test_chunked_sweeps_match_bruteforce_and_each_other_for_any_n_jobs(
-        monkeypatch, weighted, tied_scores, shift, mark_shift):
-    # n_jobs given, one group of two labels: the sort and the sweeps run over fixed chunks
-    # (small ones here, so a pointer starts in another chunk, at a mark or between marks)
-    from birank.solvers import chunked_sweep
-
-    monkeypatch.setattr(chunked_sweep, "CHUNK_SHIFT", shift)
-    monkeypatch.setattr(chunked_sweep, "MARK_SHIFT", mark_shift)
-    seed = 4 * weighted + 2 * tied_scores + shift
-    X, y, _, sw, w = _problem(seed, "binary", False, weighted, tied_scores, n=45)
-    v = np.random.default_rng(seed + 1).normal(size=X.shape[1])
+@pytest.mark.parametrize("case", ["spread", "equal", "crowded", "margin", "wide", "narrow"])
+def test_two_label_ranks_match_bruteforce_and_each_other_for_any_n_jobs(weighted, case):
+    # one group of two labels: each lower row is ranked among the upper rows' thresholds
+    # (threshold_sweep), on threads in parts with n_jobs; X the identity, so the
+    # scores are w itself and the brute force sees exactly these scores
+    n = 45
+    rng = np.random.default_rng(["spread", "equal", "crowded", "margin", "wide",
+                                 "narrow"].index(case) + 10 * weighted)
+    X = np.eye(n)
+    y = (rng.random(n) < 0.4).astype(float)
+    sw = rng.uniform(0.2, 2.0, n) if weighted else None
+    w = _two_label_scores(case, n, rng)
+    v = rng.normal(size=n)
+    huge = case == "wide"
     for kind, name in [(SQUARED_HINGE, "squared_hinge"), (HINGE, "hinge")]:
         got = []
-        for n_jobs in (1, 2):
+        for n_jobs in (None, 1, 2):
             obj = PairObjective(X, y, None, sw, C=0.37, loss_kind=kind, n_jobs=n_jobs)
-            assert obj.chunked is not None
-            f, g, _ = obj.fun_grad(w)
-            got.append((f, g, obj.hess_vec(v), obj.diag.copy()))
-        (f, g, hv, dg), (f2, g2, hv2, dg2) = got
-        assert f == f2
-        np.testing.assert_array_equal(g, g2)
-        np.testing.assert_array_equal(hv, hv2)
-        np.testing.assert_array_equal(dg, dg2)
-        assert _rel(dg, pair_score_hess_diag(w, X, y, None, sw, name)) <= 1e-12
-        f_ref = pair_objective(w, X, y, 0.37, None, sw, name)
-        assert abs(f - f_ref) <= 1e-10 * max(1.0, abs(f_ref))
-        assert _rel(g, pair_grad(w, X, y, 0.37, None, sw, name)) <= 1e-10
+            assert obj.two_label is not None
+            f = obj.loss_at_scores(w)
+            got.append((f, obj.grad_s.copy(), obj.diag.copy(), obj.hess_scores(v).copy()))
+        for other in got[1:]:  # the same bits for every n_jobs
+            assert other[0] == got[0][0] or (np.isnan(other[0]) and np.isnan(got[0][0]))
+            for a, b in zip(other[1:], got[0][1:]):
+                np.testing.assert_array_equal(a, b)
+        loss, grad_s, diag, hv = got[0]
+        assert _rel(diag, pair_score_hess_diag(w, X, y, None, sw, name)) <= 1e-12
+        if huge:  # the squares overflow; the active set is still exact (the diagonal)
+            continue
+        ref = pair_objective(w, X, y, 1.0, None, sw, name) - 0.5 * float(w @ w)
+        assert abs(loss - ref) <= 1e-12 * max(1.0, abs(ref))
+        # the score gradient is (grad f - w) / C of the oracle, with X the identity
+        assert _rel(grad_s, pair_grad(w, X, y, 1.0, None, sw, name) - w) <= 1e-12
         if kind == SQUARED_HINGE:
-            assert _rel(hv, pair_hess_vec(w, v, X, y, 0.37, None, sw)) <= 1e-10
+            assert _rel(hv, pair_hess_vec(w, v, X, y, 1.0, None, sw) - v) <= 1e-12

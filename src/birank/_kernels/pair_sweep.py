@@ -185,7 +185,7 @@ def lower_pass(ss, mw, rows, t0, t1, ptr, W, S1, theta, sq, gs, ds, lo, base, gr
 
 @njit(cache=True)
 def _binary_loss_grad(s, order, a, b, bw, loss_kind, grad_s, ptr_hi, ptr_lo, work,
-                      theta, scores_sorted, signs_sorted):
+                      theta, scores_sorted):
     # Two labels: the label classes reduce to suffix sums over the lower label
     # (upper rows) and prefix sums over the upper label (lower rows) in score
     # order (Chapelle & Keerthi 2010). One gather into sorted order, then two
@@ -216,10 +216,9 @@ def _binary_loss_grad(s, order, a, b, bw, loss_kind, grad_s, ptr_hi, ptr_lo, wor
             j = np.uint64(rows[t])
             ss[t] = s[j]
             mw[t] = bw[j]
-    elif not signs_sorted:  # the sort left s[order] in ss
+    else:  # the sort left s[order] in ss
         for t in range(m):
             mw[t] = bw[np.uint64(rows[t])]
-    # (else the sort left bw[order] in mw as well: nothing to gather)
     # upper rows i against their active lower partners, the positions from "hi"
     # (first position with a score above s_i - theta) on; then lower rows j against
     # their active upper partners, the positions before "lo" (first position whose
@@ -942,7 +941,7 @@ def sweep_loss_grad(s, order, seg, lab, nlab, sw, bw, loss_kind,
     loss : float
     """
     loss = sweep_loss_grad_binary(s, order, seg, nlab, bw, loss_kind, grad_s, diag, ptr_hi,
-                                  ptr_lo, work, theta, scores_sorted, False)
+                                  ptr_lo, work, theta, scores_sorted)
     for g in range(seg.shape[0] - 1):
         k = nlab[g]
         if k > 2:
@@ -953,15 +952,14 @@ def sweep_loss_grad(s, order, seg, lab, nlab, sw, bw, loss_kind,
 
 @njit(cache=True)
 def sweep_loss_grad_binary(s, order, seg, nlab, bw, loss_kind, grad_s, diag, ptr_hi, ptr_lo,
-                           work, theta=1.0, scores_sorted=False, signs_sorted=False):
+                           work, theta=1.0, scores_sorted=False):
     """:func:`sweep_loss_grad` over the segments of at most two labels (the others are
     skipped). Compiled on its own, so that two-label problems never compile the
-    many-label sweeps (a third of the first fit's compile time).
+    many-label sweeps (a third of the first fit's compile time). (One group of two
+    labels takes :mod:`.threshold_sweep` instead: no sort of every row.)
 
     ``scores_sorted``: ``work[5, :n]`` already holds ``s[order]`` (the sort's
-    ``sorted_out``); the sweep then gathers only the weights. ``signs_sorted`` (one
-    segment, with ``scores_sorted``): ``work[3, :n]`` holds ``bw[order]`` as well (the
-    sort's ``signs_out``, unit weights); the sweep gathers nothing."""
+    ``sorted_out``); the sweep then gathers only the weights."""
     # every row's gradient and diagonal is assigned by its segment's sweep
     loss = 0.0
     nseg = seg.shape[0] - 1
@@ -977,7 +975,7 @@ def sweep_loss_grad_binary(s, order, seg, nlab, bw, loss_kind, grad_s, diag, ptr
                 diag[order[t]] = 0.0
         elif k == 2:
             loss += _binary_loss_grad(s, order, a, b, bw, loss_kind, grad_s, ptr_hi, ptr_lo,
-                                      work, theta, scores_sorted, signs_sorted)
+                                      work, theta, scores_sorted)
     return loss
 
 

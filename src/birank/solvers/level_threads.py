@@ -35,7 +35,7 @@ from .._kernels.level_replay import (add_pairs, add_rows, count_digits, gather_r
                                      split_chunk)
 from .._kernels.pair_sweep import LV_HI, LV_LABEL, LV_LO, LV_ROW, LV_SRC, _digit_bits
 from .._parallel import Threads
-from .chunked_sweep import ChunkedSweep, digit_chunk_starts
+from .chunked_sort import ChunkedSort, digit_chunk_starts
 
 __all__ = ["LevelSweeps"]
 
@@ -98,7 +98,7 @@ class LevelSweeps:
         self.node_loss = np.empty(n)
         # the sort of the scores, over chunks on the same threads (the order of
         # argsort_scores: stable, a function of the scores alone)
-        self.sorter = ChunkedSweep(n, threads=self.threads)
+        self.sorter = ChunkedSort(n, threads=self.threads)
 
     def argsort(self, s, order, scratch, ss):
         """``order`` = the stable ascending argsort of ``s``, ``ss = s[order]``."""

@@ -43,8 +43,8 @@ from .._kernels.radix_sort import (RADIX_MIN, argsort_groups, argsort_scores, ra
                                    sort_by_segment)
 from .._parallel import BlockedProducts, effective_n_jobs
 from .._validation import codes_of
-from . import chunked_sweep as _chunked
 from .level_threads import LevelSweeps
+from .two_label_sweep import TwoLabelSweep
 from ._result import SolverResult
 
 __all__ = ["PairObjective", "RowsObjective", "HuberPairObjective", "newton_cg",
@@ -270,6 +270,22 @@ class PairObjective(_WeightSpace):
         members = (np.arange(n, dtype=np.int64) if n_groups == 1
                    else np.argsort(gid, kind="stable").astype(np.int64))
         self.single = n_groups == 1
+        # one group of at most two labels: ranked against the upper rows' thresholds,
+        # no sort of every row (two_label_sweep; bench_limit.py --parts at 10^6 rows:
+        # sort + sweep 1.06 -> ... x the bare products); on threads with n_jobs
+        self.two_label = None
+        if n and self.single and int(nlab[0]) <= 2:
+            self.two_label = TwoLabelSweep(lab != 0, self.sw, self.unit_weights, n_jobs)
+        self._diag = np.empty(n)  # row order; see the ``diag`` property
+        self._diag_in_rows = False
+        self.hv_s = np.empty(n)
+        self.grad_s = np.empty(n)
+        self.n_pairs = count_pairs(members, self.seg, lab, nlab)
+        if self.two_label is not None:
+            self.order = None  # (HuberPairObjective's shared sort: none here)
+            self.levels = level_cache(nlab, 0, one_level_max_bits)
+            self.level_sweeps = None
+            return
         # rows grouped by segment (row order within each), for argsort_groups; one group
         # sorts with argsort alone
         self.members = None if self.single else members
@@ -281,31 +297,14 @@ class PairObjective(_WeightSpace):
         # the two-label sweeps' one gather (every segment of more labels: never read)
         self.bw = (binary_signed_weights(lab, self.sw) if np.any(nlab <= 2)
                    else np.empty(0))
-        # one group of two labels, unit weights: the upper label's flag, which the sort
-        # (sequential or chunked) carries beside each row into bw[order] (+1 / -1), so
-        # the sweep gathers nothing (bench_limit.py --parts at 10^6 rows: sort + sweep
-        # 0.82-0.84 -> 0.80-0.81x the bare products, loss + gradient 1.77 -> 1.74x)
-        self.upper = (lab.astype(np.int8) if n_groups == 1 and self.unit_weights
-                      and int(nlab[0]) == 2 and n < 1 << 31 else None)
         # work arrays, reused by every evaluation
         self.order = np.empty(n, dtype=np.int64)
-        self.grad_s = np.empty(n)
-        self._diag = np.empty(n)  # row order; see the ``diag`` property
-        self._diag_in_rows = False
         self.ptr_hi = np.empty(n, dtype=np.int64)
         self.ptr_lo = np.empty(n, dtype=np.int64)
-        self.hv_s = np.empty(n)
         # many-label segments' sweep state; its levels set the label digits
         self.levels = level_cache(nlab, n, one_level_max_bits)
         self.work = np.zeros((WORK_ROWS if len(self.levels) else WORK_ROWS - 1, n + 1))
-        self.n_pairs = count_pairs(members, self.seg, lab, nlab)
         del members
-        # n_jobs given, one group of at most two labels: the sort and the sweeps on
-        # threads too, over chunks fixed by n (the same bits for every n_jobs)
-        self.chunked = None
-        if n_jobs is not None and self.single and not len(self.levels):
-            self.chunked = _chunked.ChunkedSweep(n, n_jobs, _chunked.CHUNK_SHIFT,
-                                                 _chunked.MARK_SHIFT)
         # more than one thread, one group of more labels: the loss sweep and the
         # Hessian product's replay on threads (level_threads.LevelSweeps: the same
         # bits as on one thread, where it would only add passes, pass "lo"'s own sums)
@@ -317,27 +316,8 @@ class PairObjective(_WeightSpace):
     # -- score-space primitives ----------------------------------------------
     def loss_at_scores(self, s):
         """Sort, sweep; returns the pair loss and keeps grad_s / active set."""
-        # one group of two labels, unit weights: the sort writes bw[order] in work row 3
-        signs = self.work[3, :s.shape[0]] if self.upper is not None else None
-        if self.chunked is not None:
-            n = s.shape[0]
-            self.chunked.argsort(s, self.order, self.sort_scratch, self.work[5, :n],
-                                 upper=self.upper, signs=signs)
-            self._diag_in_rows = False
-            return self.chunked.loss_grad(s, self.order, self.bw, self.loss_kind, self.theta,
-                                          self.grad_s, self.ptr_hi, self.ptr_lo, self.work, True,
-                                          self.upper is not None)
-        if self.single and not len(self.levels):
-            # the sort writes s[order] where the two-label sweep keeps it, and with unit
-            # weights the signed weights bw[order] too (carried by the sort, not gathered)
-            n = s.shape[0]
-            argsort_scores(s, self.order, self.sort_scratch, sorted_out=self.work[5, :n],
-                           upper=self.upper, signs_out=signs)
-            self._diag_in_rows = False
-            return sweep_loss_grad_binary(s, self.order, self.seg, self.nlab, self.bw,
-                                          self.loss_kind, self.grad_s, self._diag, self.ptr_hi,
-                                          self.ptr_lo, self.work, self.theta, True,
-                                          self.upper is not None)
+        if self.two_label is not None:
+            return self.sweep_sorted(s)
         if self.single:  # the sort writes s[order] where the many-label sweep keeps it
             n = s.shape[0]
             if self.level_sweeps is not None:  # on the threads
@@ -357,10 +337,10 @@ class PairObjective(_WeightSpace):
         """The sweep alone, with ``self.order`` already sorting ``s`` (``scores_sorted``:
         and ``self.work[5]`` holding ``s[self.order]``)."""
         kind = self.loss_kind if loss_kind is None else loss_kind
+        if self.two_label is not None:  # (no sort: s is ranked against thresholds)
+            self._diag_in_rows = True
+            return self.two_label.loss_grad(s, kind, self.theta, self.grad_s, self._diag)
         self._diag_in_rows = False
-        if self.chunked is not None:
-            return self.chunked.loss_grad(s, self.order, self.bw, kind, self.theta, self.grad_s,
-                                          self.ptr_hi, self.ptr_lo, self.work, False)
         if self.level_sweeps is not None:  # one group of more labels, on threads
             return self.level_sweeps.loss_grad(s, self.order, self.lab, self.sw,
                                                self.unit_weights, kind, self.theta,
@@ -369,7 +349,7 @@ class PairObjective(_WeightSpace):
         if not len(self.levels):  # at most two labels a group: the two-label kernel alone
             return sweep_loss_grad_binary(s, self.order, self.seg, self.nlab, self.bw, kind,
                                           self.grad_s, self._diag, self.ptr_hi, self.ptr_lo,
-                                          self.work, self.theta, scores_sorted, False)
+                                          self.work, self.theta, scores_sorted)
         return sweep_loss_grad(s, self.order, self.seg, self.lab, self.nlab,
                                self.sw, self.bw, kind, self.grad_s, self._diag,
                                self.ptr_hi, self.ptr_lo, self.work, self.levels, self.theta,
@@ -380,10 +360,12 @@ class PairObjective(_WeightSpace):
         sweep's state (score gradient, diagonal, the Hessian replay's sorted copy of
         the diagonal) as it was: same sort, same active pairs, only the coefficients
         differ."""
-        kept = (self.grad_s.copy(), self._diag.copy(), self.work[4].copy(),
-                self._diag_in_rows)
+        sorted_diag = self.work[4].copy() if self.two_label is None else None
+        kept = (self.grad_s.copy(), self._diag.copy(), self._diag_in_rows)
         loss = self.sweep_sorted(s, loss_kind=HINGE)
-        self.grad_s[:], self._diag[:], self.work[4], self._diag_in_rows = kept
+        self.grad_s[:], self._diag[:], self._diag_in_rows = kept
+        if sorted_diag is not None:
+            self.work[4] = sorted_diag
         return loss
 
     @property
@@ -395,18 +377,14 @@ class PairObjective(_WeightSpace):
         when the preconditioner asks (once per Newton step, not at every loss
         evaluation of the line search)."""
         if not self._diag_in_rows:
-            if self.chunked is not None:  # on the threads, over the sweep's chunks
-                self.chunked.diag_rows(self.order, self.work, self._diag)
-            else:
-                two_label_diag_rows(self.order, self.seg, self.nlab, self.work, self._diag)
+            two_label_diag_rows(self.order, self.seg, self.nlab, self.work, self._diag)
             self._diag_in_rows = True
         return self._diag
 
     def hess_scores(self, u):
         """Generalized Hessian of the pair loss w.r.t. the scores times u (last active set)."""
-        if self.chunked is not None:
-            return self.chunked.hess_vec(u, self.order, self.ptr_hi, self.ptr_lo, self.hv_s,
-                                         self.work)
+        if self.two_label is not None:
+            return self.two_label.hess_vec(u, self._diag, self.hv_s)
         if not len(self.levels) or self.level_sweeps is not None:
             sweep_hess_vec_binary(u, self.order, self.seg, self.nlab, self._diag, self.ptr_hi,
                                   self.ptr_lo, self.hv_s, self.work)

@@ -1,0 +1,96 @@
+"""The radix argsort of the scores over fixed chunks, for threads.
+
+The positions ``0 .. n`` are cut into chunks of ``2^shift`` positions (the last
+one shorter, possibly empty), fixed by ``n`` alone, and each kernel works on a
+run of chunks, so that threads can share a sort. It is
+:func:`.radix_sort._radix_argsort` in its packed layout (float32 keys with the
+rows, then the gather of the sorted scores, which the threads share) with
+per-chunk digit counts: each chunk scatters its keys to the positions its
+counts give, in input order, so the sort stays stable and its result is the one
+stable order, the same for any number of threads.
+"""
+
+import numpy as np
+from numba import njit
+
+from .radix_sort import _RADIX, _key32, pack_key, unpack_row
+
+__all__ = ["chunk_count", "radix_keys", "radix_count", "radix_scatter", "radix_rows"]
+
+def chunk_count(n, shift):
+    """Number of chunks of ``2^shift`` positions over ``0 .. n`` (the last may be
+    empty, so that position n falls in a chunk too)."""
+    return (n >> shift) + 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _bounds(c, shift, n):
+    c0 = c << shift
+    return min(c0, n), min(c0 + (1 << shift), n)
+
+
+@njit(cache=True, nogil=True)
+def radix_keys(s, keys, shift, c_from, c_to, counts):
+    """The packed keys of :func:`.radix_sort._radix_argsort` (its packed layout:
+    float32 key high, row low) of the rows of chunks ``c_from .. c_to - 1``, and
+    each chunk's counts of the lowest digit (``counts[c]``)."""
+    n = s.shape[0]
+    low = np.uint32(_RADIX - 1)
+    for c in range(c_from, c_to):
+        c0, c1 = _bounds(c, shift, n)
+        cnt = counts[c]
+        cnt[:] = 0
+        s_c, keys_c = s[c0:c1], keys[c0:c1]
+        for i in range(c1 - c0):
+            k = _key32(s_c[i])
+            keys_c[i] = pack_key(k, c0 + i, False)
+            cnt[k & low] += 1
+
+
+@njit(cache=True, nogil=True)
+def radix_count(src, digit_shift, shift, c_from, c_to, counts):
+    """Each chunk's counts of one digit of the packed keys."""
+    n = src.shape[0]
+    sh = np.uint64(digit_shift)
+    mask = np.uint64(_RADIX - 1)
+    for c in range(c_from, c_to):
+        c0, c1 = _bounds(c, shift, n)
+        cnt = counts[c]
+        cnt[:] = 0
+        src_c = src[c0:c1]
+        for i in range(c1 - c0):
+            cnt[(src_c[i] >> sh) & mask] += 1
+
+
+@njit(cache=True, nogil=True)
+def radix_scatter(src, dst, digit_shift, shift, c_from, c_to, start):
+    """Stable scatter of chunks' keys by one digit: ``start[c, e]`` is where chunk c's
+    first key of digit e goes (all chunks' keys of smaller digits, and chunk c's
+    predecessors' keys of digit e, come first)."""
+    n = src.shape[0]
+    sh = np.uint64(digit_shift)
+    mask = np.uint64(_RADIX - 1)
+    for c in range(c_from, c_to):
+        c0, c1 = _bounds(c, shift, n)
+        pos = start[c]
+        src_c = src[c0:c1]
+        for i in range(c1 - c0):
+            x = src_c[i]
+            e = (x >> sh) & mask
+            p = np.uint64(pos[e])
+            pos[e] += 1
+            dst[p] = x
+        # (pos is this chunk's own row of start: no other chunk writes it)
+
+
+@njit(cache=True, nogil=True)
+def radix_rows(src, s, order, ss, shift, c_from, c_to):
+    """``order`` = the row ids of the sorted packed keys and ``ss = s[order]``."""
+    n = src.shape[0]
+    for c in range(c_from, c_to):
+        c0, c1 = _bounds(c, shift, n)
+        src_c, order_c, ss_c = src[c0:c1], order[c0:c1], ss[c0:c1]
+        for i in range(c1 - c0):
+            r = unpack_row(src_c[i], False)[0]
+            order_c[i] = r
+            ss_c[i] = s[r]

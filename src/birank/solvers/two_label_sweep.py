@@ -1,0 +1,92 @@
+"""RankSVM's pair loss for one group of two labels, ranked against thresholds.
+
+:class:`TwoLabelSweep` runs the kernels of :mod:`birank._kernels.threshold_sweep`:
+it sorts only the upper rows' thresholds ``s_i - theta`` and ranks every lower
+row among them, instead of sorting all scores. The per-row passes over the
+lower rows run on threads (``n_jobs``, scikit-learn's meaning), in parts that
+write separate rows; the sums run in row order on the calling thread, so the
+results are the same bits for every ``n_jobs``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._kernels.radix_sort import argsort_scores, radix_scratch
+from .._kernels.threshold_sweep import (SPARE, bucket_count, bucket_table, hess_lower,
+                                        hess_upper, lower_ranks, lower_rows, lower_sums,
+                                        upper_rows, upper_thresholds)
+from .._parallel import Threads, effective_n_jobs
+
+__all__ = ["TwoLabelSweep"]
+
+
+class TwoLabelSweep:
+    """Loss, score gradient, diagonal and Hessian product of the two-label pair loss.
+
+    Parameters
+    ----------
+    upper : ndarray of shape (n,), bool
+        The rows of the upper label.
+    sample_weight : ndarray of shape (n,), float64
+        Row weights (a pair's weight is the product).
+    unit : bool
+        Every weight is 1 (the passes then read none).
+    n_jobs : int or None
+        Threads for the per-row passes; the results do not depend on it.
+    """
+
+    def __init__(self, upper, sample_weight, unit, n_jobs=None):
+        self.up = np.flatnonzero(upper).astype(np.int64)
+        self.lo = np.flatnonzero(~upper).astype(np.int64)
+        self.unit = bool(unit)
+        self.uw = np.empty(0) if unit else sample_weight[self.up]
+        self.lw = np.empty(0) if unit else sample_weight[self.lo]
+        nu, nl = self.up.shape[0], self.lo.shape[0]
+        index = np.int32 if nu < np.iinfo(np.int32).max else np.int64
+        self.T = np.empty(nu)  # thresholds in row order, then sorted (Ts, Tord)
+        self.Ts = np.empty(nu)
+        self.Tord = np.empty(nu, dtype=np.int64)
+        self.scratch = radix_scratch(nu)
+        self.Tp = np.empty(nu + SPARE)
+        self.tab = np.empty(bucket_count(nu) + 2, dtype=index)
+        self.k_of = np.empty(nl, dtype=index)  # each lower row's rank among the thresholds
+        self.c_of = np.empty(nu, dtype=np.int64)
+        self.acc = np.empty((nu + 2, 3))
+        self.pre = np.empty((nu + 1, 2))
+        self.hacc = np.empty(nu + 2)
+        self.hpre = np.empty(nu + 1)
+        self.threads = Threads(n_jobs) if effective_n_jobs(n_jobs) > 1 else None
+        self.parts = self.threads.ranges(nl) if self.threads is not None else [(0, nl)]
+
+    def _each(self, fn, *args):
+        """``fn(*args, q0, q1)`` for every part of the lower rows, on the threads."""
+        calls = [(*args, q0, q1) for q0, q1 in self.parts]
+        if self.threads is None:
+            for call in calls:
+                fn(*call)
+        else:
+            self.threads.run(fn, calls)
+
+    def loss_grad(self, s, loss_kind, theta, grad_s, diag):
+        """The pair loss at scores ``s``; writes every row's score gradient and
+        Hessian diagonal (row order) and keeps the active pairs for
+        :meth:`hess_vec`."""
+        upper_thresholds(s, self.up, theta, self.T)
+        argsort_scores(self.T, self.Tord, self.scratch, sorted_out=self.Ts)
+        lo, scale = bucket_table(self.Ts, self.tab, self.Tp)
+        self._each(lower_ranks, s, self.lo, self.Tp, self.tab, lo, scale, self.k_of)
+        lower_sums(s, self.lo, self.lw, self.unit, self.k_of, self.acc)
+        loss = upper_rows(s, self.up, self.uw, self.unit, self.Ts, self.Tord, self.acc, theta,
+                          loss_kind, grad_s, diag, self.c_of, self.pre)
+        self._each(lower_rows, s, self.lo, self.lw, self.unit, self.k_of, self.pre, theta,
+                   loss_kind, grad_s, diag)
+        return loss
+
+    def hess_vec(self, u, diag, out):
+        """``out`` = the generalized Hessian (w.r.t. the scores) times u, over the
+        active pairs of the last :meth:`loss_grad` (``diag``: its diagonal)."""
+        hess_upper(u, self.up, self.uw, self.lo, self.lw, self.unit, self.k_of, self.Tord,
+                   self.c_of, diag, self.hacc, self.hpre, out)
+        self._each(hess_lower, u, self.lo, self.lw, self.unit, self.k_of, self.hpre, diag, out)
+        return out
