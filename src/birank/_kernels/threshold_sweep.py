@@ -40,8 +40,8 @@ __all__ = ["upper_thresholds", "bucket_table", "lower_ranks", "lower_sums", "upp
 #: four-way comparison of :func:`lower_ranks` may read that far past a bucket
 SPARE = 4
 
-#: a bucket of at most this many thresholds is counted with four comparisons at
-#: once (no branch on the data); a fuller one is bisected
+#: the thresholds of a bucket compared at once (no branch on the data); when all
+#: are below the value the rest of the bucket is bisected
 _FEW = 4
 
 
@@ -57,10 +57,13 @@ def bucket_count(n_upper):
 
 
 @njit(cache=True, nogil=True)
-def upper_thresholds(s, up, theta, T):
-    """``T[r] = s[up[r]] - theta``: the upper rows' thresholds, in row order."""
-    for r in range(up.shape[0]):
-        T[r] = s[np.uint64(up[r])] - theta
+def upper_thresholds(s, up, theta, su, T):
+    """The upper rows' scores ``su[p] = s[up[p]]`` and thresholds ``T[p] = su[p] -
+    theta``, in row order."""
+    for p in range(up.shape[0]):
+        x = s[np.uint64(up[p])]
+        su[p] = x
+        T[p] = x - theta
 
 
 @njit(cache=True, inline="always")
@@ -104,35 +107,26 @@ def bucket_table(Ts, tab, Tp):
 def lower_ranks(s, lo_ids, Tp, tab, lo, scale, k_of, q0, q1):
     """``k_of[q] = #{thresholds < s[lo_ids[q]]}`` for the lower rows ``q0 .. q1-1``
     (``Tp``, ``tab``, ``lo``, ``scale``: :func:`bucket_table`'s)."""
-    nu = Tp.shape[0] - SPARE
     nb = tab.shape[0] - 2
-    if nu == 0:
-        for q in range(q0, q1):
-            k_of[q] = 0
-        return
-    first = Tp[0]
-    last = Tp[nu - 1]
     for q in range(q0, q1):
         x = s[np.uint64(lo_ids[q])]
-        if x <= first:
-            k = 0
-        elif x > last:
-            k = nu
-        else:
-            b = _bucket(x, lo, scale, nb)
-            k = np.int64(tab[b])
+        b = _bucket(x, lo, scale, nb)
+        k = np.int64(tab[b])
+        # the thresholds of x's bucket from k on: four compared at once, without a
+        # branch (those past the bucket are above x, the spare ones +inf: they add
+        # nothing); a crowded bucket, all four below x, is bisected for the rest
+        # (branching on a bucket's size instead took twice the time, scratch A/B)
+        c = (np.int64(Tp[k] < x) + np.int64(Tp[k + 1] < x) + np.int64(Tp[k + 2] < x)
+             + np.int64(Tp[k + 3] < x))
+        k += c
+        if c == _FEW:
             end = np.int64(tab[b + 1])
-            if end - k <= _FEW:
-                # thresholds past the bucket are above x: they add nothing
-                k += (np.int64(Tp[k] < x) + np.int64(Tp[k + 1] < x)
-                      + np.int64(Tp[k + 2] < x) + np.int64(Tp[k + 3] < x))
-            else:  # first position in k .. end whose threshold is not below x
-                while k < end:
-                    mid = (k + end) >> 1
-                    if Tp[mid] < x:
-                        k = mid + 1
-                    else:
-                        end = mid
+            while k < end:  # the first position not below x
+                mid = (k + end) >> 1
+                if Tp[mid] < x:
+                    k = mid + 1
+                else:
+                    end = mid
         k_of[q] = k
 
 
@@ -157,11 +151,14 @@ def lower_sums(s, lo_ids, lw, unit, k_of, acc):
 
 
 @njit(cache=True)
-def upper_rows(s, up, uw, unit, Ts, Tord, acc, theta, loss_kind, grad_s, diag, c_of, pre):
-    """Every upper row's gradient and diagonal (row order) against the lower rows of
-    rank above its ``c`` (``acc``: :func:`lower_sums`'); returns the loss. Keeps
-    ``c_of[r]`` (``c`` of the threshold of sorted rank r, for the Hessian product)
-    and ``pre[r] = (sum w, sum w s)`` over the upper rows of ranks below r."""
+def upper_rows(su, up, uw, unit, Ts, Tord, acc, theta, loss_kind, gu, du, c_up, pre, grad_s,
+               diag):
+    """Every upper row's gradient and diagonal against the lower rows of rank above
+    its ``c`` (``acc``: :func:`lower_sums`'); returns the loss. By rank into the
+    upper rows' own arrays (``gu``, ``du``: 8 bytes a row, not a row of all n),
+    then to ``grad_s`` and ``diag`` in row order. Keeps each upper row's ``c_up[p]``
+    (for the Hessian product) and ``pre[r] = (sum w, sum w s)`` over the upper rows
+    of ranks below r (``su``: :func:`upper_thresholds`' scores)."""
     sq = loss_kind == SQUARED_HINGE
     loss = 0.0
     c = 0
@@ -170,18 +167,21 @@ def upper_rows(s, up, uw, unit, Ts, Tord, acc, theta, loss_kind, grad_s, diag, c
     for r in range(Ts.shape[0]):
         if r == 0 or Ts[r] != Ts[r - 1]:
             c = r  # ties share the first rank of their threshold
-        c_of[r] = c
         p = np.uint64(Tord[r])
-        i = np.uint64(up[p])
-        si = s[i]
+        c_up[p] = c
+        si = su[p]
         wi = 1.0 if unit else uw[p]
         k = np.uint64(c + 1)
         g, li, d = two_label_upper(sq, wi, acc[k, 0], acc[k, 1], acc[k, 2], theta - si)
-        grad_s[i] = g
-        diag[i] = d
+        gu[p] = g
+        du[p] = d
         loss += li
         pre[r + 1, 0] = pre[r, 0] + wi
         pre[r + 1, 1] = pre[r, 1] + wi * si
+    for q in range(up.shape[0]):  # (not p: numba would unify it with the uint64 above)
+        i = np.uint64(up[q])
+        grad_s[i] = gu[q]
+        diag[i] = du[q]
     return loss
 
 
@@ -200,26 +200,27 @@ def lower_rows(s, lo_ids, lw, unit, k_of, pre, theta, loss_kind, grad_s, diag, q
 
 
 @njit(cache=True)
-def hess_upper(u, up, uw, lo_ids, lw, unit, k_of, Tord, c_of, diag, acc, pre, out):
+def hess_upper(u, up, uw, lo_ids, lw, unit, k_of, Tord, c_up, diag, uu, acc, pre, out):
     """The generalized Hessian (w.r.t. the scores) times u at the upper rows, over
     the active pairs of the last :func:`lower_ranks`: ``out_i = diag_i u_i - 2 w_i
     sum_{active j} w_j u_j``; keeps ``pre[r]`` = the sum of ``w u`` over the upper
-    rows of ranks below r for :func:`hess_lower` (``acc``, ``pre``: ``n_upper + 2``
-    and ``n_upper + 1`` entries)."""
+    rows of ranks below r for :func:`hess_lower` (``uu``: scratch of one entry an
+    upper row; ``acc``, ``pre``: ``n_upper + 2`` and ``n_upper + 1`` entries)."""
     acc[:] = 0.0
     for q in range(lo_ids.shape[0]):
         w = 1.0 if unit else lw[q]
         acc[np.uint64(k_of[q])] += w * u[np.uint64(lo_ids[q])]
     for k in range(acc.shape[0] - 2, -1, -1):
         acc[k] += acc[k + 1]
-    pre[0] = 0.0
-    for r in range(Tord.shape[0]):
-        p = np.uint64(Tord[r])
+    for p in range(up.shape[0]):
         i = np.uint64(up[p])
         wi = 1.0 if unit else uw[p]
-        ui = u[i]
-        out[i] = diag[i] * ui - 2.0 * wi * acc[np.uint64(c_of[r] + 1)]
-        pre[r + 1] = pre[r] + wi * ui
+        x = u[i]
+        uu[p] = wi * x
+        out[i] = diag[i] * x - 2.0 * wi * acc[np.uint64(c_up[p] + 1)]
+    pre[0] = 0.0
+    for r in range(Tord.shape[0]):
+        pre[r + 1] = pre[r] + uu[np.uint64(Tord[r])]
 
 
 @njit(cache=True, nogil=True)

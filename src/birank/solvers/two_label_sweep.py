@@ -44,6 +44,7 @@ class TwoLabelSweep:
         self.lw = np.empty(0) if unit else sample_weight[self.lo]
         nu, nl = self.up.shape[0], self.lo.shape[0]
         index = np.int32 if nu < np.iinfo(np.int32).max else np.int64
+        self.su = np.empty(nu)  # the upper rows' scores, row order
         self.T = np.empty(nu)  # thresholds in row order, then sorted (Ts, Tord)
         self.Ts = np.empty(nu)
         self.Tord = np.empty(nu, dtype=np.int64)
@@ -51,7 +52,10 @@ class TwoLabelSweep:
         self.Tp = np.empty(nu + SPARE)
         self.tab = np.empty(bucket_count(nu) + 2, dtype=index)
         self.k_of = np.empty(nl, dtype=index)  # each lower row's rank among the thresholds
-        self.c_of = np.empty(nu, dtype=np.int64)
+        self.c_up = np.empty(nu, dtype=np.int64)  # first rank of each upper row's threshold
+        self.gu = np.empty(nu)  # upper rows' gradient, diagonal, w u: row order
+        self.du = np.empty(nu)
+        self.uu = np.empty(nu)
         self.acc = np.empty((nu + 2, 3))
         self.pre = np.empty((nu + 1, 2))
         self.hacc = np.empty(nu + 2)
@@ -72,13 +76,13 @@ class TwoLabelSweep:
         """The pair loss at scores ``s``; writes every row's score gradient and
         Hessian diagonal (row order) and keeps the active pairs for
         :meth:`hess_vec`."""
-        upper_thresholds(s, self.up, theta, self.T)
+        upper_thresholds(s, self.up, theta, self.su, self.T)
         argsort_scores(self.T, self.Tord, self.scratch, sorted_out=self.Ts)
         lo, scale = bucket_table(self.Ts, self.tab, self.Tp)
         self._each(lower_ranks, s, self.lo, self.Tp, self.tab, lo, scale, self.k_of)
         lower_sums(s, self.lo, self.lw, self.unit, self.k_of, self.acc)
-        loss = upper_rows(s, self.up, self.uw, self.unit, self.Ts, self.Tord, self.acc, theta,
-                          loss_kind, grad_s, diag, self.c_of, self.pre)
+        loss = upper_rows(self.su, self.up, self.uw, self.unit, self.Ts, self.Tord, self.acc,
+                          theta, loss_kind, self.gu, self.du, self.c_up, self.pre, grad_s, diag)
         self._each(lower_rows, s, self.lo, self.lw, self.unit, self.k_of, self.pre, theta,
                    loss_kind, grad_s, diag)
         return loss
@@ -87,6 +91,6 @@ class TwoLabelSweep:
         """``out`` = the generalized Hessian (w.r.t. the scores) times u, over the
         active pairs of the last :meth:`loss_grad` (``diag``: its diagonal)."""
         hess_upper(u, self.up, self.uw, self.lo, self.lw, self.unit, self.k_of, self.Tord,
-                   self.c_of, diag, self.hacc, self.hpre, out)
+                   self.c_up, diag, self.uu, self.hacc, self.hpre, out)
         self._each(hess_lower, u, self.lo, self.lw, self.unit, self.k_of, self.hpre, diag, out)
         return out
