@@ -491,19 +491,12 @@ def _two_label_scores(case, n, rng):
 
 
 @pytest.mark.kernel
-@pytest.mark.parametrize("blocked", [False, True])
 @pytest.mark.parametrize("weighted", [False, True])
 @pytest.mark.parametrize("case", ["spread", "equal", "crowded", "margin", "wide", "narrow"])
-def test_two_label_ranks_match_bruteforce_and_each_other_for_any_n_jobs(
-        monkeypatch, blocked, weighted, case):
+def test_two_label_ranks_match_bruteforce_and_each_other_for_any_n_jobs(weighted, case):
     # one group of two labels: each lower row is ranked among the upper rows' thresholds
-    # (threshold_sweep), on threads in parts with n_jobs, the sums by rank over fixed
-    # blocks of lower rows (``blocked``: from 8 rows on, so here); X the identity, so the
+    # (threshold_sweep), on threads in parts with n_jobs; X the identity, so the
     # scores are w itself and the brute force sees exactly these scores
-    from birank._kernels import threshold_sweep
-
-    if blocked:
-        monkeypatch.setattr(threshold_sweep, "BLOCKED_MIN", 8)
     n = 45
     rng = np.random.default_rng(["spread", "equal", "crowded", "margin", "wide",
                                  "narrow"].index(case) + 10 * weighted)
@@ -517,7 +510,7 @@ def test_two_label_ranks_match_bruteforce_and_each_other_for_any_n_jobs(
         got = []
         for n_jobs in (None, 1, 2):
             obj = PairObjective(X, y, None, sw, C=0.37, loss_kind=kind, n_jobs=n_jobs)
-            assert len(obj.two_label.blocks) == (threshold_sweep.SUM_BLOCKS if blocked else 1)
+            assert obj.two_label is not None
             f = obj.loss_at_scores(w)
             got.append((f, obj.grad_s.copy(), obj.diag.copy(), obj.hess_scores(v).copy()))
         for other in got[1:]:  # the same bits for every n_jobs

@@ -20,13 +20,11 @@ partners' sums. No row is sorted by score and no gradient is scattered through
 a permutation: the lower rows, usually most of them, are read and written in
 row order.
 
-The passes over the lower rows take a range of them and release the GIL, so
-they run on threads: the per-row ones (:func:`lower_ranks`, :func:`lower_rows`,
-:func:`hess_lower`) in any parts, the sums by rank (:func:`lower_sums`,
-:func:`hess_lower_sums`) over blocks fixed by the number of lower rows
-(:func:`sum_blocks`), each into its own array, added in block order
-(:func:`merge_suffix`). Every number is therefore the same bits for every
-number of threads.
+The per-row passes over the lower rows (:func:`lower_ranks`, :func:`lower_rows`,
+:func:`hess_lower`) take a range of them and release the GIL, so they run on
+threads in parts; the sums (:func:`lower_sums`, :func:`upper_rows`,
+:func:`hess_upper`) run in row order on one thread. Every number is therefore
+the same bits for every number of threads.
 """
 
 import numpy as np
@@ -35,9 +33,8 @@ from numba import njit
 from .losses import SQUARED_HINGE
 from .pair_sweep import two_label_lower, two_label_upper
 
-__all__ = ["upper_thresholds", "bucket_table", "lower_ranks", "lower_sums", "merge_suffix",
-           "upper_rows", "lower_rows", "hess_lower_sums", "hess_upper", "hess_lower",
-           "bucket_count", "sum_blocks", "SPARE"]
+__all__ = ["upper_thresholds", "bucket_table", "lower_ranks", "lower_sums", "upper_rows",
+           "lower_rows", "hess_upper", "hess_lower", "bucket_count", "SPARE"]
 
 #: entries of the padded threshold copy after the last threshold (+inf): the
 #: four-way comparison of :func:`lower_ranks` may read that far past a bucket
@@ -46,22 +43,6 @@ SPARE = 4
 #: the thresholds of a bucket compared at once (no branch on the data); when all
 #: are below the value the rest of the bucket is bisected
 _FEW = 4
-
-
-#: blocks of the sums by rank (:func:`sum_blocks`), from :data:`BLOCKED_MIN` lower rows
-SUM_BLOCKS = 4
-BLOCKED_MIN = 1 << 16
-
-
-def sum_blocks(n_lower):
-    """``(start, stop)`` of the blocks of lower rows whose sums by rank are formed
-    apart, then added in order: fixed by ``n_lower`` alone (not by the threads), so
-    that the sums are the same bits for every ``n_jobs``. One block below
-    :data:`BLOCKED_MIN` rows; :data:`SUM_BLOCKS` from there (each adds an array of
-    three sums per upper row)."""
-    k = SUM_BLOCKS if n_lower >= BLOCKED_MIN else 1
-    cuts = [(n_lower * b) // k for b in range(k + 1)]
-    return [(cuts[b], cuts[b + 1]) for b in range(k)]
 
 
 def bucket_count(n_upper):
@@ -149,33 +130,24 @@ def lower_ranks(s, lo_ids, Tp, tab, lo, scale, k_of, q0, q1):
         k_of[q] = k
 
 
-@njit(cache=True, nogil=True)
-def lower_sums(s, lo_ids, lw, unit, k_of, acc, q0, q1):
-    """``acc[k]`` = the sums ``(sum w, sum w s, sum w s^2)`` of the lower rows ``q0 ..
-    q1-1`` of rank k (``acc``: ``n_upper + 2`` rows), in row order."""
+@njit(cache=True)
+def lower_sums(s, lo_ids, lw, unit, k_of, acc):
+    """``acc[k]`` = the sums ``(sum w, sum w s, sum w s^2)`` of the lower rows of
+    rank k, then their suffix sums (``acc[k]``: ranks ``k`` and above; ``acc`` has
+    ``n_upper + 2`` rows, the last one zero). In row order: the same bits for
+    every split of :func:`lower_ranks`."""
     acc[:, :] = 0.0
-    for q in range(q0, q1):
+    for q in range(lo_ids.shape[0]):
         x = s[np.uint64(lo_ids[q])]
         w = 1.0 if unit else lw[q]
         rank = np.uint64(k_of[q])
         acc[rank, 0] += w
         acc[rank, 1] += w * x
         acc[rank, 2] += w * x * x
-
-
-@njit(cache=True)
-def merge_suffix(parts, acc):
-    """``acc[k]`` = the sums of ``parts[b, k]`` over the blocks b in order, then the
-    suffix sums over the ranks (``acc[k]``: ranks ``k`` and above; the last row of
-    each part is zero, so is that of ``acc``)."""
-    acc[:, :] = parts[0]
-    for b in range(1, parts.shape[0]):
-        for k in range(acc.shape[0]):
-            for j in range(acc.shape[1]):
-                acc[k, j] += parts[b, k, j]
     for k in range(acc.shape[0] - 2, -1, -1):
-        for j in range(acc.shape[1]):
-            acc[k, j] += acc[k + 1, j]
+        acc[k, 0] += acc[k + 1, 0]
+        acc[k, 1] += acc[k + 1, 1]
+        acc[k, 2] += acc[k + 1, 2]
 
 
 @njit(cache=True)
@@ -227,29 +199,25 @@ def lower_rows(s, lo_ids, lw, unit, k_of, pre, theta, loss_kind, grad_s, diag, q
         diag[j] = d
 
 
-@njit(cache=True, nogil=True)
-def hess_lower_sums(u, lo_ids, lw, unit, k_of, acc, q0, q1):
-    """``acc[k, 0]`` = the sum of ``w u`` over the lower rows ``q0 .. q1-1`` of rank k."""
-    acc[:, :] = 0.0
-    for q in range(q0, q1):
-        w = 1.0 if unit else lw[q]
-        acc[np.uint64(k_of[q]), 0] += w * u[np.uint64(lo_ids[q])]
-
-
 @njit(cache=True)
-def hess_upper(u, up, uw, unit, Tord, c_up, diag, uu, acc, pre, out):
+def hess_upper(u, up, uw, lo_ids, lw, unit, k_of, Tord, c_up, diag, uu, acc, pre, out):
     """The generalized Hessian (w.r.t. the scores) times u at the upper rows, over
     the active pairs of the last :func:`lower_ranks`: ``out_i = diag_i u_i - 2 w_i
-    sum_{active j} w_j u_j`` (``acc``: :func:`hess_lower_sums`' blocks through
-    :func:`merge_suffix`); keeps ``pre[r]`` = the sum of ``w u`` over the upper rows
-    of ranks below r for :func:`hess_lower` (``uu``: scratch of one entry an upper
-    row; ``pre``: ``n_upper + 1`` entries)."""
+    sum_{active j} w_j u_j``; keeps ``pre[r]`` = the sum of ``w u`` over the upper
+    rows of ranks below r for :func:`hess_lower` (``uu``: scratch of one entry an
+    upper row; ``acc``, ``pre``: ``n_upper + 2`` and ``n_upper + 1`` entries)."""
+    acc[:] = 0.0
+    for q in range(lo_ids.shape[0]):
+        w = 1.0 if unit else lw[q]
+        acc[np.uint64(k_of[q])] += w * u[np.uint64(lo_ids[q])]
+    for k in range(acc.shape[0] - 2, -1, -1):
+        acc[k] += acc[k + 1]
     for p in range(up.shape[0]):
         i = np.uint64(up[p])
         wi = 1.0 if unit else uw[p]
         x = u[i]
         uu[p] = wi * x
-        out[i] = diag[i] * x - 2.0 * wi * acc[np.uint64(c_up[p] + 1), 0]
+        out[i] = diag[i] * x - 2.0 * wi * acc[np.uint64(c_up[p] + 1)]
     pre[0] = 0.0
     for r in range(Tord.shape[0]):
         pre[r + 1] = pre[r] + uu[np.uint64(Tord[r])]

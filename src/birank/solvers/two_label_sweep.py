@@ -4,9 +4,8 @@
 it sorts only the upper rows' thresholds ``s_i - theta`` and ranks every lower
 row among them, instead of sorting all scores. The per-row passes over the
 lower rows run on threads (``n_jobs``, scikit-learn's meaning), in parts that
-write separate rows; the sums by rank over blocks of rows fixed by their
-number, added in block order, so the results are the same bits for every
-``n_jobs``.
+write separate rows; the sums run in row order on the calling thread, so the
+results are the same bits for every ``n_jobs``.
 """
 
 from __future__ import annotations
@@ -15,9 +14,8 @@ import numpy as np
 
 from .._kernels.radix_sort import argsort_scores, radix_scratch
 from .._kernels.threshold_sweep import (SPARE, bucket_count, bucket_table, hess_lower,
-                                        hess_lower_sums, hess_upper, lower_ranks, lower_rows,
-                                        lower_sums, merge_suffix, sum_blocks, upper_rows,
-                                        upper_thresholds)
+                                        hess_upper, lower_ranks, lower_rows, lower_sums,
+                                        upper_rows, upper_thresholds)
 from .._parallel import Threads, effective_n_jobs
 
 __all__ = ["TwoLabelSweep"]
@@ -58,28 +56,16 @@ class TwoLabelSweep:
         self.gu = np.empty(nu)  # upper rows' gradient, diagonal, w u: row order
         self.du = np.empty(nu)
         self.uu = np.empty(nu)
-        self.blocks = sum_blocks(nl)  # the sums by rank: fixed blocks, added in order
-        self.acc_parts = np.empty((len(self.blocks), nu + 2, 3))
         self.acc = np.empty((nu + 2, 3))
         self.pre = np.empty((nu + 1, 2))
-        # the Hessian product's sums (one column) in the loss's scratch: the loss reads
-        # its sums only while it runs
-        self.hacc_parts = self.acc_parts.reshape(-1)[:self.acc_parts.size // 3].reshape(
-            len(self.blocks), nu + 2, 1)
-        self.hacc = self.acc.reshape(-1)[:nu + 2].reshape(nu + 2, 1)
+        self.hacc = np.empty(nu + 2)
         self.hpre = np.empty(nu + 1)
         self.threads = Threads(n_jobs) if effective_n_jobs(n_jobs) > 1 else None
         self.parts = self.threads.ranges(nl) if self.threads is not None else [(0, nl)]
 
     def _each(self, fn, *args):
         """``fn(*args, q0, q1)`` for every part of the lower rows, on the threads."""
-        self._run(fn, [(*args, q0, q1) for q0, q1 in self.parts])
-
-    def _blocks(self, fn, *args, parts):
-        """``fn(*args, parts[b], q0, q1)`` for every block b of the sums, on the threads."""
-        self._run(fn, [(*args, parts[b], q0, q1) for b, (q0, q1) in enumerate(self.blocks)])
-
-    def _run(self, fn, calls):
+        calls = [(*args, q0, q1) for q0, q1 in self.parts]
         if self.threads is None:
             for call in calls:
                 fn(*call)
@@ -94,9 +80,7 @@ class TwoLabelSweep:
         argsort_scores(self.T, self.Tord, self.scratch, sorted_out=self.Ts)
         lo, scale = bucket_table(self.Ts, self.tab, self.Tp)
         self._each(lower_ranks, s, self.lo, self.Tp, self.tab, lo, scale, self.k_of)
-        self._blocks(lower_sums, s, self.lo, self.lw, self.unit, self.k_of,
-                     parts=self.acc_parts)
-        merge_suffix(self.acc_parts, self.acc)
+        lower_sums(s, self.lo, self.lw, self.unit, self.k_of, self.acc)
         loss = upper_rows(self.su, self.up, self.uw, self.unit, self.Ts, self.Tord, self.acc,
                           theta, loss_kind, self.gu, self.du, self.c_up, self.pre, grad_s, diag)
         self._each(lower_rows, s, self.lo, self.lw, self.unit, self.k_of, self.pre, theta,
@@ -106,10 +90,7 @@ class TwoLabelSweep:
     def hess_vec(self, u, diag, out):
         """``out`` = the generalized Hessian (w.r.t. the scores) times u, over the
         active pairs of the last :meth:`loss_grad` (``diag``: its diagonal)."""
-        self._blocks(hess_lower_sums, u, self.lo, self.lw, self.unit, self.k_of,
-                     parts=self.hacc_parts)
-        merge_suffix(self.hacc_parts, self.hacc)
-        hess_upper(u, self.up, self.uw, self.unit, self.Tord, self.c_up, diag, self.uu,
-                   self.hacc, self.hpre, out)
+        hess_upper(u, self.up, self.uw, self.lo, self.lw, self.unit, self.k_of, self.Tord,
+                   self.c_up, diag, self.uu, self.hacc, self.hpre, out)
         self._each(hess_lower, u, self.lo, self.lw, self.unit, self.k_of, self.hpre, diag, out)
         return out
