@@ -48,15 +48,6 @@ def test_radix_argsort_equals_numpy_stable_argsort(kind, n, records):
     argsort_scores(s, order, radix_scratch(n, records=records), sorted_out=sorted_out)
     np.testing.assert_array_equal(order, np.argsort(s, kind="stable"))
     np.testing.assert_array_equal(sorted_out, s[order])
-    # a 0/1 flag per row carried through the sort beside the row (ties moved by the
-    # insertion pass carry it too; the 64-bit fallback gathers it)
-    upper = (rng.random(n) < 0.4).astype(np.int8)
-    signs = np.full(n, np.nan)
-    argsort_scores(s, order, radix_scratch(n, records=records), sorted_out=sorted_out,
-                   upper=upper, signs_out=signs)
-    np.testing.assert_array_equal(order, np.argsort(s, kind="stable"))
-    np.testing.assert_array_equal(sorted_out, s[order])
-    np.testing.assert_array_equal(signs, np.where(upper[order] == 1, 1.0, -1.0))
 
 
 @pytest.mark.kernel

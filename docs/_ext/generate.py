@@ -806,7 +806,8 @@ _RESULTS = Path(__file__).resolve().parents[2] / "benchmarks" / "results"
 _ENGINE = (
     ("Threads: `n_jobs`", "bench_threads.txt", None,
      "`RankSVM(n_jobs=k)` runs the sparse products, the probability calibration and, for "
-     "one group, the sort and the pair sweeps on k threads; WeightedSVM's Newton solver "
+     "one group, the pair sweeps on k threads (two labels: the per-row passes over the "
+     "lower label's rows; more labels: the sort too); WeightedSVM's Newton solver "
      "and `roc_auc` take `n_jobs` too. Every k gives the same model. The first line is "
      "the ceiling on two cores: reading X alone, bound by memory bandwidth."),
     ("Passes over X per Newton iteration", "bench_fused_products.txt", None,

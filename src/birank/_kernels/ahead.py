@@ -104,7 +104,7 @@ ENTRIES = (
     # rows sorted by score within each query (fewer than RADIX_MIN rows)
     ("radix_sort", "argsort_groups", none(F8, I8, I8, I8, F8)),
     # one array of scores sorted (every size: radix_sort.argsort_scores)
-    ("radix_sort", "_radix_argsort", b1(F8, I8, U8, U8, F8, I1, F8, U4_2)),
+    ("radix_sort", "_radix_argsort", b1(F8, I8, U8, U8, F8, U4_2)),
     ("blocked_products", "csr_matvec_block", none(F8, I4, I4, F8, F8, i8, i8)),
     ("blocked_products", "csr_rmatvec_block", none(F8, I4, I4, F8, F8, i8, i8, b1)),
     # the same on indicator features (values all 1, not passed)

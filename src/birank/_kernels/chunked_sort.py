@@ -43,7 +43,7 @@ def radix_keys(s, keys, shift, c_from, c_to, counts):
         s_c, keys_c = s[c0:c1], keys[c0:c1]
         for i in range(c1 - c0):
             k = _key32(s_c[i])
-            keys_c[i] = pack_key(k, c0 + i, False)
+            keys_c[i] = pack_key(k, c0 + i)
             cnt[k & low] += 1
 
 
@@ -91,6 +91,6 @@ def radix_rows(src, s, order, ss, shift, c_from, c_to):
         c0, c1 = _bounds(c, shift, n)
         src_c, order_c, ss_c = src[c0:c1], order[c0:c1], ss[c0:c1]
         for i in range(c1 - c0):
-            r = unpack_row(src_c[i], False)[0]
+            r = unpack_row(src_c[i])
             order_c[i] = r
             ss_c[i] = s[r]

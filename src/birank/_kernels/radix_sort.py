@@ -33,9 +33,6 @@ RECORDS_MIN = 1 << 17
 _BITS = 8
 _RADIX = 1 << _BITS
 _PASSES = (64 + _BITS - 1) // _BITS
-#: a tagged sort's flag: bit 31 of the packed word (float32 key high, row low), free
-#: while rows < 2^31
-_FLAG = np.uint64(1) << np.uint64(31)
 
 
 @njit(cache=True, inline="always")
@@ -58,26 +55,15 @@ def _key32(x):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def pack_key(k, row, flagged):
-    """The word a radix pass moves: float32 key ``k`` high, ``row`` low, and with
-    ``flagged`` the row's flag in bit 31 (:data:`_FLAG`)."""
-    word = (np.uint64(k) << np.uint64(32)) | np.uint64(row)
-    return word | _FLAG if flagged else word
+def pack_key(k, row):
+    """The word a radix pass moves: float32 key ``k`` high, ``row`` low."""
+    return (np.uint64(k) << np.uint64(32)) | np.uint64(row)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def unpack_row(word, tagged):
-    """``(row, sign)`` of a packed word: the sign +1.0 / -1.0 by its flag in a tagged
-    sort (the row then has 31 bits), 0.0 otherwise."""
-    if tagged:
-        return word & np.uint64(0x7FFFFFFF), 1.0 if word & _FLAG else -1.0
-    return word & np.uint64(0xFFFFFFFF), 0.0
-
-
-def signs_by_gather(upper, order, signs_out):
-    """``signs_out = where(upper[order], 1.0, -1.0)``: the signs of a sort that carried no
-    flag (the 64-bit fallback)."""
-    np.copyto(signs_out, np.where(upper[order] != 0, 1.0, -1.0))
+def unpack_row(word):
+    """The row of a packed word."""
+    return word & np.uint64(0xFFFFFFFF)
 
 
 @njit(cache=True, inline="always")
@@ -147,31 +133,24 @@ def _lsd(keys, keys2, order, tmp, n_passes):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def fix_ties(order, ss, limit, carry):
+def fix_ties(order, ss, limit):
     """Stable insertion sort of ``order`` by ``ss = s[order]`` (nearly sorted: the
     rows whose float32 keys tie); False after ``limit`` element moves (then
-    ``order`` is to be sorted again). ``carry``: empty (nothing carried), or an
-    array of the same length moved along with ``order``."""
+    ``order`` is to be sorted again)."""
     n = order.shape[0]
-    carried = carry.shape[0] > 0
     moves = 0
     for i in range(1, n):
         x = ss[i]
         if x >= ss[i - 1]:
             continue
         r = order[i]
-        c = carry[i] if carried else 0.0
         j = i - 1
         while j >= 0 and ss[j] > x:
             ss[j + 1] = ss[j]
             order[j + 1] = order[j]
-            if carried:
-                carry[j + 1] = carry[j]
             j -= 1
         ss[j + 1] = x
         order[j + 1] = r
-        if carried:
-            carry[j + 1] = c
         moves += i - 1 - j
         if moves > limit:
             return False
@@ -179,42 +158,37 @@ def fix_ties(order, ss, limit, carry):
 
 
 @njit(cache=True, inline="always")
-def _sort_packed(s, order, keys, keys2, ss, upper, signs):
+def _sort_packed(s, order, keys, keys2, ss):
     """The passes of :func:`_radix_argsort` by float32 keys packed with the rows."""
     n = s.shape[0]
-    tagged = upper.shape[0] > 0
     counts = np.zeros((4, _RADIX), dtype=np.int64)
     low = np.uint32(_RADIX - 1)
     for i in range(n):
         k = _key32(s[i])
-        keys[i] = pack_key(k, i, tagged and upper[i] != 0)
+        keys[i] = pack_key(k, i)
         counts[0, k & low] += 1
         counts[1, (k >> np.uint32(_BITS)) & low] += 1
         counts[2, (k >> np.uint32(2 * _BITS)) & low] += 1
         counts[3, k >> np.uint32(3 * _BITS)] += 1
     src = keys2 if _lsd_keys(keys, keys2, counts, 32, 4) else keys
     for i in range(n):
-        r, sign = unpack_row(src[i], tagged)
+        r = unpack_row(src[i])
         order[i] = r
         ss[i] = s[r]
-        if tagged:
-            signs[i] = sign
 
 
 @njit(cache=True, inline="always")
-def _sort_records(s, order, keys, keys2, rows, ss, upper, signs):
+def _sort_records(s, order, keys, keys2, rows, ss):
     """The passes of :func:`_radix_argsort` by the upper 32 bits of the float64 keys,
-    each key moved with its row (and flag) in ``rows``: the sorted scores are the
-    keys' values, read in order, instead of a gather of ``s`` by row."""
+    each key moved with its row in ``rows``: the sorted scores are the keys'
+    values, read in order, instead of a gather of ``s`` by row."""
     n = s.shape[0]
-    tagged = upper.shape[0] > 0
     counts = np.zeros((4, _RADIX), dtype=np.int64)
     low = np.uint64(_RADIX - 1)
-    flag = np.uint32(1 << 31)
     for i in range(n):
         k = _key(s[i])
         keys[i] = k
-        rows[0, i] = np.uint32(i) | flag if tagged and upper[i] != 0 else np.uint32(i)
+        rows[0, i] = np.uint32(i)
         counts[0, (k >> np.uint64(32)) & low] += 1
         counts[1, (k >> np.uint64(32 + _BITS)) & low] += 1
         counts[2, (k >> np.uint64(32 + 2 * _BITS)) & low] += 1
@@ -223,15 +197,12 @@ def _sort_records(s, order, keys, keys2, rows, ss, upper, signs):
     if _lsd_rows(keys, keys2, rows[0], rows[1], counts, 32, 4):
         src, src_r = keys2, rows[1]
     for i in range(n):
-        r = src_r[i]
-        order[i] = r & ~flag
+        order[i] = src_r[i]
         ss[i] = _value(src[i])  # (-0.0 comes out as 0.0, equal to it)
-        if tagged:
-            signs[i] = 1.0 if r & flag else -1.0
 
 
 @njit(cache=True)
-def _radix_argsort(s, order, keys, keys2, ss, upper, signs, rows):
+def _radix_argsort(s, order, keys, keys2, ss, rows):
     """``order`` = rows of ``s`` by ascending score (stable); the rest: n scratch.
 
     Four passes of 8 bits by a 32-bit key, then a stable insertion pass by the
@@ -250,18 +221,13 @@ def _radix_argsort(s, order, keys, keys2, ss, upper, signs, rows):
       read off the sorted keys. From about 2^17 rows the gather, which no longer
       stays in the caches, costs more than the wider passes
       (``benchmarks/bench_overheads.py``).
-
-    ``upper``: empty, or a 0/1 flag per row (n < 2^31) that travels in bit 31 of
-    the row, into ``signs``: +1.0 or -1.0 in sorted order (the two-label
-    sweep's signed unit weights, which it would otherwise gather by row: a
-    random read a row fewer).
     """
     n = s.shape[0]
     if rows.shape[1] >= n:
-        _sort_records(s, order, keys, keys2, rows, ss, upper, signs)
+        _sort_records(s, order, keys, keys2, rows, ss)
     else:
-        _sort_packed(s, order, keys, keys2, ss, upper, signs)
-    return fix_ties(order, ss, 4 * n, signs)
+        _sort_packed(s, order, keys, keys2, ss)
+    return fix_ties(order, ss, 4 * n)
 
 
 @njit(cache=True)
@@ -273,17 +239,14 @@ def _radix_argsort64(s, order, keys, keys2, tmp):
     _lsd(keys, keys2, order, tmp, _PASSES)
 
 
-def argsort_scores(s, order, scratch=None, sorted_out=None, upper=None, signs_out=None):
+def argsort_scores(s, order, scratch=None, sorted_out=None):
     """``order[:] = `` a stable ascending argsort of float64 ``s``; returns ``order``.
 
     ``scratch``: optional arrays of n entries (:func:`radix_scratch`) reused
     across calls. ``sorted_out``: optional float64 array of n entries that
     receives ``s[order]``; the radix path writes it in its last pass anyway,
     so a caller that needs the sorted scores saves a gather (a random read a
-    row). ``upper`` (int8, 0/1 per row) with ``signs_out`` (float64, n): also
-    ``signs_out[:] = where(upper[order], 1.0, -1.0)``, carried through the sort
-    rather than gathered (the two-label sweep's signed unit weights). The radix
-    kernel at every size (compiled at install, :mod:`.ahead`):
+    row). The radix kernel at every size (compiled at install, :mod:`.ahead`):
     it takes 0.38 / 0.09 / 0.08 / 0.09 of the time of numpy's stable argsort and
     the gather of ``s[order]`` at 2^10 / 2^14 / 2^15 / 2^16 normal scores
     (``benchmarks/bench_overheads.py``).
@@ -294,20 +257,9 @@ def argsort_scores(s, order, scratch=None, sorted_out=None, upper=None, signs_ou
     keys, keys2, _, ss, rows = scratch
     if sorted_out is not None:
         ss = sorted_out
-    tagged = upper is not None
-    flags = upper if tagged else _NO_FLAGS
-    signs = signs_out if tagged else _NO_SIGNS
-    if (n >= (1 << 31 if tagged else 1 << 32)
-            or not _radix_argsort(s, order, keys, keys2, ss, flags, signs, rows)):
+    if n >= 1 << 32 or not _radix_argsort(s, order, keys, keys2, ss, rows):
         argsort_scores64(s, order, scratch, sorted_out)
-        if tagged:
-            signs_by_gather(upper, order, signs_out)
     return order
-
-
-#: the untagged sort's empty ``upper`` and ``signs`` (one compiled signature for both)
-_NO_FLAGS = np.empty(0, dtype=np.int8)
-_NO_SIGNS = np.empty(0)
 
 
 def argsort_scores64(s, order, scratch, sorted_out=None):

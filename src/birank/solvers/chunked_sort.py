@@ -13,8 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._kernels.chunked_sort import chunk_count, radix_count, radix_keys, radix_rows, radix_scatter
-from .._kernels.radix_sort import (_NO_SIGNS, _RADIX, RADIX_MIN, argsort_scores,
-                                   argsort_scores64, fix_ties)
+from .._kernels.radix_sort import _RADIX, RADIX_MIN, argsort_scores, argsort_scores64, fix_ties
 from .._parallel import Threads
 
 __all__ = ["ChunkedSort", "CHUNK_SHIFT", "digit_chunk_starts"]
@@ -74,7 +73,7 @@ class ChunkedSort:
             self._each(radix_scatter, src, dst, 32 + 8 * d, self.shift, (start,))
             src, dst = dst, src
         self._each(radix_rows, src, s, order, ss, self.shift, ())
-        if not fix_ties(order, ss, 4 * n, _NO_SIGNS):  # scores closer than float32 resolves
+        if not fix_ties(order, ss, 4 * n):  # scores closer than float32 resolves
             argsort_scores64(s, order, scratch, sorted_out=ss)
         return order
 
