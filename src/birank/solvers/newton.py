@@ -272,8 +272,8 @@ class PairObjective(_WeightSpace):
         self.single = n_groups == 1
         # one group of at most two labels: ranked against the upper rows' thresholds,
         # no sort of every row (two_label_sweep; bench_limit.py --parts at 10^6 rows:
-        # sort + sweep 0.98 -> 0.64-0.69x the bare products, loss + gradient 1.83 ->
-        # 1.61-1.79x, Hessian product 1.17 -> 1.05-1.08x); on threads with n_jobs
+        # sort + sweep 0.98 -> 0.54-0.69x the bare products, loss + gradient 1.83 ->
+        # 1.46-1.79x, Hessian product 1.17 -> 1.00-1.08x); on threads with n_jobs
         self.two_label = None
         if n and self.single and int(nlab[0]) <= 2:
             self.two_label = TwoLabelSweep(lab != 0, self.sw, self.unit_weights, n_jobs)
