@@ -474,6 +474,29 @@ def test_many_label_sweep_from_the_sorts_scores_equals_the_gathering_one():
         np.testing.assert_array_equal(a, b)
 
 
+@pytest.mark.kernel
+@pytest.mark.parametrize("labels", [[0.0] * 5, [1.0] * 5, [1.0, 0.0], [0.0, 1.0, 0.0, 0.0],
+                                    [1.0, 1.0, 0.0, 1.0]])
+def test_two_label_ranks_with_one_label_or_one_row_of_a_label(labels):
+    # no upper row, no lower row, or one of either: the rank table of no or one
+    # threshold; every row's gradient, diagonal and Hessian product against brute force
+    y = np.array(labels)
+    n = len(y)
+    X = np.eye(n)
+    w = np.linspace(-0.7, 0.9, n)
+    v = np.arange(1.0, n + 1.0)
+    obj = PairObjective(X, y)
+    assert obj.two_label is not None
+    loss = obj.loss_at_scores(w)
+    ref = pair_objective(w, X, y, 1.0) - 0.5 * float(w @ w)
+    assert abs(loss - ref) <= 1e-12 * max(1.0, abs(ref))
+    assert _rel(obj.grad_s, pair_grad(w, X, y, 1.0) - w) <= 1e-12
+    assert _rel(obj.diag, pair_score_hess_diag(w, X, y)) <= 1e-12
+    assert _rel(obj.hess_scores(v), pair_hess_vec(w, v, X, y, 1.0) - v) <= 1e-12
+    if len(set(labels)) == 1:  # no pair at all
+        assert loss == 0.0 and not np.any(obj.grad_s) and not np.any(obj.diag)
+
+
 def _two_label_scores(case, n, rng):
     """Scores that put the threshold ranks' buckets on their edges (see the test below)."""
     if case == "spread":
