@@ -20,11 +20,13 @@ partners' sums. No row is sorted by score and no gradient is scattered through
 a permutation: the lower rows, usually most of them, are read and written in
 row order.
 
-The per-row passes over the lower rows (:func:`lower_ranks`, :func:`lower_rows`,
-:func:`hess_lower`) take a range of them and release the GIL, so they run on
-threads in parts; the sums (:func:`lower_sums`, :func:`upper_rows`,
-:func:`hess_upper`) run in row order on one thread. Every number is therefore
-the same bits for every number of threads.
+Every kernel releases the GIL. The per-row passes over the lower rows
+(:func:`lower_ranks`, :func:`lower_rows`, :func:`hess_lower`) take a range of
+them, so they run on threads in parts; the sums by rank and the upper rows
+(:func:`lower_sums` then :func:`upper_rows`, :func:`hess_upper`) run in row
+order as one task, beside the lower rows' parts (they write other rows, and
+read only what :func:`upper_ranks` / :func:`hess_upper_prefix` prepared before).
+Every number is therefore the same bits for every number of threads.
 """
 
 import numpy as np
@@ -33,8 +35,9 @@ from numba import njit
 from .losses import SQUARED_HINGE
 from .pair_sweep import two_label_lower, two_label_upper
 
-__all__ = ["upper_thresholds", "bucket_table", "lower_ranks", "lower_sums", "upper_rows",
-           "lower_rows", "hess_upper", "hess_lower", "bucket_count", "SPARE"]
+__all__ = ["upper_thresholds", "bucket_table", "upper_ranks", "lower_ranks", "lower_sums",
+           "upper_rows", "lower_rows", "hess_upper_prefix", "hess_upper", "hess_lower",
+           "bucket_count", "SPARE"]
 
 #: entries of the padded threshold copy after the last threshold (+inf): the
 #: four-way comparison of :func:`lower_ranks` may read that far past a bucket
@@ -130,7 +133,25 @@ def lower_ranks(s, lo_ids, Tp, tab, lo, scale, k_of, q0, q1):
         k_of[q] = k
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
+def upper_ranks(su, uw, unit, Ts, Tord, c_up, pre):
+    """Each upper row's ``c_up[p]``, the first rank of its threshold, and ``pre[r] =
+    (sum w, sum w s)`` over the upper rows of ranks below r (``su``:
+    :func:`upper_thresholds`' scores; ``Ts``, ``Tord``: the sorted thresholds)."""
+    c = 0
+    pre[0, 0] = 0.0
+    pre[0, 1] = 0.0
+    for r in range(Ts.shape[0]):
+        if r == 0 or Ts[r] != Ts[r - 1]:
+            c = r  # ties share the first rank of their threshold
+        p = np.uint64(Tord[r])
+        c_up[p] = c
+        wi = 1.0 if unit else uw[p]
+        pre[r + 1, 0] = pre[r, 0] + wi
+        pre[r + 1, 1] = pre[r, 1] + wi * su[p]
+
+
+@njit(cache=True, nogil=True)
 def lower_sums(s, lo_ids, lw, unit, k_of, acc):
     """``acc[k]`` = the sums ``(sum w, sum w s, sum w s^2)`` of the lower rows of
     rank k, then their suffix sums (``acc[k]``: ranks ``k`` and above; ``acc`` has
@@ -150,34 +171,23 @@ def lower_sums(s, lo_ids, lw, unit, k_of, acc):
         acc[k, 2] += acc[k + 1, 2]
 
 
-@njit(cache=True)
-def upper_rows(su, up, uw, unit, Ts, Tord, acc, theta, loss_kind, gu, du, c_up, pre, grad_s,
-               diag):
+@njit(cache=True, nogil=True)
+def upper_rows(su, up, uw, unit, Tord, c_up, acc, theta, loss_kind, gu, du, grad_s, diag):
     """Every upper row's gradient and diagonal against the lower rows of rank above
-    its ``c`` (``acc``: :func:`lower_sums`'); returns the loss. By rank into the
-    upper rows' own arrays (``gu``, ``du``: 8 bytes a row, not a row of all n),
-    then to ``grad_s`` and ``diag`` in row order. Keeps each upper row's ``c_up[p]``
-    (for the Hessian product) and ``pre[r] = (sum w, sum w s)`` over the upper rows
-    of ranks below r (``su``: :func:`upper_thresholds`' scores)."""
+    its ``c`` (``acc``: :func:`lower_sums`'; ``c_up``: :func:`upper_ranks`'); returns
+    the loss, summed by rank. By rank into the upper rows' own arrays (``gu``,
+    ``du``: 8 bytes a row, not a row of all n), then to ``grad_s`` and ``diag`` in
+    row order (only the upper rows' entries)."""
     sq = loss_kind == SQUARED_HINGE
     loss = 0.0
-    c = 0
-    pre[0, 0] = 0.0
-    pre[0, 1] = 0.0
-    for r in range(Ts.shape[0]):
-        if r == 0 or Ts[r] != Ts[r - 1]:
-            c = r  # ties share the first rank of their threshold
+    for r in range(Tord.shape[0]):
         p = np.uint64(Tord[r])
-        c_up[p] = c
-        si = su[p]
         wi = 1.0 if unit else uw[p]
-        k = np.uint64(c + 1)
-        g, li, d = two_label_upper(sq, wi, acc[k, 0], acc[k, 1], acc[k, 2], theta - si)
+        k = np.uint64(c_up[p] + 1)
+        g, li, d = two_label_upper(sq, wi, acc[k, 0], acc[k, 1], acc[k, 2], theta - su[p])
         gu[p] = g
         du[p] = d
         loss += li
-        pre[r + 1, 0] = pre[r, 0] + wi
-        pre[r + 1, 1] = pre[r, 1] + wi * si
     for q in range(up.shape[0]):  # (not p: numba would unify it with the uint64 above)
         i = np.uint64(up[q])
         grad_s[i] = gu[q]
@@ -188,7 +198,7 @@ def upper_rows(su, up, uw, unit, Ts, Tord, acc, theta, loss_kind, gu, du, c_up, 
 @njit(cache=True, nogil=True)
 def lower_rows(s, lo_ids, lw, unit, k_of, pre, theta, loss_kind, grad_s, diag, q0, q1):
     """The gradient and diagonal of the lower rows ``q0 .. q1-1`` (row order) against
-    the upper rows of the first ``k_of[q]`` ranks (``pre``: :func:`upper_rows`')."""
+    the upper rows of the first ``k_of[q]`` ranks (``pre``: :func:`upper_ranks`')."""
     sq = loss_kind == SQUARED_HINGE
     for q in range(q0, q1):
         j = np.uint64(lo_ids[q])
@@ -199,13 +209,25 @@ def lower_rows(s, lo_ids, lw, unit, k_of, pre, theta, loss_kind, grad_s, diag, q
         diag[j] = d
 
 
-@njit(cache=True)
-def hess_upper(u, up, uw, lo_ids, lw, unit, k_of, Tord, c_up, diag, uu, acc, pre, out):
+@njit(cache=True, nogil=True)
+def hess_upper_prefix(u, up, uw, unit, Tord, uu, pre):
+    """``pre[r]`` = the sum of ``w u`` over the upper rows of ranks below r, for
+    :func:`hess_lower` (``uu``: scratch of one entry an upper row; ``pre``:
+    ``n_upper + 1`` entries)."""
+    for p in range(up.shape[0]):
+        wi = 1.0 if unit else uw[p]
+        uu[p] = wi * u[np.uint64(up[p])]
+    pre[0] = 0.0
+    for r in range(Tord.shape[0]):
+        pre[r + 1] = pre[r] + uu[np.uint64(Tord[r])]
+
+
+@njit(cache=True, nogil=True)
+def hess_upper(u, up, uw, lo_ids, lw, unit, k_of, c_up, diag, acc, out):
     """The generalized Hessian (w.r.t. the scores) times u at the upper rows, over
     the active pairs of the last :func:`lower_ranks`: ``out_i = diag_i u_i - 2 w_i
-    sum_{active j} w_j u_j``; keeps ``pre[r]`` = the sum of ``w u`` over the upper
-    rows of ranks below r for :func:`hess_lower` (``uu``: scratch of one entry an
-    upper row; ``acc``, ``pre``: ``n_upper + 2`` and ``n_upper + 1`` entries)."""
+    sum_{active j} w_j u_j`` (``acc``: scratch of ``n_upper + 2`` entries for the
+    lower rows' sums of ``w u`` by rank, in row order)."""
     acc[:] = 0.0
     for q in range(lo_ids.shape[0]):
         w = 1.0 if unit else lw[q]
@@ -215,18 +237,13 @@ def hess_upper(u, up, uw, lo_ids, lw, unit, k_of, Tord, c_up, diag, uu, acc, pre
     for p in range(up.shape[0]):
         i = np.uint64(up[p])
         wi = 1.0 if unit else uw[p]
-        x = u[i]
-        uu[p] = wi * x
-        out[i] = diag[i] * x - 2.0 * wi * acc[np.uint64(c_up[p] + 1)]
-    pre[0] = 0.0
-    for r in range(Tord.shape[0]):
-        pre[r + 1] = pre[r] + uu[np.uint64(Tord[r])]
+        out[i] = diag[i] * u[i] - 2.0 * wi * acc[np.uint64(c_up[p] + 1)]
 
 
 @njit(cache=True, nogil=True)
 def hess_lower(u, lo_ids, lw, unit, k_of, pre, diag, out, q0, q1):
     """:func:`hess_upper`'s product at the lower rows ``q0 .. q1-1``: ``out_j =
-    diag_j u_j - 2 w_j sum_{active i} w_i u_i``."""
+    diag_j u_j - 2 w_j sum_{active i} w_i u_i`` (``pre``: :func:`hess_upper_prefix`')."""
     for q in range(q0, q1):
         j = np.uint64(lo_ids[q])
         wj = 1.0 if unit else lw[q]

@@ -4,8 +4,8 @@
 it sorts only the upper rows' thresholds ``s_i - theta`` and ranks every lower
 row among them, instead of sorting all scores. The per-row passes over the
 lower rows run on threads (``n_jobs``, scikit-learn's meaning), in parts that
-write separate rows; the sums run in row order on the calling thread, so the
-results are the same bits for every ``n_jobs``.
+write separate rows; the sums by rank and the upper rows run in row order as
+one task beside them. So the results are the same bits for every ``n_jobs``.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import numpy as np
 
 from .._kernels.radix_sort import argsort_scores, radix_scratch
 from .._kernels.threshold_sweep import (SPARE, bucket_count, bucket_table, hess_lower,
-                                        hess_upper, lower_ranks, lower_rows, lower_sums,
-                                        upper_rows, upper_thresholds)
+                                        hess_upper, hess_upper_prefix, lower_ranks, lower_rows,
+                                        lower_sums, upper_ranks, upper_rows, upper_thresholds)
 from .._parallel import Threads, effective_n_jobs
 
 __all__ = ["TwoLabelSweep"]
@@ -60,17 +60,28 @@ class TwoLabelSweep:
         self.pre = np.empty((nu + 1, 2))
         self.hacc = np.empty(nu + 2)
         self.hpre = np.empty(nu + 1)
+        self.loss = 0.0  # the last loss_grad's (set by its upper-rows task)
         self.threads = Threads(n_jobs) if effective_n_jobs(n_jobs) > 1 else None
         self.parts = self.threads.ranges(nl) if self.threads is not None else [(0, nl)]
 
-    def _each(self, fn, *args):
-        """``fn(*args, q0, q1)`` for every part of the lower rows, on the threads."""
-        calls = [(*args, q0, q1) for q0, q1 in self.parts]
+    def _each(self, fn, *args, first=None):
+        """``fn(*args, q0, q1)`` for every part of the lower rows, on the threads;
+        ``first``: a call ``(f, *a)`` handed out before them (the serial work that runs
+        beside the parts)."""
+        calls = [(fn, *args, q0, q1) for q0, q1 in self.parts]
+        if first is not None:
+            calls.insert(0, first)
         if self.threads is None:
             for call in calls:
-                fn(*call)
+                _call(*call)
         else:
-            self.threads.run(fn, calls)
+            self.threads.run(_call, calls)
+
+    def _upper_side(self, s, theta, loss_kind, grad_s, diag):
+        """The sums by rank, then the upper rows (one task; its loss kept)."""
+        lower_sums(s, self.lo, self.lw, self.unit, self.k_of, self.acc)
+        self.loss = upper_rows(self.su, self.up, self.uw, self.unit, self.Tord, self.c_up,
+                               self.acc, theta, loss_kind, self.gu, self.du, grad_s, diag)
 
     def loss_grad(self, s, loss_kind, theta, grad_s, diag):
         """The pair loss at scores ``s``; writes every row's score gradient and
@@ -79,18 +90,24 @@ class TwoLabelSweep:
         upper_thresholds(s, self.up, theta, self.su, self.T)
         argsort_scores(self.T, self.Tord, self.scratch, sorted_out=self.Ts)
         lo, scale = bucket_table(self.Ts, self.tab, self.Tp)
+        upper_ranks(self.su, self.uw, self.unit, self.Ts, self.Tord, self.c_up, self.pre)
         self._each(lower_ranks, s, self.lo, self.Tp, self.tab, lo, scale, self.k_of)
-        lower_sums(s, self.lo, self.lw, self.unit, self.k_of, self.acc)
-        loss = upper_rows(self.su, self.up, self.uw, self.unit, self.Ts, self.Tord, self.acc,
-                          theta, loss_kind, self.gu, self.du, self.c_up, self.pre, grad_s, diag)
+        # the lower rows read only the ranks and the upper rows' prefix sums: they run
+        # beside the sums by rank and the upper rows, which write the other rows
         self._each(lower_rows, s, self.lo, self.lw, self.unit, self.k_of, self.pre, theta,
-                   loss_kind, grad_s, diag)
-        return loss
+                   loss_kind, grad_s, diag,
+                   first=(self._upper_side, s, theta, loss_kind, grad_s, diag))
+        return self.loss
 
     def hess_vec(self, u, diag, out):
         """``out`` = the generalized Hessian (w.r.t. the scores) times u, over the
         active pairs of the last :meth:`loss_grad` (``diag``: its diagonal)."""
-        hess_upper(u, self.up, self.uw, self.lo, self.lw, self.unit, self.k_of, self.Tord,
-                   self.c_up, diag, self.uu, self.hacc, self.hpre, out)
-        self._each(hess_lower, u, self.lo, self.lw, self.unit, self.k_of, self.hpre, diag, out)
+        hess_upper_prefix(u, self.up, self.uw, self.unit, self.Tord, self.uu, self.hpre)
+        self._each(hess_lower, u, self.lo, self.lw, self.unit, self.k_of, self.hpre, diag, out,
+                   first=(hess_upper, u, self.up, self.uw, self.lo, self.lw, self.unit,
+                          self.k_of, self.c_up, diag, self.hacc, out))
         return out
+
+
+def _call(fn, *args):
+    fn(*args)
