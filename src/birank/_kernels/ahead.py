@@ -82,7 +82,7 @@ ENTRIES = (
     ("labels", "ranks_in_order", none(F8, I8, I8, I8, I8)),
     # one group of two labels: ranks against the upper rows' thresholds
     ("threshold_sweep", "upper_thresholds", none(F8, I8, f8, F8, F8)),
-    ("threshold_sweep", "bucket_table", nt.UniTuple(f8, 2)(F8, I4, F8)),
+    ("threshold_sweep", "bucket_table", nt.UniTuple(f8, 2)(F8, I4)),
     ("threshold_sweep", "upper_ranks", none(F8, F8, b1, F8, I8, I8, F8_2)),
     ("threshold_sweep", "lower_ranks", none(F8, I8, F8, I4, f8, f8, I4, i8, i8)),
     ("threshold_sweep", "lower_sums", none(F8, I8, F8, b1, I4, F8_2)),

@@ -82,16 +82,14 @@ def _bucket(x, lo, scale, nb):
 
 
 @njit(cache=True)
-def bucket_table(Ts, tab, Tp):
+def bucket_table(Ts, tab):
     """The rank table of the sorted thresholds ``Ts``: ``tab[b]`` = thresholds in
-    buckets below b (``tab`` has ``nb + 2`` entries for buckets ``0 .. nb``);
-    ``Tp`` = ``Ts`` then :data:`SPARE` times +inf. Returns ``(lo, scale)`` of the
-    buckets (``bucket(x) = floor((x - lo) * scale)``, clipped to ``0 .. nb``)."""
+    buckets below b (``tab`` has ``nb + 2`` entries for buckets ``0 .. nb``).
+    Returns ``(lo, scale)`` of the buckets (``bucket(x) = floor((x - lo) * scale)``,
+    clipped to ``0 .. nb``)."""
     nu = Ts.shape[0]
     nb = tab.shape[0] - 2
     tab[:] = 0
-    for r in range(nu, Tp.shape[0]):
-        Tp[r] = np.inf
     if nu == 0:
         return 0.0, 0.0
     lo = Ts[0]
@@ -99,7 +97,6 @@ def bucket_table(Ts, tab, Tp):
     if not np.isfinite(scale):  # a range too narrow for float64: one bucket, bisected
         scale = 0.0
     for r in range(nu):
-        Tp[r] = Ts[r]
         tab[_bucket(Ts[r], lo, scale, nb) + 1] += 1
     for b in range(nb + 1):
         tab[b + 1] += tab[b]
@@ -109,7 +106,8 @@ def bucket_table(Ts, tab, Tp):
 @njit(cache=True, nogil=True)
 def lower_ranks(s, lo_ids, Tp, tab, lo, scale, k_of, q0, q1):
     """``k_of[q] = #{thresholds < s[lo_ids[q]]}`` for the lower rows ``q0 .. q1-1``
-    (``Tp``, ``tab``, ``lo``, ``scale``: :func:`bucket_table`'s)."""
+    (``Tp``: the sorted thresholds then :data:`SPARE` times +inf; ``tab``, ``lo``,
+    ``scale``: :func:`bucket_table`'s of them)."""
     nb = tab.shape[0] - 2
     for q in range(q0, q1):
         x = s[np.uint64(lo_ids[q])]

@@ -16,7 +16,7 @@ from .._kernels.radix_sort import argsort_scores, radix_scratch
 from .._kernels.threshold_sweep import (SPARE, bucket_count, bucket_table, hess_lower,
                                         hess_upper, hess_upper_prefix, lower_ranks, lower_rows,
                                         lower_sums, upper_ranks, upper_rows, upper_thresholds)
-from .._parallel import Threads, effective_n_jobs
+from .._parallel import Threads
 
 __all__ = ["TwoLabelSweep"]
 
@@ -46,10 +46,11 @@ class TwoLabelSweep:
         index = np.int32 if nu < np.iinfo(np.int32).max else np.int64
         self.su = np.empty(nu)  # the upper rows' scores, row order
         self.T = np.empty(nu)  # thresholds in row order, then sorted (Ts, Tord)
-        self.Ts = np.empty(nu)
+        # the sorted thresholds, then SPARE +inf that the ranks' comparisons may read
+        self.Tp = np.full(nu + SPARE, np.inf)
+        self.Ts = self.Tp[:nu]  # (the sort writes them there)
         self.Tord = np.empty(nu, dtype=np.int64)
         self.scratch = radix_scratch(nu)
-        self.Tp = np.empty(nu + SPARE)
         self.tab = np.empty(bucket_count(nu) + 2, dtype=index)
         self.k_of = np.empty(nl, dtype=index)  # each lower row's rank among the thresholds
         self.c_up = np.empty(nu, dtype=np.int64)  # first rank of each upper row's threshold
@@ -61,8 +62,8 @@ class TwoLabelSweep:
         self.hacc = np.empty(nu + 2)
         self.hpre = np.empty(nu + 1)
         self.loss = 0.0  # the last loss_grad's (set by its upper-rows task)
-        self.threads = Threads(n_jobs) if effective_n_jobs(n_jobs) > 1 else None
-        self.parts = self.threads.ranges(nl) if self.threads is not None else [(0, nl)]
+        self.threads = Threads(n_jobs)  # (one thread: no pool, the calls run in turn)
+        self.parts = self.threads.ranges(nl) if self.threads.n > 1 else [(0, nl)]
 
     def _each(self, fn, *args, first=None):
         """``fn(*args, q0, q1)`` for every part of the lower rows, on the threads;
@@ -71,11 +72,7 @@ class TwoLabelSweep:
         calls = [(fn, *args, q0, q1) for q0, q1 in self.parts]
         if first is not None:
             calls.insert(0, first)
-        if self.threads is None:
-            for call in calls:
-                _call(*call)
-        else:
-            self.threads.run(_call, calls)
+        self.threads.run(_call, calls)
 
     def _upper_side(self, s, theta, loss_kind, grad_s, diag):
         """The sums by rank, then the upper rows (one task; its loss kept)."""
@@ -89,7 +86,7 @@ class TwoLabelSweep:
         :meth:`hess_vec`."""
         upper_thresholds(s, self.up, theta, self.su, self.T)
         argsort_scores(self.T, self.Tord, self.scratch, sorted_out=self.Ts)
-        lo, scale = bucket_table(self.Ts, self.tab, self.Tp)
+        lo, scale = bucket_table(self.Ts, self.tab)
         upper_ranks(self.su, self.uw, self.unit, self.Ts, self.Tord, self.c_up, self.pre)
         self._each(lower_ranks, s, self.lo, self.Tp, self.tab, lo, scale, self.k_of)
         # the lower rows read only the ranks and the upper rows' prefix sums: they run
