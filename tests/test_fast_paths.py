@@ -7,6 +7,7 @@ import scipy.sparse as sp
 from birank._kernels.metrics import best_cut_buckets
 from birank._kernels.radix_sort import (LONG_RUN, SHORT_RUN, argsort_scores, radix_scratch,
                                         sort_by_segment, sort_values)
+from birank import _parallel as parallel
 from birank._parallel import BlockedProducts, effective_n_jobs, row_blocks
 from birank.metrics import best_accuracy_threshold
 from birank.solvers.newton import PairObjective, dense_if_dense_in_fact
@@ -105,6 +106,29 @@ def test_bucket_cut_kernel_equals_sorted_cut(seed):
     thr, correct = best_cut_buckets(np.ascontiguousarray(s, dtype=np.float64), y)
     ref_thr, ref_acc = best_accuracy_threshold(y, s, sample_weight=np.ones(n))
     assert (float(thr), correct / n) == (ref_thr, ref_acc)
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("bad", ["none", "nan_first", "nan_last", "inf", "-inf", "nan_and_inf",
+                                 "all_nan", "zeros", "empty"])
+def test_value_scan_equals_numpy_in_any_parts(bad, dtype, monkeypatch):
+    """check_values' one pass: finite and the largest |x| of the non-NaN values, as numpy's
+    three passes say, whether read in one part or in parts on two threads."""
+    monkeypatch.setattr(parallel, "SCAN_THREADS_MIN", 64)  # parts on small data
+    rng = np.random.default_rng(5)
+    a = (rng.normal(size=5000) * 10.0 ** rng.integers(-30, 30, 5000)).astype(dtype)
+    where = {"nan_first": [(0, np.nan)], "nan_last": [(4999, np.nan)], "inf": [(2500, np.inf)],
+             "-inf": [(17, -np.inf)], "nan_and_inf": [(3, np.nan), (4000, -np.inf)]}
+    for i, v in where.get(bad, []):
+        a[i] = v
+    a = {"all_nan": np.full(5000, np.nan, dtype=dtype), "zeros": np.zeros(5000, dtype=dtype),
+         "empty": np.zeros(0, dtype=dtype)}.get(bad, a)
+    finite = bool(np.isfinite(a).all())
+    kept = np.abs(a[~np.isnan(a)])
+    top = float(kept.max()) if kept.size else 0.0
+    for n_jobs in (None, 1, 2):
+        assert parallel.scan_values(a, n_jobs) == (finite, top)
 
 
 @pytest.mark.kernel
@@ -659,6 +683,8 @@ def test_used_columns_kernel_scan_equals_numpy_count(monkeypatch):
     np.testing.assert_array_equal(cols_kernel, cols_numpy)
     np.testing.assert_array_equal(cols_kernel, np.unique(X.indices))
     np.testing.assert_array_equal(Xk.toarray(), X.toarray()[:, cols_kernel])
+    for n_jobs in (1, 2, 3):  # parts of the entries on threads, each marking its own row
+        np.testing.assert_array_equal(all_pairs.used_columns(X, n_jobs)[1], cols_numpy)
 
 
 @pytest.mark.parametrize("y", [[3, 1, 3, 1, 1], [True, False, True], [0.5, -2.0, 0.5],

@@ -95,7 +95,7 @@ ESTIMATORS = [make_fast(cls) for cls in public_estimator_classes()]
 #: (an internal error surfacing as one) fails the fuzz test
 KNOWN_ERRORS = re.compile("|".join([
     r"Input (X|y) contains (NaN|infinity)",  # scikit-learn's finiteness check
-    r"products of such entries overflow",  # birank._validation.check_scale
+    r"products of such entries overflow",  # birank._validation.check_values
     r"only one class|exactly two label values|Unknown label type",  # the labels
     r"y contains NaN or infinity",  # graded relevance labels
     r"diverged to inf/NaN",  # an online learner's step size too large for the data

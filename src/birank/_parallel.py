@@ -19,9 +19,10 @@ import scipy.sparse as sp
 
 from ._kernels.blocked_products import (csr_grad_diag_block, csr_matvec_block, csr_rmatvec_block,
                                        sum_partials)
+from ._kernels.value_scan import finite_magnitude
 from ._linalg import split_grad_diag
 
-__all__ = ["effective_n_jobs", "Threads", "BlockedProducts"]
+__all__ = ["effective_n_jobs", "Threads", "BlockedProducts", "scan_values"]
 
 
 def effective_n_jobs(n_jobs):
@@ -82,7 +83,8 @@ def row_blocks(indptr, n_features):
     n = indptr.shape[0] - 1
     nnz = int(indptr[-1])
     k = min(MAX_BLOCKS, max(1, nnz // MIN_BLOCK_NNZ), max(1, nnz // (8 * max(n_features, 1))))
-    targets = (np.arange(1, k) * nnz) // k
+    # (targets in indptr's dtype: int64 targets would make numpy copy an int32 indptr)
+    targets = ((np.arange(1, k) * nnz) // k).astype(indptr.dtype)
     cuts = np.searchsorted(indptr, targets, side="left")
     bounds = np.unique(np.concatenate(([0], cuts, [n]))).astype(np.int64)
     return bounds
@@ -143,6 +145,29 @@ class Threads:
 
     def __del__(self):
         self.close()
+
+
+#: values below which :func:`scan_values` reads in one part, on the calling thread
+SCAN_THREADS_MIN = 1 << 21
+
+
+def scan_values(data, n_jobs=None):
+    """``(finite, top)`` of a 1-D array: whether every value is finite, and the largest
+    ``|value|`` among those that are not NaN (0.0 for none).
+
+    One pass (:func:`birank._kernels.value_scan.finite_magnitude`), in parts on
+    ``n_jobs`` threads for large arrays; both answers are exact whatever the parts.
+    """
+    n = data.shape[0]
+    threads = Threads(n_jobs if n >= SCAN_THREADS_MIN else 1)
+    try:
+        parts = threads.ranges(n) if threads.n > 1 else [(0, n)]
+        out = np.empty((len(parts), 2))
+        threads.run(finite_magnitude, [(data, out, k, p0, p1)
+                                       for k, (p0, p1) in enumerate(parts)])
+    finally:
+        threads.close()
+    return not bool(np.isnan(out[:, 0]).any()), float(out[:, 1].max())
 
 
 class BlockedProducts:

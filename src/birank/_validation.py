@@ -28,7 +28,7 @@ __all__ = [
     "codes_of",
     "check_eval_set",
     "check_graded_labels",
-    "check_scale",
+    "check_values",
     "kernel_rows",
     "Interval",
     "Options",
@@ -265,22 +265,40 @@ def check_y01(y01: ArrayLike, name: str = "y01") -> NDArray[np.bool_]:
     return y != 0
 
 
-def check_scale(estimator, X):
-    """Refuse X whose entries are so large that the solvers' products overflow; warn
-    when they are so small that they underflow.
+def _values_of(X):
+    """X's stored values as one 1-D array, without a copy of a canonical X."""
+    if sp.issparse(X):
+        return X.data
+    return np.ascontiguousarray(X).reshape(-1)
 
-    O(nnz), no copy (two reductions). Called by every fit on its X.
 
-    Raises
-    ------
-    ValueError
-        ``max |x| > SCALE_MAX`` (1e50), suggesting to scale the features.
+def check_values(estimator, X, *, scale):
+    """Refuse NaN or infinite values in X and, with ``scale`` (a fit's X), values too
+    large for the solvers; warn when they are so small that products underflow.
+
+    One pass over the stored values (:func:`birank._parallel.scan_values`, on the
+    estimator's ``n_jobs`` threads for a large X) where numpy's checks take three
+    (``isfinite``, ``max``, ``min``: 33 ms at 2e7 values). The errors read as
+    scikit-learn's own for X (``Input X contains NaN`` / ``infinity``).
     """
-    data = X.data if sp.issparse(X) else X
+    from ._parallel import resolve_n_jobs, scan_values  # (lazy: the kernels import numba)
+
+    data = _values_of(X)
     if data.size == 0:
         return
-    top = max(float(data.max()), -float(data.min()))
     name = type(estimator).__name__
+    n_jobs = getattr(estimator, "n_jobs", None)
+    finite, top = scan_values(data, resolve_n_jobs(n_jobs if _is_int(n_jobs) else None))
+    if not finite:
+        if bool(np.isnan(data).any()):
+            raise ValueError(
+                f"Input X contains NaN. {name} does not accept missing values encoded as "
+                "NaN: impute them first (e.g. sklearn.impute.SimpleImputer) or drop the "
+                "rows or columns that hold them.")
+        raise ValueError(f"Input X contains infinity or a value too large for "
+                         f"{data.dtype!r}.")
+    if not scale:
+        return
     if data.dtype == np.float32 and top > SCALE_MAX_FLOAT32:
         raise ValueError(
             f"{name}: float32 X holds values up to {top:.8g} in magnitude; the solvers "
@@ -299,20 +317,25 @@ def check_scale(estimator, X):
         warnings.warn(
             f"{name}: the largest value in X is {top:.3g}; products of entries underflow "
             "float64 and the scores would be constant. Scale the features (e.g. "
-            "sklearn.preprocessing.MaxAbsScaler or StandardScaler).", UserWarning, stacklevel=3)
+            "sklearn.preprocessing.MaxAbsScaler or StandardScaler).", UserWarning, stacklevel=4)
+
+
+def _is_int(v):
+    return isinstance(v, numbers.Integral) and not isinstance(v, bool)
 
 
 def check_X(estimator: object, X: MatrixLike, *, reset: bool) -> Matrix:
     """Validate X for ``estimator`` (dense or CSR float64 or float32, finite, 2-D).
 
-    With ``reset`` (a fit's X) its scale is checked too (:func:`check_scale`).
+    With ``reset`` (a fit's X) its scale is checked too (:func:`check_values`).
     """
     from sklearn.utils.validation import validate_data  # lazy: `birank evaluate` needs no sklearn
 
-    X = validate_data(estimator, X, accept_sparse="csr", dtype=FLOAT_DTYPES, reset=reset)
+    # (finiteness: check_values, in the same pass as the scale)
+    X = validate_data(estimator, X, accept_sparse="csr", dtype=FLOAT_DTYPES, reset=reset,
+                      ensure_all_finite=False)
     X = as_csr_or_dense(X)
-    if reset:
-        check_scale(estimator, X)
+    check_values(estimator, X, scale=reset)
     return X
 
 
@@ -320,17 +343,17 @@ def check_X_y(estimator: object, X: MatrixLike, y: ArrayLike, *, reset: bool = T
               y_numeric: bool = False) -> tuple[Matrix, NDArray[Any]]:
     """Validate a fit's X and y together; y comes back as a 1-D array.
 
-    X is canonical (:func:`as_csr_or_dense`) and its scale checked
-    (:func:`check_scale`), on every chunk of a chunked fit too.
+    X is canonical (:func:`as_csr_or_dense`), finite and its scale checked
+    (:func:`check_values`), on every chunk of a chunked fit too.
     """
     from sklearn.utils.validation import validate_data  # lazy, as in check_X
 
     X, y = validate_data(
         estimator, X, y, accept_sparse="csr", dtype=FLOAT_DTYPES, reset=reset,
-        y_numeric=y_numeric,
+        y_numeric=y_numeric, ensure_all_finite=False,
     )
     X = as_csr_or_dense(X)
-    check_scale(estimator, X)
+    check_values(estimator, X, scale=True)
     check_feature_memory(X.shape[1], f"{type(estimator).__name__}: X has ")  # before any w is allocated
     return X, np.asarray(y)
 

@@ -77,6 +77,8 @@ ENTRIES = (
     ("svmlight_text", "parse_svmlight_text",
      nt.UniTuple(i8, 6)(nt.Array(nt.uint8, 1, "C", readonly=True), b1, i8, F8, I8, I4, I4,
                         F8, I8_2)),
+    # every fit's check of X's values (finite, and their largest magnitude)
+    ("value_scan", "finite_magnitude", none(F8, F8_2, i8, i8, i8)),
     # RankSVM: two-label and many-label sweeps, calibration, products
     ("labels", "two_values", nt.Tuple((i8, f8, f8))(F8)),
     ("labels", "ranks_in_order", none(F8, I8, I8, I8, I8)),
@@ -116,6 +118,8 @@ ENTRIES = (
     # a Newton step's gradient and preconditioner products in one pass
     *(("blocked_products", "csr_grad_diag_block", none(data, I4, I4, F8, F8, F8_2, i8, i8, b1))
       for data in (F8, none)),
+    # Newton's score vectors (trial scores, the direction's scores)
+    ("vector_ops", "add_scaled", none(F8, F8, f8, F8, i8, i8)),
     ("platt", "platt_block_sums",
      none(F8, B1, F8, f8, f8, f8, f8, f8, f8, f8, f8, i8, F8_2, i8, i8)),
     ("platt", "platt_moments", none(F8, B1, F8, f8, f8, i8, F8_2, i8, i8)),

@@ -72,7 +72,8 @@ def upper_thresholds(s, up, theta, su, T):
 @njit(cache=True, inline="always")
 def _bucket(x, lo, scale, nb):
     # (x - lo) * scale never decreases with x (rounding is monotone), so neither
-    # does the bucket; a NaN goes to bucket 0 (its loss is NaN anyway)
+    # does the bucket; a NaN goes to bucket 0 (its loss is NaN anyway, and with
+    # scale = inf, x = lo gives NaN: bucket 0 stays monotone)
     f = (x - lo) * scale
     if not f >= 0.0:
         return 0
@@ -94,8 +95,13 @@ def bucket_table(Ts, tab):
         return 0.0, 0.0
     lo = Ts[0]
     scale = nb / (Ts[nu - 1] - lo) if Ts[nu - 1] > lo else 0.0
-    if not np.isfinite(scale):  # a range too narrow for float64: one bucket, bisected
-        scale = 0.0
+    if not (scale > 0.0 and np.isfinite(scale)):
+        # all thresholds equal (every fit's first loss, at w = 0), or a range too
+        # narrow or too wide for float64: two buckets, the thresholds equal to lo
+        # (NaN: bucket 0) and the rest (+inf: the last). A value above lo starts at
+        # the rest and, for equal thresholds, compares only the +inf spares: no
+        # bisection of every row (which cost 2x the ranks at w = 0)
+        scale = np.inf
     for r in range(nu):
         tab[_bucket(Ts[r], lo, scale, nb) + 1] += 1
     for b in range(nb + 1):

@@ -19,7 +19,7 @@ import scipy.sparse as sp
 
 from .._kernels.blocked_products import mark_used_columns
 from .._kernels.losses import SQUARED_HINGE, loss_code
-from .._parallel import resolve_n_jobs
+from .._parallel import Threads, resolve_n_jobs
 from .newton import PairObjective, hinge_by_smoothing, newton_cg
 
 __all__ = ["solve_all_pairs", "used_columns"]
@@ -33,19 +33,27 @@ USED_FRACTION = 0.5
 USED_SCAN_KERNEL_NNZ = 1 << 22
 
 
-def used_columns(X):
+def used_columns(X, n_jobs=None):
     """``(X restricted to its used columns, their indices)``, or ``(X, None)``.
 
     Only for a CSR X whose used columns are at most :data:`USED_FRACTION` of
     them; the restricted matrix shares ``data`` and ``indptr`` with X (the
-    column map is monotone, so its indices stay sorted).
+    column map is monotone, so its indices stay sorted). ``n_jobs``: threads
+    that mark the columns of parts of the stored entries.
     """
     if not sp.issparse(X) or X.shape[1] == 0:
         return X, None
     if X.nnz >= USED_SCAN_KERNEL_NNZ:
-        used = np.zeros(X.shape[1], dtype=np.bool_)
-        mark_used_columns(X.indices, used)  # O(nnz), no sort, no copy of the indices
-        cols = np.flatnonzero(used)
+        threads = Threads(n_jobs)
+        try:
+            # O(nnz), no sort, no copy of the indices: each part marks its own row
+            k, nnz = threads.n, X.nnz
+            used = np.zeros((k, X.shape[1]), dtype=np.bool_)
+            threads.run(mark_used_columns, [(X.indices, used[t], (nnz * t) // k,
+                                             (nnz * (t + 1)) // k) for t in range(k)])
+        finally:
+            threads.close()
+        cols = np.flatnonzero(used.any(axis=0))
     else:  # small X: numpy's count (a copy of the indices), no kernel to compile
         cols = np.flatnonzero(np.bincount(X.indices, minlength=X.shape[1]))
     if cols.shape[0] > USED_FRACTION * X.shape[1]:
@@ -86,7 +94,7 @@ def solve_all_pairs(X, y, *, groups=None, sample_weight=None, C=1.0, loss="squar
     """
     d = X.shape[1]
     n_jobs = resolve_n_jobs(n_jobs)  # (a joblib context's count for None)
-    Xs, cols = used_columns(X)
+    Xs, cols = used_columns(X, n_jobs)
     obj = PairObjective(Xs, y, groups, sample_weight, C=C, n_jobs=n_jobs)
     w0 = np.zeros(Xs.shape[1])
     if loss_code(loss) == SQUARED_HINGE:

@@ -39,6 +39,7 @@ from .._kernels.pair_sweep import (ONE_LEVEL_MAX_BITS, WORK_ROWS, binary_signed_
                                    sweep_hess_vec_binary, sweep_loss_grad, sweep_loss_grad_binary,
                                    two_label_diag_rows)
 from .._kernels.dense_products import dense_sq_rmatvec
+from .._kernels.vector_ops import add_scaled
 from .._kernels.radix_sort import (RADIX_MIN, argsort_groups, argsort_scores, radix_scratch,
                                    sort_by_segment)
 from .._parallel import BlockedProducts, effective_n_jobs
@@ -255,20 +256,19 @@ class PairObjective(_WeightSpace):
         self.sw = (np.ones(n) if sample_weight is None
                    else np.ascontiguousarray(sample_weight, dtype=np.float64))
         # all weights 1: the many-label sweeps skip reading them (same numbers, faster)
-        self.unit_weights = bool(np.all(self.sw == 1.0))
+        self.unit_weights = sample_weight is None or bool(np.all(self.sw == 1.0))
         if groups is None:
             gid = np.zeros(n, dtype=np.int64)
             n_groups = 1
+            self.seg = np.array([0, n], dtype=np.int64)
         else:
             gid = codes_of(groups)
             n_groups = int(gid.max()) + 1 if n else 0
+            self.seg = _segment_bounds(gid, n_groups)
         y = np.asarray(y, dtype=np.float64)
-        self.seg = _segment_bounds(gid, n_groups)
         lab, nlab = label_ranks(y, gid, n_groups, self.seg)
         self.lab = lab
         self.nlab = nlab
-        members = (np.arange(n, dtype=np.int64) if n_groups == 1
-                   else np.argsort(gid, kind="stable").astype(np.int64))
         self.single = n_groups == 1
         # one group of at most two labels: ranked against the upper rows' thresholds,
         # no sort of every row (two_label_sweep; bench_limit.py --parts at 10^6 rows:
@@ -281,12 +281,15 @@ class PairObjective(_WeightSpace):
         self._diag_in_rows = False
         self.hv_s = np.empty(n)
         self.grad_s = np.empty(n)
-        self.n_pairs = count_pairs(members, self.seg, lab, nlab)
         if self.two_label is not None:
+            self.n_pairs = self.two_label.n_pairs
             self.order = None  # (HuberPairObjective's shared sort: none here)
             self.levels = level_cache(nlab, 0, one_level_max_bits)
             self.level_sweeps = None
             return
+        members = (np.arange(n, dtype=np.int64) if n_groups == 1
+                   else np.argsort(gid, kind="stable").astype(np.int64))
+        self.n_pairs = count_pairs(members, self.seg, lab, nlab)
         # rows grouped by segment (row order within each), for argsort_groups; one group
         # sorts with argsort alone
         self.members = None if self.single else members
@@ -413,7 +416,47 @@ class PairObjective(_WeightSpace):
         return 1.0 + C * np.maximum(q - m * m / sD, 0.0)
 
 
-def _cg(hess_vec_scores, g, rtol, max_cg, M=None):
+#: rows from which :class:`ScoreVectors` splits ``x + a y`` among the products' threads
+SCORE_PARTS_MIN = 1 << 16
+#: ``add_scaled``'s empty ``x``: ``0.0 + a y``
+_NO_ROWS = np.empty(0)
+
+
+class ScoreVectors:
+    """``x + a y`` on row-length vectors (scores), written into buffers that the Newton
+    loop keeps, in parts on the products' threads (``obj.products``, when set).
+
+    Each entry is ``x_p + (a y_p)`` as numpy computes ``x + a * y``
+    (:func:`birank._kernels.vector_ops.add_scaled`), so the bits depend neither on
+    the parts nor on the threads; numpy would make two temporaries of every row,
+    on one thread.
+    """
+
+    def __init__(self, obj=None):
+        products = getattr(obj, "products", None)
+        self.threads = None if products is None else products.threads
+        self._buffers = {}
+
+    def buffer(self, name, like):
+        """A float64 buffer of ``like``'s length, the same one for ``name`` each call."""
+        b = self._buffers.get(name)
+        if b is None or b.shape[0] != like.shape[0]:
+            b = self._buffers[name] = np.empty(like.shape[0])
+        return b
+
+    def add_scaled(self, out, x, a, y):
+        """``out = x + a y`` (``x`` empty: ``0.0 + a y``); returns ``out``."""
+        y = np.ascontiguousarray(y, dtype=np.float64).reshape(-1)
+        n = out.shape[0]
+        if self.threads is None or self.threads.n == 1 or n < SCORE_PARTS_MIN:
+            add_scaled(out, x, float(a), y, 0, n)
+        else:
+            self.threads.run(add_scaled, [(out, x, float(a), y, p0, p1)
+                                          for p0, p1 in self.threads.ranges(n)])
+        return out
+
+
+def _cg(hess_vec_scores, g, rtol, max_cg, M=None, vectors=None):
     """(Preconditioned) conjugate gradients for H d = -g, stopped when |r| <= rtol.
 
     ``M`` is a diagonal preconditioner (approximate diag(H)) or None.
@@ -421,9 +464,11 @@ def _cg(hess_vec_scores, g, rtol, max_cg, M=None):
     does not form it); returns ``(d, steps, X d)``, the last summed from the
     steps' ``X p`` as d is from the p (None when some step had none): the scores
     of the direction without a product with X, equal to ``X d`` to rounding.
+    ``vectors``: the :class:`ScoreVectors` that sums them (into its buffer "xd").
     """
+    vectors = ScoreVectors() if vectors is None else vectors
     d = np.zeros_like(g)
-    xd = 0.0  # X d: 0 while d is
+    xd = _NO_ROWS  # X d: 0 while d is (no step yet); None once a step has no X p
     r = -g.copy()
     z = r / M if M is not None else r
     p = z.copy()
@@ -437,7 +482,10 @@ def _cg(hess_vec_scores, g, rtol, max_cg, M=None):
             break
         alpha = rz / pHp
         d += alpha * p
-        xd = None if xp is None or xd is None else xd + alpha * xp
+        if xp is None or xd is None:
+            xd = None
+        else:  # (the first step adds to 0.0, as the sum from zero would)
+            xd = vectors.add_scaled(vectors.buffer("xd", xp), xd, alpha, xp)
         r -= alpha * Hp
         rnorm = norm(r)
         z = r / M if M is not None else r
@@ -446,7 +494,7 @@ def _cg(hess_vec_scores, g, rtol, max_cg, M=None):
         p += z
         rz = rz_new
         it += 1
-    return d, it, (xd if xd is None or it else None)
+    return d, it, (xd if xd is not None and it else None)
 
 
 def newton_cg(obj, w0, tol=1e-4, max_iter=100, report=None, max_cg=None, precondition=True,
@@ -466,7 +514,9 @@ def newton_cg(obj, w0, tol=1e-4, max_iter=100, report=None, max_cg=None, precond
     d_feat = w.shape[0]
     if max_cg is None:
         max_cg = max(50, 2 * d_feat)
-    s = obj.scores(w)
+    s = np.ascontiguousarray(obj.scores(w), dtype=np.float64)
+    vectors = ScoreVectors(obj)  # trial scores and the direction's, in kept buffers
+    s_try = np.empty_like(s)
     # reference gradient norm: at w = 0, as LIBLINEAR (|grad f(0)| = C |X' grad_s(0)|)
     gnorm0 = norm(obj.fun_grad(np.zeros_like(w))[1]) if np.any(w) else None
     f = 0.5 * dot(w, w) + obj.C * obj.loss_at_scores(s)  # (fun_grad's f)
@@ -489,7 +539,7 @@ def newton_cg(obj, w0, tol=1e-4, max_iter=100, report=None, max_cg=None, precond
         # gradient is about the residual (exactly so for a quadratic), so
         # |r| <= tol |g_0| / 2 reaches the stop; solving further only costs products
         d, ncg, z = _cg(obj.hess_vec_scores, g, max(eta * gnorm, 0.5 * tol * gnorm0), max_cg,
-                        M)
+                        M, vectors)
         total_cg += ncg
         gd = dot(g, d)
         if gd >= 0.0:  # not a descent direction (round-off); fall back to -g
@@ -501,13 +551,13 @@ def newton_cg(obj, w0, tol=1e-4, max_iter=100, report=None, max_cg=None, precond
         ww, wd, dd = dot(w, w), dot(w, d), dot(d, d)
         step = 1.0
         while True:
-            loss_t = obj.loss_at_scores(s + step * z)
+            loss_t = obj.loss_at_scores(vectors.add_scaled(s_try, s, step, z))
             f_t = 0.5 * (ww + 2.0 * step * wd + step * step * dd) + obj.C * loss_t
             if f_t <= f + 1e-4 * step * gd or step < 1e-12:
                 break
             step *= 0.5
         w += step * d
-        s += step * z
+        s, s_try = s_try, s  # (the accepted trial: s + step z)
         f_old = f
         f = f_t
         if precondition:  # the next step's preconditioner, in the gradient's pass over X

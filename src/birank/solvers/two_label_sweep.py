@@ -37,12 +37,13 @@ class TwoLabelSweep:
     """
 
     def __init__(self, upper, sample_weight, unit, n_jobs=None):
-        self.up = np.flatnonzero(upper).astype(np.int64)
-        self.lo = np.flatnonzero(~upper).astype(np.int64)
+        self.up = np.flatnonzero(upper).astype(np.int64, copy=False)
+        self.lo = np.flatnonzero(~upper).astype(np.int64, copy=False)
         self.unit = bool(unit)
         self.uw = np.empty(0) if unit else sample_weight[self.up]
         self.lw = np.empty(0) if unit else sample_weight[self.lo]
         nu, nl = self.up.shape[0], self.lo.shape[0]
+        self.n_pairs = nu * nl  # (every upper row with every lower one)
         index = np.int32 if nu < np.iinfo(np.int32).max else np.int64
         self.su = np.empty(nu)  # the upper rows' scores, row order
         self.T = np.empty(nu)  # thresholds in row order, then sorted (Ts, Tord)
