@@ -17,6 +17,11 @@ alternating with a reference that computes the same thing (medians of
   array; one ``log`` per 256 rows of a class, of a product) against the same
   weights given per row (a ``log1p`` a row), on ``--rows`` scores; the gradient
   and Hessian are checked to be the same bits.
+* **X's value check**: :func:`birank._parallel.scan_values` (finite, and the
+  largest magnitude, in one pass; what every fit's ``check_values`` runs) with
+  ``n_jobs`` 1 and 2, against numpy's ``isfinite``, ``max`` and ``min`` (the
+  check before it, three passes), on the 2e7 stored values of
+  ``make_sparse_bipartite(10**6, nnz_per_row=20)``; the answers are checked equal.
 * **SPAM's step**: ``spam._spam_l2_pass`` (``w`` and the class means as scaled
   vectors, O(non-zeros) a row) against ``spam._spam_dense_pass`` with
   ``beta1 = 0`` (the same algorithm written densely, O(d) a row), one pass over
@@ -26,6 +31,7 @@ alternating with a reference that computes the same thing (medians of
 Usage::
 
     python benchmarks/bench_overheads.py [--rows 50000] [--repeat 9] [--sort-bits 22]
+        [--only sort layouts calibration values spam]
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ import numpy as np
 from birank._kernels.platt import platt_block_sums
 from birank._kernels.radix_sort import argsort_scores, radix_scratch
 from birank._kernels.spam import _spam_dense_pass, _spam_l2_pass
+from birank._parallel import scan_values
 from birank._validation import kernel_rows
 from birank.datasets import make_sparse_bipartite
 
@@ -150,19 +157,44 @@ def spam(repeat):
               f"{t_d * 1e3:9.2f} ms: ratio {t_l / t_d:.4f}; same w (1e-10): {close}")
 
 
+def value_check(repeat):
+    X, _, _ = make_sparse_bipartite(10**6, n_features=10**4, nnz_per_row=20, random_state=0)
+    data = X.data
+
+    def numpy_check():
+        return bool(np.isfinite(data).all()), max(float(data.max()), -float(data.min()))
+
+    print(f"X's value check (finite, largest |x|), {data.size:,} stored values: one pass "
+          "vs numpy's isfinite + max + min:")
+    for n_jobs in (1, 2):
+        t_k, t_n = alternate(lambda: scan_values(data, n_jobs), numpy_check, repeat)
+        same = scan_values(data, n_jobs) == numpy_check()
+        print(f"  n_jobs={n_jobs}: one pass {t_k * 1e3:6.2f} ms, numpy {t_n * 1e3:6.2f} ms: "
+              f"ratio {t_k / t_n:.3f}; same answer: {same}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", type=float, default=5e4)
     ap.add_argument("--repeat", type=int, default=9)
     ap.add_argument("--sort-bits", type=int, default=22,
                     help="the largest 2^bits rows of the sort layouts' comparison")
+    parts = ["sort", "layouts", "calibration", "values", "spam"]
+    ap.add_argument("--only", nargs="+", choices=parts, default=parts,
+                    help="the comparisons to run (default: all)")
     args = ap.parse_args()
     print(f"medians of {args.repeat} alternating rounds; load average {os.getloadavg()[0]:.1f} "
           f"on {os.cpu_count()} cores; ratio = kernel / reference")
-    sorts(args.repeat)
-    sort_layouts(args.repeat, args.sort_bits)
-    calibration(int(args.rows), args.repeat)
-    spam(max(3, args.repeat // 3))
+    if "sort" in args.only:
+        sorts(args.repeat)
+    if "layouts" in args.only:
+        sort_layouts(args.repeat, args.sort_bits)
+    if "calibration" in args.only:
+        calibration(int(args.rows), args.repeat)
+    if "values" in args.only:
+        value_check(args.repeat)
+    if "spam" in args.only:
+        spam(max(3, args.repeat // 3))
 
 
 if __name__ == "__main__":
