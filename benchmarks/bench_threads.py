@@ -20,8 +20,11 @@ the same alternation: its speed-up is what the memory system gives two
 threads on this machine, and "products at n_jobs=2 / reading X on two
 threads" says how close the products come to it.
 
-Parallel in RankSVM's fit: the products, (one group, two labels) the per-row
-passes over the lower rows of the threshold ranks (:mod:`birank.solvers.
+Parallel in RankSVM's fit: the check of X's values (finite, largest magnitude:
+:func:`birank._parallel.scan_values`), the scan of its used columns, the
+products, Newton's sums of score vectors (trial scores, the direction's scores:
+:class:`birank.solvers.newton.ScoreVectors`), (one group, two labels) the
+per-row passes over the lower rows of the threshold ranks (:mod:`birank.solvers.
 two_label_sweep`: their ranks, their gradient, their part of the Hessian
 product; the sums over them stay on one thread), and the probability
 calibration's passes over the
@@ -30,8 +33,8 @@ labels) the sort, the loss sweep and the Hessian product's replay of the pairs
 (:mod:`birank.solvers.level_threads`: level 0's two passes at once, its counting
 sort over chunks, then the nodes of each digit level), each timed on its own on
 all-distinct real-valued labels ``y + 0.5 U(0, 1)``, then RankSVM's whole fit on
-them. Not parallel (one thread whatever n_jobs): the input checks, the label
-ranks and the used-column scan of the estimators' fits, RankSVM with groups
+them. Not parallel (one thread whatever n_jobs): scikit-learn's other input
+checks, the label ranks and the rest of the solver's setup, RankSVM with groups
 beyond the products, WeightedSVM's dual coordinate descent (the hinge), the
 weighted ``roc_auc``.
 
