@@ -25,8 +25,10 @@ Every kernel releases the GIL. The per-row passes over the lower rows
 them, so they run on threads in parts; the sums by rank and the upper rows
 (:func:`lower_sums` then :func:`upper_rows`, :func:`hess_upper`) run in row
 order as one task, beside the lower rows' parts (they write other rows, and
-read only what :func:`upper_ranks` / :func:`hess_upper_prefix` prepared before).
-Every number is therefore the same bits for every number of threads.
+read only what :func:`upper_ranks` / :func:`hess_upper_prefix` prepared before;
+:func:`upper_ranks` itself runs as one task beside the parts of
+:func:`lower_ranks`). Every number is therefore the same bits for every number
+of threads.
 """
 
 import numpy as np

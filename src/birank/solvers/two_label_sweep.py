@@ -88,8 +88,11 @@ class TwoLabelSweep:
         upper_thresholds(s, self.up, theta, self.su, self.T)
         argsort_scores(self.T, self.Tord, self.scratch, sorted_out=self.Ts)
         lo, scale = bucket_table(self.Ts, self.tab)
-        upper_ranks(self.su, self.uw, self.unit, self.Ts, self.Tord, self.c_up, self.pre)
-        self._each(lower_ranks, s, self.lo, self.Tp, self.tab, lo, scale, self.k_of)
+        # the upper rows' first ranks and prefix sums read only the sorted thresholds:
+        # one task beside the lower rows' ranks
+        self._each(lower_ranks, s, self.lo, self.Tp, self.tab, lo, scale, self.k_of,
+                   first=(upper_ranks, self.su, self.uw, self.unit, self.Ts, self.Tord,
+                          self.c_up, self.pre))
         # the lower rows read only the ranks and the upper rows' prefix sums: they run
         # beside the sums by rank and the upper rows, which write the other rows
         self._each(lower_rows, s, self.lo, self.lw, self.unit, self.k_of, self.pre, theta,
