@@ -805,11 +805,12 @@ _RESULTS = Path(__file__).resolve().parents[2] / "benchmarks" / "results"
 
 _ENGINE = (
     ("Threads: `n_jobs`", "bench_threads.txt", None,
-     "`RankSVM(n_jobs=k)` runs the sparse products, the probability calibration and, for "
-     "one group, the pair sweeps on k threads (two labels: the per-row passes over the "
-     "lower label's rows; more labels: the sort too); WeightedSVM's Newton solver "
-     "and `roc_auc` take `n_jobs` too. Every k gives the same model. The first line is "
-     "the ceiling on two cores: reading X alone, bound by memory bandwidth."),
+     "`RankSVM(n_jobs=k)` runs the check of X's values, the sparse products, Newton's "
+     "sums of score vectors, the probability calibration and, for one group, the pair "
+     "sweeps on k threads (two labels: the per-row passes over the lower label's rows; "
+     "more labels: the sort too); WeightedSVM's Newton solver and `roc_auc` take "
+     "`n_jobs` too. Every k gives the same model. The first line is the ceiling on two "
+     "cores: reading X alone, bound by memory bandwidth."),
     ("Passes over X per Newton iteration", "bench_fused_products.txt", None,
      "A Newton iteration of k CG steps reads X 2k + 1 times: the new gradient and the "
      "next preconditioner share one pass, and the direction's scores are summed from "
@@ -826,10 +827,12 @@ _ENGINE = (
      "The walks of the loss sweep's Fenwick tree stop where they end instead of running "
      "their full length (the lines \"by the walks' unconditional steps\": the default "
      "against full-length walks); each pass as a multiple of X v + X' u."),
-    ("Sorting the scores, the calibration, SPAM's L2 step", "bench_overheads.txt", None,
+    ("Sorting the scores, the calibration, X's value check, SPAM's L2 step",
+     "bench_overheads.txt", None,
      "One array of scores is sorted by a radix kernel at every size; the calibration "
-     "reads weights that are constant within a class as two numbers; SPAM's L2 step costs "
-     "O(non-zeros) a row instead of O(features)."),
+     "reads weights that are constant within a class as two numbers; a fit checks X's "
+     "values (finite, not too large) in one pass, on its threads, instead of numpy's "
+     "three; SPAM's L2 step costs O(non-zeros) a row instead of O(features)."),
     ("One core unless asked", "bench_cpu_wall.txt", None,
      "On sparse X every fit keeps to one core unless given `n_jobs`: its dot products do "
      "not go through OpenBLAS, whose idle workers would spin on the other cores (ratio = "
