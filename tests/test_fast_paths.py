@@ -554,13 +554,33 @@ def test_roc_auc_same_value_for_any_n_jobs_and_equal_bruteforce_counts():
     s = np.round(rng.normal(size=n), 2)  # heavy ties
     one, two, three = (metrics.roc_auc(y, s, n_jobs=k) for k in (1, 2, 3))
     assert one == two == three == metrics.roc_auc(y, s)
-    # the threaded count on unsorted pieces equals the serial one on sorted classes
+    # the count over pieces split by class equals the serial one on sorted classes
     u2 = metrics._twice_mann_whitney(np.sort(s[y]), np.sort(s[~y]))
-    assert metrics._twice_mann_whitney_threads(s[y], s[~y], 3) == u2
-    small = rng.random(40) < 0.5
-    ss = np.round(rng.normal(size=40), 1)
-    assert metrics._twice_mann_whitney_threads(ss[small], ss[~small], 2) == round(
-        sum((a > b) * 2 + (a == b) for a in ss[small] for b in ss[~small]))
+    for k in (1, 2, 3):
+        assert metrics._twice_mann_whitney_pieces(s, y, k) == (u2, y.sum(), (~y).sum())
+    for m in (0, 1, 2, 5, 40):  # small pieces, some of one class or empty: brute force
+        small = rng.random(m) < 0.5
+        ss = np.round(rng.normal(size=m), 1)
+        brute = round(sum((a > b) * 2 + (a == b) for a in ss[small] for b in ss[~small]))
+        for k in (1, 2, 3):
+            assert metrics._twice_mann_whitney_pieces(ss, small, k) == (
+                brute, small.sum(), (~small).sum())
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("share", [0.0, 0.1, 0.5, 1.0])  # of the positive class
+def test_split_classes_puts_each_class_at_its_end(share):
+    from birank._kernels.metrics import split_classes
+
+    rng = np.random.default_rng(int(10 * share))
+    s = rng.normal(size=1000)
+    mask = rng.random(1000) < share
+    out = np.full(1000, np.nan)
+    for p0, p1 in ((0, 1000), (0, 0), (3, 4), (100, 600)):
+        a = split_classes(s, mask, out, p0, p1)
+        assert a == mask[p0:p1].sum()
+        np.testing.assert_array_equal(out[p0:p0 + a], s[p0:p1][mask[p0:p1]])
+        np.testing.assert_array_equal(out[p0 + a:p1], s[p0:p1][~mask[p0:p1]][::-1])
 
 
 @pytest.mark.kernel

@@ -223,21 +223,37 @@ def _sorted_in_place(v: np.ndarray) -> np.ndarray:
     return v
 
 
-def _twice_mann_whitney_threads(pos, neg, n_threads):
-    """:func:`_twice_mann_whitney` of unsorted ``pos`` and ``neg`` on ``n_threads`` threads.
+def _twice_mann_whitney_pieces(s, mask, n_threads):
+    """``(2 U, n_pos, n_neg)`` of scores ``s`` and the positive class's ``mask``, on
+    ``n_threads`` threads (1: none).
 
-    Each class (arrays the caller owns) is cut into ``n_threads`` pieces sorted in
-    place in parallel (the sort kernel releases the GIL), then every (positive piece,
-    negative piece) pair is merged (the merge kernel releases it too). The count is
+    The rows are cut into ``n_threads`` pieces; each piece's scores are split by
+    class into one copy (:func:`birank._kernels.metrics.split_classes`, one pass)
+    and each class sorted in place, all pieces at once (the kernels release the
+    GIL); then every (positive piece, negative piece) pair is merged. The count is
     an exact integer, so the result is the same for every number of threads.
     """
+    from ._kernels.metrics import split_classes
+
+    n = s.shape[0]
+    out = np.empty(n)
+    cuts = [(n * t) // n_threads for t in range(n_threads + 1)]
+
+    def piece(t):
+        p0, p1 = cuts[t], cuts[t + 1]
+        a = p0 + int(split_classes(s, mask, out, p0, p1))
+        return _sorted_in_place(out[p0:a]), _sorted_in_place(out[a:p1])
+
+    if n_threads == 1:
+        pos, neg = piece(0)
+        return _twice_mann_whitney(pos, neg), pos.shape[0], neg.shape[0]
     from concurrent.futures import ThreadPoolExecutor
 
-    with ThreadPoolExecutor(n_threads) as pool:  # (each thread: one piece of each class)
-        pos_parts = list(pool.map(_sorted_in_place, np.array_split(pos, n_threads)))
-        neg_parts = list(pool.map(_sorted_in_place, np.array_split(neg, n_threads)))
-        return sum(pool.map(lambda ab: _twice_mann_whitney(*ab),
-                            [(a, b) for a in pos_parts for b in neg_parts]))
+    with ThreadPoolExecutor(n_threads) as pool:
+        parts = list(pool.map(piece, range(n_threads)))
+        u2 = sum(pool.map(lambda ab: _twice_mann_whitney(*ab),
+                          [(a, b) for a, _ in parts for _, b in parts]))
+    return u2, sum(a.shape[0] for a, _ in parts), sum(b.shape[0] for _, b in parts)
 
 
 def roc_auc(y_true: ArrayLike, y_score: ArrayLike, *, sample_weight: ArrayLike | None = None,
@@ -261,7 +277,8 @@ def roc_auc(y_true: ArrayLike, y_score: ArrayLike, *, sample_weight: ArrayLike |
     pos_label : scalar, default=None
         The label value of the positive class.
     n_jobs : int, default=None
-        Threads for the sorts and merges without ``sample_weight`` from
+        Threads that split the scores by class, sort and merge them, without
+        ``sample_weight`` and from
         ``KERNEL_MIN_ROWS`` rows (scikit-learn's meaning: None is 1 unless a
         joblib context says otherwise, -1 all cores). The count is exact, so the
         value is the same for every ``n_jobs``. The weighted AUC runs on one
@@ -291,18 +308,13 @@ def roc_auc(y_true: ArrayLike, y_score: ArrayLike, *, sample_weight: ArrayLike |
     s = _check_scores(y_score, n)
     w = _check_weights(sample_weight, n)
     if w is None:
-        n_pos = int(np.count_nonzero(mask))
-        n_neg = n - n_pos
-        threads = 1
         if n >= KERNEL_MIN_ROWS:  # (None: a joblib context's count, as scikit-learn)
             from ._parallel import effective_n_jobs
 
-            threads = effective_n_jobs(n_jobs)
-        if threads > 1:
-            u2 = _twice_mann_whitney_threads(s[mask], s[~mask], threads)
-        elif n >= KERNEL_MIN_ROWS:  # (s[mask]: a copy of our own, sorted in place)
-            u2 = _twice_mann_whitney(_sorted_in_place(s[mask]), _sorted_in_place(s[~mask]))
+            u2, n_pos, n_neg = _twice_mann_whitney_pieces(s, mask, effective_n_jobs(n_jobs))
         else:
+            n_pos = int(np.count_nonzero(mask))
+            n_neg = n - n_pos
             u2 = _twice_mann_whitney(np.sort(s[mask]), np.sort(s[~mask]))
         return float(u2 / (2.0 * n_pos * n_neg))
     w_pos_total = float(w[mask].sum())

@@ -8,6 +8,29 @@ import numpy as np
 from numba import njit
 
 
+@njit(cache=True, nogil=True)  # (threads split pieces at once: metrics.roc_auc's n_jobs)
+def split_classes(s, mask, out, p0, p1):
+    """The scores of rows ``p0 .. p1-1`` into ``out[p0:p1]``: the positive class's
+    (``mask``) from the front, the others from the back (in reverse order: both
+    are sorted next); returns the number of positives.
+
+    Without a branch on the class (mixed at random, it would mispredict): every
+    score goes to the next free slot at the front and at the back, and only one
+    of the two moves on. A free slot written is written again later; at the last
+    row the two are the same slot.
+    """
+    a = p0
+    b = p1 - 1
+    for p in range(p0, p1):
+        x = s[p]
+        out[a] = x
+        out[b] = x
+        m = np.int64(mask[p])
+        a += m
+        b -= 1 - m
+    return a - p0
+
+
 @njit(cache=True, nogil=True)  # (threads merge pieces at once: metrics.roc_auc's n_jobs)
 def merge_count_ties(pos_sorted, neg_sorted):
     """Twice the Mann-Whitney U: sum over positives of (#neg below) * 2 + (#neg tied).
