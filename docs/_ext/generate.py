@@ -827,12 +827,13 @@ _ENGINE = (
      "The walks of the loss sweep's Fenwick tree stop where they end instead of running "
      "their full length (the lines \"by the walks' unconditional steps\": the default "
      "against full-length walks); each pass as a multiple of X v + X' u."),
-    ("Sorting the scores, the calibration, X's value check, SPAM's L2 step",
+    ("Sorting the scores, the calibration, X's value check, roc_auc's split, SPAM's L2 step",
      "bench_overheads.txt", None,
      "One array of scores is sorted by a radix kernel at every size; the calibration "
      "reads weights that are constant within a class as two numbers; a fit checks X's "
      "values (finite, not too large) in one pass, on its threads, instead of numpy's "
-     "three; SPAM's L2 step costs O(non-zeros) a row instead of O(features)."),
+     "three; `roc_auc` splits the scores by class in one pass per piece of rows, on its "
+     "threads; SPAM's L2 step costs O(non-zeros) a row instead of O(features)."),
     ("One core unless asked", "bench_cpu_wall.txt", None,
      "On sparse X every fit keeps to one core unless given `n_jobs`: its dot products do "
      "not go through OpenBLAS, whose idle workers would spin on the other cores (ratio = "
