@@ -132,6 +132,35 @@ def test_value_scan_equals_numpy_in_any_parts(bad, dtype, monkeypatch):
 
 
 @pytest.mark.kernel
+def test_score_vector_kernels_give_numpys_bits_in_any_parts():
+    """The Newton loops' passes over rows (trial scores, the rows' squared hinge, its
+    Hessian's diagonal times u) equal the numpy expressions they replace, bit for bit,
+    whether run whole or in parts; NaN, infinities and -0.0 included."""
+    from birank._kernels.vector_ops import add_scaled, multiply, squared_hinge_rows
+
+    rng = np.random.default_rng(8)
+    n = 1001
+    s = rng.normal(size=n) * 2.0
+    s[:6] = [np.nan, np.inf, -np.inf, 1.0, -0.0, 1.0 + 1e-16]
+    y = rng.normal(size=n)
+    cost = rng.random(n) + 0.5
+    ref_r = np.maximum(1.0 - s, 0.0)
+    ref = {"sum": s + 0.3 * y, "zero": 0.0 + 0.3 * y, "r": ref_r,
+           "g": -2.0 * cost * ref_r, "d": np.where(ref_r > 0.0, 2.0 * cost, 0.0),
+           "r2": ref_r * ref_r}
+    for cuts in ([0, n], [0, 1, 500, 501, n]):
+        got = {k: np.full(n, 7.0) for k in ref}
+        for p0, p1 in zip(cuts[:-1], cuts[1:]):
+            add_scaled(got["sum"], s, 0.3, y, p0, p1)
+            add_scaled(got["zero"], np.empty(0), 0.3, y, p0, p1)
+            squared_hinge_rows(s, cost, 1.0, got["r"], got["g"], got["d"], p0, p1)
+            multiply(got["r2"], got["r"], got["r"], p0, p1)
+        for k in ref:
+            np.testing.assert_array_equal(got[k].view(np.int64), ref[k].view(np.int64),
+                                          err_msg=k)
+
+
+@pytest.mark.kernel
 @pytest.mark.parametrize("n_features", [7, 3000])
 def test_blocked_products_same_bits_for_any_n_jobs_and_equal_scipy(n_features):
     rng = np.random.default_rng(3)

@@ -120,6 +120,9 @@ ENTRIES = (
       for data in (F8, none)),
     # Newton's score vectors (trial scores, the direction's scores)
     ("vector_ops", "add_scaled", none(F8, F8, f8, F8, i8, i8)),
+    # the weighted rows' squared hinge (WeightedSVM's and ActiveRankSVM's Newton solves)
+    ("vector_ops", "squared_hinge_rows", none(F8, F8, f8, F8, F8, F8, i8, i8)),
+    ("vector_ops", "multiply", none(F8, F8, F8, i8, i8)),
     ("platt", "platt_block_sums",
      none(F8, B1, F8, f8, f8, f8, f8, f8, f8, f8, f8, i8, F8_2, i8, i8)),
     ("platt", "platt_moments", none(F8, B1, F8, f8, f8, i8, F8_2, i8, i8)),

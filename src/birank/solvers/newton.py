@@ -39,7 +39,7 @@ from .._kernels.pair_sweep import (ONE_LEVEL_MAX_BITS, WORK_ROWS, binary_signed_
                                    sweep_hess_vec_binary, sweep_loss_grad, sweep_loss_grad_binary,
                                    two_label_diag_rows)
 from .._kernels.dense_products import dense_sq_rmatvec
-from .._kernels.vector_ops import add_scaled
+from .._kernels.vector_ops import add_scaled, multiply, squared_hinge_rows
 from .._kernels.radix_sort import (RADIX_MIN, argsort_groups, argsort_scores, radix_scratch,
                                    sort_by_segment)
 from .._parallel import BlockedProducts, effective_n_jobs
@@ -444,15 +444,18 @@ class ScoreVectors:
             b = self._buffers[name] = np.empty(like.shape[0])
         return b
 
+    def rows(self, kernel, n, *args):
+        """``kernel(*args, p0, p1)`` over the rows ``0 .. n-1``, in parts on the threads
+        (a kernel of :mod:`birank._kernels.vector_ops`: each row computed alone)."""
+        if self.threads is None or self.threads.n == 1 or n < SCORE_PARTS_MIN:
+            kernel(*args, 0, n)
+        else:
+            self.threads.run(kernel, [(*args, p0, p1) for p0, p1 in self.threads.ranges(n)])
+
     def add_scaled(self, out, x, a, y):
         """``out = x + a y`` (``x`` empty: ``0.0 + a y``); returns ``out``."""
         y = np.ascontiguousarray(y, dtype=np.float64).reshape(-1)
-        n = out.shape[0]
-        if self.threads is None or self.threads.n == 1 or n < SCORE_PARTS_MIN:
-            add_scaled(out, x, float(a), y, 0, n)
-        else:
-            self.threads.run(add_scaled, [(out, x, float(a), y, p0, p1)
-                                          for p0, p1 in self.threads.ranges(n)])
+        self.rows(add_scaled, out.shape[0], out, x, float(a), y)
         return out
 
 
@@ -623,26 +626,36 @@ class RowsObjective(_WeightSpace):
         self.diag = np.zeros(n)
         self._rows = self._row_diag = self._rows_of = None
         self._unit_rows = None  # signed_unit_rows(Z), checked at the first Hessian product
+        self.vectors = ScoreVectors(self)  # the passes over the rows, on the products' threads
 
     def loss_at_scores(self, s):
         return self.sweep_sorted(s)
 
     def sweep_sorted(self, s, loss_kind=None):
-        """Loss at the scores; the squared hinge also keeps grad_s and the active diagonal."""
-        r = np.maximum(self.theta - s, 0.0)
+        """Loss at the scores; the squared hinge also keeps grad_s and the active diagonal
+        (new arrays each time: :meth:`hess_vec_scores` knows a diagonal by identity)."""
         kind = self.loss_kind if loss_kind is None else loss_kind
         if kind == HINGE:
-            return dot(self.cost, r)
-        self.grad_s = -2.0 * self.cost * r
-        self.diag = np.where(r > 0.0, 2.0 * self.cost, 0.0)
-        return dot(self.cost, r * r)
+            return dot(self.cost, np.maximum(self.theta - s, 0.0))
+        s = np.ascontiguousarray(s, dtype=np.float64).reshape(-1)
+        n = s.shape[0]
+        r, self.grad_s, self.diag = np.empty(n), np.empty(n), np.empty(n)
+        # r, grad_s and diag in one pass, as numpy's np.maximum(theta - s, 0), -2 cost r
+        # and where(r > 0, 2 cost, 0) give them; then r * r in place
+        self.vectors.rows(squared_hinge_rows, n, s, self.cost, self.theta, r, self.grad_s,
+                          self.diag)
+        self.vectors.rows(multiply, n, r, r, r)
+        return dot(self.cost, r)
 
     def hinge_sweep_sorted(self, s):
         """The hinge loss at ``s``; the last squared-hinge state is not touched."""
         return self.sweep_sorted(s, loss_kind=HINGE)
 
     def hess_scores(self, u):
-        return self.diag * u
+        u = np.ascontiguousarray(u, dtype=np.float64).reshape(-1)
+        out = np.empty(u.shape[0])
+        self.vectors.rows(multiply, u.shape[0], out, self.diag, u)
+        return out
 
     def hess_vec_scores(self, v):
         """``(I + C Z_A' D_A Z_A) v``: a float64 CSR Z reads its active rows alone, once
