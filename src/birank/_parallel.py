@@ -22,7 +22,7 @@ from ._kernels.blocked_products import (csr_grad_diag_block, csr_matvec_block, c
 from ._kernels.value_scan import finite_magnitude
 from ._linalg import split_grad_diag
 
-__all__ = ["effective_n_jobs", "Threads", "BlockedProducts", "scan_values"]
+__all__ = ["effective_n_jobs", "even_runs", "Threads", "BlockedProducts", "scan_values"]
 
 
 def effective_n_jobs(n_jobs):
@@ -71,6 +71,14 @@ TASKS_PER_THREAD = 6
 def _run_jobs(fn, jobs):
     for job in jobs:
         fn(*job)
+
+
+def even_runs(count, k):
+    """``(start, stop)`` of ``min(k, count)`` consecutive runs (at least one) that cover
+    ``range(count)``, their lengths differing by at most one."""
+    k = max(1, min(count, k))
+    cuts = [(count * t) // k for t in range(k + 1)]
+    return [(cuts[t], cuts[t + 1]) for t in range(k)]
 
 
 def row_blocks(indptr, n_features):
@@ -133,10 +141,9 @@ class Threads:
         self.run(_run_jobs, [(fn, jobs[a:b]) for a, b in self.ranges(len(jobs))])
 
     def ranges(self, count):
-        """``(start, stop)`` of :data:`TASKS_PER_THREAD` runs a thread over ``range(count)``."""
-        k = max(1, min(count, TASKS_PER_THREAD * self.n))
-        cuts = [(count * t) // k for t in range(k + 1)]
-        return [(cuts[t], cuts[t + 1]) for t in range(k)]
+        """``(start, stop)`` of :data:`TASKS_PER_THREAD` runs a thread over ``range(count)``;
+        one run when there is one thread (nothing to balance)."""
+        return even_runs(count, 1 if self.n == 1 else TASKS_PER_THREAD * self.n)
 
     def close(self):
         if self._pool is not None:
@@ -161,7 +168,7 @@ def scan_values(data, n_jobs=None):
     n = data.shape[0]
     threads = Threads(n_jobs if n >= SCAN_THREADS_MIN else 1)
     try:
-        parts = threads.ranges(n) if threads.n > 1 else [(0, n)]
+        parts = threads.ranges(n)
         out = np.empty((len(parts), 2))
         threads.run(finite_magnitude, [(data, out, k, p0, p1)
                                        for k, (p0, p1) in enumerate(parts)])

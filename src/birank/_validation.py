@@ -287,8 +287,9 @@ def check_values(estimator, X, *, scale):
     if data.size == 0:
         return
     name = type(estimator).__name__
-    n_jobs = getattr(estimator, "n_jobs", None)
-    finite, top = scan_values(data, resolve_n_jobs(n_jobs if _is_int(n_jobs) else None))
+    n_jobs = getattr(estimator, "n_jobs", None)  # (unchecked yet in some methods: else None)
+    n_jobs = n_jobs if NonzeroInteger().accepts(n_jobs) else None
+    finite, top = scan_values(data, resolve_n_jobs(n_jobs))
     if not finite:
         if bool(np.isnan(data).any()):
             raise ValueError(
@@ -318,10 +319,6 @@ def check_values(estimator, X, *, scale):
             f"{name}: the largest value in X is {top:.3g}; products of entries underflow "
             "float64 and the scores would be constant. Scale the features (e.g. "
             "sklearn.preprocessing.MaxAbsScaler or StandardScaler).", UserWarning, stacklevel=4)
-
-
-def _is_int(v):
-    return isinstance(v, numbers.Integral) and not isinstance(v, bool)
 
 
 def check_X(estimator: object, X: MatrixLike, *, reset: bool) -> Matrix:

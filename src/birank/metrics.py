@@ -234,23 +234,22 @@ def _twice_mann_whitney_pieces(s, mask, n_threads):
     an exact integer, so the result is the same for every number of threads.
     """
     from ._kernels.metrics import split_classes
+    from ._parallel import even_runs
 
-    n = s.shape[0]
-    out = np.empty(n)
-    cuts = [(n * t) // n_threads for t in range(n_threads + 1)]
+    out = np.empty(s.shape[0])
 
-    def piece(t):
-        p0, p1 = cuts[t], cuts[t + 1]
+    def piece(p0, p1):
         a = p0 + int(split_classes(s, mask, out, p0, p1))
         return _sorted_in_place(out[p0:a]), _sorted_in_place(out[a:p1])
 
-    if n_threads == 1:
-        pos, neg = piece(0)
+    runs = even_runs(s.shape[0], n_threads)
+    if len(runs) == 1:
+        pos, neg = piece(*runs[0])
         return _twice_mann_whitney(pos, neg), pos.shape[0], neg.shape[0]
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(n_threads) as pool:
-        parts = list(pool.map(piece, range(n_threads)))
+        parts = list(pool.map(lambda run: piece(*run), runs))
         u2 = sum(pool.map(lambda ab: _twice_mann_whitney(*ab),
                           [(a, b) for a, _ in parts for _, b in parts]))
     return u2, sum(a.shape[0] for a, _ in parts), sum(b.shape[0] for _, b in parts)

@@ -19,7 +19,7 @@ import scipy.sparse as sp
 
 from .._kernels.blocked_products import mark_used_columns
 from .._kernels.losses import SQUARED_HINGE, loss_code
-from .._parallel import Threads, resolve_n_jobs
+from .._parallel import Threads, even_runs, resolve_n_jobs
 from .newton import PairObjective, hinge_by_smoothing, newton_cg
 
 __all__ = ["solve_all_pairs", "used_columns"]
@@ -47,10 +47,10 @@ def used_columns(X, n_jobs=None):
         threads = Threads(n_jobs)
         try:
             # O(nnz), no sort, no copy of the indices: each part marks its own row
-            k, nnz = threads.n, X.nnz
-            used = np.zeros((k, X.shape[1]), dtype=np.bool_)
-            threads.run(mark_used_columns, [(X.indices, used[t], (nnz * t) // k,
-                                             (nnz * (t + 1)) // k) for t in range(k)])
+            parts = even_runs(X.nnz, threads.n)
+            used = np.zeros((len(parts), X.shape[1]), dtype=np.bool_)
+            threads.run(mark_used_columns, [(X.indices, used[t], p0, p1)
+                                            for t, (p0, p1) in enumerate(parts)])
         finally:
             threads.close()
         cols = np.flatnonzero(used.any(axis=0))

@@ -447,7 +447,7 @@ class ScoreVectors:
     def rows(self, kernel, n, *args):
         """``kernel(*args, p0, p1)`` over the rows ``0 .. n-1``, in parts on the threads
         (a kernel of :mod:`birank._kernels.vector_ops`: each row computed alone)."""
-        if self.threads is None or self.threads.n == 1 or n < SCORE_PARTS_MIN:
+        if self.threads is None or n < SCORE_PARTS_MIN:
             kernel(*args, 0, n)
         else:
             self.threads.run(kernel, [(*args, p0, p1) for p0, p1 in self.threads.ranges(n)])

@@ -64,7 +64,7 @@ class TwoLabelSweep:
         self.hpre = np.empty(nu + 1)
         self.loss = 0.0  # the last loss_grad's (set by its upper-rows task)
         self.threads = Threads(n_jobs)  # (one thread: no pool, the calls run in turn)
-        self.parts = self.threads.ranges(nl) if self.threads.n > 1 else [(0, nl)]
+        self.parts = self.threads.ranges(nl)
 
     def _each(self, fn, *args, first=None):
         """``fn(*args, q0, q1)`` for every part of the lower rows, on the threads;
