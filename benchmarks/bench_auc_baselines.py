@@ -15,16 +15,15 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 from pathlib import Path
 
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from online_references import (opauc_reference, pgd_reference,  # noqa: E402
                                spam_reference, uniexp_reference)
 
+from _timing import median_time, wall_and_cpu  # noqa: E402
 from birank import OPAUC, PGD, SPAM, OnlineUniExp  # noqa: E402
 from birank.datasets import load_a9a  # noqa: E402
 
@@ -39,19 +38,6 @@ LEARNERS = {
     "PGD (buffer 50)": (lambda: PGD(eta0=0.1), lambda X, y: pgd_reference(X, y, 0.1, 0.5,
                                                                         "hinge", 0.0, 50)),
 }
-
-
-def _median_time(fn, repeats, cpu=False):
-    """Median wall seconds of ``repeats`` calls (with ``cpu``: also median CPU seconds)."""
-    times, cpu_times = [], []
-    for _ in range(repeats):
-        t, c = time.perf_counter(), time.process_time()
-        fn()
-        times.append(time.perf_counter() - t)
-        cpu_times.append(time.process_time() - c)
-    if cpu:
-        return float(np.median(times)), float(np.median(cpu_times))
-    return float(np.median(times))
 
 
 def main(argv=None):
@@ -72,13 +58,13 @@ def main(argv=None):
     for name, (make, reference) in LEARNERS.items():
         make().fit(X[:20], y[:20])  # compile
         model = make()
-        seconds, cpu_s = _median_time(lambda: model.fit(X, y), repeats, cpu=True)
+        seconds, cpu_s, _ = wall_and_cpu(lambda: model.fit(X, y), repeats)
         auc = model.score(Xt, yt)
         rate = X.shape[0] / seconds
         if reference is None:
             ref_rate, ratio = float("nan"), ""
         else:
-            ref_s = _median_time(lambda: reference(Xd, yd), 1)
+            ref_s = median_time(lambda: reference(Xd, yd), 1)[0]
             ref_rate = ref_rows / ref_s
             ratio = f"{rate / ref_rate:8.1f}x"
         print(f"{name:<18}{seconds:11.3f}{cpu_s:8.3f}{rate:11.0f}{auc:10.6f}{ref_rate:14.0f}"

@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import argparse
 import os
-import time
 
 import numpy as np
+
+from _timing import rounds  # (benchmarks/_timing.py)
 import scipy.sparse as sp
 from scipy.sparse.linalg import LinearOperator
 
@@ -68,20 +69,6 @@ def reference_fit(X, y, radius, tol):
     return solve_ball_quadratic(op, op.mu, radius, ridge=ridge, tol=tol).coef
 
 
-def median_times(fn_a, fn_b, repeat):
-    """Medians of ``repeat`` runs of each, interleaved (a, b, a, b, ...) so that the
-    load of a shared machine falls on both alike; returns (t_a, out_a, t_b, out_b)."""
-    ta, tb, out_a, out_b = [], [], None, None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        out_a = fn_a()
-        ta.append(time.perf_counter() - t0)
-        t0 = time.perf_counter()
-        out_b = fn_b()
-        tb.append(time.perf_counter() - t0)
-    return float(np.median(ta)), out_a, float(np.median(tb)), out_b
-
-
 def data_sets(data_home, quick):
     X, y = load_svmlight(data_file(data_home, "a9a/a9a"))[:2]
     yield "a9a", X, (y > 0).astype(int)
@@ -120,9 +107,10 @@ def main(argv=None):
             for label, gram in grams.items():
                 gram.add(X[idx][y[idx] == label])
         gram_nnz = sum(g.stored for g in grams.values())
-        t_new, model, t_ref, w_ref = median_times(
-            lambda: BBR(radius=radius, solver="cg", tol=tol).fit(X, y),
-            lambda: reference_fit(X, y, radius, tol), args.repeat)
+        (t_new, t_ref), (model, w_ref) = rounds(
+            [lambda: BBR(radius=radius, solver="cg", tol=tol).fit(X, y),
+             lambda: reference_fit(X, y, radius, tol)], args.repeat)
+        t_new, t_ref = float(np.median(t_new)), float(np.median(t_ref))
         diff = float(np.max(np.abs(model.coef_ - w_ref)))
         print(f"{name:9s} N={X.shape[0]:6d} D={X.shape[1]:6d} | state nnz {gram_nnz:10d} "
               f"vs rows nnz {X.nnz:10d} (ratio {gram_nnz / X.nnz:8.3f}) | fit {t_new:7.3f} s vs "

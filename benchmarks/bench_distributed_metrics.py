@@ -33,6 +33,8 @@ import time
 
 import numpy as np
 
+from _timing import median_time  # (benchmarks/_timing.py)
+
 
 def _data(n, labels, seed=0):
     rng = np.random.default_rng(seed)
@@ -46,15 +48,6 @@ def _data(n, labels, seed=0):
         y = rng.random(n)
         s = rng.standard_normal(n) + y
     return y, s
-
-
-def _median_wall(fn, repeat):
-    times, out = [], None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t0)
-    return float(np.median(times)), out
 
 
 def main(argv=None):
@@ -107,8 +100,8 @@ def main(argv=None):
                 if labels == "binary":
                     pairs.insert(0, ("roc_auc", bd.roc_auc, metrics.roc_auc))
                 for name, dist_fn, mem_fn in pairs:
-                    td, got = _median_wall(lambda f=dist_fn: f(yd, sd), args.repeat)
-                    tm, want = _median_wall(lambda f=mem_fn: f(y, s), args.repeat)
+                    td, got = median_time(lambda f=dist_fn: f(yd, sd), args.repeat)
+                    tm, want = median_time(lambda f=mem_fn: f(y, s), args.repeat)
                     same = got == want
                     bad += not same
                     print(f"{labels:>7} {nb:>6} {n:>10,}  {name:<18} {td:8.3f} {tm:9.4f} "

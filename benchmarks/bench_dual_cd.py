@@ -23,6 +23,8 @@ import time
 import warnings
 
 import numpy as np
+
+from _timing import best_time  # (benchmarks/_timing.py)
 import scipy.sparse as sp
 from sklearn.datasets import load_svmlight_file
 from sklearn.exceptions import ConvergenceWarning
@@ -44,15 +46,6 @@ def load_a9a_file(path):
                       shape=X.shape)
     X.sort_indices()
     return X, y
-
-
-def best_of(fn, repeat):
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t0)
-    return min(times), out
 
 
 def main():
@@ -86,7 +79,7 @@ def bench_wsvm(X, y, args):
             def ours():
                 return WeightedSVM(C=1.0, class_weight=cw, loss=loss, tol=args.tol,
                                    random_state=args.seed).fit(X, y)
-            t_ours, est = best_of(ours, args.repeat)
+            t_ours, est = best_time(ours, args.repeat)
             C_point = est.class_C_[(y > 0).astype(int)]
 
             def ref():
@@ -95,7 +88,7 @@ def bench_wsvm(X, y, args):
                     return LinearSVC(C=1.0, loss=loss, fit_intercept=False, dual=True,
                                      tol=args.tol, random_state=args.seed).fit(
                                          X, y, sample_weight=C_point)
-            t_ref, svc = best_of(ref, args.repeat)
+            t_ref, svc = best_time(ref, args.repeat)
             o_ref = objective(X.multiply(y_pm[:, None]).tocsr(), svc.coef_.ravel(), 1.0,
                               loss, C_point)
             print(f"  {loss:14s} class_weight={str(cw):9s} WeightedSVM {t_ours:6.3f} s "
@@ -160,8 +153,8 @@ def bench_pairs(X, y, args):
                                 dual=True, max_iter=1000, random_state=args.seed).fit(Z2, y2)
             return svc, Z
 
-        t_ours, s = best_of(ours, args.repeat)
-        t_ref, (svc, Z) = best_of(ref, args.repeat)
+        t_ours, s = best_time(ours, args.repeat)
+        t_ref, (svc, Z) = best_time(ref, args.repeat)
         o_ours = objective(Z, s.coef_, args.C, loss)
         o_ref = objective(Z, svc.coef_.ravel(), args.C, loss)
         print(f"{loss:14s} PairDualCD {t_ours*1e3:8.2f} ms ({s.n_iter_} iter, obj {o_ours:.6f})"
@@ -180,7 +173,7 @@ def bench_pairs(X, y, args):
             s.solve()
             return time.perf_counter() - t0, s
 
-        t_inc, (t_last, s2) = best_of(incremental, args.repeat)
+        t_inc, (t_last, s2) = best_time(incremental, args.repeat)
         print(f"{'':14s} warm start after adding 10%: {t_last*1e3:.2f} ms, {s2.n_iter_} iter"
               f" (obj {objective(Z, s2.coef_, args.C, loss):.6f}); cold solve of all "
               f"{t_ours*1e3:.2f} ms, {s.n_iter_} iter")

@@ -13,21 +13,18 @@ that of numpy's float64 products of the upcast data.
 """
 
 import sys
-import time
 
 import numpy as np
+
+from _timing import best_time  # (benchmarks/_timing.py)
 
 from birank import _linalg
 
 
 def best(f, k=10):
+    """The least of k timed calls, after one untimed (the kernels compile)."""
     f()
-    t = 1e9
-    for _ in range(k):
-        t0 = time.perf_counter()
-        f()
-        t = min(t, time.perf_counter() - t0)
-    return t
+    return best_time(f, k)[0]
 
 
 def main(n=160_000, d=100):

@@ -39,7 +39,7 @@ import argparse
 import os
 
 import numpy as np
-from bench_limit import _median_times as _medians  # CPU-time medians, run alternately
+from _timing import CPU, medians
 
 
 def _three_passes(self, u, D, with_mean=True):
@@ -75,7 +75,7 @@ def main(argv=None):
         return grad_diag_rmatvec(X, u, D)
 
     same = all(np.array_equal(a, b) for a, b in zip(three(), one()))
-    t3, t1 = _medians([three, one], args.repeat * 4)
+    t3, t1 = medians([three, one], args.repeat * 4, clock=CPU)
     print(f"X' u, X' D, (X o X)' D: three passes {t3 * 1e3:.1f} ms, one pass {t1 * 1e3:.1f} ms: "
           f"ratio {t1 / t3:.2f}; same bits: {same}")
     if not same:
@@ -101,7 +101,8 @@ def main(argv=None):
 
         fit(True)
         fit(False)
-        reference, new = _medians([lambda: fit(False), lambda: fit(True)], args.repeat)
+        reference, new = medians([lambda: fit(False), lambda: fit(True)], args.repeat,
+                                 clock=CPU)
         a, b = models[True], models[False]
         diff = float(np.max(np.abs(a.coef_ - b.coef_)) / np.max(np.abs(b.coef_)))
         print(f"{name}: reference {reference:.2f} s, fewer passes {new:.2f} s: ratio "

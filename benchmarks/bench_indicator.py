@@ -27,7 +27,7 @@ import argparse
 import os
 
 import numpy as np
-from bench_limit import _median_times as _medians  # CPU-time medians, run alternately
+from _timing import CPU, medians
 
 
 def main(argv=None):
@@ -54,7 +54,7 @@ def main(argv=None):
            lambda: rmatvec(X, u), lambda: rmatvec(X, u, indicator=True)]
     for f in fns:
         f()
-    mv, mv1, rmv, rmv1 = _medians(fns, args.repeat * 4)
+    mv, mv1, rmv, rmv1 = medians(fns, args.repeat * 4, clock=CPU)
     print(f"X v: values read {mv * 1e3:.1f} ms, not read {mv1 * 1e3:.1f} ms: "
           f"ratio {mv1 / mv:.2f}")
     print(f"X' u: values read {rmv * 1e3:.1f} ms, not read {rmv1 * 1e3:.1f} ms: "
@@ -75,7 +75,8 @@ def main(argv=None):
 
         fit(True)
         fit(False)
-        with_values, without = _medians([lambda: fit(False), lambda: fit(True)], args.repeat)
+        with_values, without = medians([lambda: fit(False), lambda: fit(True)], args.repeat,
+                                       clock=CPU)
         same = np.array_equal(models[True].coef_, models[False].coef_)
         print(f"RankSVM(C=1e-6) fit, {name} labels: values read {with_values:.2f} s, not read "
               f"{without:.2f} s: ratio {without / with_values:.2f}; same coefficients: {same}")

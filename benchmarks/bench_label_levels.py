@@ -33,7 +33,7 @@ import argparse
 import os
 
 import numpy as np
-from bench_limit import _median_times
+from _timing import CPU, medians
 
 
 def _rel(a, b):
@@ -78,9 +78,10 @@ def main(argv=None):
                 got.append((f, g.copy(), obj.hess_vec(v).copy()))
             err = max(abs(got[0][0] - got[1][0]) / abs(got[1][0]), _rel(got[0][1], got[1][1]),
                       _rel(got[0][2], got[1][2]))
-            t = _median_times([lambda: (X @ v, X.T @ u),
-                               lambda: new.fun_grad(w), lambda: old.fun_grad(w),
-                               lambda: new.hess_vec(v), lambda: old.hess_vec(v)], args.repeat)
+            t = medians([lambda: (X @ v, X.T @ u),
+                         lambda: new.fun_grad(w), lambda: old.fun_grad(w),
+                         lambda: new.hess_vec(v), lambda: old.hess_vec(v)], args.repeat,
+                        clock=CPU)
             tb = t[0]
             L_new = _digit_bits(int(new.nlab[0]), len(new.levels))
             L_old = _digit_bits(int(old.nlab[0]), len(old.levels))

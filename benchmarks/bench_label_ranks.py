@@ -28,7 +28,7 @@ import argparse
 import os
 
 import numpy as np
-from bench_limit import _median_times
+from _timing import CPU, medians
 
 
 def numpy_ranks(y, gid, o, n_groups):
@@ -84,9 +84,9 @@ def main(argv=None):
             new = label_ranks(y, gid, n_groups)
             same = all(all(np.array_equal(a, b) for a, b in zip(new, ref(y, gid, n_groups)))
                        for ref in (passes_ranks, lexsort_ranks))
-            t_new, t_pass, t_lex = _median_times(
+            t_new, t_pass, t_lex = medians(
                 [lambda: label_ranks(y, gid, n_groups), lambda: passes_ranks(y, gid, n_groups),
-                 lambda: lexsort_ranks(y, gid, n_groups)], args.repeat)
+                 lambda: lexsort_ranks(y, gid, n_groups)], args.repeat, clock=CPU)
             print(f"{n:>10,d} rows, {name:>15}: label_ranks {t_new * 1e3:6.1f} ms; radix sort + "
                   f"numpy passes {t_pass * 1e3:6.1f} ms: ratio {t_new / t_pass:4.2f}; lexsort + "
                   f"numpy passes {t_lex * 1e3:6.1f} ms: ratio {t_new / t_lex:4.2f}; same ranks: "
@@ -94,8 +94,8 @@ def main(argv=None):
             o = np.lexsort((y, gid))
             same_pass = all(np.array_equal(a, b) for a, b in zip(
                 kernel_ranks(y, gid, o, n_groups), numpy_ranks(y, gid, o, n_groups)))
-            t_k, t_np = _median_times([lambda: kernel_ranks(y, gid, o, n_groups),
-                                       lambda: numpy_ranks(y, gid, o, n_groups)], args.repeat)
+            t_k, t_np = medians([lambda: kernel_ranks(y, gid, o, n_groups),
+                                 lambda: numpy_ranks(y, gid, o, n_groups)], args.repeat, clock=CPU)
             print(f"{'':>10}  the ranks alone from one order: kernel {t_k * 1e3:6.1f} ms, numpy "
                   f"passes {t_np * 1e3:6.1f} ms: ratio {t_k / t_np:4.2f}; same ranks: {same_pass}",
                   flush=True)

@@ -17,9 +17,10 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
+
+from _timing import CPU, best_time  # (benchmarks/_timing.py)
 from numba import njit
 
 from birank.pairs import OrdinalPairs
@@ -35,15 +36,6 @@ def per_row_counts(rank, run_id, run_begin, max_level):
             run = run_id[p] - r
             counts[r] += run_begin[run + 1] - run_begin[run]
     return counts
-
-
-def _best(fn, repeat):
-    best, out = np.inf, None
-    for _ in range(repeat):
-        t0 = time.process_time()
-        out = fn()
-        best = min(best, time.process_time() - t0)
-    return best, out
 
 
 def _labels(kind, n, ties, rng):
@@ -71,9 +63,10 @@ def main(argv=None):
             y = _labels(kind, n, args.ties, rng)
             space = OrdinalPairs(y)
             top = int(space._rank.max())
-            t_new, new = _best(lambda: space.level_counts(top), args.repeat)
-            t_old, old = _best(lambda: per_row_counts(space._rank, space._run_id,
-                                                      space._run_begin, top), args.repeat)
+            t_new, new = best_time(lambda: space.level_counts(top), args.repeat, clock=CPU)
+            t_old, old = best_time(lambda: per_row_counts(space._rank, space._run_id,
+                                                      space._run_begin, top), args.repeat,
+                                   clock=CPU)
             equal = np.array_equal(new, old) and int(new.sum()) == space.n_pairs
             print(f"{kind:>8} N={n:>7,d} levels={top:>7,d}  level_counts {t_new * 1e3:8.2f} ms  "
                   f"per-row count {t_old * 1e3:9.1f} ms  ratio {t_new / t_old:.4f}  "

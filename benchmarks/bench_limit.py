@@ -55,21 +55,10 @@ head gives the same loss bits.
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
 
-
-def _median_times(fns, repeat):
-    """Medians of each callable's CPU time (all single-threaded; the machine is shared,
-    so CPU time is the steadier measure), the callables run alternately."""
-    times = [[] for _ in fns]
-    for _ in range(repeat):
-        for k, fn in enumerate(fns):
-            t0 = time.process_time()
-            fn()
-            times[k].append(time.process_time() - t0)
-    return [float(np.median(t)) for t in times]
+from _timing import CPU, medians  # (benchmarks/_timing.py)
 
 
 def _floors(n, nlab, n_levels):
@@ -224,7 +213,7 @@ def run(n, labels, repeat, parts, floor=False, bounds=False, heads=False):
     if parts:
         fns += [lambda: obj.loss_at_scores(s), lambda: obj.sweep_sorted(s),
                 lambda: obj.hess_scores(us), lambda: X @ v, lambda: X.T @ u]
-    t = _median_times(fns, repeat)
+    t = medians(fns, repeat, clock=CPU)  # (single-threaded: CPU time)
     obj.fun_grad(w)  # leave the active set where hv was measured
     tb = t[0]
     line = (f"{n:>9,d} {labels:>6}  bare {tb * 1e3:7.1f} ms  Hv {t[1] * 1e3:7.1f} ms "

@@ -71,11 +71,12 @@ import datetime
 import gc
 import os
 import subprocess
-import time
 import tracemalloc
 import warnings
 
 import numpy as np
+
+from _timing import bests  # (benchmarks/_timing.py)
 
 MB = 2.0 ** 20
 CASES = ("ties", "rbf", "f32", "wsvm", "online", "bbr", "arl", "qm")
@@ -131,15 +132,9 @@ def peak(fn):
 
 def best_times(fns, repeat):
     """The best wall time of each callable, run alternately (a shared machine's load
-    then weighs on birank and its reference alike)."""
+    then weighs on birank and its reference alike), after a collection."""
     gc.collect()
-    best = [np.inf] * len(fns)
-    for _ in range(repeat):
-        for k, fn in enumerate(fns):
-            t0 = time.perf_counter()
-            fn()
-            best[k] = min(best[k], time.perf_counter() - t0)
-    return best
+    return bests(fns, repeat)
 
 
 def _mb(b):

@@ -15,24 +15,16 @@ the label encoding of binary y (one scan against ``np.unique``).
 """
 
 import argparse
-import time
 
 import numpy as np
+
+from _timing import best_time  # (benchmarks/_timing.py)
 from sklearn.metrics import roc_auc_score
 
 from birank._kernels.radix_sort import sort_values
 from birank._validation import encode_binary
 from birank.metrics import best_accuracy_threshold
 from birank.metrics import pairwise_accuracy, roc_auc
-
-
-def best_time(fn, repeat):
-    best, out = np.inf, None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - t0)
-    return best, out
 
 
 def main(argv=None):

@@ -25,12 +25,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
+
+from _timing import median_time, wall_and_cpu  # (benchmarks/_timing.py)
 
 import birank.online as online
 from birank.datasets import load_a9a, make_sparse_bipartite
@@ -67,19 +68,6 @@ def learners():
     return out
 
 
-def median_time(fn, repeat, cpu=False):
-    """Median wall seconds of ``repeat`` calls (with ``cpu``: also median CPU seconds)."""
-    times, cpu_times = [], []
-    for _ in range(repeat):
-        t0, c0 = time.perf_counter(), time.process_time()
-        fn()
-        times.append(time.perf_counter() - t0)
-        cpu_times.append(time.process_time() - c0)
-    if cpu:
-        return statistics.median(times), statistics.median(cpu_times)
-    return statistics.median(times)
-
-
 def run_stream(label, X, y, repeat, ref_rows, Xt=None, yt=None):
     n = X.shape[0]
     print(f"\n## {label}: {n} rows x {X.shape[1]} features, one pass\n")
@@ -92,7 +80,7 @@ def run_stream(label, X, y, repeat, ref_rows, Xt=None, yt=None):
             print(f"| {name} | n/a (limited to {limit} features) | | | | | | | | |")
             continue
         make().fit(X[:200], y[:200])                    # compile
-        seconds, cpu = median_time(lambda: make().fit(X, y), repeat, cpu=True)
+        seconds, cpu, _ = wall_and_cpu(lambda: make().fit(X, y), repeat)
         model = make().fit(X, y)
         auc = f"{model.score(Xt, yt):.4f}" if Xt is not None else "-"
         row = f"| {name} | {seconds:.3f} | {cpu:.3f} | {n / seconds:,.0f} | {auc} |"
@@ -101,7 +89,7 @@ def run_stream(label, X, y, repeat, ref_rows, Xt=None, yt=None):
             print(row + " | | | | |")
             continue
         m = min(ref_rows, n)
-        ours = median_time(lambda: make().fit(X[:m], y[:m]), repeat)
+        ours = median_time(lambda: make().fit(X[:m], y[:m]), repeat)[0]
         t0 = time.perf_counter()
         w_ref = reference(X[:m], (y[:m] == model.classes_[1]).astype(np.int8), m)
         ref_seconds = time.perf_counter() - t0

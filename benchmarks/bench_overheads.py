@@ -45,9 +45,10 @@ from __future__ import annotations
 
 import argparse
 import os
-import time
 
 import numpy as np
+
+from _timing import medians  # (benchmarks/_timing.py)
 
 from birank._kernels.platt import platt_block_sums
 from birank._kernels.radix_sort import argsort_scores, radix_scratch
@@ -60,15 +61,7 @@ from birank.datasets import make_sparse_bipartite
 def alternate(first, second, repeat):
     """Median times of two callables run alternately (after one call of each)."""
     first(), second()
-    a, b = [], []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        first()
-        a.append(time.perf_counter() - t0)
-        t0 = time.perf_counter()
-        second()
-        b.append(time.perf_counter() - t0)
-    return float(np.median(a)), float(np.median(b))
+    return medians([first, second], repeat)
 
 
 def sorts(repeat):

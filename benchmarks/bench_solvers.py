@@ -35,6 +35,8 @@ import warnings
 from pathlib import Path
 
 import numpy as np
+
+from _timing import median_time  # (benchmarks/_timing.py)
 import scipy.sparse as sp
 
 REPO = Path(__file__).resolve().parents[1]
@@ -62,19 +64,10 @@ def _load(data_home, name, test=False, n_features=None):
     return _csr32(X), y
 
 
-def _median_time(fn, repeat):
-    times, out = [], None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t0)
-    return float(np.median(times)), out
-
-
 def machine_factor(X, y, repeat):
     from sklearn.svm import LinearSVC
 
-    t, _ = _median_time(lambda: LinearSVC(C=1.0).fit(X, y), repeat)
+    t, _ = median_time(lambda: LinearSVC(C=1.0).fit(X, y), repeat)
     print(f"machine factor: LinearSVC(C=1) on a9a {t:.3f} s here / {LINEARSVC_A9A_REF} s "
           f"in the reference README = {t / LINEARSVC_A9A_REF:.2f}")
     return t / LINEARSVC_A9A_REF
@@ -154,14 +147,14 @@ def bench_real(n, a9a, housing, factor, repeat):
     print(f"  real / binary time per Newton iteration: {rows['real'] / rows['binary']:.2f} "
           "(goal <= 2)")
     Xa, ya = a9a
-    t, m = _median_time(lambda: RankSVM(C=1.0).fit(Xa, ya), repeat)
+    t, m = median_time(lambda: RankSVM(C=1.0).fit(Xa, ya), repeat)
     lo, hi, obj = LIBLINEAR_RANKSVM
     print(f"  a9a binary C=1: {t:.3f} s, objective {m.objective_:.10g} = "
           f"{m.objective_ / obj:.6f} x liblinear-ranksvm's; liblinear-ranksvm -s 8 published "
           f"{lo}-{hi} s x factor = {lo * factor:.3f}-{hi * factor:.3f} s here -> ratio "
           f"{t / (hi * factor):.2f}-{t / (lo * factor):.2f}")
     Xh, yh = housing
-    t, m = _median_time(lambda: RankSVM(C=1.0).fit(Xh, yh), max(repeat, 5))
+    t, m = median_time(lambda: RankSVM(C=1.0).fit(Xh, yh), max(repeat, 5))
     print(f"  housing (real labels, {Xh.shape[0]} rows): {t * 1e3:.1f} ms, {m.n_iter_} Newton "
           f"its, {m.n_pairs_} pairs, objective {m.objective_:.10g} (no liblinear-ranksvm run "
           "to compare: not installed, no published housing time)")
@@ -179,7 +172,7 @@ def bench_hinge(a9a, a9a_test, factor):
     RankSVM(loss="hinge").fit(X[:300], y[:300])  # JIT warm-up
     for c_perf, (t_ref, auc_ref) in SVMPERF.items():
         C = 100.0 * c_perf / A9A_PAIRS
-        t, m = _median_time(lambda: RankSVM(C=C, loss="hinge").fit(X, y), 1)
+        t, m = median_time(lambda: RankSVM(C=C, loss="hinge").fit(X, y), 1)
         gap = (m.objective_ - m.lower_bound_) / m.objective_
         auc = roc_auc(yt > 0, m.decision_function(Xt))
         print(f"  C_perf={c_perf:5g}: {t:6.3f} s ({m.n_iter_} Newton its), gap {gap:.2e}, "
@@ -196,8 +189,8 @@ def bench_bbr(a9a, repeat):
     X, y = a9a
     BBR(radius=1.0, solver="cg").fit(X[:200], y[:200])
     BBR(radius=1.0, solver="eigh").fit(X[:200], y[:200])
-    t_e, ref = _median_time(lambda: BBR(radius=1.0, solver="eigh").fit(X, y), repeat)
-    t_c, m = _median_time(lambda: BBR(radius=1.0, solver="cg").fit(X, y), repeat)
+    t_e, ref = median_time(lambda: BBR(radius=1.0, solver="eigh").fit(X, y), repeat)
+    t_c, m = median_time(lambda: BBR(radius=1.0, solver="cg").fit(X, y), repeat)
     diff = float(np.max(np.abs(m.coef_ - ref.coef_)))
     print(f"  solver='cg'  : {t_c:.3f} s (goal < 0.1 s), max |w - w_eigh| {diff:.1e} "
           f"(goal <= 1e-8), Sigma formed: {m.pair_second_moment_.dense_ is not None}; "
@@ -206,7 +199,7 @@ def bench_bbr(a9a, repeat):
     op.dense_ = None  # the implicit operator: the two iterative methods side by side
     for name, lanczos in (("Lanczos, implicit Sigma", True),
                           ("secular CG, implicit Sigma (before)", False)):
-        t, res = _median_time(lambda lz=lanczos: solve_ball_quadratic_cg(
+        t, res = median_time(lambda lz=lanczos: solve_ball_quadratic_cg(
             op.matvec, op.mu, 1.0, tol=1e-10, max_iter=1000, lanczos=lz), 1)
         d = float(np.max(np.abs(res.w - ref.coef_)))
         print(f"  {name:37s}: {t:.3f} s, {res.cg_iter} products, max |w - w_eigh| {d:.1e}")

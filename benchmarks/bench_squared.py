@@ -29,6 +29,8 @@ from pathlib import Path
 
 import numpy as np
 
+from _timing import median_time  # (benchmarks/_timing.py)
+
 from birank import BBR, LCBR
 from birank._validation import check_random_state
 from birank.datasets import make_gaussian_mixture
@@ -39,13 +41,9 @@ from birank.experiments.gultekin_paisley import core_lcbr, core_moment_bbr, core
 
 
 def _median_time(fn, repeat):
-    fn()  # warm-up (numba compilation, caches)
-    ts = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        ts.append(time.perf_counter() - t)
-    return float(np.median(ts))
+    """Median of ``repeat`` timed calls, after one untimed (numba compilation, caches)."""
+    fn()
+    return median_time(fn, repeat)[0]
 
 
 # the timed cores are the reproduction's own, so benchmark and paper figure agree

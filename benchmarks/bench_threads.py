@@ -58,6 +58,8 @@ import os
 import time
 
 import numpy as np
+
+from _timing import rounds  # (benchmarks/_timing.py)
 from numba import njit
 
 
@@ -72,38 +74,20 @@ def _read(data, indices, lo, hi):
     return s + k
 
 
-def _rounds(fns, repeat):
-    """Each callable's times over ``repeat`` rounds, the callables run in turn each round."""
-    times = [[] for _ in fns]
-    for _ in range(repeat):
-        for k, fn in enumerate(fns):
-            t0 = time.perf_counter()
-            fn()
-            times[k].append(time.perf_counter() - t0)
-    return [np.array(t) for t in times]
-
-
 def _one_against_two(run, repeat):
     """``run(1)`` and ``run(2)`` alternately: (median time 1, median time 2, last results,
     the two runs' times round by round, for :func:`_speedup`)."""
-    out = {}
-
-    def job(k):
-        def call():
-            out[k] = run(k)
-        return call
-
-    t1, t2 = _rounds([job(1), job(2)], repeat)
-    return float(np.median(t1)), float(np.median(t2)), out[1], out[2], (t1, t2)
+    (t1, t2), (o1, o2) = rounds([lambda: run(1), lambda: run(2)], repeat)
+    return float(np.median(t1)), float(np.median(t2)), o1, o2, (t1, t2)
 
 
-def _speedup(rounds, target=None):
-    """``n_jobs=1`` time / ``n_jobs=2`` time from ``rounds = (t1, t2)``, their times over
+def _speedup(pair, target=None):
+    """``n_jobs=1`` time / ``n_jobs=2`` time from ``pair = (t1, t2)``, their times over
     the same rounds: the median of each round's ratio (the two runs of a round are next
     to each other, so they meet the same load from the machine's other work; that load
     drifts between rounds), the ratio of the median times beside it, and the target's
     verdict."""
-    t1, t2 = rounds
+    t1, t2 = pair
     sp = float(np.median(t1 / t2))
     text = f"speed-up {sp:.2f}x (ratio of the medians {np.median(t1) / np.median(t2):.2f}x)"
     if target is not None:
@@ -175,15 +159,15 @@ def main(argv=None):
 
     read_one()
     read_two()
-    rounds = _rounds(
+    times = rounds(
         [read_one, read_two, lambda: (X @ v, X.T @ u), lambda: (p1.matvec(v), p1.rmatvec(u)),
-         lambda: (p2.matvec(v), p2.rmatvec(u))], 3 * args.repeat)
+         lambda: (p2.matvec(v), p2.rmatvec(u))], 3 * args.repeat)[0]
     two.close()
-    r1, r2, t_scipy, t1, t2 = (float(np.median(t)) for t in rounds)
+    r1, r2, t_scipy, t1, t2 = (float(np.median(t)) for t in times)
     print(f"reading X ({m * 12 / 1e6:.0f} MB): 1 thread {r1 * 1e3:.1f} ms, 2 threads "
-          f"{r2 * 1e3:.1f} ms: {_speedup(rounds[0:2])} (the memory ceiling)", flush=True)
+          f"{r2 * 1e3:.1f} ms: {_speedup(times[0:2])} (the memory ceiling)", flush=True)
     print(f"products X v + X'u: scipy {t_scipy * 1e3:.1f} ms, n_jobs=1 {t1 * 1e3:.1f} ms, "
-          f"n_jobs=2 {t2 * 1e3:.1f} ms: {_speedup(rounds[3:5], 1.6)}; same bits: {same}; "
+          f"n_jobs=2 {t2 * 1e3:.1f} ms: {_speedup(times[3:5], 1.6)}; same bits: {same}; "
           f"n_jobs=2 at {2 * r2 / t2:.2f} of two reads of X on two threads", flush=True)
 
     def fit(k):

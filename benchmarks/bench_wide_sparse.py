@@ -11,22 +11,14 @@ The hinge's reference run takes minutes (its CG steps are O(n_features) each).
 """
 
 import argparse
-import time
 
 import numpy as np
+
+from _timing import median_time  # (benchmarks/_timing.py)
 import scipy.sparse as sp
 
 from birank import RankSVM
 from birank.solvers import all_pairs
-
-
-def _time(fn, repeats):
-    out, times = None, []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t0)
-    return float(np.median(times)), out
 
 
 def main():
@@ -43,11 +35,11 @@ def main():
     y = rng.integers(0, 2, n).astype(float)
     RankSVM(loss="hinge").fit(X[:20], y[:20])  # compile outside the timings
     for loss in args.losses:
-        t_used, a = _time(lambda: RankSVM(loss=loss).fit(X, y), args.repeats)
+        t_used, a = median_time(lambda: RankSVM(loss=loss).fit(X, y), args.repeats)
         saved = all_pairs.USED_FRACTION
         all_pairs.USED_FRACTION = -1.0  # reference: every column
         try:
-            t_all, b = _time(lambda: RankSVM(loss=loss).fit(X, y), args.repeats)
+            t_all, b = median_time(lambda: RankSVM(loss=loss).fit(X, y), args.repeats)
         finally:
             all_pairs.USED_FRACTION = saved
         diff = float(np.abs(a.coef_ - b.coef_).max())
