@@ -19,7 +19,7 @@ Usage::
         [--svmperf PATH/svm_perf_learn] \\
         [--tools DIR]  # DIR/ranksvm/train, DIR/liblinear/train, DIR/sofia/sofia-ml,
                        # DIR/svmperf/svm_perf_learn
-        [--only a9a-ranksvm mq2008 svmperf wsvm sofia curves dense] [--c-perf 1 10]
+        [--only a9a-ranksvm mq2008 svmperf wsvm sofia aucs curves dense] [--c-perf 1 10]
         [--repeat 3]
 
 ``curves`` (with --liblinear) prints WeightedSVM's objective against CPU time,
@@ -39,6 +39,12 @@ compares unequal work, the capped line equal pass budgets.
 ``dense`` (with --liblinear; not in the default set) runs the WeightedSVM rows of
 ``-s 2`` and ``-s 3`` on dense generated rows (10^5 x 100, ``make_classification``):
 the tool reads every value from its file, birank takes the array.
+
+``aucs`` runs each tool once at the settings of the docs' table of the tools on
+a9a (liblinear-ranksvm ``-s 8 -c 1``, SVMperf ``-c 100 -l 10 -w 3``, sofia-ml's
+combined ranking, LIBLINEAR ``-s 2 -c 1 -B 1``) and prints the test AUC on a9a.t of
+its weights (ties counted 1/2, birank's ``roc_auc``) beside birank's counterpart's:
+the page reads the tools' figures from these lines.
 
 SVMperf's ``-c C_perf`` is RankSVM's hinge ``C = 100 C_perf / n_pairs`` (its
 ROC-area loss is in percent of the pairs); both weight vectors are scored by
@@ -258,7 +264,7 @@ def main(argv=None):
     ap.add_argument("--sofia", type=Path)
     ap.add_argument("--svmperf", type=Path)
     ap.add_argument("--only", nargs="+",
-                    default=["a9a-ranksvm", "mq2008", "svmperf", "wsvm", "sofia"])
+                    default=["a9a-ranksvm", "mq2008", "svmperf", "wsvm", "sofia", "aucs"])
     ap.add_argument("--c-perf", type=float, nargs="+", default=[1.0, 10.0])
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args(argv)
@@ -436,6 +442,52 @@ def main(argv=None):
                    what="test AUC")
     else:
         print("(e) sofia-ml skipped:", _why_skipped(args, "sofia", args.sofia, "--sofia"))
+
+    if "aucs" in args.only:
+        test_aucs(args, X, y01, a9a, tmp)
+
+
+def test_aucs(args, X, y01, a9a, tmp):
+    """Section ``aucs``: each tool once at the docs' settings, and the test AUC on a9a.t
+    of its weights beside that of birank's counterpart (one line each)."""
+    from sklearn.datasets import load_svmlight_file
+
+    from birank import CombinedRanking, RankSVM, WeightedSVM
+    from birank.metrics import roc_auc
+
+    Xt, yt = load_svmlight_file(str(data_file(args.data, "a9a/a9a.t")), n_features=X.shape[1])
+    yt01 = yt > 0
+    model = tmp / "auc-model"
+    n_pairs = int(y01.sum()) * int((1 - y01).sum())
+    d = X.shape[1]
+    cases = [  # (tool path, its arguments, its weights, its name, birank's counterpart)
+        (args.ranksvm, ["-s", "8", "-c", "1", str(a9a), str(model)], liblinear_w,
+         "liblinear-ranksvm -s 8 -c 1", "RankSVM(C=1)", lambda: RankSVM(C=1.0)),
+        (args.svmperf, ["-c", "100", "-l", "10", "-w", "3", str(a9a), str(model)], svmperf_w,
+         "SVMperf -c 100 -l 10 -w 3", "RankSVM(loss='hinge', C=1e4 / n_pairs)",
+         lambda: RankSVM(C=100.0 * 100.0 / n_pairs, loss="hinge")),
+        (args.sofia, ["--learner_type", "sgd-svm", "--loop_type", "combined-ranking",
+                      "--lambda", "0.0001", "--iterations", "1000000", "--random_seed", "1",
+                      "--training_file", str(a9a), "--model_out", str(model)], sofia_w,
+         "sofia-ml combined-ranking",
+         "CombinedRanking(alpha=1e-4, max_iter=10**6, random_state=1)",
+         lambda: CombinedRanking(alpha=1e-4, max_iter=1_000_000, rank_probability=0.5,
+                                 random_state=1)),
+        (args.liblinear, ["-s", "2", "-c", "1", "-B", "1", str(a9a), str(model)], liblinear_w,
+         "LIBLINEAR -s 2 -c 1 -B 1", "WeightedSVM(C=1)", lambda: WeightedSVM(C=1.0)),
+    ]
+    for tool, cmd, weights, name, counterpart, make in cases:
+        if tool is None or not tool.exists():
+            print(f"(f) {name} skipped:", "no tool path" if tool is None else f"{tool} not found")
+            continue
+        subprocess.run([str(tool), *cmd], check=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        w_t = weights(model, d)  # (a bias, LIBLINEAR's -B 1, moves no AUC: left out)
+        if roc_auc(y01, X @ w_t) < 0.5:  # LIBLINEAR's +1 is its first-read class
+            w_t = -w_t
+        auc_b = roc_auc(yt01, make().fit(X, y01).decision_function(Xt))
+        print(f"(f) test AUC on a9a.t, {name}: tool {roc_auc(yt01, Xt @ w_t):.6f}; "
+              f"birank {counterpart} {auc_b:.6f}", flush=True)
 
 
 def _why_skipped(args, section, tool, flag):
