@@ -474,7 +474,8 @@ def test_aucs(args, X, y01, a9a, tmp):
          lambda: CombinedRanking(alpha=1e-4, max_iter=1_000_000, rank_probability=0.5,
                                  random_state=1)),
         (args.liblinear, ["-s", "2", "-c", "1", "-B", "1", str(a9a), str(model)], liblinear_w,
-         "LIBLINEAR -s 2 -c 1 -B 1", "WeightedSVM(C=1)", lambda: WeightedSVM(C=1.0)),
+         "LIBLINEAR -s 2 -c 1 -B 1", "WeightedSVM(C=1, random_state=0)",
+         lambda: WeightedSVM(C=1.0, random_state=0)),
     ]
     for tool, cmd, weights, name, counterpart, make in cases:
         if tool is None or not tool.exists():
