@@ -148,6 +148,31 @@ def test_the_benchmarks_figures_draw_a_result_file_and_refuse_one_without_its_li
     assert not (tmp_path / "empty.png").exists()
 
 
+_AUC_RUNS = """# 2026-01-02 03:04 UTC; load average: 0.5; tree abc1234; command: python benchmarks/bench_references.py --only aucs
+(f) test AUC on a9a.t, LIBLINEAR -s 2 -c 1 -B 1: tool 0.800000; birank WeightedSVM(C=1) 0.810000
+(f) test AUC on a9a.t, SVMperf -c 100 -l 10 -w 3: tool 0.700000; birank RankSVM(loss='hinge', C=1e4 / n_pairs) 0.710000
+# 2026-02-03 04:05 UTC; load average: 0.5; tree def5678; command: python benchmarks/bench_references.py --only aucs
+(f) test AUC on a9a.t, LIBLINEAR -s 2 -c 1 -B 1: tool 0.900000; birank WeightedSVM(C=1) 0.910000
+# 2026-03-04 05:06 UTC; load average: 0.5; tree 0123abc; command: PYTHONPATH=old python benchmarks/bench_references.py --only aucs
+(f) test AUC on a9a.t, LIBLINEAR -s 2 -c 1 -B 1: tool 0.500000; birank WeightedSVM(C=1) 0.510000
+"""
+
+
+def test_the_tools_test_aucs_are_read_from_the_latest_run_of_each(tmp_path):
+    generate, _ = _generate()
+    path = tmp_path / "bench_references.txt"
+    path.write_text(_AUC_RUNS)
+    aucs = generate._latest_tool_aucs(path)
+    # the later run wins for LIBLINEAR; an older source tree's run is not read
+    assert {k: (d[:10], m["t"], m["b"]) for k, (d, m) in aucs.items()} == {
+        "LIBLINEAR -s 2 -c 1 -B 1": ("2026-02-03", "0.900000", "0.910000"),
+        "SVMperf -c 100 -l 10 -w 3": ("2026-01-02", "0.700000", "0.710000")}
+    assert generate._tool_auc(aucs, "LIBLINEAR -s 2 -c 1 -B 1") == "0.9000"
+    assert generate._tool_auc(aucs, "sofia-ml combined-ranking") == generate.NOT_MEASURED
+    assert generate._dates_of(aucs) == "2026-02-03, 2026-01-02"
+    assert generate._latest_tool_aucs(tmp_path / "none.txt") == {}
+
+
 def _readme_a9a_numbers():
     """``{first cell: the decimal numbers of the other cells}`` of README's a9a table."""
     section = (ROOT / "README.md").read_text().split("## Results on a9a", 1)[1]

@@ -430,11 +430,16 @@ _REFERENCE_LINE = re.compile(
     r"(?P<kind>objective|test AUC) birank (?P<ob>\S+) vs tool (?P<ot>\S+)")
 
 
-def _latest_references(path=_REFERENCES):
-    """The latest line of every comparison of bench_references.py, with its run's date.
+#: a tool's test AUC on a9a.t beside birank's counterpart (bench_references.py's "aucs")
+_TOOL_AUC_LINE = re.compile(
+    r"^\(f\) test AUC on a9a\.t, (?P<tool>[^:]+): tool (?P<t>[\d.]+); "
+    r"birank (?P<what>.+) (?P<b>[\d.]+)$")
 
-    Runs of other source trees (``PYTHONPATH=`` before/after pairs) are skipped.
-    """
+
+def _latest_matches(pattern, key, path):
+    """``{m[key]: (run date, m)}``: the latest line of bench_references.py's results
+    matching ``pattern`` for each key. Runs of other source trees (``PYTHONPATH=``
+    before/after pairs) are skipped."""
     latest, date, skip = {}, None, False
     if not path.exists():
         return latest
@@ -443,10 +448,20 @@ def _latest_references(path=_REFERENCES):
             date = line[2:18]
             skip = "PYTHONPATH=" in line
             continue
-        m = _REFERENCE_LINE.match(line)
+        m = pattern.match(line)
         if m and not skip:
-            latest[m["what"]] = (date, m)
+            latest[m[key]] = (date, m)
     return latest
+
+
+def _latest_references(path=_REFERENCES):
+    """The latest line of every comparison of bench_references.py, with its run's date."""
+    return _latest_matches(_REFERENCE_LINE, "what", path)
+
+
+def _latest_tool_aucs(path=_REFERENCES):
+    """The latest test AUC of each tool on a9a.t (bench_references.py ``--only aucs``)."""
+    return _latest_matches(_TOOL_AUC_LINE, "tool", path)
 
 
 def _references_section(latest):
@@ -468,6 +483,17 @@ def _references_section(latest):
         _table(["comparison", "birank s", "tool s", "ratio", "result", "run"], rows),
         "\nbirank's times include input checks and the probability calibration; an "
         "objective below 1x the tool's is a more accurate solution.\n"])
+
+
+def _tool_auc(aucs, tool):
+    """A tool's latest test AUC on a9a.t (4 decimals), or :data:`NOT_MEASURED`."""
+    got = aucs.get(tool)
+    return f"{float(got[1]['t']):.4f}" if got else NOT_MEASURED
+
+
+def _dates_of(latest):
+    """The distinct run dates (days) of ``_latest_matches`` entries."""
+    return ", ".join(dict.fromkeys(date[:10] for date, _ in latest.values()))
 
 
 def _dates(*runs):
@@ -649,6 +675,7 @@ def _bench_figures(figures, refs, out):
 def _benchmarks(results, out):
     """The benchmarks page; its figures are drawn into ``out`` (the page's folder)."""
     refs = _latest_references()
+    aucs = _latest_tool_aucs()
     figures = {"ranksvm": _ranksvm(), "active": _active(), "squared": _a9a_squared(),
                "crr": _a9a_crr(), "metrics": _metrics()}
     drawn = _bench_figures(figures, refs, out)
@@ -678,14 +705,16 @@ def _benchmarks(results, out):
           "The field's own tools on the same problems (test AUC with ties counted 1/2):\n",
           _table(["tool", "problem", "test AUC", "birank counterpart (test AUC)"], [
               ["liblinear-ranksvm 2.11 `train -s 8 -c 1`", "all-pairs RankSVM, squared hinge",
-               "0.9021", "`RankSVM(C=1)`: "
+               _tool_auc(aucs, "liblinear-ranksvm -s 8 -c 1"), "`RankSVM(C=1)`: "
                + (f"{float(ranksvm['auc']):.4f}" if ranksvm else NOT_MEASURED)],
-              ["SVMperf 3.00 `-c 100 -l 10 -w 3`", "ROC-area SVM, hinge", "0.9022",
-               "`RankSVM(loss='hinge')`: "
+              ["SVMperf 3.00 `-c 100 -l 10 -w 3`", "ROC-area SVM, hinge",
+               _tool_auc(aucs, "SVMperf -c 100 -l 10 -w 3"), "`RankSVM(loss='hinge')`: "
                + (f"{float(hinge['auc']):.4f}" if hinge else NOT_MEASURED)],
-              ["sofia-ml `--loop_type combined-ranking`", "CRR, SGD", "0.8986",
+              ["sofia-ml `--loop_type combined-ranking`", "CRR, SGD",
+               _tool_auc(aucs, "sofia-ml combined-ranking"),
                "`CombinedRanking`: " + _crr_auc(figures["crr"][1])],
-              ["LIBLINEAR 2.50 `-s 2 -c 1 -B 1`", "point-wise L2-SVM", "0.9011",
+              ["LIBLINEAR 2.50 `-s 2 -c 1 -B 1`", "point-wise L2-SVM",
+               _tool_auc(aucs, "LIBLINEAR -s 2 -c 1 -B 1"),
                "`WeightedSVM`: " + (wsvm["auc"] if wsvm else NOT_MEASURED)],
               ["scikit-learn `LinearSVC(C=1)` / balanced", "point-wise",
                f"{svc['auc']} / {svc_balanced['auc']}" if svc and svc_balanced
@@ -697,8 +726,15 @@ def _benchmarks(results, out):
                               f"Matlab code's {opauc['matlab']} s ({float(opauc['ratio']):.0f}x)"
                               if opauc else NOT_MEASURED)],
           ]),
-          "\nbirank's figures in this table come from the commands of the a9a table "
-          "above; OPAUC's from `python benchmarks/bench_auc_baselines.py` (below).\n",
+          "\nThe four tools' test AUCs come from `python benchmarks/bench_references.py "
+          "--data-home PATH --tools DIR --only aucs` (each tool run once at the settings "
+          "shown, its weights scored on a9a.t; "
+          + (f"run {_dates_of(aucs)}" if aucs else "not run yet") + "); "
+          "the Matlab OPAUC's test AUC and time from one run of the authors' code under "
+          "Octave (not rerun by the benchmarks; the time is `OCTAVE_OPAUC_S` in "
+          "`benchmarks/bench_auc_baselines.py`). birank's "
+          "figures come from the commands of the a9a table above; OPAUC's from "
+          "`python benchmarks/bench_auc_baselines.py` (below).\n",
           _references_section(refs),
           drawn["references"]]
     for title, name, cmd in _BENCHMARKS:
