@@ -33,10 +33,12 @@ labels) the sort, the loss sweep and the Hessian product's replay of the pairs
 (:mod:`birank.solvers.level_threads`: level 0's two passes at once, its counting
 sort over chunks, then the nodes of each digit level), each timed on its own on
 all-distinct real-valued labels ``y + 0.5 U(0, 1)``, then RankSVM's whole fit on
-them. Not parallel (one thread whatever n_jobs): scikit-learn's other input
-checks, the label ranks and the rest of the solver's setup, RankSVM with groups
-beyond the products, WeightedSVM's dual coordinate descent (the hinge), the
-weighted ``roc_auc``.
+them; (query ids) each group's sort, the loss sweep and the Hessian product over
+runs of whole groups (:mod:`birank.solvers.group_threads`), timed on RankSVM's
+fit with 10^4 groups of 100 rows and graded labels 0-4. Not parallel (one thread
+whatever n_jobs): scikit-learn's other input checks, the label ranks and the
+rest of the solver's setup, WeightedSVM's dual coordinate descent (the hinge),
+the weighted ``roc_auc``.
 
 ``--tasks A B`` instead times only RankSVM's ``n_jobs=2`` fit with ``A`` and with ``B``
 tasks a thread per parallel phase (:data:`birank._parallel.TASKS_PER_THREAD`: runs of
@@ -211,6 +213,20 @@ def main(argv=None):
     print(f"RankSVM(C=1e-6) fit, real-valued labels: n_jobs=1 {g1:.2f} s, n_jobs=2 "
           f"{g2:.2f} s: {_speedup(times)}; same coefficients: "
           f"{np.array_equal(mr1.coef_, mr2.coef_)}; Newton iterations {mr1.n_iter_}",
+          flush=True)
+    # query ids: groups of 100 rows with graded labels 0-4 (the sort, sweeps and
+    # Hessian product over runs of whole groups, solvers/group_threads.py)
+    groups = np.arange(n) // 100
+    y_graded = np.clip(np.round(2.0 * y + 2.0 * rng.random(n)), 0, 4)
+
+    def fit_groups(k):
+        return RankSVM(C=1e-6, n_jobs=k).fit(X, y_graded, groups=groups)
+
+    fit_groups(2)  # compile
+    q1, q2, mq1, mq2, times = _one_against_two(fit_groups, args.repeat)
+    print(f"RankSVM(C=1e-6) fit, {n // 100:,d} query ids of 100 rows, labels 0-4: n_jobs=1 "
+          f"{q1:.2f} s, n_jobs=2 {q2:.2f} s: {_speedup(times)}; same coefficients: "
+          f"{np.array_equal(mq1.coef_, mq2.coef_)}; Newton iterations {mq1.n_iter_}",
           flush=True)
     # the solver alone (the estimator's fit adds the input checks, single-threaded, and
     # the probability calibration)

@@ -456,6 +456,88 @@ def test_many_label_sweeps_on_threads_are_the_same_bits_for_every_n_jobs(
 
 
 @pytest.mark.kernel
+@pytest.mark.parametrize("weighted, kind", [(False, SQUARED_HINGE), (True, HINGE)])
+def test_group_sweeps_on_threads_are_the_same_bits_for_every_n_jobs(monkeypatch, weighted,
+                                                                     kind):
+    # query ids: with n_jobs each group is sorted, swept and replayed on the threads
+    # (group_threads.GroupSweeps), forced here on small data. Groups of one label,
+    # two labels (scores tied, -0.0 beside 0.0), graded and real-valued labels (two
+    # digit levels), groups of one row and of many: loss, gradient, diagonal,
+    # sweep state and Hessian product must be the serial bits for every n_jobs, and
+    # the brute-force values
+    import birank.solvers.newton as newton
+
+    monkeypatch.setattr(newton, "GROUP_THREADS_MIN", 1)
+    rng = np.random.default_rng(5)
+    sizes = np.concatenate([[1, 1, 40, 1200], rng.integers(2, 30, size=60)])
+    n = int(sizes.sum())
+    gid = np.repeat(np.arange(sizes.shape[0]), sizes)
+    gid = gid[rng.permutation(n)]  # groups interleaved in row order
+    X = rng.normal(size=(n, 4))
+    X[rng.random(X.shape) < 0.3] = 0.0
+    X[:40, :] = np.where(rng.random((40, 4)) < 0.5, -0.0, 0.0)  # scores of -0.0 and 0.0
+    y = np.round(rng.normal(size=n), 1)
+    kinds = gid % 4
+    y[kinds == 0] = (y[kinds == 0] > 0).astype(float)  # two labels
+    y[kinds == 1] = np.round(rng.normal(size=int(np.sum(kinds == 1))), 3)  # ~real-valued
+    y[gid == 2] = 1.0  # one label
+    y[gid == 3] = rng.normal(size=1200)  # 1200 labels: two levels of digits
+    sw = rng.uniform(0.2, 2.0, n) if weighted else None
+    w, v = 0.5 * rng.normal(size=4), rng.normal(size=4)
+    loss = "hinge" if kind == HINGE else "squared_hinge"
+    got = {}
+    for n_jobs in (None, 1, 2, 3):
+        obj = PairObjective(X, y, gid, sw, C=1.0, loss_kind=kind, n_jobs=n_jobs,
+                            one_level_max_bits=6)
+        assert (obj.group_sweeps is None) == (n_jobs in (None, 1))
+        f, g, _ = obj.fun_grad(w)
+        # (the pointers of the groups of two labels or fewer: the others keep theirs in
+        # the level cache)
+        few = np.repeat(obj.nlab <= 2, np.diff(obj.seg))
+        # the level cache of the group of two levels, as the one-group test reads it
+        lv = obj.levels[:, :, obj.seg[3]:obj.seg[4]]
+        got[n_jobs] = (np.array([f]), g, obj.grad_s.copy(), obj.diag.copy(), obj.order.copy(),
+                       obj.ptr_hi[few], obj.ptr_lo[few], lv[:, :2].copy(), lv[1:, 2].copy(),
+                       lv[0, 3:].copy(), obj.hess_vec(v))
+    assert obj.levels.shape[0] == 2 and {1, 2} <= set(obj.nlab.tolist())
+    assert obj.nlab.max() == 1200
+    for n_jobs in (1, 2, 3):
+        for a, b in zip(got[n_jobs], got[None]):
+            np.testing.assert_array_equal(a, b)
+    assert abs(got[2][0][0] - pair_objective(w, X, y, 1.0, groups=gid, sample_weight=sw,
+                                             loss=loss)) <= 1e-10 * got[2][0][0]
+    assert _rel(got[2][1], pair_grad(w, X, y, 1.0, groups=gid, sample_weight=sw,
+                                     loss=loss)) <= 1e-10
+    if kind == SQUARED_HINGE:
+        ref = pair_hess_vec(w, v, X, y, C=1.0, groups=gid, sample_weight=sw)
+        assert _rel(got[2][-1], ref) < 1e-10
+
+
+def test_group_runs_cover_the_groups_and_no_two_touching_runs_share_a_half():
+    # hess_groups' two-label replay writes one position past its run: the runs of a
+    # half (run at once) must not touch, every run holds a row, and the runs cover
+    # every group once, in order
+    from birank.solvers.group_threads import GroupSweeps, group_runs
+
+    rng = np.random.default_rng(3)
+    for sizes in ([1], [5, 1, 1, 1], [1] * 50, rng.integers(1, 9, 200).tolist(),
+                  [1000, 1, 1, 2], [3, 3]):
+        seg = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
+        for count in (1, 2, 3, 12, 500):
+            runs = group_runs(seg, count)
+            assert [g for a, b in runs for g in range(a, b)] == list(range(len(sizes)))
+            assert all(seg[b] > seg[a] for a, b in runs)
+            assert len(runs) <= count
+        nlab = np.full(len(sizes), 2)
+        gs = GroupSweeps(np.arange(int(seg[-1])), seg, nlab, n_jobs=2)
+        for half in gs.run_halves:
+            ends = {int(seg[b]) for _, b in half}
+            starts = {int(seg[a]) for a, _ in half}
+            assert not ends & starts
+        gs.close()
+
+
+@pytest.mark.kernel
 def test_many_label_sweep_from_the_sorts_scores_equals_the_gathering_one():
     # loss_at_scores (one group) lets the sort write s[order] where the many-label
     # sweep keeps it; sweep_sorted gathers them: the same bits

@@ -44,6 +44,7 @@ from .._kernels.radix_sort import (RADIX_MIN, argsort_groups, argsort_scores, ra
                                    sort_by_segment)
 from .._parallel import BlockedProducts, effective_n_jobs
 from .._validation import codes_of
+from .group_threads import GroupSweeps
 from .level_threads import LevelSweeps
 from .two_label_sweep import TwoLabelSweep
 from ._result import SolverResult
@@ -228,6 +229,12 @@ def _by_group_then_label(y, gid, n_groups, seg=None):
     return out
 
 
+#: rows from which a problem with groups sorts and sweeps its groups on threads
+#: (``n_jobs`` > 1): where the serial sort turns from a sort per group to the radix
+#: sort of all scores; below, a fit's passes take a few milliseconds
+GROUP_THREADS_MIN = RADIX_MIN
+
+
 class PairObjective(_WeightSpace):
     """All-pairs RankSVM loss on ``(X, y, groups, sample_weight)`` with work arrays.
 
@@ -293,11 +300,19 @@ class PairObjective(_WeightSpace):
         # rows grouped by segment (row order within each), for argsort_groups; one group
         # sorts with argsort alone
         self.members = None if self.single else members
-        # segments are sorted by one radix argsort of all scores, then a stable
-        # counting sort by group (O(n), no per-group allocation)
-        self.gid = None if self.single else gid
-        self.order_all = None if self.single else np.empty(n, dtype=np.int64)
-        self.sort_scratch = radix_scratch(n)
+        threads = n_jobs is not None and effective_n_jobs(n_jobs) > 1
+        # more than one thread, groups (query ids): the sort, the sweeps and the Hessian
+        # product over runs of whole groups on threads (group_threads.GroupSweeps: the
+        # same bits), from GROUP_THREADS_MIN rows
+        self.group_sweeps = None
+        if threads and not self.single and n >= GROUP_THREADS_MIN:
+            self.group_sweeps = GroupSweeps(members, self.seg, nlab, n_jobs)
+        # serially, segments are sorted by one radix argsort of all scores, then a
+        # stable counting sort by group (O(n), no per-group allocation)
+        serial_groups = not self.single and self.group_sweeps is None
+        self.gid = gid if serial_groups else None
+        self.order_all = np.empty(n, dtype=np.int64) if serial_groups else None
+        self.sort_scratch = None if self.group_sweeps is not None else radix_scratch(n)
         # the two-label sweeps' one gather (every segment of more labels: never read)
         self.bw = (binary_signed_weights(lab, self.sw) if np.any(nlab <= 2)
                    else np.empty(0))
@@ -313,8 +328,7 @@ class PairObjective(_WeightSpace):
         # Hessian product's replay on threads (level_threads.LevelSweeps: the same
         # bits as on one thread, where it would only add passes, pass "lo"'s own sums)
         self.level_sweeps = None
-        if (n_jobs is not None and effective_n_jobs(n_jobs) > 1 and self.single
-                and len(self.levels)):
+        if threads and self.single and len(self.levels):
             self.level_sweeps = LevelSweeps(lab, int(nlab[0]), n_jobs, len(self.levels))
 
     # -- score-space primitives ----------------------------------------------
@@ -328,6 +342,9 @@ class PairObjective(_WeightSpace):
                 self.level_sweeps.argsort(s, self.order, self.sort_scratch, self.work[5, :n])
             else:
                 argsort_scores(s, self.order, self.sort_scratch, sorted_out=self.work[5, :n])
+            return self.sweep_sorted(s, scores_sorted=True)
+        elif self.group_sweeps is not None:  # a sort per group on the threads
+            self.group_sweeps.argsort(s, self.order, self.work[5, :s.shape[0]])
             return self.sweep_sorted(s, scores_sorted=True)
         elif s.shape[0] < RADIX_MIN:  # small groups: a sort per group, writing s[order]
             argsort_groups(s, self.members, self.seg, self.order, self.work[5, :s.shape[0]])
@@ -350,6 +367,11 @@ class PairObjective(_WeightSpace):
                                                self.unit_weights, kind, self.theta,
                                                scores_sorted, self.grad_s, self._diag,
                                                self.work, self.levels)
+        if self.group_sweeps is not None:  # groups, on threads
+            return self.group_sweeps.loss_grad(s, self.order, self.lab, self.sw, self.bw, kind,
+                                               self.grad_s, self._diag, self.ptr_hi,
+                                               self.ptr_lo, self.work, self.levels, self.theta,
+                                               self.unit_weights, scores_sorted)
         if not len(self.levels):  # at most two labels a group: the two-label kernel alone
             return sweep_loss_grad_binary(s, self.order, self.seg, self.nlab, self.bw, kind,
                                           self.grad_s, self._diag, self.ptr_hi, self.ptr_lo,
@@ -381,7 +403,10 @@ class PairObjective(_WeightSpace):
         when the preconditioner asks (once per Newton step, not at every loss
         evaluation of the line search)."""
         if not self._diag_in_rows:
-            two_label_diag_rows(self.order, self.seg, self.nlab, self.work, self._diag)
+            if self.group_sweeps is not None:
+                self.group_sweeps.diag_rows(self.order, self.work, self._diag)
+            else:
+                two_label_diag_rows(self.order, self.seg, self.nlab, self.work, self._diag)
             self._diag_in_rows = True
         return self._diag
 
@@ -389,6 +414,10 @@ class PairObjective(_WeightSpace):
         """Generalized Hessian of the pair loss w.r.t. the scores times u (last active set)."""
         if self.two_label is not None:
             return self.two_label.hess_vec(u, self._diag, self.hv_s)
+        if self.group_sweeps is not None:
+            return self.group_sweeps.hess(u, self.order, self.sw, self._diag, self.ptr_hi,
+                                          self.ptr_lo, self.hv_s, self.work, self.levels,
+                                          self.unit_weights)
         if not len(self.levels) or self.level_sweeps is not None:
             sweep_hess_vec_binary(u, self.order, self.seg, self.nlab, self._diag, self.ptr_hi,
                                   self.ptr_lo, self.hv_s, self.work)
