@@ -86,6 +86,8 @@ class RankSVM(RankerMixin, BaseEstimator):
         without ``groups`` and with two label values, for the sort of the scores
         and the pair sweeps; without ``groups`` and with more label values, for
         the sort, the loss sweep and the Hessian product's replay of the pairs;
+        with ``groups`` (from 2^16 rows), for each group's sort, the loss sweep and
+        the Hessian product, over runs of whole groups;
         also for the probability calibration's passes over the training scores
         and ``decision_function`` on a sparse X. Fixed row
         blocks and fixed chunks of the score order, summed in a fixed order: the
