@@ -8,7 +8,11 @@ heavy ties (scores rounded to 1e-4); the radix sort of float64 scores behind
 ``roc_auc`` (``sort_values``) against ``np.sort`` (ratio < 1: the kernel is faster) on
 tied, continuous and packed scores; then pairwise_accuracy at N = 10^6 with graded
 labels 0..4 (no scikit-learn counterpart; an O(N^2) method would need 5e11 pair
-comparisons), with and without 1000 query groups; then, for each N, the
+comparisons), with and without 1000 query groups; the per-query metrics
+(``ndcg_at_k``, ``mean_average_precision``, ``pairwise_accuracy``,
+``roc_auc_per_group``) on N rows in queries of 100, their sorts within queries by
+stable radix passes (:mod:`birank._lexsort`) against numpy's ``lexsort`` (ratio < 1:
+the passes are faster; the same value); then, for each N, the
 best-accuracy cut that sets a binary ranker's ``intercept_`` (the O(N) bucketed
 search against the O(N log N) sorted path with unit weights, same answer) and
 the label encoding of binary y (one scan against ``np.unique``).
@@ -72,6 +76,30 @@ def main(argv=None):
     g = rng.integers(0, 1000, n)
     t_g, acc_g = best_time(lambda: pairwise_accuracy(y, s, groups=g), args.repeat)
     print(f"pairwise_accuracy N={n}, 1000 groups:          {t_g:.3f}s (accuracy {acc_g:.4f})")
+
+    # the per-query metrics' sorts within queries: stable radix passes against numpy's
+    # lexsort (the order, hence the value, is the same)
+    import birank._lexsort as lexsort
+    from birank.metrics import mean_average_precision, ndcg_at_k, roc_auc_per_group
+
+    q = np.arange(n) // 100
+    yb = y > 2
+    print(f"\n{n:,d} rows in {n // 100:,d} queries of 100, labels 0..4: radix passes against "
+          f"numpy's lexsort")
+    for name, fn in (("ndcg_at_k(k=10)", lambda: ndcg_at_k(y, s, q, k=10)),
+                     ("mean_average_precision", lambda: mean_average_precision(yb, s, q)),
+                     ("pairwise_accuracy", lambda: pairwise_accuracy(y, s, groups=q)),
+                     ("roc_auc_per_group", lambda: roc_auc_per_group(yb, s, q))):
+        fn()
+        t_new, v_new = best_time(fn, args.repeat)
+        kept = lexsort.LEXSORT_RADIX_MIN
+        lexsort.LEXSORT_RADIX_MIN = n + 1  # numpy's lexsort at every size
+        try:
+            t_ref, v_ref = best_time(fn, args.repeat)
+        finally:
+            lexsort.LEXSORT_RADIX_MIN = kept
+        print(f"{name:>24}  {t_new:.3f}s  lexsort {t_ref:.3f}s  ratio {t_new / t_ref:.2f}  "
+              f"same value: {v_new == v_ref}")
 
     best_accuracy_threshold([0, 1, 1], [0.1, 0.2, 0.3])
     encode_binary(np.array([-1.0, 1.0]))

@@ -406,3 +406,51 @@ def test_numpy_and_kernel_paths_both_equal_bruteforce(monkeypatch, path):
         got = pairwise_accuracy(y, s, groups=g, sample_weight=w)
         assert got == pytest.approx(ref, abs=1e-12)
         assert pairwise_accuracy(y, s) == pytest.approx(pairwise_bruteforce(y, s), abs=1e-12)
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("n_keys", [0, 1, 2])
+def test_lexsort_groups_radix_passes_give_numpys_order(monkeypatch, n_keys):
+    # the per-query metrics' sorts: from LEXSORT_RADIX_MIN rows stable radix passes
+    # (forced here on small data), which must give numpy's lexsort order exactly:
+    # ties in every key, -0.0 beside 0.0, groups not contiguous, groups of one row
+    import birank._lexsort as lx
+
+    rng = np.random.default_rng(4)
+    monkeypatch.setattr(lx, "LEXSORT_RADIX_MIN", 0)
+    for n in (1, 2, 7, 500):
+        g = rng.integers(0, max(1, n // 5), n).astype(np.int64)
+        g = np.unique(g, return_inverse=True)[1].astype(np.int64)  # codes 0 .. G-1
+        keys = []
+        for k in range(n_keys):
+            key = np.round(rng.normal(size=n), 1)  # many ties
+            key[rng.random(n) < 0.2] = 0.0
+            key[rng.random(n) < 0.2] = -0.0
+            keys.append(key if k else -key)
+        got = lx.lexsort_groups(tuple(keys), g)
+        np.testing.assert_array_equal(got, np.lexsort((*keys, g)))
+
+
+@pytest.mark.parametrize("tie_scale", [1.0, 0.1])
+def test_per_query_metrics_same_value_through_the_radix_sorts(monkeypatch, tie_scale):
+    # each metric that sorts within queries, with the radix passes forced on small
+    # data, gives the value of numpy's lexsort path to the bit
+    import birank._lexsort as lx
+    from birank import metrics as M
+
+    rng = np.random.default_rng(9)
+    n = 600
+    g = rng.integers(0, 40, n)
+    y = rng.integers(0, 4, n).astype(float)
+    s = np.round(rng.normal(size=n) / tie_scale, 0) * tie_scale + 0.2 * y  # ties
+    w = rng.uniform(0.5, 2.0, n)
+    yb = (y > 1).astype(int)
+    calls = [lambda: M.ndcg_at_k(y, s, g, k=5), lambda: M.ndcg_at_k(y, s, g, k=None),
+             lambda: M.ndcg_at_k(y, s, g, k=5, convention="letor"),
+             lambda: M.mean_average_precision(yb, s, g),
+             lambda: M.pairwise_accuracy(y, s, g),
+             lambda: M.pairwise_accuracy(y, s, g, sample_weight=w),
+             lambda: M.kendall_tau(y, s, g), lambda: M.roc_auc_per_group(yb, s, g)]
+    reference = [c() for c in calls]
+    monkeypatch.setattr(lx, "LEXSORT_RADIX_MIN", 0)
+    assert [c() for c in calls] == reference

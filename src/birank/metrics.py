@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ._dots import dot
+from ._lexsort import lexsort_groups
 from ._validation import as_written, check_n_jobs, check_y01, group_codes
 
 if TYPE_CHECKING:
@@ -353,7 +354,7 @@ def _pair_counts(y_true, y_score, groups, sample_weight):
         w = np.ones(n)
     g = group_codes(groups, n)
     # label ranks, contiguous within each group (1-based for the Fenwick tree)
-    oy = np.lexsort((y, g))
+    oy = lexsort_groups((y,), g)
     gy, yy = g[oy], y[oy]
     new = np.empty(n, dtype=bool)
     new[0] = True
@@ -373,7 +374,7 @@ def _pair_counts(y_true, y_score, groups, sample_weight):
     grp_sum = np.add.reduceat(wy, np.flatnonzero(gnew))
     total = 0.5 * (dot(grp_sum, grp_sum) - dot(lab_sum, lab_sum))
     # sweep by (group, score, label)
-    os_ = np.lexsort((y, s, g))
+    os_ = lexsort_groups((y, s), g)
     gs, ss, ys, ws = g[os_], s[os_], y[os_], w[os_]
     bnew = np.empty(n, dtype=bool)
     bnew[0] = True
@@ -544,7 +545,7 @@ def _per_query_prep(y_true, y_score, groups, ties="average"):
     n = y.shape[0]
     s = _check_scores(y_score, n)
     g = group_codes(groups, n)
-    order = np.lexsort((-s, g))
+    order = lexsort_groups((-s,), g)
     gs, ss = g[order], s[order]
     qnew = np.empty(n, dtype=bool)
     qnew[0] = True
@@ -756,7 +757,7 @@ def ndcg_at_k(y_true: ArrayLike, y_score: ArrayLike, groups: ArrayLike | None = 
         raise ValueError(f"gain='exp' needs labels below 1024 (2**y overflows float64); "
                          f"got {y.max():g}. Use gain='linear' for such grades.")
     gains = np.exp2(y) - 1.0 if gain == "exp" else y.astype(np.float64)
-    ideal_order = np.lexsort((-y, g))
+    ideal_order = lexsort_groups((-y,), g)
     lengths = np.diff(q_start)
     max_len = int(lengths.max())
     pos = np.arange(max_len, dtype=np.float64)
@@ -810,7 +811,7 @@ def roc_auc_per_group(y_true: ArrayLike, y_score: ArrayLike, groups: ArrayLike, 
     n = pos.shape[0]
     s = _check_scores(y_score, n)
     g = group_codes(groups, n)
-    order = np.lexsort((s, g))  # ascending score within group
+    order = lexsort_groups((s,), g)  # ascending score within group
     gs, ss, ps = g[order], s[order], pos[order]
     new_g = np.ones(n, dtype=bool)
     new_g[1:] = gs[1:] != gs[:-1]
