@@ -270,6 +270,32 @@ def test_group_codes_number_ids_in_sorted_order_with_one_sort():
                   groups=np.array([1, None, 1, 2], dtype=object))
 
 
+def test_integer_ids_numbered_without_a_sort_as_numpy_unique_numbers_them(monkeypatch):
+    # integer ids over a range up to 4 rows wide are numbered by which values occur
+    # (no sort); wider ranges, 64-bit unsigned and other kinds go through np.unique:
+    # the codes are the same either way. The rows grouped by one counting pass
+    # (forced here on small data) as numpy's stable argsort groups them
+    import birank._lexsort as lexsort
+    from birank._lexsort import group_bounds, rows_by_group
+    from birank._validation import codes_of
+
+    monkeypatch.setattr(lexsort, "LEXSORT_RADIX_MIN", 0)
+    rng = np.random.default_rng(8)
+    cases = [rng.integers(-5, 50, 300), rng.integers(0, 10**9, 50), np.array([7]),
+             np.array([True, False, True]), rng.integers(0, 3, 20).astype(np.uint8),
+             rng.integers(0, 3, 20).astype(np.int16), np.array([2**62, -2**62, 0]),
+             np.array([2**64 - 1, 2**64 - 3, 5], dtype=np.uint64),
+             np.array([0, 12, 0]), np.array([0, 13, 0])]  # (a range of 4n and just over)
+    for ids in cases:
+        codes = codes_of(ids)
+        assert codes.dtype == np.int64 and codes.flags.c_contiguous
+        np.testing.assert_array_equal(codes, np.unique(ids, return_inverse=True)[1])
+        # the rows grouped (stable) and the groups' bounds, as numpy gives them
+        np.testing.assert_array_equal(rows_by_group(codes), np.argsort(codes, kind="stable"))
+        np.testing.assert_array_equal(group_bounds(codes),
+                                      np.concatenate(([0], np.cumsum(np.bincount(codes)))))
+
+
 def test_active_rank_learner_has_score():
     """Fails on the old main: ActiveRankLearner had no score (GridSearchCV needed a scorer)."""
     from birank.metrics import pairwise_accuracy

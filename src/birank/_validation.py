@@ -437,6 +437,15 @@ def codes_of(ids: ArrayLike) -> NDArray[np.int64]:
         Ids of types that do not compare with each other.
     """
     g = np.asarray(ids).reshape(-1)
+    if g.shape[0] and (g.dtype.kind in "ib" or (g.dtype.kind == "u" and g.dtype.itemsize < 8)):
+        # integer ids over a range not much wider than the rows: which values occur,
+        # numbered in order, with no sort (np.unique sorts: 0.13 s at 10^6 shuffled ids)
+        lo, hi = int(g.min()), int(g.max())
+        if hi - lo <= 4 * g.shape[0]:
+            at = g.astype(np.int64) - lo
+            seen = np.zeros(hi - lo + 1, dtype=np.int64)
+            seen[at] = 1
+            return np.cumsum(seen)[at] - 1
     try:
         codes = np.unique(g, return_inverse=True)[1]
     except TypeError:

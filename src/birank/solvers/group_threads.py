@@ -53,7 +53,7 @@ class GroupSweeps:
     members : int64 array of shape (n,)
         The rows grouped by group, in row order within each.
     seg : int64 array of shape (G + 1,)
-        Where each group's rows start in the sorted order (``newton._segment_bounds``).
+        Where each group's rows start in the sorted order (:func:`birank._lexsort.group_bounds`).
     nlab : int64 array of shape (G,)
         Distinct labels of each group.
     n_jobs : int or None
