@@ -38,7 +38,8 @@ runs of whole groups (:mod:`birank.solvers.group_threads`), timed on RankSVM's
 fit with 10^4 groups of 100 rows and graded labels 0-4. Not parallel (one thread
 whatever n_jobs): scikit-learn's other input checks, the label ranks and the
 rest of the solver's setup, WeightedSVM's dual coordinate descent (the hinge),
-the weighted ``roc_auc``.
+the weighted ``roc_auc``'s sort (its pass over the sorted rows is on the threads,
+timed on the same scores with uniform weights).
 
 ``--tasks A B`` instead times only RankSVM's ``n_jobs=2`` fit with ``A`` and with ``B``
 tasks a thread per parallel phase (:data:`birank._parallel.TASKS_PER_THREAD`: runs of
@@ -256,7 +257,13 @@ def main(argv=None):
     a1, a2, auc1, auc2, times = _one_against_two(lambda k: roc_auc(ya, sa, n_jobs=k),
                                               args.repeat)
     print(f"roc_auc ({m:,d} rows): n_jobs=1 {a1 * 1e3:.0f} ms, n_jobs=2 {a2 * 1e3:.0f} ms: "
-          f"{_speedup(times)}; same value: {auc1 == auc2}")
+          f"{_speedup(times)}; same value: {auc1 == auc2}", flush=True)
+    wa = rng.uniform(0.5, 2.0, m)
+    roc_auc(ya[:300_000], sa[:300_000], sample_weight=wa[:300_000], n_jobs=2)  # compile
+    b1, b2, wauc1, wauc2, times = _one_against_two(
+        lambda k: roc_auc(ya, sa, sample_weight=wa, n_jobs=k), args.repeat)
+    print(f"roc_auc weighted ({m:,d} rows): n_jobs=1 {b1 * 1e3:.0f} ms, n_jobs=2 "
+          f"{b2 * 1e3:.0f} ms: {_speedup(times)}; same value: {wauc1 == wauc2}")
 
 
 if __name__ == "__main__":

@@ -597,6 +597,36 @@ def test_roc_auc_same_value_for_any_n_jobs_and_equal_bruteforce_counts():
 
 
 @pytest.mark.kernel
+def test_weighted_roc_auc_over_pieces_equals_bruteforce_for_any_n_jobs(monkeypatch):
+    # the weighted AUC's pass over pieces of whole tie blocks (forced on small data,
+    # pieces of 7 sorted positions, so that cuts land inside tie blocks and a block
+    # spans several pieces): brute force over every pair, the same value for every
+    # n_jobs, all scores tied exactly 1/2, a class of zero weight refused
+    from birank import metrics
+
+    monkeypatch.setattr(metrics, "KERNEL_MIN_ROWS", 0)
+    monkeypatch.setattr(metrics, "WEIGHTED_PIECE", 7)
+    rng = np.random.default_rng(17)
+    for n, decimals in ((2, 1), (50, 0), (300, 1), (301, 3)):
+        y = rng.random(n) < 0.4
+        y[:2] = [True, False]
+        s = np.round(rng.normal(size=n), decimals)
+        w = rng.uniform(0.0, 2.0, n)
+        w[:2] = 1.0
+        pos, neg = np.flatnonzero(y), np.flatnonzero(~y)
+        brute = sum(w[i] * w[j] * ((s[i] > s[j]) + 0.5 * (s[i] == s[j]))
+                    for i in pos for j in neg) / (w[pos].sum() * w[neg].sum())
+        got = [metrics.roc_auc(y, s, sample_weight=w, n_jobs=k) for k in (1, 2, 3)]
+        assert got[0] == got[1] == got[2]
+        assert abs(got[0] - brute) <= 1e-12
+    y = rng.random(100) < 0.5
+    assert metrics.roc_auc(y, np.zeros(100), sample_weight=rng.uniform(0.5, 2, 100),
+                           n_jobs=2) == 0.5
+    with pytest.raises(ValueError, match="zero total weight to the positive class"):
+        metrics.roc_auc(y, rng.normal(size=100), sample_weight=np.where(y, 0.0, 1.0))
+
+
+@pytest.mark.kernel
 @pytest.mark.parametrize("share", [0.0, 0.1, 0.5, 1.0])  # of the positive class
 def test_split_classes_puts_each_class_at_its_end(share):
     from birank._kernels.metrics import split_classes

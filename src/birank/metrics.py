@@ -256,6 +256,47 @@ def _twice_mann_whitney_pieces(s, mask, n_threads):
     return u2, sum(a.shape[0] for a, _ in parts), sum(b.shape[0] for _, b in parts)
 
 
+#: sorted positions a piece of the weighted AUC's pass covers (then on to the end of
+#: its last tie block): the pieces depend on the scores alone, so their sums, added in
+#: piece order, give the same value for every ``n_jobs``
+WEIGHTED_PIECE = 1 << 16
+
+
+def _weighted_sums(s, mask, w, n_threads):
+    """``(numerator, positive weight, negative weight)`` of the weighted AUC from
+    ``KERNEL_MIN_ROWS`` rows: the radix argsort of the scores, then one pass over the
+    sorted rows in pieces of whole tie blocks on ``n_threads`` threads
+    (:func:`birank._kernels.metrics.weighted_tie_pieces`), each piece's sums offset
+    by the negative weight of the pieces before it."""
+    from ._kernels.metrics import weighted_tie_pieces
+    from ._kernels.radix_sort import argsort_scores
+    from ._parallel import Threads
+
+    n = s.shape[0]
+    ss = np.empty(n)
+    order = argsort_scores(s, np.empty(n, dtype=np.int64), sorted_out=ss)
+    cuts = np.arange(0, n, WEIGHTED_PIECE)
+    inside = np.zeros(cuts.shape[0], dtype=bool)  # a cut inside a tie block moves past it
+    inside[1:] = ss[cuts[1:]] == ss[cuts[1:] - 1]
+    cuts[inside] = np.searchsorted(ss, ss[cuts[inside]], side="right")
+    starts = np.unique(np.append(cuts, n)).astype(np.int64)
+    k = starts.shape[0] - 1
+    out = np.empty((k, 3))
+    threads = Threads(n_threads if k > 1 else 1)
+    try:
+        signed = np.empty(n)
+        rows = np.where(mask, w, -w)  # each row's weight signed by its class
+        threads.run(weighted_tie_pieces, [(order, ss, rows, starts, signed, out, k0, k1)
+                                          for k0, k1 in threads.ranges(k)])
+    finally:
+        threads.close()
+    neg, pos, local = out[:, 0], out[:, 1], out[:, 2]
+    neg_total = np.cumsum(neg)  # (cumsum is sequential)
+    neg_before = np.concatenate(([0.0], neg_total[:-1]))
+    num = float(np.cumsum(local + pos * neg_before)[-1])
+    return num, float(np.cumsum(pos)[-1]), float(neg_total[-1])
+
+
 def roc_auc(y_true: ArrayLike, y_score: ArrayLike, *, sample_weight: ArrayLike | None = None,
             pos_label: Any = None, n_jobs: int | None = None) -> float:
     """Area under the ROC curve, exact (Mann-Whitney), score ties counted 1/2.
@@ -277,12 +318,13 @@ def roc_auc(y_true: ArrayLike, y_score: ArrayLike, *, sample_weight: ArrayLike |
     pos_label : scalar, default=None
         The label value of the positive class.
     n_jobs : int, default=None
-        Threads that split the scores by class, sort and merge them, without
-        ``sample_weight`` and from
-        ``KERNEL_MIN_ROWS`` rows (scikit-learn's meaning: None is 1 unless a
-        joblib context says otherwise, -1 all cores). The count is exact, so the
-        value is the same for every ``n_jobs``. The weighted AUC runs on one
-        thread.
+        Threads, from ``KERNEL_MIN_ROWS`` rows (scikit-learn's meaning: None is 1
+        unless a joblib context says otherwise, -1 all cores). Without
+        ``sample_weight`` they split the scores by class, sort and merge them; the
+        count is exact, so the value is the same for every ``n_jobs``. With
+        ``sample_weight`` the scores are sorted on one thread and the weights summed
+        on the threads, over pieces of whole tie blocks fixed by the scores, added
+        in order: the same value for every ``n_jobs`` too.
 
     Returns
     -------
@@ -317,22 +359,25 @@ def roc_auc(y_true: ArrayLike, y_score: ArrayLike, *, sample_weight: ArrayLike |
             n_neg = n - n_pos
             u2 = _twice_mann_whitney(np.sort(s[mask]), np.sort(s[~mask]))
         return float(u2 / (2.0 * n_pos * n_neg))
-    w_pos_total = float(w[mask].sum())
-    w_neg_total = float(w[~mask].sum())
+    if n >= KERNEL_MIN_ROWS:
+        from ._parallel import effective_n_jobs
+
+        num, w_pos_total, w_neg_total = _weighted_sums(s, mask, w, effective_n_jobs(n_jobs))
+    else:
+        num = None
+        w_pos_total = float(w[mask].sum())
+        w_neg_total = float(w[~mask].sum())
     if w_pos_total <= 0 or w_neg_total <= 0:
         raise ValueError(
             "sample_weight gives zero total weight to the "
             f"{'positive' if w_pos_total <= 0 else 'negative'} class; AUC is undefined."
         )
+    if num is not None:  # (the ratio over the classes' weights summed by the same
+        # pass: all scores tied then give 1/2 exactly)
+        return num / (w_pos_total * w_neg_total)
     # tie order is irrelevant: tie blocks are summed below
-    if n >= KERNEL_MIN_ROWS:  # the radix argsort, which also writes the sorted scores
-        from ._kernels.radix_sort import argsort_scores
-
-        ss = np.empty(n)
-        order = argsort_scores(s, np.empty(n, dtype=np.int64), sorted_out=ss)
-    else:
-        order = np.argsort(s)
-        ss = s[order]
+    order = np.argsort(s)
+    ss = s[order]
     wp = np.where(mask, w, 0.0)[order]
     wn = np.where(mask, 0.0, w)[order]
     starts = np.concatenate(([0], np.flatnonzero(ss[1:] != ss[:-1]) + 1))
