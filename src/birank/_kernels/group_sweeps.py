@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from .pair_sweep import (_acc_empty, _binary_hess_vec, _binary_loss_grad, _digit_bits,
-                         _levels_hess_vec, _radix_levels)
+                         _levels_hess_vec, _radix_levels, one_label_segment)
 from .radix_sort import argsort_groups
 
 __all__ = ["sort_groups", "loss_groups", "hess_groups", "diag_rows_groups"]
@@ -33,11 +33,7 @@ def loss_groups(s, order, seg, lab, nlab, sw, bw, loss_kind, grad_s, diag, ptr_h
         b = seg[g + 1]
         k = nlab[g]
         if k < 2:
-            for t in range(a, b):
-                ptr_hi[t] = b
-                ptr_lo[t] = a
-                grad_s[order[t]] = 0.0
-                diag[order[t]] = 0.0
+            one_label_segment(order, a, b, grad_s, diag, ptr_hi, ptr_lo)
             group_loss[g] = 0.0
         elif k == 2:
             group_loss[g] = _binary_loss_grad(s, order, a, b, bw, loss_kind, grad_s, ptr_hi,

@@ -950,6 +950,17 @@ def sweep_loss_grad(s, order, seg, lab, nlab, sw, bw, loss_kind,
     return loss
 
 
+@njit(cache=True, inline="always")
+def one_label_segment(order, a, b, grad_s, diag, ptr_hi, ptr_lo):
+    """A segment of one label (positions ``a .. b-1``): no pair, so its rows' gradient
+    and diagonal are 0 and its pointers enclose nothing."""
+    for t in range(a, b):
+        ptr_hi[t] = b
+        ptr_lo[t] = a
+        grad_s[order[t]] = 0.0
+        diag[order[t]] = 0.0
+
+
 @njit(cache=True)
 def sweep_loss_grad_binary(s, order, seg, nlab, bw, loss_kind, grad_s, diag, ptr_hi, ptr_lo,
                            work, theta=1.0, scores_sorted=False):
@@ -968,11 +979,7 @@ def sweep_loss_grad_binary(s, order, seg, nlab, bw, loss_kind, grad_s, diag, ptr
         b = seg[g + 1]
         k = nlab[g]
         if k < 2:
-            for t in range(a, b):
-                ptr_hi[t] = b
-                ptr_lo[t] = a
-                grad_s[order[t]] = 0.0
-                diag[order[t]] = 0.0
+            one_label_segment(order, a, b, grad_s, diag, ptr_hi, ptr_lo)
         elif k == 2:
             loss += _binary_loss_grad(s, order, a, b, bw, loss_kind, grad_s, ptr_hi, ptr_lo,
                                       work, theta, scores_sorted)
