@@ -370,7 +370,11 @@ def test_threads_fit_a_csr_matrix_without_entries(loss, y):
 @pytest.mark.parametrize("loss", ["squared_hinge", "hinge"])
 def test_ranksvm_same_coefficients_for_one_and_two_jobs(loss, monkeypatch):
     import birank._calibration
+    import birank.solvers.two_label_sweep as two_label_sweep
     from birank import RankSVM
+
+    # the two-label sweep's passes on threads at this size too (below their threshold)
+    monkeypatch.setattr(two_label_sweep, "TWO_LABEL_THREADS_MIN", 0)
 
     rng = np.random.default_rng(7)
     X = sp.random(30000, 50, density=0.2, format="csr", random_state=8)
@@ -391,12 +395,15 @@ def test_ranksvm_same_coefficients_for_one_and_two_jobs(loss, monkeypatch):
 
 @pytest.mark.parametrize("kind", ["normal", pytest.param("ties", marks=pytest.mark.kernel),
                                   "close", "extreme"])
-def test_two_label_ranks_equal_the_sorted_sweep_on_large_data(kind):
+def test_two_label_ranks_equal_the_sorted_sweep_on_large_data(monkeypatch, kind):
     # one group of two labels (threshold_sweep, no sort of every row) against the sorted
     # two-label sweep (pair_sweep, kept for groups) on the same scores, from RADIX_MIN
     # rows on: the same active pairs, hence the same diagonal with unit weights (sums of
     # whole numbers); loss, gradient and Hessian product to rounding (another order of
-    # summation); and the same bits on two threads
+    # summation); and the same bits on two threads (forced below their threshold)
+    import birank.solvers.two_label_sweep as two_label_sweep
+
+    monkeypatch.setattr(two_label_sweep, "TWO_LABEL_THREADS_MIN", 0)
     from birank._kernels.losses import SQUARED_HINGE
     from birank._kernels.pair_sweep import (binary_signed_weights, sweep_hess_vec_binary,
                                             sweep_loss_grad_binary, two_label_diag_rows)
@@ -423,6 +430,7 @@ def test_two_label_ranks_equal_the_sorted_sweep_on_large_data(kind):
         for n_jobs in (None, 2):
             obj = PairObjective(np.zeros((n, 1)), y, sample_weight=sw, n_jobs=n_jobs)
             assert obj.two_label is not None
+            assert obj.two_label.threads.n == (2 if n_jobs == 2 else 1)
             got.append((obj.loss_at_scores(s), obj.grad_s.copy(), obj.diag.copy(),
                         obj.hess_scores(u).copy()))
         assert got[0][0] == got[1][0] or (np.isinf(got[0][0]) and got[0][0] == got[1][0])

@@ -598,10 +598,14 @@ def _two_label_scores(case, n, rng):
 @pytest.mark.kernel
 @pytest.mark.parametrize("weighted", [False, True])
 @pytest.mark.parametrize("case", ["spread", "equal", "crowded", "margin", "wide", "narrow"])
-def test_two_label_ranks_match_bruteforce_and_each_other_for_any_n_jobs(weighted, case):
+def test_two_label_ranks_match_bruteforce_and_each_other_for_any_n_jobs(monkeypatch, weighted,
+                                                                        case):
     # one group of two labels: each lower row is ranked among the upper rows' thresholds
-    # (threshold_sweep), on threads in parts with n_jobs; X the identity, so the
-    # scores are w itself and the brute force sees exactly these scores
+    # (threshold_sweep), on threads in parts with n_jobs (forced on small data); X the
+    # identity, so the scores are w itself and the brute force sees exactly these scores
+    import birank.solvers.two_label_sweep as two_label_sweep
+
+    monkeypatch.setattr(two_label_sweep, "TWO_LABEL_THREADS_MIN", 0)
     n = 45
     rng = np.random.default_rng(["spread", "equal", "crowded", "margin", "wide",
                                  "narrow"].index(case) + 10 * weighted)
@@ -616,6 +620,7 @@ def test_two_label_ranks_match_bruteforce_and_each_other_for_any_n_jobs(weighted
         for n_jobs in (None, 1, 2):
             obj = PairObjective(X, y, None, sw, C=0.37, loss_kind=kind, n_jobs=n_jobs)
             assert obj.two_label is not None
+            assert obj.two_label.threads.n == (2 if n_jobs == 2 else 1)
             f = obj.loss_at_scores(w)
             got.append((f, obj.grad_s.copy(), obj.diag.copy(), obj.hess_scores(v).copy()))
         for other in got[1:]:  # the same bits for every n_jobs
