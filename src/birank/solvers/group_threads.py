@@ -53,18 +53,17 @@ class GroupSweeps:
     members : int64 array of shape (n,)
         The rows grouped by group, in row order within each.
     seg : int64 array of shape (G + 1,)
-        Where each group's rows start in the sorted order (:func:`birank._lexsort.group_bounds`).
+        Where each group's rows start in the sorted order
+        (:func:`birank._lexsort.group_bounds`).
     nlab : int64 array of shape (G,)
         Distinct labels of each group.
     n_jobs : int or None
         Threads (scikit-learn's meaning); the results do not depend on it.
-    threads : Threads or None
-        A pool to run on instead of a new one of ``n_jobs`` threads.
     """
 
-    def __init__(self, members, seg, nlab, n_jobs=None, threads=None):
+    def __init__(self, members, seg, nlab, n_jobs=None):
         self.members, self.seg, self.nlab = members, seg, nlab
-        self.threads = Threads(n_jobs) if threads is None else threads
+        self.threads = Threads(n_jobs)
         self.runs = group_runs(seg, len(self.threads.ranges(int(seg[-1]))))
         # a run's two-label replay writes one position past its end (hess_groups):
         # every other run at a time, so that no two touching runs run together
