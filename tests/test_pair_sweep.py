@@ -513,21 +513,33 @@ def test_group_sweeps_on_threads_are_the_same_bits_for_every_n_jobs(monkeypatch,
         assert _rel(got[2][-1], ref) < 1e-10
 
 
-def test_group_runs_cover_the_groups_and_no_two_touching_runs_share_a_half():
-    # hess_groups' two-label replay writes one position past its run: the runs of a
-    # half (run at once) must not touch, every run holds a row, and the runs cover
-    # every group once, in order
-    from birank.solvers.group_threads import GroupSweeps, group_runs
+def test_bound_runs_cover_the_pieces_and_no_two_touching_runs_share_a_half():
+    # the runs of whole groups (GroupSweeps) and of whole nodes (LevelSweeps, whose
+    # digit nodes may be empty): every run holds a row, the runs cover every piece
+    # once, in order, and they are cut at the first edge at or after each t/count of
+    # the rows. hess_groups' two-label replay writes one position past its run: the
+    # runs of a half (run at once) must not touch
+    from birank._parallel import bound_runs
+    from birank.solvers.group_threads import GroupSweeps
 
     rng = np.random.default_rng(3)
     for sizes in ([1], [5, 1, 1, 1], [1] * 50, rng.integers(1, 9, 200).tolist(),
-                  [1000, 1, 1, 2], [3, 3]):
+                  [1000, 1, 1, 2], [3, 3], [0, 0, 4, 0, 2, 0, 0], rng.integers(0, 3, 90).tolist(),
+                  [0, 0], []):
         seg = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
+        n = int(seg[-1])
         for count in (1, 2, 3, 12, 500):
-            runs = group_runs(seg, count)
+            runs = bound_runs(seg, count)
+            if n == 0:
+                assert runs == []
+                continue
             assert [g for a, b in runs for g in range(a, b)] == list(range(len(sizes)))
             assert all(seg[b] > seg[a] for a, b in runs)
             assert len(runs) <= count
+            cuts = {int(seg[np.searchsorted(seg, (n * t) // count)]) for t in range(1, count)}
+            assert [int(seg[a]) for a, _ in runs] == sorted((cuts | {0}) - {n})
+        if n == 0 or 0 in sizes:
+            continue
         nlab = np.full(len(sizes), 2)
         gs = GroupSweeps(np.arange(int(seg[-1])), seg, nlab, n_jobs=2)
         for half in gs.run_halves:

@@ -22,7 +22,8 @@ from ._kernels.blocked_products import (csr_grad_diag_block, csr_matvec_block, c
 from ._kernels.value_scan import finite_magnitude
 from ._linalg import split_grad_diag
 
-__all__ = ["effective_n_jobs", "even_runs", "Threads", "BlockedProducts", "scan_values"]
+__all__ = ["effective_n_jobs", "even_runs", "bound_runs", "Threads", "BlockedProducts",
+           "scan_values"]
 
 
 def effective_n_jobs(n_jobs):
@@ -79,6 +80,24 @@ def even_runs(count, k):
     k = max(1, min(count, k))
     cuts = [(count * t) // k for t in range(k + 1)]
     return [(cuts[t], cuts[t + 1]) for t in range(k)]
+
+
+def bound_runs(bounds, count):
+    """At most ``count`` runs ``(i, j)`` of consecutive pieces, whose edges are ``bounds``
+    (``K + 1`` ascending, from 0 to the total): cut at the first edge at or after each
+    ``t / count`` of the total, every run holding at least one row (empty pieces at the
+    end join the last run); they cover the pieces in order. No run for a total of 0."""
+    n = int(bounds[-1]) if len(bounds) else 0
+    cuts = [0]
+    for t in range(1, count):
+        i = int(np.searchsorted(bounds, (n * t) // count))  # the first edge there or after
+        if bounds[i] > bounds[cuts[-1]]:
+            cuts.append(i)
+    if n > bounds[cuts[-1]]:
+        cuts.append(len(bounds) - 1)
+    elif len(cuts) > 1:
+        cuts[-1] = len(bounds) - 1
+    return list(zip(cuts[:-1], cuts[1:]))
 
 
 def row_blocks(indptr, n_features):

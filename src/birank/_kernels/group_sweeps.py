@@ -12,7 +12,6 @@ add in the serial sweeps' order.
 Every kernel runs without the GIL.
 """
 
-import numpy as np
 from numba import njit
 
 from .pair_sweep import (_acc_empty, _binary_hess_vec, _binary_loss_grad, _digit_bits,

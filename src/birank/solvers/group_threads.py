@@ -23,25 +23,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._kernels.group_sweeps import diag_rows_groups, hess_groups, loss_groups, sort_groups
-from .._parallel import Threads
+from .._parallel import Threads, bound_runs
 
 __all__ = ["GroupSweeps"]
-
-
-def group_runs(seg, count):
-    """About ``count`` runs ``(g0, g1)`` of consecutive groups (``seg``: their bounds in
-    the sorted order), cut at the group boundary nearest each ``t/count`` of the rows;
-    every run holds at least one row."""
-    n = int(seg[-1])
-    cuts = [0]
-    for t in range(1, count):
-        g = int(np.searchsorted(seg, (n * t) // count))  # the first group starting there
-        if seg[g] > seg[cuts[-1]]:
-            cuts.append(g)
-    last = seg.shape[0] - 1
-    if last > cuts[-1]:
-        cuts.append(last)
-    return list(zip(cuts[:-1], cuts[1:]))
 
 
 class GroupSweeps:
@@ -64,7 +48,8 @@ class GroupSweeps:
     def __init__(self, members, seg, nlab, n_jobs=None):
         self.members, self.seg, self.nlab = members, seg, nlab
         self.threads = Threads(n_jobs)
-        self.runs = group_runs(seg, len(self.threads.ranges(int(seg[-1]))))
+        # runs (g0, g1) of whole groups of about equal rows, each of one row or more
+        self.runs = bound_runs(seg, len(self.threads.ranges(int(seg[-1]))))
         # a run's two-label replay writes one position past its end (hess_groups):
         # every other run at a time, so that no two touching runs run together
         self.run_halves = (self.runs[0::2], self.runs[1::2])

@@ -34,30 +34,10 @@ from .._kernels.level_replay import (add_pairs, add_rows, count_digits, gather_r
                                      move_rows, replay_nodes, replay_pass, scatter_rows,
                                      split_chunk)
 from .._kernels.pair_sweep import LV_HI, LV_LABEL, LV_LO, LV_ROW, LV_SRC, _digit_bits
-from .._parallel import Threads
+from .._parallel import Threads, bound_runs
 from .chunked_sort import ChunkedSort, digit_chunk_starts
 
 __all__ = ["LevelSweeps"]
-
-
-def _node_runs(lab, shift, count):
-    """``count`` runs of positions of one digit level, cut at node boundaries.
-
-    A node at the level whose digit starts at bit ``shift`` holds the rows whose
-    labels agree above it (``lab >> shift``), in that order of ``lab >> shift``.
-    """
-    sizes = np.bincount(lab >> shift)
-    ends = np.cumsum(sizes)
-    n = int(ends[-1]) if len(ends) else 0
-    cuts = [0]
-    for t in range(1, count):
-        # the first node boundary at or after t/count of the rows
-        c = int(ends[np.searchsorted(ends, (n * t) // count)]) if n else 0
-        if c > cuts[-1]:
-            cuts.append(c)
-    if n > cuts[-1]:
-        cuts.append(n)
-    return list(zip(cuts[:-1], cuts[1:]))
 
 
 class LevelSweeps:
@@ -83,14 +63,17 @@ class LevelSweeps:
         self.levels, self.bits = _digit_bits(self.nlab, int(n_levels))
         count = self.threads.n * 2
         self.rows = self.threads.ranges(n)  # runs of positions
-        # the runs of nodes of each level below the first, and the first position
-        # of each node of two rows or more (the nodes whose loss is summed)
+        # the runs of positions of each level below the first, cut at node boundaries,
+        # and the first position of each node of two rows or more (the nodes whose loss
+        # is summed). A node at the level whose digit starts at bit ``shift`` holds the
+        # rows whose labels agree above it, in the order of ``lab >> shift``
         self.node_runs, self.node_starts = [], []
         for level in range(1, self.levels):
-            shift = self.bits * (self.levels - level)
-            self.node_runs.append(_node_runs(lab, shift, count))
-            sizes = np.bincount(lab >> shift)
-            self.node_starts.append((np.cumsum(sizes) - sizes)[sizes > 1])
+            sizes = np.bincount(lab >> (self.bits * (self.levels - level)))
+            edges = np.concatenate(([0], np.cumsum(sizes)))
+            self.node_runs.append([(int(edges[i]), int(edges[j]))
+                                   for i, j in bound_runs(edges, count)])
+            self.node_starts.append(edges[:-1][sizes > 1])
         self.val = np.empty((2, n))
         self.tot = np.empty((2, n))
         self.lo = np.empty(n)
