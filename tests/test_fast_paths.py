@@ -634,6 +634,36 @@ def test_weighted_roc_auc_over_pieces_equals_bruteforce_for_any_n_jobs(monkeypat
         metrics.roc_auc(y, rng.normal(size=100), sample_weight=np.where(y, 0.0, 1.0))
 
 
+def test_weighted_roc_auc_sorts_over_chunks_on_threads_to_the_same_value(monkeypatch):
+    # from RADIX_MIN rows the weighted AUC's sort runs over chunks on the threads
+    # (ChunkedSort, chunks of 2^9 here: many, and tie blocks across their edges): the
+    # same value for every n_jobs, and the numpy tie-block sums' value to rounding
+    from birank import metrics
+    from birank._chunked_sort import ChunkedSort
+    from birank._kernels.radix_sort import RADIX_MIN
+    from birank._parallel import effective_n_jobs
+
+    calls = []
+
+    class Recorded(ChunkedSort):
+        def __init__(self, n, n_jobs=None, shift=9, threads=None):
+            calls.append(threads.n)
+            super().__init__(n, n_jobs, 9, threads)
+
+    monkeypatch.setattr("birank._chunked_sort.ChunkedSort", Recorded)
+    monkeypatch.setattr(metrics, "KERNEL_MIN_ROWS", 0)
+    rng = np.random.default_rng(23)
+    n = RADIX_MIN + 77
+    y = rng.random(n) < 0.3
+    s = np.round(rng.normal(size=n), 2)  # about 800 distinct values: long tie blocks
+    w = rng.uniform(0.0, 2.0, n)
+    got = [metrics.roc_auc(y, s, sample_weight=w, n_jobs=k) for k in (1, 2, 3)]
+    assert calls == [effective_n_jobs(k) for k in (1, 2, 3)]  # (capped at the cores)
+    assert got[0] == got[1] == got[2]
+    monkeypatch.setattr(metrics, "KERNEL_MIN_ROWS", 2 * n)  # the numpy path
+    assert abs(metrics.roc_auc(y, s, sample_weight=w) - got[0]) <= 1e-12
+
+
 @pytest.mark.kernel
 @pytest.mark.parametrize("share", [0.0, 0.1, 0.5, 1.0])  # of the positive class
 def test_split_classes_puts_each_class_at_its_end(share):
@@ -699,7 +729,7 @@ def test_chunked_argsort_equals_the_sequential_one(kind):
     # from RADIX_MIN rows on, n_jobs given (the many-label sweeps on threads): the radix
     # sort by per-chunk digit counts on threads is the one stable order
     from birank._kernels.radix_sort import RADIX_MIN
-    from birank.solvers.chunked_sort import ChunkedSort
+    from birank._chunked_sort import ChunkedSort
 
     rng = np.random.default_rng(5)
     n = RADIX_MIN + 77
@@ -717,7 +747,7 @@ def test_chunked_argsort_fixes_a_tie_across_a_chunk_boundary():
     # 512: the first chunk of 2^9 ends and the next begins between them, and no chunk holds
     # a descent of its own; the insertion pass must still run
     from birank._kernels.radix_sort import RADIX_MIN
-    from birank.solvers.chunked_sort import ChunkedSort
+    from birank._chunked_sort import ChunkedSort
 
     n = RADIX_MIN + 77
     s = np.arange(n, dtype=np.float64)

@@ -33,7 +33,7 @@ LAYERS = {
     "base": 3, "_threshold_tail": 3,
     "batch": 4, "online": 4, "active_learning": 4, "distributed": 4,
     "_linalg": 1, "_dots": 1, "_lexsort": 1, "_parallel": 1, "_calibration": 1, "_extras": 1,
-    "_typing": 1,
+    "_typing": 1, "_chunked_sort": 1,
     "__init__": 5, "_registry": 5, "model_io": 5,
     "experiments": 6,
     "cli": 7, "__main__": 7,

@@ -267,23 +267,27 @@ def _weighted_sums(s, mask, w, n_threads):
     ``KERNEL_MIN_ROWS`` rows: the radix argsort of the scores, then one pass over the
     sorted rows in pieces of whole tie blocks on ``n_threads`` threads
     (:func:`birank._kernels.metrics.weighted_tie_pieces`), each piece's sums offset
-    by the negative weight of the pieces before it."""
+    by the negative weight of the pieces before it. The sort runs over chunks on the
+    same threads (:class:`birank._chunked_sort.ChunkedSort`: the order of the
+    sequential radix argsort for every ``n_threads``)."""
+    from ._chunked_sort import ChunkedSort
     from ._kernels.metrics import weighted_tie_pieces
-    from ._kernels.radix_sort import argsort_scores
+    from ._kernels.radix_sort import radix_scratch
     from ._parallel import Threads
 
     n = s.shape[0]
     ss = np.empty(n)
-    order = argsort_scores(s, np.empty(n, dtype=np.int64), sorted_out=ss)
-    cuts = np.arange(0, n, WEIGHTED_PIECE)
-    inside = np.zeros(cuts.shape[0], dtype=bool)  # a cut inside a tie block moves past it
-    inside[1:] = ss[cuts[1:]] == ss[cuts[1:] - 1]
-    cuts[inside] = np.searchsorted(ss, ss[cuts[inside]], side="right")
-    starts = np.unique(np.append(cuts, n)).astype(np.int64)
-    k = starts.shape[0] - 1
-    out = np.empty((k, 3))
-    threads = Threads(n_threads if k > 1 else 1)
+    order = np.empty(n, dtype=np.int64)
+    threads = Threads(n_threads)
     try:
+        ChunkedSort(n, threads=threads).argsort(s, order, radix_scratch(n), ss)
+        cuts = np.arange(0, n, WEIGHTED_PIECE)
+        inside = np.zeros(cuts.shape[0], dtype=bool)  # a cut inside a tie block moves past it
+        inside[1:] = ss[cuts[1:]] == ss[cuts[1:] - 1]
+        cuts[inside] = np.searchsorted(ss, ss[cuts[inside]], side="right")
+        starts = np.unique(np.append(cuts, n)).astype(np.int64)
+        k = starts.shape[0] - 1
+        out = np.empty((k, 3))
         signed = np.empty(n)
         rows = np.where(mask, w, -w)  # each row's weight signed by its class
         threads.run(weighted_tie_pieces, [(order, ss, rows, starts, signed, out, k0, k1)

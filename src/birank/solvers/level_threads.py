@@ -35,7 +35,7 @@ from .._kernels.level_replay import (add_pairs, add_rows, count_digits, gather_r
                                      split_chunk)
 from .._kernels.pair_sweep import LV_HI, LV_LABEL, LV_LO, LV_ROW, LV_SRC, _digit_bits
 from .._parallel import Threads, bound_runs
-from .chunked_sort import ChunkedSort, digit_chunk_starts
+from .._chunked_sort import ChunkedSort, digit_chunk_starts
 
 __all__ = ["LevelSweeps"]
 

@@ -1,7 +1,9 @@
-"""The radix argsort of RankSVM's scores on threads, over chunks fixed by n.
+"""The radix argsort of n scores on threads, over chunks fixed by n.
 
 :class:`ChunkedSort` runs the kernels of :mod:`birank._kernels.chunked_sort`
-for the many-label sweeps on threads (:mod:`.level_threads`). Each pass hands
+for RankSVM's many-label sweeps on threads
+(:mod:`birank.solvers.level_threads`) and the weighted ROC AUC
+(:func:`birank.metrics.roc_auc`). Each pass hands
 every thread a few runs of consecutive chunks; between passes the digits'
 places are summed in chunk order here. The result is the one stable order, the
 same for every ``n_jobs`` (scikit-learn's meaning,
@@ -12,9 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._kernels.chunked_sort import chunk_count, radix_count, radix_keys, radix_rows, radix_scatter
-from .._kernels.radix_sort import _RADIX, RADIX_MIN, argsort_scores, argsort_scores64, fix_ties
-from .._parallel import Threads
+from ._kernels.chunked_sort import chunk_count, radix_count, radix_keys, radix_rows, radix_scatter
+from ._kernels.radix_sort import _RADIX, RADIX_MIN, argsort_scores, argsort_scores64, fix_ties
+from ._parallel import Threads
 
 __all__ = ["ChunkedSort", "CHUNK_SHIFT", "digit_chunk_starts"]
 
