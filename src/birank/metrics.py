@@ -326,9 +326,10 @@ def roc_auc(y_true: ArrayLike, y_score: ArrayLike, *, sample_weight: ArrayLike |
         unless a joblib context says otherwise, -1 all cores). Without
         ``sample_weight`` they split the scores by class, sort and merge them; the
         count is exact, so the value is the same for every ``n_jobs``. With
-        ``sample_weight`` the scores are sorted on one thread and the weights summed
-        on the threads, over pieces of whole tie blocks fixed by the scores, added
-        in order: the same value for every ``n_jobs`` too.
+        ``sample_weight`` the scores are sorted over fixed chunks on the threads (one
+        stable order whatever ``n_jobs``) and the weights summed over pieces of whole
+        tie blocks fixed by the scores, added in order: the same value for every
+        ``n_jobs`` too.
 
     Returns
     -------
