@@ -7,15 +7,21 @@ run of chunks, so that threads can share a sort. It is
 rows, then the gather of the sorted scores, which the threads share) with
 per-chunk digit counts: each chunk scatters its keys to the positions its
 counts give, in input order, so the sort stays stable and its result is the one
-stable order, the same for any number of threads.
+stable order, the same for any number of threads. From ``RECORDS_MIN`` rows it
+takes :func:`.radix_sort._radix_argsort`'s other layout, as that does: the
+float64 keys sorted by their upper 32 bits, each with its row beside it, so the
+sorted scores are read off the keys instead of gathered by row (the gather, a
+random read a row, made the chunked sort 1.5x slower than the sequential one on
+one thread at 10^7 rows, and no faster on two: scratch, ``/work/scratch``).
 """
 
 import numpy as np
 from numba import njit
 
-from .radix_sort import _RADIX, _key32, pack_key, unpack_row
+from .radix_sort import _RADIX, _key, _key32, _value, pack_key, unpack_row
 
-__all__ = ["chunk_count", "radix_keys", "radix_count", "radix_scatter", "radix_rows"]
+__all__ = ["chunk_count", "radix_keys", "radix_count", "radix_scatter", "radix_rows",
+           "record_keys", "record_scatter", "record_rows"]
 
 def chunk_count(n, shift):
     """Number of chunks of ``2^shift`` positions over ``0 .. n`` (the last may be
@@ -94,3 +100,54 @@ def radix_rows(src, s, order, ss, shift, c_from, c_to):
             r = unpack_row(src_c[i])
             order_c[i] = r
             ss_c[i] = s[r]
+
+
+@njit(cache=True, nogil=True)
+def record_keys(s, keys, rows, shift, c_from, c_to, counts):
+    """The records layout of :func:`radix_keys`: the float64 keys of the rows of chunks
+    ``c_from .. c_to - 1`` (``radix_sort._key``), their rows beside them, and each
+    chunk's counts of the lowest digit of the upper 32 bits."""
+    n = s.shape[0]
+    low = np.uint64(_RADIX - 1)
+    for c in range(c_from, c_to):
+        c0, c1 = _bounds(c, shift, n)
+        cnt = counts[c]
+        cnt[:] = 0
+        s_c, keys_c, rows_c = s[c0:c1], keys[c0:c1], rows[c0:c1]
+        for i in range(c1 - c0):
+            k = _key(s_c[i])
+            keys_c[i] = k
+            rows_c[i] = np.uint32(c0 + i)
+            cnt[(k >> np.uint64(32)) & low] += 1
+
+
+@njit(cache=True, nogil=True)
+def record_scatter(src, dst, src_r, dst_r, digit_shift, shift, c_from, c_to, start):
+    """:func:`radix_scatter` of the keys with their rows."""
+    n = src.shape[0]
+    sh = np.uint64(digit_shift)
+    mask = np.uint64(_RADIX - 1)
+    for c in range(c_from, c_to):
+        c0, c1 = _bounds(c, shift, n)
+        pos = start[c]
+        src_c, src_rc = src[c0:c1], src_r[c0:c1]
+        for i in range(c1 - c0):
+            x = src_c[i]
+            e = (x >> sh) & mask
+            p = np.uint64(pos[e])
+            pos[e] += 1
+            dst[p] = x
+            dst_r[p] = src_rc[i]
+
+
+@njit(cache=True, nogil=True)
+def record_rows(src, src_r, order, ss, shift, c_from, c_to):
+    """``order`` = the rows beside the sorted keys and ``ss`` their scores, read off
+    the keys (-0.0 as 0.0, equal to it, as the sequential sort gives it)."""
+    n = src.shape[0]
+    for c in range(c_from, c_to):
+        c0, c1 = _bounds(c, shift, n)
+        src_c, src_rc, order_c, ss_c = src[c0:c1], src_r[c0:c1], order[c0:c1], ss[c0:c1]
+        for i in range(c1 - c0):
+            order_c[i] = src_rc[i]
+            ss_c[i] = _value(src_c[i])
