@@ -291,9 +291,8 @@ def _weighted_sums(s, mask, w, n_threads):
         starts = np.unique(np.append(cuts, n)).astype(np.int64)
         k = starts.shape[0] - 1
         out = np.empty((k, 3))
-        signed = np.empty(n)
-        rows = np.where(mask, w, -w)  # each row's weight signed by its class
-        threads.run(weighted_tie_pieces, [(order, ss, rows, starts, signed, out, k0, k1)
+        signed = np.empty(n)  # (each row's weight signed by its class, in sorted order)
+        threads.run(weighted_tie_pieces, [(order, ss, mask, w, starts, signed, out, k0, k1)
                                           for k0, k1 in threads.ranges(k)])
     finally:
         threads.close()
