@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._kernels.chunked_sort import (chunk_count, radix_count, radix_keys, radix_rows, radix_scatter,
-                                    record_keys, record_rows, record_scatter)
+from ._kernels.chunked_sort import chunk_count, radix_count, radix_keys, radix_rows, radix_scatter
 from ._kernels.radix_sort import _RADIX, RADIX_MIN, argsort_scores, argsort_scores64, fix_ties
 from ._parallel import Threads
 
@@ -63,13 +62,13 @@ class ChunkedSort:
         if n < RADIX_MIN or n >= 1 << 32:  # the sequential sort
             return argsort_scores(s, order, scratch, sorted_out=ss)
         keys, keys2 = scratch[0], scratch[1]
-        records = scratch[4].shape[1] >= n  # (the sequential sort's choice of layout)
+        # the sequential sort's choice of layout: records (the float64 keys, their rows
+        # beside them) when the scratch holds the rows, else packed (rows empty)
         rows, rows2 = scratch[4][0], scratch[4][1]
+        if rows.shape[0] < n:
+            rows = rows2 = rows[:0]
         counts = self.counts
-        if records:
-            self._each(record_keys, s, keys, rows, self.shift, (counts,))
-        else:
-            self._each(radix_keys, s, keys, self.shift, (counts,))
+        self._each(radix_keys, s, keys, rows, self.shift, (counts,))
         src, dst = keys, keys2
         for d in range(4):  # both layouts sort by the keys' upper 32 bits
             if d > 0:
@@ -78,17 +77,10 @@ class ChunkedSort:
             if np.any(total == n):  # a digit shared by every key moves nothing
                 continue
             start = digit_chunk_starts(counts)
-            if records:
-                self._each(record_scatter, src, dst, rows, rows2, 32 + 8 * d, self.shift,
-                           (start,))
-                rows, rows2 = rows2, rows
-            else:
-                self._each(radix_scatter, src, dst, 32 + 8 * d, self.shift, (start,))
+            self._each(radix_scatter, src, dst, rows, rows2, 32 + 8 * d, self.shift, (start,))
             src, dst = dst, src
-        if records:
-            self._each(record_rows, src, rows, order, ss, self.shift, ())
-        else:
-            self._each(radix_rows, src, s, order, ss, self.shift, ())
+            rows, rows2 = rows2, rows
+        self._each(radix_rows, src, rows, s, order, ss, self.shift, ())
         if not fix_ties(order, ss, 4 * n):  # scores closer than float32 resolves
             argsort_scores64(s, order, scratch, sorted_out=ss)
         return order
