@@ -27,6 +27,19 @@ def test_weighted_metrics_do_not_depend_on_the_weights_scale(scale):
     assert M.roc_auc(Y, S, sample_weight=W * 2.0**-600) == M.roc_auc(Y, S, sample_weight=W)
 
 
+@pytest.mark.parametrize("top_exp", [1023, 1000, 10, 0, -500, -1022, -1040, -1070])
+def test_weights_are_scaled_with_the_bits_of_ldexp(top_exp):
+    # the scaling multiplies by 2^-e (ldexp took five times as long): one correctly
+    # rounded product a weight, the bits ldexp gives, also where results are subnormal
+    # or zero; ldexp itself where 2^-e is no float64
+    rng = np.random.default_rng(top_exp + 2000)
+    w = np.abs(rng.standard_normal(5000)) * 2.0 ** rng.integers(-1100, 60, 5000).astype(float)
+    w = np.minimum(np.where(np.isfinite(w), w, 1.0), 2.0**top_exp)
+    w[0] = 2.0**top_exp
+    want = np.ldexp(w, -int(np.frexp(w.max())[1]))
+    assert M._check_weights(w, w.shape[0]).tobytes() == want.tobytes()
+
+
 def test_best_accuracy_threshold_checks_its_input():
     with pytest.raises(ValueError, match="y_true must hold 0 and 1"):
         M.best_accuracy_threshold([-1, 1, 1], [0.1, 0.2, 0.3])  # read as "all positive"

@@ -111,7 +111,11 @@ def _check_weights(sample_weight, n):
     # as before for every other scale
     top = float(w.max()) if w.shape[0] else 0.0
     if top > 0.0:
-        w = np.ldexp(w, -int(np.frexp(top)[1]))
+        e = int(np.frexp(top)[1])
+        # times 2^-e, one correctly rounded product a weight, as ldexp gives it (the
+        # same bits); ldexp itself took 64-84 ms at 10^7 weights, the product about a
+        # fifth of that (scratch). 2^-e is a float64 for |e| <= 1022
+        w = w * np.ldexp(1.0, -e) if abs(e) <= 1022 else np.ldexp(w, -e)
     return w
 
 
