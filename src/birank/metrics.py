@@ -276,7 +276,7 @@ def _weighted_sums(s, mask, w, n_threads):
     chunks on them (:class:`birank._chunked_sort.ChunkedSort`, the order of the
     sequential radix argsort, which is 1.5x faster on one thread at 10^7 rows)."""
     from ._chunked_sort import ChunkedSort
-    from ._kernels.metrics import weighted_tie_pieces
+    from ._kernels.metrics import signed_weights, weighted_tie_pieces
     from ._kernels.radix_sort import argsort_scores, radix_scratch
     from ._parallel import Threads
 
@@ -296,8 +296,10 @@ def _weighted_sums(s, mask, w, n_threads):
         starts = np.unique(np.append(cuts, n)).astype(np.int64)
         k = starts.shape[0] - 1
         out = np.empty((k, 3))
-        signed = np.empty(n)  # (each row's weight signed by its class, in sorted order)
-        threads.run(weighted_tie_pieces, [(order, ss, mask, w, starts, signed, out, k0, k1)
+        rows = np.empty(n)  # each row's weight signed by its class, in parts on the threads
+        threads.run(signed_weights, [(mask, w, rows, p0, p1) for p0, p1 in threads.ranges(n)])
+        signed = np.empty(n)  # (the same in sorted order)
+        threads.run(weighted_tie_pieces, [(order, ss, rows, starts, signed, out, k0, k1)
                                           for k0, k1 in threads.ranges(k)])
     finally:
         threads.close()
