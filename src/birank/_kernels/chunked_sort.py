@@ -12,7 +12,7 @@ takes :func:`.radix_sort._radix_argsort`'s other layout, as that does: the
 float64 keys sorted by their upper 32 bits, each with its row beside it, so the
 sorted scores are read off the keys instead of gathered by row (the gather, a
 random read a row, made the chunked sort 1.5x slower than the sequential one on
-one thread at 10^7 rows, and no faster on two: scratch, ``/work/scratch``).
+one thread at 10^7 rows, and no faster on two: a scratch A/B).
 """
 
 import numpy as np

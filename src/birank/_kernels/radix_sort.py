@@ -419,7 +419,7 @@ def sort_values(s, out, scratch):
     continuous scores (0.8-1.2x) and faster on many tied ones (0.5-0.8x its time
     with scores rounded to 1e-4 or 1e-2, numpy 2.4). A run of one repeated key (tied
     scores) is left as it is: with scores rounded to 1e-4, 10^7 values sort in
-    130 ms against 246 ms when such runs were sorted (scratch).
+    0.143 s against 0.250 s when such runs were sorted (``bench_metrics.py``).
     """
     n = s.shape[0]
     keys = out.view(np.uint64)
